@@ -1,0 +1,46 @@
+// What every subcommand shares: the common options, loading a trace with its warnings, writing
+// the result to stdout or -o FILE, and the mapping from Status to exit codes. One file per
+// subcommand registers itself with Register<Name>Command.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana::app {
+
+struct Context {
+  std::string* out;
+  std::string* err;
+  std::function<int()> run;  // set by the chosen subcommand's callback
+};
+
+struct CommonOptions {
+  std::string output;          // -o FILE; empty = stdout
+  std::string format = "text";
+  bool strict = false;
+  bool verbose = false;
+  bool quiet = false;
+};
+
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;
+constexpr int kExitBadInput = 2;
+
+void AddCommonOptions(CLI::App* command, CommonOptions* options, const std::vector<std::string>& formats);
+// Loads a trace; prints one warning line for its diagnostics unless --quiet; with --strict,
+// error-severity diagnostics fail the load.
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
+// Writes text to -o FILE or stdout. Returns an exit code.
+int Emit(const std::string& text, const CommonOptions& options, Context& ctx);
+// Prints "profana: <message>" and returns the exit code for the status.
+int Fail(const Status& status, Context& ctx);
+
+void RegisterTableCommand(CLI::App& app, Context& ctx);
+void RegisterInfoCommand(CLI::App& app, Context& ctx);
+
+}  // namespace profana::app

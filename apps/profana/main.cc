@@ -1,0 +1,16 @@
+// profana's entry point: parse, run, print, exit. Everything else lives in cli.cc and the library.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "profana/cli.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string out, err;
+  int code = profana::app::RunCli(args, &out, &err);
+  if (!out.empty() && std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) code = code ? code : 2;
+  if (std::fflush(stdout) != 0) code = code ? code : 2;
+  if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);
+  return code;
+}

@@ -1,0 +1,40 @@
+// InputBuffer holds the bytes of one input (a file, or stdin for "-"), gunzipped when the bytes
+// start with the gzip magic 1f 8b (never by file name), with zeroed padding after the end so
+// simdjson may read past it. Nothing here knows about trace formats.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "profana/base/status.h"
+
+namespace profana {
+
+// simdjson reads up to 64 bytes past the end of its input.
+constexpr size_t kInputPadding = 64;
+
+struct InputBuffer {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;             // bytes of content (after gunzip)
+  std::string name;            // what messages call this input ("<stdin>" for "-")
+  bool gzipped = false;
+  uint64_t compressed_size = 0;
+  // Set when a gzip stream ends early: the compressed offset where it stopped. The content
+  // inflated so far is kept, and importers treat it like a truncated file.
+  bool gzip_truncated = false;
+  uint64_t gzip_truncated_at = 0;
+
+  std::string_view view() const { return {data.get(), size}; }
+};
+
+// Reads a whole input. path "-" reads standard input.
+Result<InputBuffer> ReadInput(const std::string& path);
+// Wraps bytes already in memory (tests, fuzzers); gunzips like ReadInput.
+Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name);
+
+bool HasGzipMagic(std::string_view bytes);
+
+}  // namespace profana

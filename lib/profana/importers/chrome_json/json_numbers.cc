@@ -1,0 +1,95 @@
+#include "profana/importers/chrome_json/json_numbers.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace profana::json {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool ParseViaDouble(std::string_view text, double scale, int64_t* out) {
+  std::string copy(text);
+  char* end = nullptr;
+  double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return false;
+  double scaled = std::round(v * scale);
+  if (!(scaled >= -9.2e18 && scaled <= 9.2e18)) return false;
+  *out = static_cast<int64_t>(scaled);
+  return true;
+}
+
+}  // namespace
+
+bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
+  text = Trim(text);
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  if (i >= text.size()) return false;
+  int64_t whole = 0;
+  size_t digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+    if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, text[i] - '0', &whole))
+      return false;
+  }
+  if (digits == 0) return false;
+  int64_t frac = 0;  // first three decimals = nanoseconds
+  bool round_up = false;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    size_t n = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++n) {
+      if (n < 3) frac = frac * 10 + (text[i] - '0');
+      else if (n == 3) round_up = text[i] >= '5';
+    }
+    if (n == 0) return false;
+    for (; n < 3; ++n) frac *= 10;
+  }
+  if (i < text.size()) {
+    if (text[i] != 'e' && text[i] != 'E') return false;
+    return ParseViaDouble(text, 1000.0, ns);  // exponents are rare: a double is precise enough
+  }
+  int64_t value;
+  if (__builtin_mul_overflow(whole, 1000, &value) || __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
+    return false;
+  *ns = negative ? -value : value;
+  return true;
+}
+
+bool ParseInteger(std::string_view text, int64_t* value) {
+  text = Trim(text);
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  if (i >= text.size()) return false;
+  uint64_t v = 0;
+  size_t start = i;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<uint64_t>(text[i] - '0'), &v))
+      return false;
+  }
+  if (i == start) return false;
+  if (i < text.size()) return ParseViaDouble(text, 1.0, value);
+  if (negative) {
+    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
+    *value = static_cast<int64_t>(0 - v);
+  } else {
+    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
+    *value = static_cast<int64_t>(v);
+  }
+  return true;
+}
+
+}  // namespace profana::json

@@ -1,0 +1,15 @@
+// Input shapes are shown and grouped by PyTorch as Python's str() of a list of lists
+// ("[[4, 3, 16, 16], [8], []]"). Kineto writes them as JSON ("Input Dims"); this renders the raw
+// JSON text the way Python would print the parsed value.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace profana::json {
+
+// Appends Python's str() of the JSON value in `raw` to *out. False for text that is not a
+// well-formed JSON array of numbers, strings, booleans, nulls and arrays.
+bool RenderPythonShapes(std::string_view raw, std::string* out);
+
+}  // namespace profana::json

@@ -1,0 +1,31 @@
+// The importer plug-in point: one row per file format, each with a byte sniffer and an import
+// function. A virtual call per file, never per event. Adding a format is one folder, one row.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profana/base/input_buffer.h"
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana {
+
+struct ImporterInfo {
+  const char* name;         // "chrome-json"
+  const char* description;  // for --help
+  bool (*sniff)(std::string_view first_bytes);
+  Result<Trace> (*import)(const InputBuffer& input);
+};
+
+const std::vector<ImporterInfo>& Importers();
+
+// Picks the importer by the content's first bytes (after gunzip). Null when none claims it.
+const ImporterInfo* DetectFormat(std::string_view bytes);
+
+// Reads a file (or "-" for stdin), detects its format and imports it.
+Result<Trace> LoadTrace(const std::string& path);
+Result<Trace> LoadTraceFromBuffer(const InputBuffer& input);
+
+}  // namespace profana

@@ -1,0 +1,44 @@
+#include "fmt/format.h"
+#include "profana/importers/chrome_json/chrome_json_importer.h"
+#include "profana/importers/importer.h"
+
+namespace profana {
+
+const std::vector<ImporterInfo>& Importers() {
+  static const std::vector<ImporterInfo> kImporters = {
+      {"chrome-json",
+       "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or gzip",
+       json::SniffChromeJson, json::ImportChromeJson},
+  };
+  return kImporters;
+}
+
+const ImporterInfo* DetectFormat(std::string_view bytes) {
+  for (const ImporterInfo& info : Importers())
+    if (info.sniff(bytes)) return &info;
+  return nullptr;
+}
+
+Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
+  if (input.size == 0) {
+    if (input.gzip_truncated)
+      return Status(ErrorCode::kTruncated,
+                    fmt::format("{}: compressed byte {}: gzip stream ends before any data", input.name,
+                                input.gzip_truncated_at));
+    return Status(ErrorCode::kMalformed, fmt::format("{}: byte 0: empty input, not a trace", input.name));
+  }
+  const ImporterInfo* info = DetectFormat(input.view());
+  if (!info) {
+    return Status(ErrorCode::kUnrecognizedFormat,
+                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads Chrome-trace JSON)",
+                              input.name, input.gzipped ? " after gunzip" : ""));
+  }
+  return info->import(input);
+}
+
+Result<Trace> LoadTrace(const std::string& path) {
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
+  return LoadTraceFromBuffer(input);
+}
+
+}  // namespace profana

@@ -1,0 +1,143 @@
+// Trace: the common, frozen model every importer produces and every pass reads. Columns are
+// struct-of-arrays indexed by event position; strings are StringIds into one pool; times are
+// int64 nanoseconds (on the trace's own clock, not shifted). Only TraceBuilder writes a Trace.
+//
+// The events are the trace's duration events (Chrome 'X', or B/E pairs), in PyTorch's
+// function_events order: a stable sort by (start, -end) over the order of the input. Which of
+// them become FunctionEvents is decided by passes (see passes/function_events.h), not here: the
+// model keeps everything it read.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "profana/base/ids.h"
+#include "profana/base/string_pool.h"
+#include "profana/model/diagnostics.h"
+
+namespace profana {
+
+constexpr int64_t kNoId = std::numeric_limits<int64_t>::min();
+
+// What an activity is, from its category; Kineto spelled these differently over the years
+// ("Operator" / "cpu_op", "Runtime" / "cuda_runtime", "Kernel" / "kernel", ...).
+enum class ActivityKind : uint8_t {
+  kCpuOp,             // cpu_op, Operator, and events of the bare-array export
+  kUserAnnotation,    // user_annotation: record_function labels, ProfilerStep#N
+  kRuntime,           // cuda_runtime, Runtime, mtia_runtime: launches happen here
+  kDriver,            // cuda_driver
+  kCpuInstant,        // cpu_instant_event (other than [memory])
+  kPythonFunction,    // python_function: with_stack Python frames, not FunctionEvents
+  kCpuOther,          // overhead and other host-side categories
+  kKernel,            // kernel, Kernel
+  kMemcpy,            // gpu_memcpy, Memcpy
+  kMemset,            // gpu_memset, Memset
+  kGpuUserAnnotation, // gpu_user_annotation: a CPU label projected on a stream
+  kDeviceOther,       // other device-side activity (mtia_ccp_events, cuda_profiler_range, cuda_sync)
+  kTraceSpan,         // cat "Trace": the profiler's own whole-trace span
+};
+
+const char* ActivityKindName(ActivityKind kind);
+bool IsDeviceActivity(ActivityKind kind);
+
+struct ThreadInfo {
+  int64_t pid = 0;
+  int64_t tid = 0;
+  StringId pid_text;   // the pid as written when it was a string ("CPU functions"), else 0
+  StringId tid_text;   // the tid as written when it was a string ("stream 7"), else 0
+  StringId name;       // from an M thread_name event
+  StringId process_name;
+};
+
+struct EventTable {
+  std::vector<StringId> name;          // with ProfilerStep#N rewritten to ProfilerStep*
+  std::vector<StringId> trace_name;    // as written in the trace
+  std::vector<StringId> category;
+  std::vector<ActivityKind> kind;
+  std::vector<ThreadId> thread;
+  std::vector<int64_t> start_ns;
+  std::vector<int64_t> end_ns;
+  std::vector<int64_t> external_id;    // args "External id" / "external id"; kNoId if absent
+  std::vector<int64_t> correlation;    // args "correlation"; kNoId if absent
+  std::vector<int32_t> sequence_nr;    // args "Sequence number"; -1 if absent
+  std::vector<int32_t> fwd_thread;     // args "Fwd thread id"; 0 if absent (as PyTorch)
+  std::vector<StringId> input_shapes;  // Python str() of "Input Dims"; 0 = "[]" or not recorded
+  std::vector<StackId> stack;          // "Call stack", filtered; 0 = empty
+  std::vector<int32_t> device;         // args "device" of device activities; -1 if absent
+
+  size_t size() const { return start_ns.size(); }
+};
+
+// [memory] instant events (profile_memory=True).
+struct MemoryTable {
+  std::vector<int64_t> ts_ns;
+  std::vector<ThreadId> thread;
+  std::vector<int64_t> bytes;            // negative for frees
+  std::vector<int64_t> addr;             // kNoId if absent
+  std::vector<int64_t> total_allocated;  // kNoId if absent
+  std::vector<int64_t> total_reserved;   // kNoId if absent
+  std::vector<int8_t> device_type;       // 0 = CPU, 1 = CUDA (PyTorch's c10::DeviceType)
+  std::vector<int16_t> device_id;
+
+  size_t size() const { return ts_ns.size(); }
+};
+
+// Flow events (ph s / f): Kineto links each runtime launch to its device activity with them.
+struct FlowTable {
+  std::vector<int64_t> id;
+  std::vector<int64_t> ts_ns;
+  std::vector<ThreadId> thread;
+  std::vector<StringId> category;  // ac2g, async, async_gpu, async_cpu_to_gpu, fwdbwd
+  std::vector<uint8_t> is_start;   // 1 for 's', 0 for 'f'
+
+  size_t size() const { return id.size(); }
+};
+
+// Call stacks as a parent-pointer trie of frames, root (outermost) first. Node 0 is the empty
+// stack. A StackId names the innermost frame's node; walking parents gives PyTorch's stack list
+// (innermost first).
+struct StackTable {
+  std::vector<StackId> parent;
+  std::vector<StringId> frame;
+  std::vector<uint32_t> depth;
+
+  StackTable() : parent(1), frame(1), depth(1, 0) {}
+  size_t size() const { return parent.size(); }
+};
+
+struct TraceMetadata {
+  std::string format;               // "kineto-json", "chrome-json-array", ...
+  int64_t schema_version = -1;
+  int64_t base_time_ns = kNoId;     // baseTimeNanoseconds
+  std::string display_time_unit;
+  int64_t rank = -1;                // distributedInfo
+  int64_t world_size = -1;
+  std::string backend;
+  std::vector<std::string> devices; // deviceProperties[].name
+  bool profile_memory = false;      // the header says memory was recorded
+  uint64_t input_bytes = 0;
+  uint64_t compressed_bytes = 0;    // 0 when not compressed
+  uint64_t lost_bytes = 0;          // bytes after the last complete event of a truncated input
+  uint64_t raw_events = 0;          // events read, of every phase
+  uint64_t metadata_events = 0;     // ph M
+  uint64_t instant_events = 0;      // ph i / I other than [memory]
+};
+
+struct Trace {
+  StringPool strings;
+  std::vector<ThreadInfo> threads;
+  EventTable events;
+  MemoryTable memory;
+  FlowTable flows;
+  StackTable stacks;
+  TraceMetadata metadata;
+  Diagnostics diagnostics;
+
+  std::string_view str(StringId id) const { return strings.Get(id); }
+  // PyTorch's stack list for a StackId: innermost frame first.
+  std::vector<StringId> StackFrames(StackId id) const;
+};
+
+}  // namespace profana

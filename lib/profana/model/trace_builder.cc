@@ -1,0 +1,233 @@
+#include "profana/model/trace_builder.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace profana {
+namespace {
+
+// PyTorch's _filter_stack_entry: frames of the autograd and test machinery are dropped.
+bool KeepStackEntry(std::string_view entry) {
+  static constexpr std::pair<std::string_view, std::string_view> kFiltered[] = {
+      {"autograd/__init__", "_make_grads"},       {"autograd/__init__", "backward"},
+      {"torch/tensor", "backward"},               {"_internal/common_utils", "prof_callable"},
+      {"_internal/common_utils", "prof_func_call"}, {"_internal/common_utils", "prof_meth_call"},
+  };
+  for (const auto& [a, b] : kFiltered)
+    if (entry.find(a) != std::string_view::npos && entry.find(b) != std::string_view::npos)
+      return false;
+  return true;
+}
+
+uint64_t MixKey(int64_t a, int64_t b) {
+  uint64_t h = static_cast<uint64_t>(a) * 0x9e3779b97f4a7c15ull;
+  h ^= static_cast<uint64_t>(b) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+template <typename T>
+void Permute(std::vector<T>* column, const std::vector<uint32_t>& order) {
+  std::vector<T> sorted;
+  sorted.reserve(column->size());
+  for (uint32_t i : order) sorted.push_back((*column)[i]);
+  column->swap(sorted);
+}
+
+}  // namespace
+
+const char* ActivityKindName(ActivityKind kind) {
+  switch (kind) {
+    case ActivityKind::kCpuOp: return "cpu_op";
+    case ActivityKind::kUserAnnotation: return "user_annotation";
+    case ActivityKind::kRuntime: return "runtime";
+    case ActivityKind::kDriver: return "driver";
+    case ActivityKind::kCpuInstant: return "cpu_instant_event";
+    case ActivityKind::kPythonFunction: return "python_function";
+    case ActivityKind::kCpuOther: return "cpu_other";
+    case ActivityKind::kKernel: return "kernel";
+    case ActivityKind::kMemcpy: return "memcpy";
+    case ActivityKind::kMemset: return "memset";
+    case ActivityKind::kGpuUserAnnotation: return "gpu_user_annotation";
+    case ActivityKind::kDeviceOther: return "device_other";
+    case ActivityKind::kTraceSpan: return "trace_span";
+  }
+  return "unknown";
+}
+
+bool IsDeviceActivity(ActivityKind kind) {
+  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy ||
+         kind == ActivityKind::kMemset || kind == ActivityKind::kGpuUserAnnotation ||
+         kind == ActivityKind::kDeviceOther;
+}
+
+std::vector<StringId> Trace::StackFrames(StackId id) const {
+  std::vector<StringId> frames;
+  for (uint32_t n = id.value; n != 0; n = stacks.parent[n].value) frames.push_back(stacks.frame[n]);
+  return frames;
+}
+
+TraceBuilder::TraceBuilder() = default;
+
+ThreadId TraceBuilder::Thread(int64_t pid, int64_t tid, StringId pid_text, StringId tid_text) {
+  // Strings are keyed by their id, tagged so they cannot collide with numbers.
+  if (pid_text.value) pid = static_cast<int64_t>(pid_text.value) | (int64_t{1} << 62);
+  if (tid_text.value) tid = static_cast<int64_t>(tid_text.value) | (int64_t{1} << 62);
+  uint64_t key = MixKey(pid, tid);
+  if (key == last_thread_key_) return ThreadId(last_thread_);
+  auto [it, inserted] = thread_index_.try_emplace(key, static_cast<uint32_t>(trace_.threads.size()));
+  if (inserted) {
+    ThreadInfo info;
+    info.pid = pid_text.value ? 0 : pid;
+    info.tid = tid_text.value ? 0 : tid;
+    info.pid_text = pid_text;
+    info.tid_text = tid_text;
+    trace_.threads.push_back(info);
+  }
+  last_thread_key_ = key;
+  last_thread_ = it->second;
+  return ThreadId(it->second);
+}
+
+void TraceBuilder::SetProcessName(int64_t pid, StringId pid_text, StringId name) {
+  for (ThreadInfo& t : trace_.threads)
+    if (t.pid == (pid_text.value ? 0 : pid) && t.pid_text == pid_text) t.process_name = name;
+}
+
+StackId TraceBuilder::InternFrame(StackId parent, StringId frame) {
+  uint64_t key = (static_cast<uint64_t>(parent.value) << 32) | frame.value;
+  auto [it, inserted] = stack_nodes_.try_emplace(key, StackId(static_cast<uint32_t>(trace_.stacks.size())));
+  if (inserted) {
+    trace_.stacks.parent.push_back(parent);
+    trace_.stacks.frame.push_back(frame);
+    trace_.stacks.depth.push_back(trace_.stacks.depth[parent.value] + 1);
+  }
+  return it->second;
+}
+
+StackId TraceBuilder::InternCallStack(StringId call_stack) {
+  if (call_stack.value == 0) return StackId(0);
+  if (stack_cache_.size() <= call_stack.value) stack_cache_.resize(trace_.strings.size(), StackId(0));
+  if (stack_cache_[call_stack.value].value) return StackId(stack_cache_[call_stack.value].value - 1);
+  // Frames are written innermost first; the trie is built from the outermost.
+  std::string_view text = trace_.strings.Get(call_stack);
+  std::vector<std::string_view> frames;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(';', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view frame = text.substr(pos, end - pos);
+    if (!frame.empty() && KeepStackEntry(frame)) frames.push_back(frame);
+    pos = end + 1;
+  }
+  StackId node(0);
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) node = InternFrame(node, Intern(*it));
+  if (stack_cache_.size() <= call_stack.value) stack_cache_.resize(call_stack.value + 1, StackId(0));
+  stack_cache_[call_stack.value] = StackId(node.value + 1);
+  return node;
+}
+
+StringId TraceBuilder::Rewrite(StringId trace_name) {
+  if (rewritten_.size() <= trace_name.value) rewritten_.resize(trace_.strings.size() + 1, StringId(0));
+  StringId& cached = rewritten_[trace_name.value];
+  if (cached.value == 0) {
+    // PyTorch's rewrite_name(with_wildcard=True): every ProfilerStep#N aggregates as ProfilerStep*.
+    std::string_view name = trace_.strings.Get(trace_name);
+    cached = name.substr(0, 13) == "ProfilerStep#" ? Intern("ProfilerStep*") : trace_name;
+    if (cached.value == 0) return cached;  // the empty name stays empty
+  }
+  return cached;
+}
+
+void TraceBuilder::AddEvent(const Event& e) {
+  EventTable& t = trace_.events;
+  t.name.push_back(Rewrite(e.trace_name));
+  t.trace_name.push_back(e.trace_name);
+  t.category.push_back(e.category);
+  t.kind.push_back(e.kind);
+  t.thread.push_back(e.thread);
+  t.start_ns.push_back(e.start_ns);
+  t.end_ns.push_back(e.end_ns);
+  t.external_id.push_back(e.external_id);
+  t.correlation.push_back(e.correlation);
+  t.sequence_nr.push_back(e.sequence_nr);
+  t.fwd_thread.push_back(e.fwd_thread);
+  t.input_shapes.push_back(e.input_shapes);
+  t.stack.push_back(e.stack);
+  t.device.push_back(e.device);
+}
+
+void TraceBuilder::AddMemory(const Memory& m) {
+  MemoryTable& t = trace_.memory;
+  t.ts_ns.push_back(m.ts_ns);
+  t.thread.push_back(m.thread);
+  t.bytes.push_back(m.bytes);
+  t.addr.push_back(m.addr);
+  t.total_allocated.push_back(m.total_allocated);
+  t.total_reserved.push_back(m.total_reserved);
+  t.device_type.push_back(m.device_type);
+  t.device_id.push_back(m.device_id);
+}
+
+void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category,
+                           bool is_start) {
+  FlowTable& t = trace_.flows;
+  t.id.push_back(id);
+  t.ts_ns.push_back(ts_ns);
+  t.thread.push_back(thread);
+  t.category.push_back(category);
+  t.is_start.push_back(is_start ? 1 : 0);
+}
+
+bool TraceBuilder::End(ThreadId thread, int64_t end_ns) {
+  auto it = open_.find(thread.value);
+  if (it == open_.end() || it->second.empty()) return false;
+  Event e = it->second.back();
+  it->second.pop_back();
+  e.end_ns = std::max(end_ns, e.start_ns);
+  AddEvent(e);
+  return true;
+}
+
+Trace TraceBuilder::Finish() && {
+  EventTable& t = trace_.events;
+  // B events never ended are closed at the last timestamp seen, and said so.
+  int64_t last_ns = 0;
+  for (size_t i = 0; i < t.size(); ++i) last_ns = std::max(last_ns, t.end_ns[i]);
+  for (auto& [thread, stack] : open_) {
+    while (!stack.empty()) {
+      trace_.diagnostics.Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
+                             std::string(trace_.strings.Get(stack.back().trace_name)));
+      End(ThreadId(thread), last_ns);
+    }
+  }
+  // PyTorch sorts function_events by (start, -end) with Python's stable sort.
+  std::vector<uint32_t> order(t.size());
+  std::iota(order.begin(), order.end(), 0u);
+  bool sorted = true;
+  for (size_t i = 1; i < t.size() && sorted; ++i)
+    sorted = t.start_ns[i - 1] < t.start_ns[i] ||
+             (t.start_ns[i - 1] == t.start_ns[i] && t.end_ns[i - 1] >= t.end_ns[i]);
+  if (!sorted) {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
+      return t.end_ns[a] > t.end_ns[b];
+    });
+    Permute(&t.name, order);
+    Permute(&t.trace_name, order);
+    Permute(&t.category, order);
+    Permute(&t.kind, order);
+    Permute(&t.thread, order);
+    Permute(&t.start_ns, order);
+    Permute(&t.end_ns, order);
+    Permute(&t.external_id, order);
+    Permute(&t.correlation, order);
+    Permute(&t.sequence_nr, order);
+    Permute(&t.fwd_thread, order);
+    Permute(&t.input_shapes, order);
+    Permute(&t.stack, order);
+    Permute(&t.device, order);
+  }
+  return std::move(trace_);
+}
+
+}  // namespace profana

@@ -1,0 +1,81 @@
+// TraceBuilder is the only write API of the model. Importers call it per event; it interns,
+// keeps diagnostics, matches B/E pairs, and in Finish() sorts once and freezes the Trace.
+#pragma once
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "profana/model/trace.h"
+
+namespace profana {
+
+class TraceBuilder {
+ public:
+  // A duration event as the importer read it; trace_name is the name as written.
+  struct Event {
+    StringId trace_name;
+    StringId category;
+    ActivityKind kind = ActivityKind::kCpuOp;
+    ThreadId thread;
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int64_t external_id = kNoId;
+    int64_t correlation = kNoId;
+    int32_t sequence_nr = -1;
+    int32_t fwd_thread = 0;
+    StringId input_shapes;
+    StackId stack;
+    int32_t device = -1;
+  };
+  struct Memory {
+    int64_t ts_ns = 0;
+    ThreadId thread;
+    int64_t bytes = 0;
+    int64_t addr = kNoId;
+    int64_t total_allocated = kNoId;
+    int64_t total_reserved = kNoId;
+    int8_t device_type = 0;
+    int16_t device_id = -1;
+  };
+
+  TraceBuilder();
+
+  StringId Intern(std::string_view s) { return trace_.strings.Intern(s); }
+  std::string_view str(StringId id) const { return trace_.strings.Get(id); }
+  // Threads are keyed by (pid, tid); a string pid or tid is keyed by its interned text.
+  ThreadId Thread(int64_t pid, int64_t tid, StringId pid_text = {}, StringId tid_text = {});
+  void SetThreadName(ThreadId thread, StringId name) { trace_.threads[thread.value].name = name; }
+  void SetProcessName(int64_t pid, StringId pid_text, StringId name);
+  // Splits a "Call stack" string (frames joined by ';', innermost first), drops the frames
+  // PyTorch's _filter_stack_entry drops, and interns the rest. Cached per distinct string.
+  StackId InternCallStack(StringId call_stack);
+  StackId InternFrame(StackId parent, StringId frame);
+
+  void AddEvent(const Event& e);
+  void AddMemory(const Memory& m);
+  void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);
+  // B/E pairs become events when the E arrives; begin_offset locates an unmatched E.
+  void Begin(const Event& e) { open_[e.thread.value].push_back(e); }
+  bool End(ThreadId thread, int64_t end_ns);
+
+  TraceMetadata& metadata() { return trace_.metadata; }
+  Diagnostics& diagnostics() { return trace_.diagnostics; }
+
+  // Sorts events into PyTorch's function_events order and hands the Trace over.
+  Trace Finish() &&;
+
+ private:
+  StringId Rewrite(StringId trace_name);
+
+  Trace trace_;
+  std::unordered_map<uint64_t, uint32_t> thread_index_;  // hash of (pid, tid) -> ThreadId
+  uint64_t last_thread_key_ = ~0ull;
+  uint32_t last_thread_ = 0;
+  std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
+  std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
+  std::unordered_map<uint64_t, StackId> stack_nodes_;  // (parent, frame) -> node
+  std::unordered_map<uint32_t, std::vector<Event>> open_;  // B events per thread
+};
+
+}  // namespace profana

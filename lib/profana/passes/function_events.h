@@ -1,0 +1,78 @@
+// BuildFunctionEvents: PyTorch's EventList after parse_kineto_results and _build_tree, computed
+// from a Trace. Pure function of the trace; prints nothing.
+//
+// Rules (PyTorch's, and ours where a file lacks what the live profiler had; docs/semantics.md):
+//  * FunctionEvents are the CPU ops, user annotations and runtime/driver calls (device type CPU)
+//    and the kernels, memcpys and memsets (device type CUDA). python_function frames, GPU user
+//    annotations, the profiler's own span and unknown categories are kept in the Trace but are not
+//    FunctionEvents. Names PyTorch filters (profiler::_record_function_enter, aten::is_leaf, ...)
+//    are dropped.
+//  * [memory] records count toward every CPU event whose closed interval holds them, on any
+//    thread; records inside no event become zero-length "[memory]" events.
+//  * The op tree is built per thread from (start, -end) order with half-open containment;
+//    partial overlaps are ignored. Duplicate nodes (same name as a parent whose only child they
+//    are) are removed in one linear pass, lifting their kernels.
+//  * A kernel belongs to the innermost CPU event enclosing the runtime call that launched it
+//    (joined on "correlation"); "External id" is only a cross-check, and a fallback when the
+//    launch is missing and the id is not the activity's own correlation id.
+//  * Backward functions (scope 1) are recognised by name; each event under one takes the stack of
+//    the forward op with the same (sequence number, forward thread).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profana/model/trace.h"
+
+namespace profana::passes {
+
+enum class DeviceType : uint8_t { kCPU, kCUDA };
+const char* DeviceTypeName(DeviceType type);  // "DeviceType.CPU", as str() prints it
+
+constexpr uint32_t kSynthetic = UINT32_MAX;  // FunctionEvent made by a pass ([memory])
+
+struct FunctionEventList {
+  // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
+  std::vector<uint32_t> source;        // index into trace.events, or kSynthetic
+  std::vector<StringId> name;
+  std::vector<StringId> trace_name;
+  std::vector<ThreadId> thread;
+  std::vector<int64_t> start_ns;
+  std::vector<int64_t> end_ns;
+  std::vector<DeviceType> device_type;
+  std::vector<uint8_t> scope;          // 1 = backward function
+  std::vector<int32_t> sequence_nr;
+  std::vector<int32_t> fwd_thread;
+  std::vector<StringId> input_shapes;  // 0 = not recorded ("[]")
+  std::vector<StackId> stack;          // after backward propagation
+  std::vector<int32_t> parent;         // -1 = top level (device events are never in the tree)
+  std::vector<uint32_t> child_begin;   // children of i: child_index[child_begin[i] .. child_begin[i+1])
+  std::vector<uint32_t> child_index;
+  std::vector<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
+  std::vector<uint32_t> kernel_index;
+  std::vector<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
+  std::vector<int64_t> cuda_memory;
+  std::vector<int64_t> self_cpu_memory;
+  std::vector<int64_t> self_cuda_memory;
+  std::vector<int64_t> cpu_total_ns;   // end - start for CPU events, 0 for device events
+  std::vector<int64_t> self_cpu_ns;
+  std::vector<int64_t> cuda_total_ns;  // own kernels + children's; dur for device events
+  std::vector<int64_t> self_cuda_ns;
+
+  // PyTorch holds times as float microseconds relative to the profiler's start; displays are
+  // computed that way (see key_averages.h). The bare-array export is already relative (origin
+  // 0); Kineto files are shifted to the profiler's own span, or to the first event.
+  int64_t origin_ns = 0;
+  bool has_memory_records = false;     // the trace recorded memory (columns shown)
+  uint64_t removed_duplicates = 0;
+  uint64_t kernels_attributed = 0;
+  uint64_t kernels_unattributed = 0;
+  uint64_t external_id_mismatches = 0;
+
+  size_t size() const { return start_ns.size(); }
+  bool has_children(size_t i) const { return child_begin[i + 1] > child_begin[i]; }
+};
+
+FunctionEventList BuildFunctionEvents(const Trace& trace);
+
+}  // namespace profana::passes

@@ -1,0 +1,251 @@
+#include "profana/passes/key_averages.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace profana::passes {
+namespace {
+
+// Per event, the float microsecond values PyTorch's FunctionEvent properties return.
+struct PythonTimes {
+  std::vector<double> cpu_total, self_cpu, cuda_total, self_cuda;
+};
+
+PythonTimes ComputePythonTimes(const Trace& trace, const FunctionEventList& e) {
+  auto us = [&](int64_t ns) { return static_cast<double>(ns - e.origin_ns) / 1000.0; };
+  size_t n = e.size();
+  PythonTimes t;
+  t.cpu_total.assign(n, 0.0);
+  t.self_cpu.assign(n, 0.0);
+  t.cuda_total.assign(n, 0.0);
+  t.self_cuda.assign(n, 0.0);
+  for (size_t r = n; r-- > 0;) {
+    double elapsed = us(e.end_ns[r]) - us(e.start_ns[r]);
+    if (e.device_type[r] != DeviceType::kCPU) {
+      t.cuda_total[r] = t.self_cuda[r] = elapsed;
+      continue;
+    }
+    double kernels = 0, children_cpu = 0, children_cuda = 0;
+    for (uint32_t k = e.kernel_begin[r]; k < e.kernel_begin[r + 1]; ++k) {
+      uint32_t ev = e.kernel_index[k];
+      kernels += us(trace.events.end_ns[ev]) - us(trace.events.start_ns[ev]);
+    }
+    for (uint32_t k = e.child_begin[r]; k < e.child_begin[r + 1]; ++k) {
+      children_cpu += t.cpu_total[e.child_index[k]];
+      children_cuda += t.cuda_total[e.child_index[k]];
+    }
+    t.cpu_total[r] = elapsed;
+    t.self_cpu[r] = elapsed - children_cpu;
+    t.cuda_total[r] = kernels + children_cuda;
+    t.self_cuda[r] = t.cuda_total[r] - children_cuda;
+  }
+  return t;
+}
+
+void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRow* row) {
+  row->count += 1;
+  row->cpu_total_us += t.cpu_total[i];
+  row->self_cpu_us += t.self_cpu[i];
+  row->cuda_total_us += t.cuda_total[i];
+  row->self_cuda_us += t.self_cuda[i];
+  row->cpu_total_ns += e.cpu_total_ns[i];
+  row->self_cpu_ns += e.self_cpu_ns[i];
+  row->cuda_total_ns += e.cuda_total_ns[i];
+  row->self_cuda_ns += e.self_cuda_ns[i];
+  row->cpu_memory += e.cpu_memory[i];
+  row->self_cpu_memory += e.self_cpu_memory[i];
+  row->cuda_memory += e.cuda_memory[i];
+  row->self_cuda_memory += e.self_cuda_memory[i];
+}
+
+AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
+  AverageRow row;
+  row.key = e.name[i];
+  row.device_type = e.device_type[i];
+  row.input_shapes = e.input_shapes[i];
+  row.top_level = e.parent[i] < 0;
+  row.first_event = i;
+  return row;
+}
+
+// The grouping key, as a flat vector of ids (name, device, [shapes], [frames]).
+struct KeyHash {
+  size_t operator()(const std::vector<uint32_t>& k) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (uint32_t v : k) h = (h ^ v) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
+}  // namespace
+
+std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEventList& events,
+                                           const KeyAverageOptions& options) {
+  std::vector<AverageRow> rows;
+  PythonTimes times = ComputePythonTimes(trace, events);
+  size_t n = options.group_by_stack_n > 0 ? static_cast<size_t>(options.group_by_stack_n) : 0;
+  if (!options.group_by_input_shape && n == 0) {
+    // The common case: key on (name, device) without building vectors.
+    std::unordered_map<uint64_t, uint32_t> index;
+    for (uint32_t i = 0; i < events.size(); ++i) {
+      uint64_t key = (static_cast<uint64_t>(events.name[i].value) << 8) | static_cast<uint8_t>(events.device_type[i]);
+      auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(rows.size()));
+      if (inserted) rows.push_back(FirstRow(events, i));
+      Add(events, times, i, &rows[it->second]);
+    }
+    return rows;
+  }
+  std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> index;
+  std::vector<uint32_t> key;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    key.clear();
+    key.push_back(events.name[i].value);
+    key.push_back(static_cast<uint32_t>(events.device_type[i]));
+    if (options.group_by_input_shape) key.push_back(events.input_shapes[i].value);
+    std::vector<StringId> frames;
+    if (n) {
+      frames = trace.StackFrames(events.stack[i]);
+      if (frames.size() > n) frames.resize(n);
+      // Stacks of different lengths are different keys even when one is a prefix.
+      key.push_back(static_cast<uint32_t>(frames.size()));
+      for (StringId f : frames) key.push_back(f.value);
+    }
+    auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(rows.size()));
+    if (inserted) {
+      rows.push_back(FirstRow(events, i));
+      rows.back().shapes_shown = options.group_by_input_shape;
+      rows.back().stack = std::move(frames);
+    }
+    Add(events, times, i, &rows[it->second]);
+  }
+  return rows;
+}
+
+std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList& events) {
+  std::vector<AverageRow> rows;
+  rows.reserve(events.size());
+  PythonTimes times = ComputePythonTimes(trace, events);
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    rows.push_back(FirstRow(events, i));
+    rows.back().shapes_shown = true;
+    rows.back().stack = trace.StackFrames(events.stack[i]);
+    Add(events, times, i, &rows.back());
+  }
+  return rows;
+}
+
+AverageRow TotalAverage(const std::vector<AverageRow>& rows) {
+  AverageRow total;
+  for (const AverageRow& r : rows) {
+    total.count += r.count;
+    total.cpu_total_us += r.cpu_total_us;
+    total.self_cpu_us += r.self_cpu_us;
+    total.cuda_total_us += r.cuda_total_us;
+    total.self_cuda_us += r.self_cuda_us;
+    total.cpu_total_ns += r.cpu_total_ns;
+    total.self_cpu_ns += r.self_cpu_ns;
+    total.cuda_total_ns += r.cuda_total_ns;
+    total.self_cuda_ns += r.self_cuda_ns;
+    total.cpu_memory += r.cpu_memory;
+    total.self_cpu_memory += r.self_cpu_memory;
+    total.cuda_memory += r.cuda_memory;
+    total.self_cuda_memory += r.self_cuda_memory;
+  }
+  return total;
+}
+
+}  // namespace profana::passes
+
+namespace profana::passes {
+namespace {
+
+struct SortKeyName {
+  std::string_view name;
+  SortKey key;
+};
+constexpr SortKeyName kSortKeys[] = {
+    {"cpu_time", SortKey::kCpuTime},
+    {"cuda_time", SortKey::kCudaTime},
+    {"cpu_time_total", SortKey::kCpuTimeTotal},
+    {"cuda_time_total", SortKey::kCudaTimeTotal},
+    {"self_cpu_time_total", SortKey::kSelfCpuTimeTotal},
+    {"self_cuda_time_total", SortKey::kSelfCudaTimeTotal},
+    {"cpu_memory_usage", SortKey::kCpuMemoryUsage},
+    {"cuda_memory_usage", SortKey::kCudaMemoryUsage},
+    {"self_cpu_memory_usage", SortKey::kSelfCpuMemoryUsage},
+    {"self_cuda_memory_usage", SortKey::kSelfCudaMemoryUsage},
+    {"count", SortKey::kCount},
+    // Short aliases.
+    {"cpu_total", SortKey::kCpuTimeTotal},
+    {"cuda_total", SortKey::kCudaTimeTotal},
+    {"self_cpu", SortKey::kSelfCpuTimeTotal},
+    {"self_cuda", SortKey::kSelfCudaTimeTotal},
+    {"cpu_avg", SortKey::kCpuTime},
+    {"cuda_avg", SortKey::kCudaTime},
+    {"cpu_mem", SortKey::kCpuMemoryUsage},
+    {"cuda_mem", SortKey::kCudaMemoryUsage},
+    {"self_cpu_mem", SortKey::kSelfCpuMemoryUsage},
+    {"self_cuda_mem", SortKey::kSelfCudaMemoryUsage},
+    {"calls", SortKey::kCount},
+};
+
+// The value Python compares: times are the float microsecond sums, averages their division.
+double TimeValue(const AverageRow& r, SortKey key) {
+  switch (key) {
+    case SortKey::kCpuTime: return r.count ? r.cpu_total_us / r.count : 0.0;
+    case SortKey::kCudaTime: return r.count ? r.cuda_total_us / r.count : 0.0;
+    case SortKey::kCpuTimeTotal: return r.cpu_total_us;
+    case SortKey::kCudaTimeTotal: return r.cuda_total_us;
+    case SortKey::kSelfCpuTimeTotal: return r.self_cpu_us;
+    case SortKey::kSelfCudaTimeTotal: return r.self_cuda_us;
+    default: return 0;
+  }
+}
+
+// Memory and counts are exact integers.
+int64_t IntegerValue(const AverageRow& r, SortKey key) {
+  switch (key) {
+    case SortKey::kCpuMemoryUsage: return r.cpu_memory;
+    case SortKey::kCudaMemoryUsage: return r.cuda_memory;
+    case SortKey::kSelfCpuMemoryUsage: return r.self_cpu_memory;
+    case SortKey::kSelfCudaMemoryUsage: return r.self_cuda_memory;
+    case SortKey::kCount: return r.count;
+    default: return 0;
+  }
+}
+
+bool IsTimeKey(SortKey key) {
+  return key == SortKey::kCpuTime || key == SortKey::kCudaTime || key == SortKey::kCpuTimeTotal ||
+         key == SortKey::kCudaTimeTotal || key == SortKey::kSelfCpuTimeTotal || key == SortKey::kSelfCudaTimeTotal;
+}
+
+}  // namespace
+
+bool ParseSortKey(std::string_view text, SortKey* key) {
+  for (const SortKeyName& k : kSortKeys) {
+    if (k.name == text) {
+      *key = k.key;
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::vector<std::string_view>& SortKeyNames() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const SortKeyName& k : kSortKeys) v.push_back(k.name);
+    return v;
+  }();
+  return names;
+}
+
+void SortRows(std::vector<AverageRow>* rows, SortKey key) {
+  if (key == SortKey::kNone) return;
+  std::stable_sort(rows->begin(), rows->end(), [key](const AverageRow& a, const AverageRow& b) {
+    if (IsTimeKey(key)) return TimeValue(a, key) > TimeValue(b, key);
+    return IntegerValue(a, key) > IntegerValue(b, key);
+  });
+}
+
+}  // namespace profana::passes

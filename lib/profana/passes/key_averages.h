@@ -1,0 +1,71 @@
+// ComputeKeyAverages: PyTorch's EventList.key_averages() (and the raw function_events list,
+// when a table is asked for un-averaged rows). Rows come in first-occurrence order over the
+// function events, keyed by (name, node id, device type, is_legacy[, input shapes][, first N
+// stack frames]), as PyTorch keys them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "profana/passes/function_events.h"
+
+namespace profana::passes {
+
+struct AverageRow {
+  StringId key;                  // the event name
+  DeviceType device_type = DeviceType::kCPU;
+  StringId input_shapes;         // of the first event; meaningful only when shapes_shown
+  bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
+  std::vector<StringId> stack;   // first N frames (all of them for raw rows)
+  bool top_level = false;        // the first event has no CPU parent
+  uint32_t first_event = 0;      // index into the FunctionEventList
+  int64_t count = 0;
+  // Times as PyTorch computes and prints them: float microseconds, summed in event order.
+  // They equal the nanosecond totals / 1000 except for float rounding, which decides the last
+  // printed digit of legacy (float-timestamp) traces and the order of ties.
+  double cpu_total_us = 0;
+  double self_cpu_us = 0;
+  double cuda_total_us = 0;
+  double self_cuda_us = 0;
+  // Exact totals, for JSON and CSV.
+  int64_t cpu_total_ns = 0;
+  int64_t self_cpu_ns = 0;
+  int64_t cuda_total_ns = 0;
+  int64_t self_cuda_ns = 0;
+  int64_t cpu_memory = 0;
+  int64_t self_cpu_memory = 0;
+  int64_t cuda_memory = 0;
+  int64_t self_cuda_memory = 0;
+};
+
+struct KeyAverageOptions {
+  bool group_by_input_shape = false;
+  int group_by_stack_n = 0;
+};
+
+std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEventList& events,
+                                           const KeyAverageOptions& options);
+// One row per function event, as function_events.table() prints them.
+std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList& events);
+// PyTorch's total_average(): every row summed under the key "Total".
+AverageRow TotalAverage(const std::vector<AverageRow>& rows);
+
+}  // namespace profana::passes
+
+namespace profana::passes {
+
+// The attributes table(sort_by=...) accepts, as FunctionEventAvg names them.
+enum class SortKey {
+  kNone, kCpuTime, kCudaTime, kCpuTimeTotal, kCudaTimeTotal, kSelfCpuTimeTotal, kSelfCudaTimeTotal,
+  kCpuMemoryUsage, kCudaMemoryUsage, kSelfCpuMemoryUsage, kSelfCudaMemoryUsage, kCount,
+};
+
+// PyTorch's names ("self_cpu_time_total") and short aliases ("self_cpu"). False if unknown.
+bool ParseSortKey(std::string_view text, SortKey* key);
+// The accepted names, for --help and error messages.
+const std::vector<std::string_view>& SortKeyNames();
+// Python's sorted(key=attr, reverse=True): descending and stable.
+void SortRows(std::vector<AverageRow>* rows, SortKey key);
+
+}  // namespace profana::passes

@@ -1,0 +1,132 @@
+#include "profana/reporters/json_writer.h"
+
+#include <cmath>
+
+#include "fmt/format.h"
+
+namespace profana::report {
+
+void JsonWriter::Escape(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out->append(fmt::format("\\u{:04x}", static_cast<unsigned char>(c)));
+        else out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+void JsonWriter::Newline() {
+  if (!pretty_) return;
+  out_->push_back('\n');
+  out_->append(has_items_.size() * 2, ' ');
+}
+
+void JsonWriter::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!has_items_.empty()) {
+    if (has_items_.back()) out_->push_back(',');
+    has_items_.back() = true;
+    Newline();
+  }
+}
+
+JsonWriter& JsonWriter::BeginObject() {
+  BeforeValue();
+  out_->push_back('{');
+  has_items_.push_back(false);
+  return *this;
+}
+
+JsonWriter& JsonWriter::EndObject() {
+  bool items = has_items_.back();
+  has_items_.pop_back();
+  if (items) Newline();
+  out_->push_back('}');
+  if (has_items_.empty() && pretty_) out_->push_back('\n');
+  return *this;
+}
+
+JsonWriter& JsonWriter::BeginArray() {
+  BeforeValue();
+  out_->push_back('[');
+  has_items_.push_back(false);
+  return *this;
+}
+
+JsonWriter& JsonWriter::EndArray() {
+  bool items = has_items_.back();
+  has_items_.pop_back();
+  if (items) Newline();
+  out_->push_back(']');
+  if (has_items_.empty() && pretty_) out_->push_back('\n');
+  return *this;
+}
+
+JsonWriter& JsonWriter::Key(std::string_view key) {
+  BeforeValue();
+  Escape(key, out_);
+  out_->append(pretty_ ? ": " : ":");
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::String(std::string_view value) {
+  BeforeValue();
+  Escape(value, out_);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Int(int64_t value) {
+  BeforeValue();
+  out_->append(fmt::format("{}", value));
+  return *this;
+}
+
+JsonWriter& JsonWriter::Double(double value) {
+  BeforeValue();
+  if (!std::isfinite(value)) out_->append("null");
+  else out_->append(fmt::format("{}", value));
+  return *this;
+}
+
+JsonWriter& JsonWriter::Micros(int64_t ns) {
+  BeforeValue();
+  // Integer arithmetic: "245", "245.123", "-0.5". Never through a double.
+  int64_t whole = ns / 1000, frac = ns % 1000;
+  if (frac < 0) frac = -frac;
+  std::string text = fmt::format("{}{}", ns < 0 && whole == 0 ? "-" : "", whole);
+  if (frac) {
+    std::string digits = fmt::format("{:03d}", frac);
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  out_->append(text);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Bool(bool value) {
+  BeforeValue();
+  out_->append(value ? "true" : "false");
+  return *this;
+}
+
+JsonWriter& JsonWriter::Null() {
+  BeforeValue();
+  out_->append("null");
+  return *this;
+}
+
+}  // namespace profana::report

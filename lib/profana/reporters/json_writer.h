@@ -1,0 +1,40 @@
+// A small streaming JSON writer: correct escaping, commas handled, numbers as numbers.
+// Reporters build documents with it; it never allocates per value beyond the output string.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace profana::report {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string* out, bool pretty = true) : out_(out), pretty_(pretty) {}
+
+  JsonWriter& BeginObject();
+  JsonWriter& EndObject();
+  JsonWriter& BeginArray();
+  JsonWriter& EndArray();
+  JsonWriter& Key(std::string_view key);
+  JsonWriter& String(std::string_view value);
+  JsonWriter& Int(int64_t value);
+  JsonWriter& Double(double value);   // shortest round-trip text; non-finite as null
+  JsonWriter& Micros(int64_t ns);     // nanoseconds as microseconds, exact to the nanosecond
+  JsonWriter& Bool(bool value);
+  JsonWriter& Null();
+
+  static void Escape(std::string_view s, std::string* out);
+
+ private:
+  void BeforeValue();
+  void Newline();
+
+  std::string* out_;
+  bool pretty_;
+  std::vector<bool> has_items_;  // per open container
+  bool after_key_ = false;
+};
+
+}  // namespace profana::report

@@ -1,0 +1,33 @@
+#include "profana/reporters/number_format.h"
+
+#include <cstdlib>
+
+#include "fmt/format.h"
+
+namespace profana::report {
+
+double NanosToMicros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
+
+std::string FormatTime(double time_us) {
+  constexpr double kUsInSecond = 1000.0 * 1000.0;
+  constexpr double kUsInMs = 1000.0;
+  if (time_us >= kUsInSecond) return fmt::format("{:.3f}s", time_us / kUsInSecond);
+  if (time_us >= kUsInMs) return fmt::format("{:.3f}ms", time_us / kUsInMs);
+  return fmt::format("{:.3f}us", time_us);
+}
+
+std::string FormatTimeShare(double time_us, double total_us) {
+  if (total_us == 0) return "NaN";
+  return fmt::format("{:.2f}%", time_us * 100.0 / total_us);
+}
+
+std::string FormatMemory(int64_t bytes) {
+  constexpr int64_t kKb = 1024, kMb = 1024 * kKb, kGb = 1024 * kMb;
+  int64_t magnitude = bytes < 0 ? -bytes : bytes;
+  if (magnitude >= kGb) return fmt::format("{:.2f} Gb", bytes * 1.0 / kGb);
+  if (magnitude >= kMb) return fmt::format("{:.2f} Mb", bytes * 1.0 / kMb);
+  if (magnitude >= kKb) return fmt::format("{:.2f} Kb", bytes * 1.0 / kKb);
+  return fmt::format("{} b", bytes);
+}
+
+}  // namespace profana::report

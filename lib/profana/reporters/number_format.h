@@ -1,0 +1,16 @@
+// PyTorch's number formats (torch.autograd.profiler_util _format_time, _format_time_share,
+// _format_memory), reproduced to the byte. Times arrive in nanoseconds and are turned into the
+// microsecond doubles Python would have held.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace profana::report {
+
+double NanosToMicros(int64_t ns);
+std::string FormatTime(double time_us);                         // "1.234ms"
+std::string FormatTimeShare(double time_us, double total_us);   // "12.34%", "NaN"
+std::string FormatMemory(int64_t bytes);                        // "41.00 Kb", "256 b"
+
+}  // namespace profana::report

@@ -1,0 +1,115 @@
+#include "profana/reporters/rows_reporter.h"
+
+#include "fmt/format.h"
+#include "profana/reporters/json_writer.h"
+
+namespace profana::report {
+namespace {
+
+using passes::AverageRow;
+
+std::string Shapes(const Trace& trace, const AverageRow& r) {
+  return r.input_shapes.value ? std::string(trace.str(r.input_shapes)) : "[]";
+}
+
+void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("name").String(trace.str(r.key));
+  w.Key("device_type").String(r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA");
+  w.Key("count").Int(r.count);
+  w.Key("self_cpu_time_total_us").Micros(r.self_cpu_ns);
+  w.Key("cpu_time_total_us").Micros(r.cpu_total_ns);
+  w.Key("cpu_time_avg_us").Double(r.count ? r.cpu_total_ns / 1000.0 / r.count : 0.0);
+  w.Key("self_cuda_time_total_us").Micros(r.self_cuda_ns);
+  w.Key("cuda_time_total_us").Micros(r.cuda_total_ns);
+  w.Key("cuda_time_avg_us").Double(r.count ? r.cuda_total_ns / 1000.0 / r.count : 0.0);
+  w.Key("cpu_memory_usage").Int(r.cpu_memory);
+  w.Key("self_cpu_memory_usage").Int(r.self_cpu_memory);
+  w.Key("cuda_memory_usage").Int(r.cuda_memory);
+  w.Key("self_cuda_memory_usage").Int(r.self_cuda_memory);
+  w.Key("top_level").Bool(r.top_level);
+  w.Key("input_shapes");
+  if (r.shapes_shown) w.String(Shapes(trace, r));
+  else w.Null();
+  w.Key("stack").BeginArray();
+  for (StringId f : r.stack) w.String(trace.str(f));
+  w.EndArray();
+  w.EndObject();
+}
+
+std::string CsvField(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string MicrosText(int64_t ns) {
+  std::string out;
+  JsonWriter(&out, false).Micros(ns);
+  return out;
+}
+
+}  // namespace
+
+std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& rows,
+                           const std::vector<size_t>& shown, const RowsContext& c) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.table/1");
+  w.Key("input").String(c.input);
+  w.Key("format").String(trace.metadata.format);
+  w.Key("options").BeginObject();
+  w.Key("sort_by");
+  if (c.sort_by.empty()) w.Null();
+  else w.String(c.sort_by);
+  w.Key("row_limit").Int(c.row_limit);
+  w.Key("group_by_input_shape").Bool(c.group_by_input_shape);
+  w.Key("group_by_stack_n").Int(c.group_by_stack_n);
+  w.Key("raw").Bool(c.raw);
+  w.Key("top_level_only").Bool(c.top_level_only);
+  w.EndObject();
+  int64_t self_cpu = 0, self_cuda = 0;
+  for (const AverageRow& r : rows) {
+    self_cpu += r.self_cpu_ns;
+    if (r.device_type == passes::DeviceType::kCUDA) self_cuda += r.self_cuda_ns;
+  }
+  w.Key("self_cpu_time_total_us").Micros(self_cpu);
+  w.Key("self_cuda_time_total_us").Micros(self_cuda);
+  w.Key("total_rows").Int(static_cast<int64_t>(rows.size()));
+  w.Key("rows").BeginArray();
+  for (size_t i : shown) WriteRow(trace, rows[i], w);
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& rows,
+                          const std::vector<size_t>& shown) {
+  std::string out =
+      "name,device_type,count,self_cpu_time_total_us,cpu_time_total_us,self_cuda_time_total_us,"
+      "cuda_time_total_us,cpu_memory_usage,self_cpu_memory_usage,cuda_memory_usage,"
+      "self_cuda_memory_usage,top_level,input_shapes,stack\n";
+  for (size_t i : shown) {
+    const AverageRow& r = rows[i];
+    std::string stack;
+    for (size_t k = 0; k < r.stack.size(); ++k) {
+      if (k) stack += ';';
+      stack += trace.str(r.stack[k]);
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(trace.str(r.key)),
+                       r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA", r.count,
+                       MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns), MicrosText(r.self_cuda_ns),
+                       MicrosText(r.cuda_total_ns), r.cpu_memory, r.self_cpu_memory, r.cuda_memory,
+                       r.self_cuda_memory, r.top_level ? "true" : "false",
+                       r.shapes_shown ? CsvField(Shapes(trace, r)) : "", CsvField(stack));
+  }
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,28 @@
+// The table's rows for scripts: JSON (schema "profana.table/1", docs/json.md) and CSV, with
+// plain numbers (times in microseconds, memory in bytes). The same rows the text table shows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/model/trace.h"
+#include "profana/passes/key_averages.h"
+
+namespace profana::report {
+
+struct RowsContext {
+  std::string input;           // file name as given
+  std::string sort_by;         // canonical sort key name, "" when unsorted
+  bool group_by_input_shape = false;
+  int group_by_stack_n = 0;
+  bool raw = false;
+  bool top_level_only = false;
+  int64_t row_limit = 100;
+};
+
+std::string FormatRowsJson(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+                           const std::vector<size_t>& shown, const RowsContext& context);
+std::string FormatRowsCsv(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+                          const std::vector<size_t>& shown);
+
+}  // namespace profana::report

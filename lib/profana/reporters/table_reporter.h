@@ -1,0 +1,37 @@
+// The text table of PyTorch 1.13's _build_table (what key_averages().table() prints), byte for
+// byte, for rows computed by passes/key_averages. Formatting only: rows arrive sorted.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profana/model/trace.h"
+#include "profana/passes/key_averages.h"
+
+namespace profana::report {
+
+struct TableOptions {
+  int64_t row_limit = 100;          // -1: all rows
+  std::optional<int> max_name_width = 55;    // nullopt: no truncation
+  std::optional<int> max_src_width = 75;
+  std::optional<int> max_shapes_width = 80;
+  std::optional<std::string> header;
+  bool top_level_only = false;
+  bool profile_memory = false;      // show the memory columns
+};
+
+// The rows a table shows, in order: PyTorch stops at row_limit rows (-1: no limit), counting
+// only top-level rows when top_level_only is set.
+std::vector<size_t> ShownRows(const std::vector<passes::AverageRow>& rows, int64_t row_limit,
+                              bool top_level_only);
+
+std::string FormatTable(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+                        const TableOptions& options);
+
+// Python's len() and slicing count code points, not bytes.
+size_t CodePointLength(std::string_view s);
+std::string_view CodePointPrefix(std::string_view s, size_t n);
+std::string_view CodePointSuffix(std::string_view s, size_t n);
+
+}  // namespace profana::report
