@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/passes/function_events.h"
 #include "profana/reporters/json_writer.h"
 
 namespace profana::app {
@@ -56,6 +57,12 @@ std::string Text(const std::string& name, const Trace& t) {
   out += fmt::format("metadata events: {}\n", m.metadata_events);
   out += fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_tracks);
   out += fmt::format("distinct stacks: {}\n", t.stacks.size() - 1);
+  passes::FunctionEventList fe = passes::BuildFunctionEvents(t);
+  out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(), fe.removed_duplicates);
+  if (fe.kernels_attributed + fe.kernels_unattributed)
+    out += fmt::format("device activity: {} linked to the op that launched it, {} not linked{}\n", fe.kernels_attributed,
+                       fe.kernels_unattributed,
+                       fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)", fe.external_id_mismatches) : "");
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
   if (!m.devices.empty()) {
@@ -106,6 +113,12 @@ std::string Json(const std::string& name, const Trace& t) {
   w.EndObject();
   w.Key("memory_events").Int(static_cast<int64_t>(t.memory.size()));
   w.Key("flow_events").Int(static_cast<int64_t>(t.flows.size()));
+  passes::FunctionEventList fe = passes::BuildFunctionEvents(t);
+  w.Key("function_events").Int(static_cast<int64_t>(fe.size()));
+  w.Key("duplicates_removed").Int(static_cast<int64_t>(fe.removed_duplicates));
+  w.Key("device_activities_linked").Int(static_cast<int64_t>(fe.kernels_attributed));
+  w.Key("device_activities_unlinked").Int(static_cast<int64_t>(fe.kernels_unattributed));
+  w.Key("external_id_mismatches").Int(static_cast<int64_t>(fe.external_id_mismatches));
   w.Key("cpu_threads").Int(static_cast<int64_t>(s.cpu_threads));
   w.Key("device_streams").Int(static_cast<int64_t>(s.device_tracks));
   w.Key("span_us").Micros(t.events.size() ? s.last_ns - s.first_ns : 0);

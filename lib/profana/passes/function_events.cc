@@ -249,6 +249,13 @@ void Builder::AttributeKernels() {
     auto launch = corr != kNoId ? launch_by_correlation.find(corr) : launch_by_correlation.end();
     if (launch != launch_by_correlation.end()) {
       owner = parent_[launch->second];
+      if (owner < 0) {
+        // A launch outside every op on its thread (old Kineto wrote ops and launches on different
+        // tids): the launch's own External id names its op; 0 or its correlation means none.
+        int64_t launch_ext = ev_.external_id[cand_[launch->second].source];
+        auto op = launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : op_by_external_id.end();
+        if (op != op_by_external_id.end()) owner = static_cast<int32_t>(op->second);
+      }
       if (owner >= 0 && ext != kNoId && ext != corr) {
         int64_t owner_ext = ev_.external_id[cand_[owner].source];
         if (owner_ext != kNoId && owner_ext != ext) ++out_.external_id_mismatches;
