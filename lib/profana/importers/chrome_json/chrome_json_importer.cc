@@ -372,7 +372,7 @@ void Reader::Commit(const Staged& s, int64_t index, uint64_t offset) {
     }
     case 'E':
       if (!b_->End(thread, s.ts_ns))
-        diag.Add(DiagnosticKind::kUnmatchedEnd, offset, index, std::string(b_->str(s.name)));
+        diag.Add(DiagnosticKind::kUnmatchedEnd, offset, index, "E event with no open B event on its thread; ignored");
       return;
     case 'i':
     case 'I': {
@@ -551,10 +551,12 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
   od::document doc;
   bool is_object = false;
   error_code err = parser.iterate(padded_text.data(), padded_text.size(), padded_text.size() + kInputPadding).get(doc);
+  bool iterating = !err;
   if (!err) err = reader.ReadTopLevel(doc, &is_object);
   if (err) {
+    // The document's position is only meaningful once iteration has started.
     const char* where = nullptr;
-    if (doc.current_location().get(where)) where = reader.last_location();
+    if (!iterating || doc.current_location().get(where)) where = reader.last_location();
     uint64_t offset = where ? static_cast<uint64_t>(where - padded_text.data()) : 0;
     size_t line, column;
     LineAndColumn(padded_text, offset, &line, &column);
