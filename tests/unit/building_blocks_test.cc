@@ -1,0 +1,137 @@
+// Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
+// truncation repair, PyTorch's number formats, sort keys.
+#include <catch2/catch.hpp>
+
+#include "profana/base/string_pool.h"
+#include "profana/importers/chrome_json/json_numbers.h"
+#include "profana/importers/chrome_json/shapes_text.h"
+#include "profana/importers/chrome_json/truncation.h"
+#include "profana/passes/key_averages.h"
+#include "profana/reporters/json_writer.h"
+#include "profana/reporters/number_format.h"
+#include "profana/reporters/table_reporter.h"
+
+using namespace profana;
+
+TEST_CASE("the string pool gives one id per distinct string and 0 for the empty string", "[pool]") {
+  StringPool pool;
+  StringId a = pool.Intern("aten::add");
+  CHECK(pool.Intern("aten::add") == a);
+  CHECK(pool.Intern("") == StringId(0));
+  CHECK(pool.Get(a) == "aten::add");
+  std::vector<StringId> ids;
+  for (int i = 0; i < 20000; ++i) ids.push_back(pool.Intern("name" + std::to_string(i)));
+  for (int i = 0; i < 20000; ++i) CHECK(pool.Get(ids[i]) == "name" + std::to_string(i));
+  CHECK(pool.Get(a) == "aten::add");  // views stay valid while the pool grows
+  StringId found;
+  CHECK(pool.Find("name19999", &found));
+  CHECK(found == ids.back());
+  CHECK_FALSE(pool.Find("absent", &found));
+}
+
+TEST_CASE("microsecond text becomes exact nanoseconds", "[numbers]") {
+  int64_t ns = 0;
+  CHECK(json::ParseMicrosToNanos("1727743122123.456", &ns));
+  CHECK(ns == 1727743122123456ll);  // epoch-scale microseconds, exact to the nanosecond
+  CHECK(json::ParseMicrosToNanos("5.1", &ns));
+  CHECK(ns == 5100);
+  CHECK(json::ParseMicrosToNanos("9.434000000000005", &ns));
+  CHECK(ns == 9434);
+  CHECK(json::ParseMicrosToNanos("0.0005", &ns));
+  CHECK(ns == 1);  // half away from zero
+  CHECK(json::ParseMicrosToNanos("-4", &ns));
+  CHECK(ns == -4000);
+  CHECK(json::ParseMicrosToNanos("1.5e3", &ns));
+  CHECK(ns == 1500000);
+  CHECK(json::ParseMicrosToNanos("42 ", &ns));
+  CHECK(ns == 42000);
+  CHECK_FALSE(json::ParseMicrosToNanos("99999999999999999", &ns));  // overflows int64 ns
+  CHECK_FALSE(json::ParseMicrosToNanos("1.", &ns));
+  CHECK_FALSE(json::ParseMicrosToNanos("abc", &ns));
+  int64_t v = 0;
+  CHECK(json::ParseInteger("-9223372036854775808", &v));
+  CHECK(v == INT64_MIN);
+  CHECK_FALSE(json::ParseInteger("18446744073709551615", &v));
+  CHECK(json::ParseInteger("42.0", &v));
+  CHECK(v == 42);
+}
+
+TEST_CASE("Input Dims print as Python prints the list", "[shapes]") {
+  std::string out;
+  CHECK(json::RenderPythonShapes("[[4, 3, 16, 16], [8,3,3,3], [8], [], [], [], []]", &out));
+  CHECK(out == "[[4, 3, 16, 16], [8, 3, 3, 3], [8], [], [], [], []]");
+  out.clear();
+  CHECK(json::RenderPythonShapes("[\n  [[1, 2], [3]],\n  []\n]", &out));
+  CHECK(out == "[[[1, 2], [3]], []]");
+  out.clear();
+  CHECK(json::RenderPythonShapes("[\"a\", true, null, 1.5]", &out));
+  CHECK(out == "['a', True, None, 1.5]");
+  out.clear();
+  CHECK_FALSE(json::RenderPythonShapes("[[1, 2]", &out));
+}
+
+TEST_CASE("truncation repair cuts after the last whole event and closes what is open", "[truncation]") {
+  auto r = json::FindTruncationRepair("{\"traceEvents\": [{\"a\": 1}, {\"b\": \"x}");
+  CHECK(r.truncated);
+  CHECK(r.cut == 25);
+  CHECK(r.closers == "]}");
+  r = json::FindTruncationRepair("[{\"a\": [1, 2]}, {\"b\": [3,");
+  CHECK(r.truncated);
+  CHECK(r.cut == 14);
+  CHECK(r.closers == "]");
+  r = json::FindTruncationRepair("{\"traceEvents\": [{\"a\": \"}]\"}]}");
+  CHECK_FALSE(r.truncated);
+  r = json::FindTruncationRepair("{\"traceEvents\": [{\"a");
+  CHECK(r.truncated);
+  CHECK(r.cut == 0);
+}
+
+TEST_CASE("PyTorch's number formats", "[format]") {
+  using namespace profana::report;
+  CHECK(FormatTime(0) == "0.000us");
+  CHECK(FormatTime(-36) == "-36.000us");
+  CHECK(FormatTime(999.9994) == "999.999us");
+  CHECK(FormatTime(1000) == "1.000ms");
+  CHECK(FormatTime(1234567) == "1.235s");
+  CHECK(FormatTimeShare(1, 3) == "33.33%");
+  CHECK(FormatTimeShare(0, 0) == "NaN");
+  CHECK(FormatMemory(1023) == "1023 b");
+  CHECK(FormatMemory(-1024) == "-1.00 Kb");
+  CHECK(FormatMemory(41984) == "41.00 Kb");
+  CHECK(FormatMemory(3 * 1024 * 1024) == "3.00 Mb");
+  CHECK(FormatMemory(int64_t{5} << 30) == "5.00 Gb");
+}
+
+TEST_CASE("widths and slices count code points like Python", "[format]") {
+  using namespace profana::report;
+  CHECK(CodePointLength("µs") == 2);
+  CHECK(CodePointPrefix("aµb", 2) == "aµ");
+  CHECK(CodePointSuffix("aµb", 2) == "µb");
+}
+
+TEST_CASE("sort keys accept PyTorch's names and short aliases", "[sort]") {
+  passes::SortKey k;
+  CHECK(passes::ParseSortKey("self_cpu_time_total", &k));
+  CHECK(k == passes::SortKey::kSelfCpuTimeTotal);
+  CHECK(passes::ParseSortKey("self_cuda", &k));
+  CHECK(k == passes::SortKey::kSelfCudaTimeTotal);
+  CHECK_FALSE(passes::ParseSortKey("wall_time", &k));
+  // Stable and descending, as Python's sorted(reverse=True).
+  std::vector<passes::AverageRow> rows(3);
+  rows[0].count = 1;
+  rows[1].count = 5;
+  rows[2].count = 1;
+  rows[0].cpu_memory = 10;
+  rows[2].cpu_memory = 20;
+  passes::SortRows(&rows, passes::SortKey::kCount);
+  CHECK(rows[0].count == 5);
+  CHECK(rows[1].cpu_memory == 10);
+  CHECK(rows[2].cpu_memory == 20);
+}
+
+TEST_CASE("JSON writer escapes and writes nanoseconds as exact microseconds", "[json]") {
+  std::string out;
+  report::JsonWriter w(&out, false);
+  w.BeginObject().Key("a\"b").String("x\n\x01").Key("t").Micros(1500).Key("n").Micros(-500).Key("z").Micros(2000).EndObject();
+  CHECK(out == "{\"a\\\"b\":\"x\\n\\u0001\",\"t\":1.5,\"n\":-0.5,\"z\":2}");
+}
