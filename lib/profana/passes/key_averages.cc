@@ -43,19 +43,21 @@ PythonTimes ComputePythonTimes(const Trace& trace, const FunctionEventList& e) {
 }
 
 void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRow* row) {
-  row->count += 1;
-  row->cpu_total_us += t.cpu_total[i];
-  row->self_cpu_us += t.self_cpu[i];
-  row->cuda_total_us += t.cuda_total[i];
-  row->self_cuda_us += t.self_cuda[i];
-  row->cpu_total_ns += e.cpu_total_ns[i];
-  row->self_cpu_ns += e.self_cpu_ns[i];
-  row->cuda_total_ns += e.cuda_total_ns[i];
-  row->self_cuda_ns += e.self_cuda_ns[i];
-  row->cpu_memory += e.cpu_memory[i];
-  row->self_cpu_memory += e.self_cpu_memory[i];
-  row->cuda_memory += e.cuda_memory[i];
-  row->self_cuda_memory += e.self_cuda_memory[i];
+  AverageRow one;
+  one.count = 1;
+  one.cpu_total_us = t.cpu_total[i];
+  one.self_cpu_us = t.self_cpu[i];
+  one.cuda_total_us = t.cuda_total[i];
+  one.self_cuda_us = t.self_cuda[i];
+  one.cpu_total_ns = e.cpu_total_ns[i];
+  one.self_cpu_ns = e.self_cpu_ns[i];
+  one.cuda_total_ns = e.cuda_total_ns[i];
+  one.self_cuda_ns = e.self_cuda_ns[i];
+  one.cpu_memory = e.cpu_memory[i];
+  one.self_cpu_memory = e.self_cpu_memory[i];
+  one.cuda_memory = e.cuda_memory[i];
+  one.self_cuda_memory = e.self_cuda_memory[i];
+  row->Accumulate(one);
 }
 
 AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
@@ -136,22 +138,24 @@ std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList
 
 AverageRow TotalAverage(const std::vector<AverageRow>& rows) {
   AverageRow total;
-  for (const AverageRow& r : rows) {
-    total.count += r.count;
-    total.cpu_total_us += r.cpu_total_us;
-    total.self_cpu_us += r.self_cpu_us;
-    total.cuda_total_us += r.cuda_total_us;
-    total.self_cuda_us += r.self_cuda_us;
-    total.cpu_total_ns += r.cpu_total_ns;
-    total.self_cpu_ns += r.self_cpu_ns;
-    total.cuda_total_ns += r.cuda_total_ns;
-    total.self_cuda_ns += r.self_cuda_ns;
-    total.cpu_memory += r.cpu_memory;
-    total.self_cpu_memory += r.self_cpu_memory;
-    total.cuda_memory += r.cuda_memory;
-    total.self_cuda_memory += r.self_cuda_memory;
-  }
+  for (const AverageRow& r : rows) total.Accumulate(r);
   return total;
+}
+
+void AverageRow::Accumulate(const AverageRow& o) {
+  count += o.count;
+  cpu_total_us += o.cpu_total_us;
+  self_cpu_us += o.self_cpu_us;
+  cuda_total_us += o.cuda_total_us;
+  self_cuda_us += o.self_cuda_us;
+  cpu_total_ns += o.cpu_total_ns;
+  self_cpu_ns += o.self_cpu_ns;
+  cuda_total_ns += o.cuda_total_ns;
+  self_cuda_ns += o.self_cuda_ns;
+  cpu_memory += o.cpu_memory;
+  self_cpu_memory += o.self_cpu_memory;
+  cuda_memory += o.cuda_memory;
+  self_cuda_memory += o.self_cuda_memory;
 }
 
 }  // namespace profana::passes

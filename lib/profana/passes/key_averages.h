@@ -37,6 +37,9 @@ struct AverageRow {
   int64_t self_cpu_memory = 0;
   int64_t cuda_memory = 0;
   int64_t self_cuda_memory = 0;
+
+  // FunctionEventAvg.add: sums every total (the first event's fields stay).
+  void Accumulate(const AverageRow& other);
 };
 
 struct KeyAverageOptions {

@@ -24,24 +24,30 @@ bool ParseViaDouble(std::string_view text, double scale, int64_t* out) {
   return true;
 }
 
+// Reads an optional '-' and a run of digits (at least one) into *magnitude. False on overflow.
+bool ParseSignAndDigits(std::string_view text, size_t* i, bool* negative, uint64_t* magnitude) {
+  *negative = *i < text.size() && text[*i] == '-';
+  if (*negative) ++*i;
+  size_t start = *i;
+  uint64_t v = 0;
+  for (; *i < text.size() && text[*i] >= '0' && text[*i] <= '9'; ++*i) {
+    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<uint64_t>(text[*i] - '0'), &v))
+      return false;
+  }
+  *magnitude = v;
+  return *i > start;
+}
+
 }  // namespace
 
 bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
   text = Trim(text);
   size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && text[i] == '-') {
-    negative = true;
-    ++i;
-  }
-  if (i >= text.size()) return false;
-  int64_t whole = 0;
-  size_t digits = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
-    if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, text[i] - '0', &whole))
-      return false;
-  }
-  if (digits == 0) return false;
+  bool negative;
+  uint64_t magnitude;
+  if (!ParseSignAndDigits(text, &i, &negative, &magnitude) || magnitude > static_cast<uint64_t>(INT64_MAX))
+    return false;
+  int64_t whole = static_cast<int64_t>(magnitude);
   int64_t frac = 0;  // first three decimals = nanoseconds
   bool round_up = false;
   if (i < text.size() && text[i] == '.') {
@@ -68,19 +74,9 @@ bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
 bool ParseInteger(std::string_view text, int64_t* value) {
   text = Trim(text);
   size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && text[i] == '-') {
-    negative = true;
-    ++i;
-  }
-  if (i >= text.size()) return false;
-  uint64_t v = 0;
-  size_t start = i;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<uint64_t>(text[i] - '0'), &v))
-      return false;
-  }
-  if (i == start) return false;
+  bool negative;
+  uint64_t v;
+  if (!ParseSignAndDigits(text, &i, &negative, &v)) return false;
   if (i < text.size()) return ParseViaDouble(text, 1.0, value);
   if (negative) {
     if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
