@@ -1,6 +1,9 @@
 #include "profana/cli.h"
 
 #include <exception>
+#include <sstream>
+
+#include "spdlog/sinks/ostream_sink.h"
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
@@ -8,7 +11,18 @@
 namespace profana::app {
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err) {
-  Context ctx{out, err, nullptr};
+  // --verbose messages go through spdlog into a buffer that ends up on standard error.
+  std::ostringstream log_text;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(log_text);
+  sink->set_pattern("profana: %v");
+  auto logger = std::make_shared<spdlog::logger>("profana", sink);
+  logger->set_level(spdlog::level::off);
+  Context ctx{out, err, nullptr, logger};
+  struct FlushLog {
+    std::ostringstream& text;
+    std::string* err;
+    ~FlushLog() { err->insert(0, text.str()); }
+  } flush_log{log_text, err};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (Chrome-trace JSON, plain or gzip)", "profana");
   app.require_subcommand(1);
   app.set_version_flag("--version", "profana 0.1.0");

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "spdlog/spdlog.h"
 #include "profana/base/status.h"
 #include "profana/model/trace.h"
 
@@ -16,7 +18,8 @@ namespace profana::app {
 struct Context {
   std::string* out;
   std::string* err;
-  std::function<int()> run;  // set by the chosen subcommand's callback
+  std::function<int()> run;         // set by the chosen subcommand's callback
+  std::shared_ptr<spdlog::logger> log;  // --verbose diagnostics, appended to *err; off by default
 };
 
 struct CommonOptions {

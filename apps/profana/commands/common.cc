@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -48,7 +49,15 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
 }  // namespace
 
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
+  if (o.verbose) ctx.log->set_level(spdlog::level::debug);
+  auto started = std::chrono::steady_clock::now();
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path));
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms: {} duration, {} memory, {} flow; {} strings, {} stacks",
+                 path, trace.metadata.format, trace.metadata.input_bytes,
+                 trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes) : "",
+                 trace.metadata.raw_events, ms, trace.events.size(), trace.memory.size(), trace.flows.size(),
+                 trace.strings.size(), trace.stacks.size() - 1);
   std::string name = path == "-" ? "<stdin>" : path;
   const Diagnostics& diag = trace.diagnostics;
   if (o.strict && diag.CountAtLeast(Severity::kError) > 0)
@@ -57,12 +66,9 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   if (!o.quiet && diag.CountAtLeast(Severity::kWarning) > 0)
     ctx.err->append(fmt::format("profana: warning: {} (see `profana info`; --strict makes these fatal)\n",
                                 DiagnosticSummary(name, diag, Severity::kWarning)));
-  if (o.verbose) {
-    for (const DiagnosticSample& s : diag.samples())
-      ctx.err->append(fmt::format("profana: {}: {}: byte {}, event #{}: {}\n", name, DiagnosticName(s.kind),
-                                  s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
-                                  s.event_index, s.detail));
-  }
+  for (const DiagnosticSample& s : diag.samples())
+    ctx.log->debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
+                   s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset), s.event_index, s.detail);
   return trace;
 }
 

@@ -26,7 +26,7 @@ class PaddedBytes {
     capacity_ = cap;
   }
   char* tail() { return data_.get() + size_; }
-  size_t room() const { return capacity_ - kInputPadding - size_; }
+  size_t room() const { return capacity_ > kInputPadding + size_ ? capacity_ - kInputPadding - size_ : 0; }
   void Grow(size_t n) { size_ += n; }
   size_t size() const { return size_; }
   void Finish(InputBuffer* out) {

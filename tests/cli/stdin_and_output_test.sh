@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The real binary, as a shell user runs it: "-" reads standard input (plain and gzip), -o writes
+# a file, --verbose talks on stderr only, exit codes. Usage: stdin_and_output_test.sh PROFANA TESTDATA
+set -euo pipefail
+profana=$1 data=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+trace=$data/traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz
+"$profana" table "$trace" > "$tmp/file.txt"
+"$profana" table - < "$trace" > "$tmp/stdin_gz.txt"
+zcat "$trace" | "$profana" table - > "$tmp/stdin_plain.txt"
+cmp -s "$tmp/file.txt" "$tmp/stdin_gz.txt" || fail "gzip on stdin differs from the file"
+cmp -s "$tmp/file.txt" "$tmp/stdin_plain.txt" || fail "plain JSON on stdin differs from the file"
+
+"$profana" table "$trace" -o "$tmp/out.txt" > "$tmp/stdout.txt"
+cmp -s "$tmp/file.txt" "$tmp/out.txt" || fail "-o FILE differs from stdout"
+[[ ! -s "$tmp/stdout.txt" ]] || fail "-o FILE also wrote to stdout"
+
+"$profana" table "$trace" --verbose > "$tmp/verbose.txt" 2> "$tmp/verbose.err"
+cmp -s "$tmp/file.txt" "$tmp/verbose.txt" || fail "--verbose changed stdout"
+grep -q "events read in" "$tmp/verbose.err" || fail "--verbose printed no diagnostics"
+"$profana" table "$trace" 2> "$tmp/quiet.err" > /dev/null
+[[ ! -s "$tmp/quiet.err" ]] || fail "quiet by default, but stderr has: $(head -1 "$tmp/quiet.err")"
+
+set +e
+"$profana" table - < /dev/null > /dev/null 2> "$tmp/empty.err"; rc=$?
+"$profana" table --sort nope "$trace" > /dev/null 2>&1; rc_usage=$?
+"$profana" table "$trace" -o /nonexistent/dir/out.txt 2> "$tmp/write.err"; rc_write=$?
+set -e
+[[ $rc == 2 ]] || fail "empty stdin: exit $rc, want 2"
+grep -q "<stdin>: byte 0: empty input" "$tmp/empty.err" || fail "empty stdin message: $(cat "$tmp/empty.err")"
+[[ $rc_usage == 2 ]] || fail "bad --sort: exit $rc_usage, want 2"
+[[ $rc_write == 2 ]] || fail "unwritable -o: exit $rc_write, want 2"
+grep -q "cannot write" "$tmp/write.err" || fail "unwritable -o message: $(cat "$tmp/write.err")"
+"$profana" --help | grep -q "table" || fail "--help does not list table"
+echo "1 passed, 0 failed"
