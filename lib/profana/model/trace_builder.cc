@@ -6,7 +6,10 @@
 namespace profana {
 namespace {
 
-// PyTorch's _filter_stack_entry: frames of the autograd and test machinery are dropped.
+uint64_t MixKey(int64_t a, int64_t b);
+
+}  // namespace
+
 bool KeepStackEntry(std::string_view entry) {
   static constexpr std::pair<std::string_view, std::string_view> kFiltered[] = {
       {"autograd/__init__", "_make_grads"},       {"autograd/__init__", "backward"},
@@ -18,6 +21,8 @@ bool KeepStackEntry(std::string_view entry) {
       return false;
   return true;
 }
+
+namespace {
 
 uint64_t MixKey(int64_t a, int64_t b) {
   uint64_t h = static_cast<uint64_t>(a) * 0x9e3779b97f4a7c15ull;

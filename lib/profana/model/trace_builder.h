@@ -10,6 +10,9 @@
 
 namespace profana {
 
+// PyTorch's _filter_stack_entry: frames of autograd and test machinery are not shown.
+bool KeepStackEntry(std::string_view frame);
+
 class TraceBuilder {
  public:
   // A duration event as the importer read it; trace_name is the name as written.

@@ -54,7 +54,6 @@ class Builder {
   void AttributeKernels();
   void RemoveDuplicates();
   void Compact();
-  void PropagateBackwardStacks();
   void ComputeTotals();
 
   bool IsCpu(size_t i) const { return device_[i] == DeviceType::kCPU; }
@@ -345,11 +344,12 @@ void Builder::Compact() {
   }
 }
 
-void Builder::PropagateBackwardStacks() {
+}  // namespace
+
+void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std::vector<StackId>* stacks) {
   // _set_backward_stacktraces: the first non-backward event per (sequence_nr, thread) lends its
   // stack (possibly empty) to every event under a backward function of that (sequence_nr,
   // forward thread).
-  FunctionEventList& o = out_;
   size_t m = o.size();
   using Key = std::pair<int64_t, int64_t>;
   struct KeyHash {
@@ -369,31 +369,33 @@ void Builder::PropagateBackwardStacks() {
       any_backward = true;
       continue;
     }
-    const ThreadInfo& t = trace_.threads[o.thread[i].value];
-    fwd_stacks.try_emplace(key(o.sequence_nr[i], t.tid), o.stack[i]);
-    fwd_by_seq.try_emplace(o.sequence_nr[i], o.stack[i]);
+    const ThreadInfo& t = trace.threads[o.thread[i].value];
+    fwd_stacks.try_emplace(key(o.sequence_nr[i], t.tid), (*stacks)[i]);
+    fwd_by_seq.try_emplace(o.sequence_nr[i], (*stacks)[i]);
   }
   if (!any_backward) return;
   // Kineto files write OS thread ids as tid but RecordFunction ids as "Fwd thread id". When no
   // CPU thread has the forward thread's number, match on the sequence number alone.
   std::vector<int64_t> tids;
-  for (const ThreadInfo& t : trace_.threads) tids.push_back(t.tid);
+  for (const ThreadInfo& t : trace.threads) tids.push_back(t.tid);
   std::sort(tids.begin(), tids.end());
   for (size_t i = 0; i < m; ++i) {
     if (bw[i] < 0) continue;
     int32_t p = bw[i];
     auto it = fwd_stacks.find(key(o.sequence_nr[p], o.fwd_thread[p]));
     if (it != fwd_stacks.end()) {
-      o.stack[i] = it->second;
+      (*stacks)[i] = it->second;
     } else if (o.sequence_nr[p] >= 0 && o.fwd_thread[p] > 0 &&
                !std::binary_search(tids.begin(), tids.end(), int64_t{o.fwd_thread[p]})) {
       auto s = fwd_by_seq.find(o.sequence_nr[p]);
-      o.stack[i] = s != fwd_by_seq.end() ? s->second : StackId(0);
+      (*stacks)[i] = s != fwd_by_seq.end() ? s->second : StackId(0);
     } else {
-      o.stack[i] = StackId(0);
+      (*stacks)[i] = StackId(0);
     }
   }
 }
+
+namespace {
 
 void Builder::ComputeTotals() {
   FunctionEventList& o = out_;
@@ -440,7 +442,7 @@ FunctionEventList Builder::Run() {
   AttributeKernels();
   RemoveDuplicates();
   Compact();
-  PropagateBackwardStacks();
+  PropagateBackwardStacks(trace_, out_, &out_.stack);
   ComputeTotals();
   out_.has_memory_records = trace_.memory.size() > 0 || trace_.metadata.profile_memory;
   if (trace_.metadata.format != "chrome-json-array" && ev_.size() > 0) {

@@ -75,4 +75,10 @@ struct FunctionEventList {
 
 FunctionEventList BuildFunctionEvents(const Trace& trace);
 
+// _set_backward_stacktraces over any per-event stacks (ids of whatever trie they index): events
+// under a backward function take the stack of the forward event with the same (sequence number,
+// forward thread). BuildFunctionEvents applies it to the "Call stack" stacks; the stacks pass to
+// stacks rebuilt from python_function events.
+void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& events, std::vector<StackId>* stacks);
+
 }  // namespace profana::passes

@@ -1,0 +1,46 @@
+// ComputeStackSamples: weighted call stacks for flamegraphs, from any trace.
+//
+// One sample per FunctionEvent (or per device activity, for op stacks of device time), in
+// function_events order, with its stack as a node of a frame trie of the pass's own (frames are
+// StringIds of the trace's pool). Where the stacks come from:
+//  * python: the recorded Python stack, from "Call stack" strings or rebuilt from the
+//    python_function events enclosing the op on its thread (newer traces), after backward-stack
+//    propagation. This is PyTorch's export_stacks.
+//  * ops: the CPU op tree itself, root op ... op; for device time, the launched activity is the
+//    leaf frame, and activities no op launched hang under "[no launching op]".
+//  * both: the Python frames, then the op path.
+//  * auto: python when the trace recorded any Python stack, else ops.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "profana/passes/function_events.h"
+
+namespace profana::passes {
+
+enum class StackSource { kAuto, kPython, kOps, kBoth };
+enum class StackMetric { kSelfCpu, kSelfCuda };
+
+bool ParseStackSource(std::string_view text, StackSource* source);
+// "self_cpu", "self_cuda", and PyTorch's "self_cpu_time_total", "self_cuda_time_total".
+bool ParseStackMetric(std::string_view text, StackMetric* metric);
+
+struct StackSamples {
+  StackTable trie;                  // node 0 = empty stack; frames root first
+  std::vector<StackId> stack;       // per sample: its innermost frame's node
+  // Per sample: the metric as PyTorch's export_stacks writes it, int() of float microseconds;
+  // and exactly, in nanoseconds.
+  std::vector<int64_t> weight_us;
+  std::vector<int64_t> weight_ns;
+  StackSource source = StackSource::kPython;  // what kAuto resolved to
+  StackId orphan_root;              // the "[no launching op]" frame, 0 if none
+  static constexpr std::string_view kOrphanFrame = "[no launching op]";
+  bool has_device_activity = false;
+};
+
+StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events, StackSource source,
+                                 StackMetric metric);
+
+}  // namespace profana::passes

@@ -1,0 +1,170 @@
+#include "profana/reporters/flamegraph_svg.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "fmt/format.h"
+
+namespace profana::report {
+namespace {
+
+struct Node {
+  std::string name;
+  int64_t self = 0;
+  int64_t total = 0;
+  std::map<std::string, std::unique_ptr<Node>> children;  // sorted, as flamegraph.pl draws them
+};
+
+int64_t Sum(Node* n) {
+  n->total = n->self;
+  for (auto& [name, child] : n->children) n->total += Sum(child.get());
+  return n->total;
+}
+
+std::string Escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Warm colours, stable per name (flamegraph.pl's "hot" palette, hashed instead of random).
+std::string Colour(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : name) h = (h ^ c) * 16777619u;
+  int r = 205 + static_cast<int>(h % 50), g = static_cast<int>((h >> 8) % 230), b = static_cast<int>((h >> 16) % 55);
+  return fmt::format("rgb({},{},{})", r, g, b);
+}
+
+constexpr int kWidth = 1200, kFrameHeight = 16, kPad = 10, kTop = 48;
+
+struct Layout {
+  std::string frames;
+  int max_depth = 0;
+  size_t count = 0;
+};
+
+void Emit(const Node& n, int depth, double x, double scale, int64_t root_total, const std::string& unit, Layout* out) {
+  if (depth > 0) {
+    double width = n.total * scale;
+    out->max_depth = std::max(out->max_depth, depth);
+    ++out->count;
+    out->frames += fmt::format(
+        "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({} {}, {:.2f}%)</title>"
+        "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text x=\"0\" y=\"0\"></text></g>\n",
+        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, x, width, kFrameHeight - 1,
+        Colour(n.name));
+  }
+  double child_x = x;
+  for (const auto& [name, child] : n.children) {
+    Emit(*child, depth + 1, child_x, scale, root_total, unit, out);
+    child_x += child->total * scale;
+  }
+}
+
+// Zoom on click, reset on Escape or the "Reset zoom" button, search by regular expression,
+// labels clipped to their frame. No external assets.
+constexpr const char* kScript = R"JS(
+var svg = document.documentElement, frames = [].slice.call(document.querySelectorAll('g.f'));
+var W = +svg.getAttribute('data-width'), H = +svg.getAttribute('data-height'), FH = 16, PAD = 10;
+svg.setAttribute('data-frames', frames.length);
+function label(g, w) {
+  var name = g.querySelector('title').textContent.replace(/ \([^(]*\)$/, ''), t = g.querySelector('text');
+  var fit = Math.floor((w - 6) / 7);
+  t.textContent = fit < 3 ? '' : (name.length <= fit ? name : name.slice(0, fit - 2) + '..');
+}
+function draw(x0, w0, d0) {
+  var scale = (W - 2 * PAD) / w0;
+  frames.forEach(function (g) {
+    var x = +g.getAttribute('data-x'), w = +g.getAttribute('data-w'), d = +g.getAttribute('data-d');
+    var inside = x >= x0 - 1e-6 && x + w <= x0 + w0 + 1e-6 && (d >= d0 || (x <= x0 + 1e-6 && x + w >= x0 + w0 - 1e-6));
+    g.style.display = inside ? '' : 'none';
+    if (!inside) return;
+    var nx = PAD + (x - x0) * scale, nw = w * scale, y = H - 24 - d * FH;
+    if (d < d0) { nx = PAD; nw = W - 2 * PAD; }  // ancestors of the zoomed frame span the width
+    var r = g.querySelector('rect'), t = g.querySelector('text');
+    r.setAttribute('x', nx); r.setAttribute('width', Math.max(nw, 0.5)); r.setAttribute('y', y);
+    t.setAttribute('x', nx + 3); t.setAttribute('y', y + 11.5);
+    label(g, nw);
+    g.style.opacity = d < d0 ? 0.5 : 1;
+  });
+}
+function reset() { draw(PAD, W - 2 * PAD, 0); document.getElementById('unzoom').style.display = 'none'; }
+frames.forEach(function (g) {
+  g.onclick = function () {
+    draw(+g.getAttribute('data-x'), +g.getAttribute('data-w'), +g.getAttribute('data-d'));
+    document.getElementById('unzoom').style.display = '';
+  };
+  g.onmouseover = function () { document.getElementById('details').textContent = g.querySelector('title').textContent; };
+});
+document.getElementById('unzoom').onclick = reset;
+document.getElementById('search').onclick = function () {
+  var term = prompt('Search frames (regular expression):', '');
+  var matched = 0, re = term ? new RegExp(term) : null;
+  frames.forEach(function (g) {
+    var name = g.querySelector('title').textContent, hit = re && re.test(name);
+    g.querySelector('rect').style.fill = hit ? 'rgb(230,0,230)' : '';
+  });
+  document.getElementById('matched').textContent = re ? 'Matched: ' + term : '';
+};
+window.addEventListener('keydown', function (e) { if (e.key === 'Escape') reset(); });
+reset();
+)JS";
+
+}  // namespace
+
+std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged, const std::string& title,
+                                const std::string& unit) {
+  Node root;
+  for (const auto& [stack, weight] : merged) {
+    Node* n = &root;
+    size_t pos = 0;
+    while (pos <= stack.size()) {
+      size_t end = stack.find(';', pos);
+      if (end == std::string::npos) end = stack.size();
+      std::string frame = stack.substr(pos, end - pos);
+      auto& child = n->children[frame];
+      if (!child) {
+        child = std::make_unique<Node>();
+        child->name = frame;
+      }
+      n = child.get();
+      pos = end + 1;
+    }
+    n->self += weight;
+  }
+  int64_t total = Sum(&root);
+  Layout layout;
+  double scale = total > 0 ? static_cast<double>(kWidth - 2 * kPad) / total : 0;
+  Emit(root, 0, kPad, scale, std::max<int64_t>(total, 1), unit, &layout);
+  int height = kTop + (layout.max_depth + 1) * kFrameHeight + 24;
+  std::string out = fmt::format(
+      "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+      "<svg version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "data-width=\"{w}\" data-height=\"{h}\" data-frames=\"{n}\">\n"
+      "<style>text {{ font-family: Verdana, sans-serif; font-size: 12px; fill: #000; pointer-events: none; }}\n"
+      "g.f:hover rect {{ stroke: #000; stroke-width: 0.5; cursor: pointer; }} .ui {{ cursor: pointer; fill: #333; }}</style>\n"
+      "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fdf8f0\"/>\n"
+      "<text x=\"{cx}\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">{title}</text>\n"
+      "<text id=\"unzoom\" class=\"ui\" x=\"{pad}\" y=\"24\" style=\"display:none\">Reset zoom</text>\n"
+      "<text id=\"search\" class=\"ui\" x=\"{sx}\" y=\"24\">Search</text>\n"
+      "<text id=\"matched\" x=\"{sx}\" y=\"{dy}\"></text>\n"
+      "<text id=\"details\" x=\"{pad}\" y=\"{dy}\"></text>\n",
+      fmt::arg("w", kWidth), fmt::arg("h", height), fmt::arg("n", layout.count), fmt::arg("cx", kWidth / 2),
+      fmt::arg("title", Escape(title)), fmt::arg("pad", kPad), fmt::arg("sx", kWidth - 120),
+      fmt::arg("dy", height - 6));
+  out += layout.frames;
+  out += "<script><![CDATA[";
+  out += kScript;
+  out += "]]></script>\n</svg>\n";
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,90 @@
+#include "profana/reporters/stacks_reporter.h"
+
+#include <algorithm>
+
+#include "fmt/format.h"
+
+namespace profana::report {
+namespace {
+
+int64_t Weight(const passes::StackSamples& s, size_t i, StackUnit unit) {
+  return unit == StackUnit::kMicros ? s.weight_us[i] : s.weight_ns[i];
+}
+
+// Root-first frames joined by ';'. Memoised per node: many samples share a stack.
+class StackText {
+ public:
+  StackText(const Trace& trace, const passes::StackSamples& samples)
+      : trace_(trace), samples_(samples), memo_(samples.trie.size()), done_(samples.trie.size(), 0) {}
+  const std::string& Get(StackId node) {
+    if (done_[node.value]) return memo_[node.value];
+    std::vector<uint32_t> path;
+    for (uint32_t n = node.value; n != 0 && !done_[n]; n = samples_.trie.parent[n].value) path.push_back(n);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      uint32_t n = *it, parent = samples_.trie.parent[n].value;
+      std::string text = parent ? memo_[parent] + ";" : "";
+      text += FrameText(trace_, samples_, StackId(n));
+      memo_[n] = std::move(text);
+      done_[n] = 1;
+    }
+    return memo_[node.value];
+  }
+
+ private:
+  const Trace& trace_;
+  const passes::StackSamples& samples_;
+  std::vector<std::string> memo_;
+  std::vector<uint8_t> done_;
+};
+
+}  // namespace
+
+std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node) {
+  std::string text(node == samples.orphan_root && node.value ? passes::StackSamples::kOrphanFrame
+                                                               : trace.str(samples.trie.frame[node.value]));
+  for (char& c : text)
+    if (c == ' ' || c == ';' || c == '\t' || c == '\n') c = '_';
+  return text;
+}
+
+std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit) {
+  StackText text(trace, samples);
+  std::string out;
+  for (size_t i = 0; i < samples.stack.size(); ++i) {
+    int64_t w = Weight(samples, i, unit);
+    if (w <= 0 || samples.stack[i].value == 0) continue;
+    out += text.Get(samples.stack[i]);
+    out += fmt::format(" {}\n", w);
+  }
+  return out;
+}
+
+std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit) {
+  std::vector<int64_t> per_node(samples.trie.size(), 0);
+  for (size_t i = 0; i < samples.stack.size(); ++i) {
+    int64_t w = Weight(samples, i, unit);
+    if (w > 0 && samples.stack[i].value) per_node[samples.stack[i].value] += w;
+  }
+  StackText text(trace, samples);
+  std::map<std::string, int64_t> merged;
+  for (uint32_t n = 1; n < per_node.size(); ++n)
+    if (per_node[n]) merged[text.Get(StackId(n))] += per_node[n];
+  return merged;
+}
+
+std::string FormatMerged(const std::map<std::string, int64_t>& merged) {
+  std::string out;
+  for (const auto& [stack, weight] : merged) out += fmt::format("{} {}\n", stack, weight);
+  return out;
+}
+
+std::string FormatDiff(const std::map<std::string, int64_t>& base, const std::map<std::string, int64_t>& next) {
+  std::map<std::string, std::pair<int64_t, int64_t>> both;
+  for (const auto& [s, w] : base) both[s].first = w;
+  for (const auto& [s, w] : next) both[s].second = w;
+  std::string out;
+  for (const auto& [s, w] : both) out += fmt::format("{} {} {}\n", s, w.first, w.second);
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,27 @@
+// Collapsed ("folded") stack text for flamegraph tools: PyTorch's export_stacks lines, the
+// merged form (one line per distinct stack, sorted), and the two-column differential form.
+// Frames are written root first, with " ;\t\n" turned into "_" as export_stacks does.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "profana/model/trace.h"
+#include "profana/passes/stacks.h"
+
+namespace profana::report {
+
+enum class StackUnit { kMicros, kNanos };  // integer microseconds (PyTorch's) or nanoseconds
+
+// One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
+std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit);
+// Distinct stack text -> summed weight of the lines FormatCollapsed would print.
+std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit);
+std::string FormatMerged(const std::map<std::string, int64_t>& merged);
+// "stack weight_base weight_new" for every stack in either, sorted (difffolded.pl's format).
+std::string FormatDiff(const std::map<std::string, int64_t>& base, const std::map<std::string, int64_t>& next);
+
+// The frame's text as a flamegraph line shows it.
+std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node);
+
+}  // namespace profana::report
