@@ -28,6 +28,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   app.set_version_flag("--version", "profana 0.1.0");
   RegisterTableCommand(app, ctx);
   RegisterStacksCommand(app, ctx);
+  RegisterTreeCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   try {
     // CLI11 wants argv order reversed for its vector overload.

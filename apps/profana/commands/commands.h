@@ -46,5 +46,6 @@ int Fail(const Status& status, Context& ctx);
 void RegisterTableCommand(CLI::App& app, Context& ctx);
 void RegisterInfoCommand(CLI::App& app, Context& ctx);
 void RegisterStacksCommand(CLI::App& app, Context& ctx);
+void RegisterTreeCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app
