@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Every command's --format json output on real traces validates against its JSON Schema in
+# docs/schema (with Debian's python3-jsonschema). Usage: json_schema_test.sh PROFANA REPO_ROOT
+set -euo pipefail
+profana=$1 root=$2
+py=/usr/bin/python3
+if ! $py -c "import jsonschema" 2>/dev/null; then
+  echo "SKIPPED: python3-jsonschema is not installed (scripts/bootstrap installs it)"; exit 0
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+traces=(
+  "$root/testdata/traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz"
+  "$root/testdata/traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
+  "$root/testdata/traces/tracelens/b200/eager_trace.json.gz"
+  "$root/testdata/oracle/cnn_train/all/trace.kineto_like.json"
+  "$root/testdata/oracle/nested_labels/legacy_plain/trace.json"
+)
+n=0
+for t in "${traces[@]}"; do
+  "$profana" table "$t" --format json --row-limit -1 > "$tmp/table.$n.json"
+  "$profana" table "$t" --format json --raw --row-limit 50 > "$tmp/table-raw.$n.json"
+  "$profana" table "$t" --format json --group-by-stack 3 --group-by-input-shape > "$tmp/table-grouped.$n.json"
+  "$profana" info "$t" --format json > "$tmp/info.$n.json"
+  "$profana" stacks "$t" --format json > "$tmp/stacks.$n.json" 2>/dev/null
+  "$profana" stacks "$t" --format json --metric self_cuda --stacks ops --unit ns > "$tmp/stacks-cuda.$n.json" 2>/dev/null
+  "$profana" tree "$t" --format json > "$tmp/tree.$n.json"
+  n=$((n + 1))
+done
+$py - "$root/docs/schema" "$tmp" <<'PY'
+import json, sys, glob, os, jsonschema
+schema_dir, out_dir = sys.argv[1], sys.argv[2]
+checked = 0
+for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
+    doc = json.load(open(path))
+    name = doc["schema"].split(".")[1].split("/")[0]
+    schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
+    jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
+    checked += 1
+assert checked == 35, checked
+# The schemas must be able to fail: a time as a formatted string is rejected.
+doc = json.load(open(os.path.join(out_dir, "table.0.json")))
+doc["rows"][0]["cpu_time_total_us"] = "1.234ms"
+try:
+    jsonschema.validate(doc, json.load(open(os.path.join(schema_dir, "table-1.json"))), cls=jsonschema.Draft202012Validator)
+    raise SystemExit("schema accepted a formatted time string")
+except jsonschema.ValidationError:
+    pass
+print(f"{checked} passed, 0 failed")
+PY
