@@ -3,6 +3,7 @@
 // subcommand registers itself with Register<Name>Command.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,6 +29,20 @@ struct CommonOptions {
   bool strict = false;
   bool verbose = false;
   bool quiet = false;
+};
+
+// Milliseconds since construction or the last Lap(), for --verbose phase timings.
+class Stopwatch {
+ public:
+  double Lap() {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 constexpr int kExitOk = 0;

@@ -50,9 +50,9 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
 
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
   if (o.verbose) ctx.log->set_level(spdlog::level::debug);
-  auto started = std::chrono::steady_clock::now();
+  Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path));
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  double ms = clock.Lap();
   ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms: {} duration, {} memory, {} flow; {} strings, {} stacks",
                  path, trace.metadata.format, trace.metadata.input_bytes,
                  trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes) : "",

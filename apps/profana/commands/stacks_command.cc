@@ -42,8 +42,12 @@ const char* SourceName(passes::StackSource s) {
 Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::StackSource source,
                        passes::StackMetric metric, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx));
+  Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::StackSamples samples = passes::ComputeStackSamples(trace, events, source, metric);
+  ctx.log->debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(), samples.trie.size() - 1,
+                 clock.Lap());
   report::StackUnit unit = a.unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
   std::string name = file == "-" ? "<stdin>" : file;
   if (metric == passes::StackMetric::kSelfCuda && !samples.has_device_activity && !a.common.quiet)
@@ -52,8 +56,11 @@ Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::Sta
     ctx.err->append(fmt::format("profana: {}: no Python stacks recorded (profile with with_stack=True, or use --stacks ops)\n", name));
   Loaded out;
   out.source = samples.source;
-  out.merged = report::MergeStacks(trace, samples, unit);
-  if (!a.merge && !a.diff) out.collapsed = report::FormatCollapsed(trace, samples, unit);
+  // One line per event (export_stacks) needs no merging; everything else is drawn from the merge.
+  bool per_event = !a.merge && !a.diff && a.common.format != "json";
+  if (per_event) out.collapsed = report::FormatCollapsed(trace, samples, unit);
+  if (!per_event || !a.svg.empty()) out.merged = report::MergeStacks(trace, samples, unit);
+  ctx.log->debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(), out.merged.size(), clock.Lap());
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "profana/reporters/stacks_reporter.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "fmt/format.h"
 
@@ -50,11 +51,14 @@ std::string FrameText(const Trace& trace, const passes::StackSamples& samples, S
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit) {
   StackText text(trace, samples);
   std::string out;
+  char number[24];
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
     if (w <= 0 || samples.stack[i].value == 0) continue;
-    out += text.Get(samples.stack[i]);
-    out += fmt::format(" {}\n", w);
+    const std::string& stack = text.Get(samples.stack[i]);
+    auto end = std::to_chars(number, number + sizeof(number), w).ptr;
+    if (out.capacity() < out.size() + stack.size() + 32) out.reserve(std::max(out.capacity() * 2, size_t{1} << 20));
+    out.append(stack).append(1, ' ').append(number, end).append(1, '\n');
   }
   return out;
 }
