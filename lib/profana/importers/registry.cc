@@ -1,6 +1,7 @@
 #include "fmt/format.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
+#include "profana/importers/nvprof/nvprof_importer.h"
 
 namespace profana {
 
@@ -9,6 +10,8 @@ const std::vector<ImporterInfo>& Importers() {
       {"chrome-json",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or gzip",
        json::SniffChromeJson, json::ImportChromeJson},
+      {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
+       nvprof::ImportNvprof},
   };
   return kImporters;
 }
@@ -30,7 +33,7 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   const ImporterInfo* info = DetectFormat(input.view());
   if (!info) {
     return Status(ErrorCode::kUnrecognizedFormat,
-                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads Chrome-trace JSON)",
+                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads Chrome-trace JSON and nvprof databases)",
                               input.name, input.gzipped ? " after gunzip" : ""));
   }
   return info->import(input);

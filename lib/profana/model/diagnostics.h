@@ -23,7 +23,8 @@ namespace profana {
   X(kUnknownCategory, kInfo, "complete event with a category profana does not analyse")     \
   X(kFlowWithoutStart, kInfo, "flow end (ph f) whose start (ph s) is missing")              \
   X(kKernelWithoutLaunch, kInfo, "device activity whose launch could not be found")         \
-  X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")
+  X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")     \
+  X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch")
 
 enum class Severity : uint8_t { kInfo, kWarning, kError };
 

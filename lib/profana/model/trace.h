@@ -117,6 +117,9 @@ struct TraceMetadata {
   std::string backend;
   std::vector<std::string> devices; // deviceProperties[].name
   bool profile_memory = false;      // the header says memory was recorded
+  // Kernels belong to the CPU events that enclose their launch, and launches and device activities
+  // are not events of their own (PyTorch's legacy and nvprof profiles; docs/semantics.md).
+  bool legacy_kernels = false;
   uint64_t input_bytes = 0;
   uint64_t compressed_bytes = 0;    // 0 when not compressed
   uint64_t lost_bytes = 0;          // bytes after the last complete event of a truncated input

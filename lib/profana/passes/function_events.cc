@@ -57,6 +57,12 @@ class Builder {
   void ComputeTotals();
 
   bool IsCpu(size_t i) const { return device_[i] == DeviceType::kCPU; }
+  // In legacy-kernel traces launches and device activities only serve to attribute kernels.
+  bool Hidden(size_t i) const {
+    if (!trace_.metadata.legacy_kernels || cand_[i].synthetic) return false;
+    ActivityKind k = ev_.kind[cand_[i].source];
+    return k == ActivityKind::kRuntime || k == ActivityKind::kDriver || !IsCpu(i);
+  }
   StringId NameOf(size_t i) const {
     return cand_[i].synthetic ? memory_name_ : ev_.name[cand_[i].source];
   }
@@ -183,6 +189,17 @@ void Builder::BuildTree() {
       stack = &open[thread];
       stack_thread = thread;
     }
+    if (Hidden(i)) {
+      // Find the innermost open event holding it without disturbing the stack: hidden events are
+      // not part of the tree, they only need to know which op they ran in.
+      for (auto it = stack->rbegin(); it != stack->rend(); ++it) {
+        if (cand_[i].start_ns < cand_[*it].end_ns && cand_[i].end_ns <= cand_[*it].end_ns) {
+          parent_[i] = static_cast<int32_t>(*it);
+          break;
+        }
+      }
+      continue;
+    }
     while (!stack->empty()) {
       uint32_t p = stack->back();
       if (cand_[i].start_ns >= cand_[p].end_ns || cand_[i].end_ns > cand_[p].end_ns) {
@@ -200,7 +217,7 @@ void Builder::BuildTree() {
   child_index_.resize(child_begin_[n]);
   std::vector<uint32_t> fill(child_begin_.begin(), child_begin_.end() - 1);
   for (uint32_t i = 0; i < n; ++i)
-    if (parent_[i] >= 0) child_index_[fill[parent_[i]]++] = i;
+    if (parent_[i] >= 0 && !Hidden(i)) child_index_[fill[parent_[i]]++] = i;
 }
 
 void Builder::AssignScopes() {
@@ -289,6 +306,10 @@ void Builder::RemoveDuplicates() {
   std::iota(kernel_owner_.begin(), kernel_owner_.end(), 0u);
   auto list_size = [&](uint32_t i) { return child_begin_[list_owner_[i] + 1] - child_begin_[list_owner_[i]]; };
   for (uint32_t i = 0; i < n; ++i) {
+    if (Hidden(i)) {
+      removed_[i] = 1;
+      continue;
+    }
     int32_t p = parent_[i];
     if (p < 0 || NameOf(p) != NameOf(i) || list_size(p) != 1) continue;
     list_owner_[p] = list_owner_[i];
@@ -445,6 +466,7 @@ FunctionEventList Builder::Run() {
   PropagateBackwardStacks(trace_, out_, &out_.stack);
   ComputeTotals();
   out_.has_memory_records = trace_.memory.size() > 0 || trace_.metadata.profile_memory;
+  out_.legacy = trace_.metadata.legacy_kernels;
   if (trace_.metadata.format != "chrome-json-array" && ev_.size() > 0) {
     out_.origin_ns = ev_.start_ns[0];  // events are sorted by start
     for (size_t i = 0; i < ev_.size(); ++i) {

@@ -63,6 +63,7 @@ struct FunctionEventList {
   // computed that way (see key_averages.h). The bare-array export is already relative (origin
   // 0); Kineto files are shifted to the profiler's own span, or to the first event.
   int64_t origin_ns = 0;
+  bool legacy = false;                 // FunctionEvent.is_legacy: kernels live on CPU events only
   bool has_memory_records = false;     // the trace recorded memory (columns shown)
   uint64_t removed_duplicates = 0;
   uint64_t kernels_attributed = 0;

@@ -15,6 +15,7 @@ namespace profana::passes {
 struct AverageRow {
   StringId key;                  // the event name
   DeviceType device_type = DeviceType::kCPU;
+  bool legacy = false;           // is_legacy: the row's device time counts in the CUDA total
   StringId input_shapes;         // of the first event; meaningful only when shapes_shown
   bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
   std::vector<StringId> stack;   // first N frames (all of them for raw rows)

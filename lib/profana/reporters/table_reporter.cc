@@ -146,7 +146,8 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
   double sum_self_cpu_us = 0, sum_self_cuda_us = 0;
   for (const AverageRow& r : rows) {
     sum_self_cpu_us += r.self_cpu_us;
-    if (r.device_type == DeviceType::kCUDA) sum_self_cuda_us += r.self_cuda_us;
+    // Device rows carry device time; legacy profiles keep it on their CPU rows.
+    if (r.device_type == DeviceType::kCUDA || r.legacy) sum_self_cuda_us += r.self_cuda_us;
   }
 
   std::string out;

@@ -1,0 +1,16 @@
+// Names for CUPTI's numeric codes as nvprof stores them: runtime API callback ids (the subset a
+// profile of PyTorch meets; others print as "cudaRuntime#<cbid>") and memcpy kinds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace profana::nvprof {
+
+std::string RuntimeApiName(int64_t cbid);
+// Kernel launch callbacks: cudaLaunch, cudaLaunchKernel (and _ptsz), cooperative launches,
+// cudaGraphLaunch. A device activity correlated with another call is counted, not trusted.
+bool IsLaunchCallback(int64_t cbid);
+std::string MemcpyName(int64_t copy_kind);
+
+}  // namespace profana::nvprof
