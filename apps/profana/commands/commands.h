@@ -62,5 +62,8 @@ void RegisterTableCommand(CLI::App& app, Context& ctx);
 void RegisterInfoCommand(CLI::App& app, Context& ctx);
 void RegisterStacksCommand(CLI::App& app, Context& ctx);
 void RegisterTreeCommand(CLI::App& app, Context& ctx);
+void RegisterOptimizableCommand(CLI::App& app, Context& ctx);
+void RegisterQueueCommand(CLI::App& app, Context& ctx);
+void RegisterIdleCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

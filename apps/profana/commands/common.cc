@@ -60,9 +60,10 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                  trace.strings.size(), trace.stacks.size() - 1);
   std::string name = path == "-" ? "<stdin>" : path;
   const Diagnostics& diag = trace.diagnostics;
-  if (o.strict && diag.CountAtLeast(Severity::kError) > 0)
+  // --strict: every problem a warning would mention is fatal (informational counts are not).
+  if (o.strict && diag.CountAtLeast(Severity::kWarning) > 0)
     return Status(ErrorCode::kMalformed,
-                  DiagnosticSummary(name, diag, Severity::kError) + " (--strict makes these fatal)");
+                  DiagnosticSummary(name, diag, Severity::kWarning) + " (--strict makes these fatal)");
   if (!o.quiet && diag.CountAtLeast(Severity::kWarning) > 0)
     ctx.err->append(fmt::format("profana: warning: {} (see `profana info`; --strict makes these fatal)\n",
                                 DiagnosticSummary(name, diag, Severity::kWarning)));

@@ -18,7 +18,7 @@ namespace profana {
   X(kNegativeDuration, kError, "event with negative dur (kept with dur 0)")                 \
   X(kBadNumber, kError, "number out of range or unparsable")                                \
   X(kUnmatchedEnd, kError, "E event without a matching B on its thread")                    \
-  X(kUnmatchedBegin, kWarning, "B event never ended (closed at the trace end)")             \
+  X(kUnmatchedBegin, kWarning, "a range (B event, nvprof marker) that never ended")         \
   X(kUnknownPhase, kInfo, "event phase profana does not use")                               \
   X(kUnknownCategory, kInfo, "complete event with a category profana does not analyse")     \
   X(kFlowWithoutStart, kInfo, "flow end (ph f) whose start (ph s) is missing")              \

@@ -1,0 +1,203 @@
+// GPU analyses on hand-made traces whose answers are worked out here by hand, and the nvprof
+// importer on databases built at test time from testdata/nvprof/*.sql.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cmath>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "simdjson.h"
+#include "test_util.h"
+
+using profana::test::Run;
+
+namespace {
+
+simdjson::dom::element Json(simdjson::dom::parser& parser, const std::string& text) { return parser.parse(text); }
+
+// Builds testdata/nvprof/<name>.sql into a database file (the text is the fixture; the binary
+// is made here, never committed).
+std::string BuildDatabase(const std::string& name) {
+  std::string path = "/tmp/profana_test_" + name + "_" + std::to_string(::getpid()) + ".nvvp";
+  std::remove(path.c_str());
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  std::string sql = profana::test::ReadFile(profana::test::TestData("nvprof/" + name + ".sql"));
+  char* error = nullptr;
+  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  INFO((error ? error : ""));
+  sqlite3_free(error);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("queue depth, idle time and ranking follow BasicEvaluation on a worked example", "[gpu]") {
+  // testdata/gpu/queue_rank.json (times in us from the first event): op A [0,100) launches k1..k4
+  // at 10, 20, 30, 40 (5 us each); the kernels run back to back at 50, 60, 70, 80 (10 us each).
+  // Queue points (launch or kernel, depth when it began): launches 1, 2, 3, 4; kernels 3, 2, 1, 0.
+  // Idle (empty queue): [0, 10) before the first launch; the tail [90, 45) is empty.
+  // Falling phase, walking back from the last point (k4, depth 0): peak 4 at the last launch:
+  // [40, 80). Candidates overlapping it, in the metrics order (A, then its children last first):
+  // A and the launch at 40. Self time 80 and 5 us; idle fraction 10/100 and 0. With two values
+  // the z-scores are +-1/sqrt(2): A scores (1 + 0.6)/sqrt(2) = 1.1314, the launch -1.1314.
+  auto r = Run({"optimizable", "testdata/gpu/queue_rank.json", "--top", "2", "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  CHECK(int64_t(doc["launches"]) == 4);
+  CHECK(int64_t(doc["kernels"]) == 4);
+  CHECK(double(doc["idle_us"]) == 10);
+  CHECK(double(doc["falling_intervals"].at(0)["start_us"]) == 40);
+  CHECK(double(doc["falling_intervals"].at(0)["end_us"]) == 80);
+  CHECK(int64_t(doc["candidates"]) == 2);
+  simdjson::dom::array events = doc["events"];
+  REQUIRE(events.size() == 2);
+  CHECK(std::string_view(events.at(0)["name"]) == "A");
+  CHECK(double(events.at(0)["self_us"]) == 80);
+  CHECK(double(events.at(0)["idle_fraction"]) == Approx(0.1));
+  CHECK(double(events.at(0)["score"]) == Approx(1.6 / std::sqrt(2.0)));
+  CHECK(std::string_view(events.at(1)["name"]) == "cudaLaunchKernel");
+  CHECK(double(events.at(1)["score"]) == Approx(-1.6 / std::sqrt(2.0)));
+  CHECK(std::string_view(events.at(0)["source_code_location"]) == "model.py(12): forward");
+  // The text is get_optimizable_events' block.
+  auto text = Run({"optimizable", "testdata/gpu/queue_rank.json"});
+  std::string rule(80, '-');
+  CHECK(text.out == "Optimizable events:\n" + rule + "\nEvent:                A\nSource code location: model.py(12): forward\n"
+                    "Percentage idle time: 10.00%\n" + rule + "\n");
+}
+
+TEST_CASE("a trace without kernels has nothing to optimize and says so", "[gpu]") {
+  auto r = Run({"optimizable", "testdata/oracle/cnn_train/plain/trace.kineto_like.json"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "No events to optimize\n\n");
+  CHECK(r.err.find("no kernels") != std::string::npos);
+}
+
+TEST_CASE("idle time splits into host wait, kernel wait and other", "[gpu]") {
+  // testdata/gpu/idle_breakdown.json (us from the first event), stream 7: k1 [20,30) launched at
+  // 10; k2 [45,50) launched at 40, after k1 ended: host wait 15; k3 [50.010,60) launched at 41,
+  // 10 ns after k2: kernel wait 0.010; k4 [80,90) launched at 42: other 20. Stream 8: k5
+  // [100,110). Device 0 as a whole adds the gap [90,100) before k5 (launched at 43): other 10.
+  auto r = Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  simdjson::dom::array tracks = doc["tracks"];
+  REQUIRE(tracks.size() == 3);
+  auto device = tracks.at(0), s7 = tracks.at(1), s8 = tracks.at(2);
+  CHECK(std::string_view(device["stream"]) == "all");
+  CHECK(double(device["window_us"]) == 90);
+  CHECK(double(device["busy_us"]) == Approx(44.99));
+  CHECK(double(device["host_wait_us"]) == 15);
+  CHECK(double(device["kernel_wait_us"]) == Approx(0.01));
+  CHECK(double(device["other_us"]) == 30);
+  CHECK(double(s7["idle_us"]) == Approx(35.01));
+  CHECK(double(s7["other_us"]) == 20);
+  CHECK(double(s8["idle_us"]) == 0);
+  simdjson::dom::array gaps = doc["longest_gaps"];
+  REQUIRE(gaps.size() == 3);
+  CHECK(std::string_view(gaps.at(0)["kind"]) == "other");
+  CHECK(std::string_view(gaps.at(0)["next_activity"]) == "k4");
+  CHECK(std::string_view(gaps.at(0)["cpu_op"]) == "step");
+  CHECK(std::string_view(gaps.at(1)["kind"]) == "host_wait");
+  CHECK(std::string_view(gaps.at(2)["kind"]) == "kernel_wait");
+  // A larger kernel-delay threshold turns the 20 us gap into kernel wait too.
+  auto wide = Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "25000"});
+  simdjson::dom::parser p2;
+  CHECK(double(Json(p2, wide.out)["tracks"].at(1)["kernel_wait_us"]) == Approx(20.01));
+}
+
+TEST_CASE("queue length per stream counts launched, unfinished operations", "[gpu]") {
+  // Stream 7: +1 at launches 10, 40, 41, 42; -1 at kernel ends 30, 50, 60, 90: lengths 1, 0, 1,
+  // 2, 3, 2, 1, 0. Max 3 during [42, 50); mean (20 + 1 + 2 + 24 + 20 + 30) / 80 = 1.2125.
+  auto r = Run({"queue", "testdata/gpu/idle_breakdown.json", "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto s7 = Json(parser, r.out)["streams"].at(0);
+  CHECK(std::string_view(s7["stream"]) == "stream 7");
+  CHECK(int64_t(s7["max"]) == 3);
+  CHECK(double(s7["mean"]) == Approx(1.2125));
+  CHECK(double(s7["time_at_max_us"]) == 8);
+  CHECK(simdjson::dom::array(s7["series"]).size() == 8);
+}
+
+TEST_CASE("nvprof: markers, kernels through their launch, and counted damage", "[nvprof]") {
+  // Markers linear [1,9) ms > addmm [2,8) ms on thread 7; cudaLaunchKernel at 3 ms launches
+  // gemm_tile (1 ms), cudaMemcpy at 4 ms is correlated with copy_kernel (0.25 ms); both belong to
+  // addmm. linear: total 8 ms, self 2 ms, CUDA total 1.25 ms; addmm: self CUDA 1.25 ms.
+  std::string db = BuildDatabase("small");
+  auto r = Run({"table", db, "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  simdjson::dom::array rows = doc["rows"];
+  REQUIRE(rows.size() == 2);  // legacy style: only the markers are rows
+  CHECK(std::string_view(rows.at(0)["name"]) == "aten::linear, seq = 1");
+  CHECK(double(rows.at(0)["cpu_time_total_us"]) == 8000);
+  CHECK(double(rows.at(0)["self_cpu_time_total_us"]) == 2000);
+  CHECK(double(rows.at(0)["cuda_time_total_us"]) == 1250);
+  CHECK(double(rows.at(1)["self_cuda_time_total_us"]) == 1250);
+  CHECK(double(doc["self_cuda_time_total_us"]) == 1250);
+  // Kernel names are demangled through the StringTable.
+  auto tree = Run({"tree", db});
+  CHECK(tree.out.find("-> void gemm_tile<64>(float const*, float const*, float*, int)  1.000ms on device 0 stream 7") !=
+        std::string::npos);
+  // The damage is counted, with table and row.
+  auto info = Run({"info", db, "--format", "json"});
+  simdjson::dom::parser p2;
+  auto d = Json(p2, info.out)["diagnostics"];
+  CHECK(int64_t(d["unmatched_begin"]) == 1);
+  CHECK(int64_t(d["kernel_without_launch"]) == 1);
+  CHECK(int64_t(d["unknown_launch_callback"]) == 1);
+  CHECK(r.err.find("row 5: marker \"lost marker\" never ends") != std::string::npos);
+  CHECK(Run({"table", db, "--strict"}).code == 2);
+  std::remove(db.c_str());
+}
+
+TEST_CASE("nvprof: not an nvprof database, and a corrupt page", "[nvprof]") {
+  std::string other = BuildDatabase("not_nvprof");
+  auto r = Run({"table", other});
+  CHECK(r.code == 2);
+  CHECK(r.err == "profana: error: " + other +
+                     ": SQLite database, but not an nvprof profile: missing tables StringTable, "
+                     "CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MARKER\n");
+  std::remove(other.c_str());
+  // Scribble over every page after the schema page: the read fails with the table and row.
+  std::string db = BuildDatabase("small");
+  std::string bytes = profana::test::ReadFile(db);
+  REQUIRE(bytes.size() > 8192);
+  for (size_t i = 4096 + 8; i < bytes.size(); i += 7) bytes[i] = static_cast<char>(0xA5);
+  std::ofstream(db, std::ios::binary | std::ios::trunc) << bytes;
+  auto corrupt = Run({"table", db});
+  CHECK(corrupt.code == 2);
+  CHECK(corrupt.err.find("profana: error: " + db + ": table ") == 0);
+  CHECK(corrupt.err.find("malformed") != std::string::npos);
+  std::remove(db.c_str());
+  // The real Nsight Systems export in the corpus is named for what it is.
+  auto nsys = Run({"table", "testdata/traces/nsys/dynamicvit/nsys_profile.sqlite"});
+  CHECK(nsys.code == 2);
+  CHECK(nsys.err.find("an Nsight Systems SQLite export, not an nvprof database") != std::string::npos);
+}
+
+TEST_CASE("the real nvprof databases import", "[nvprof]") {
+  auto lm = Run({"info", "testdata/traces/nvprof/profiling-lm/net.sql", "--format", "json"});
+  REQUIRE(lm.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, lm.out);
+  CHECK(int64_t(doc["function_events"]) == 683);  // 683 marker ranges
+  CHECK(int64_t(doc["device_activities_linked"]) == 189);
+  CHECK(int64_t(doc["device_activities_unlinked"]) == 0);
+  auto nccl = Run({"table", "testdata/traces/nvprof/blinkplus-nccl/output.nvvp", "--format", "json", "--row-limit", "-1"});
+  CHECK(nccl.code == 0);  // no markers: the calls and kernels themselves are the rows
+  simdjson::dom::parser p2;
+  CHECK(simdjson::dom::array(Json(p2, nccl.out)["rows"]).size() > 10);
+  auto empty = Run({"table", "testdata/traces/nvprof/profiling-lm-empty/net.sql"});
+  CHECK(empty.code == 0);
+  CHECK(empty.out.empty());
+}
