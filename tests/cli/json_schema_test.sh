@@ -14,6 +14,8 @@ traces=(
   "$root/testdata/traces/tracelens/b200/eager_trace.json.gz"
   "$root/testdata/oracle/cnn_train/all/trace.kineto_like.json"
   "$root/testdata/oracle/nested_labels/legacy_plain/trace.json"
+  "$root/testdata/traces/nvprof/profiling-lm/net.sql"
+  "$root/testdata/traces/tracelens/mi300/resnet_act_checkpoint.json.gz"
 )
 n=0
 for t in "${traces[@]}"; do
@@ -24,6 +26,9 @@ for t in "${traces[@]}"; do
   "$profana" stacks "$t" --format json > "$tmp/stacks.$n.json" 2>/dev/null
   "$profana" stacks "$t" --format json --metric self_cuda --stacks ops --unit ns > "$tmp/stacks-cuda.$n.json" 2>/dev/null
   "$profana" tree "$t" --format json > "$tmp/tree.$n.json"
+  "$profana" optimizable "$t" --format json --top 5 > "$tmp/optimizable.$n.json" 2>/dev/null
+  "$profana" queue "$t" --format json > "$tmp/queue.$n.json" 2>/dev/null
+  "$profana" idle "$t" --format json > "$tmp/idle.$n.json" 2>/dev/null
   n=$((n + 1))
 done
 $py - "$root/docs/schema" "$tmp" <<'PY'
@@ -36,7 +41,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 35, checked
+assert checked == 70, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"
