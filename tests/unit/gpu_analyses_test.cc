@@ -201,3 +201,22 @@ TEST_CASE("the real nvprof databases import", "[nvprof]") {
   CHECK(empty.code == 0);
   CHECK(empty.out.empty());
 }
+
+TEST_CASE("every command reads nvprof input, and the database file is never touched", "[nvprof]") {
+  std::string db = BuildDatabase("small");
+  std::string before = profana::test::ReadFile(db);
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"table"}, {"table", "--raw"}, {"stacks", "--stacks", "ops"}, {"stacks", "--metric", "self_cuda"},
+           {"tree"}, {"info"}, {"optimizable"}, {"queue"}, {"idle"}}) {
+    args.insert(args.begin() + 1, db);
+    auto r = Run(args);
+    INFO(args[0]);
+    CHECK(r.code == 0);
+    CHECK_FALSE(r.out.empty());
+  }
+  // Read from memory: no journal, no lock file, not a byte changed.
+  CHECK_FALSE(profana::test::FileExists(db + "-journal"));
+  CHECK_FALSE(profana::test::FileExists(db + "-wal"));
+  CHECK(profana::test::ReadFile(db) == before);
+  std::remove(db.c_str());
+}
