@@ -30,6 +30,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterStacksCommand(app, ctx);
   RegisterTreeCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
+  RegisterConvertCommand(app, ctx);
   try {
     // CLI11 wants argv order reversed for its vector overload.
     std::vector<std::string> reversed(args.rbegin(), args.rend());
