@@ -180,8 +180,20 @@ class Writer {
     }
   }
 
+  // In the order the threads first appear in the output, so that the trace read back numbers its
+  // threads the same way and writing it again gives the same text.
   void Names() {
-    for (const ThreadInfo& th : t_.threads) {
+    std::vector<uint8_t> seen(t_.threads.size(), 0);
+    std::vector<uint32_t> order;
+    auto visit = [&](ThreadId id) {
+      if (!seen[id.value]) seen[id.value] = 1, order.push_back(id.value);
+    };
+    for (ThreadId id : t_.events.thread) visit(id);
+    for (ThreadId id : t_.memory.thread) visit(id);
+    for (ThreadId id : t_.flows.thread) visit(id);
+    for (uint32_t i = 0; i < t_.threads.size(); ++i) visit(ThreadId(i));
+    for (uint32_t index : order) {
+      const ThreadInfo& th = t_.threads[index];
       for (int which = 0; which < 2; ++which) {
         StringId name = which ? th.process_name : th.name;
         if (!name.value) continue;
