@@ -138,10 +138,11 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name) {
   h.U32();  // flags: none defined in version 1
   uint32_t table_crc = h.U32(), header_crc = h.U32();
   if (!h.ok()) return Bad(ErrorCode::kTruncated, name, fmt::format("byte {}: file ends inside the header", bytes.size()));
-  if (Crc32c(bytes.data(), 28) != header_crc) return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
+  // The version is checked first: its place is fixed forever, the rest of the header may change.
   if (version == 0 || version > kVersion)
     return Bad(ErrorCode::kUnsupportedVersion, name,
-               fmt::format("byte 8: native format version {}; this profana reads version {} (convert it again with a newer profana)", version, kVersion));
+               fmt::format("byte 8: native format version {}; this profana reads version {} (a newer profana wrote it)", version, kVersion));
+  if (Crc32c(bytes.data(), 28) != header_crc) return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
   if (header_size < kHeaderSize || count > kMaxSections)
     return Bad(ErrorCode::kMalformed, name, fmt::format("byte 12: header size {} or section count {} out of range", header_size, count));
   uint64_t table_end = header_size + uint64_t{kSectionEntrySize} * count;
