@@ -1,11 +1,11 @@
 #include "profana/passes/function_events.h"
 
-#include "profana/base/flat_hash_map.h"
-
 #include <algorithm>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
+
+#include "profana/base/flat_hash_map.h"
 
 namespace profana::passes {
 namespace {
@@ -42,6 +42,48 @@ bool LooksLikeBackwardName(std::string_view name) {
   while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
   return end >= 8 && name.substr(end - 8, 8) == "Backward";
 }
+
+// id -> first candidate with that id. Correlation and External ids are mostly dense counters, so
+// a vector indexed by (id - min) serves them with sequential memory access; sparse ids fall back
+// to a flat hash map.
+class IdIndex {
+ public:
+  template <typename Get>
+  void Build(size_t n, Get get) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN, id;
+    size_t count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!get(i, &id)) continue;
+      lo = std::min(lo, id);
+      hi = std::max(hi, id);
+      ++count;
+    }
+    if (count == 0) return;
+    dense_ = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 4 * count + 1024;
+    lo_ = lo;
+    if (dense_) table_.assign(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1, UINT32_MAX);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!get(i, &id)) continue;
+      if (dense_) {
+        uint32_t& slot = table_[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)];
+        if (slot == UINT32_MAX) slot = i;
+      } else {
+        sparse_.try_emplace(id, i);
+      }
+    }
+  }
+  const uint32_t* find(int64_t id) const {
+    if (!dense_) return sparse_.find(id);
+    uint64_t at = static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_);
+    return at < table_.size() && table_[at] != UINT32_MAX ? &table_[at] : nullptr;
+  }
+
+ private:
+  bool dense_ = false;
+  int64_t lo_ = 0;
+  std::vector<uint32_t> table_;
+  FlatHashMap<int64_t, uint32_t> sparse_;
+};
 
 class Builder {
  public:
@@ -123,10 +165,15 @@ void Builder::AttributeMemory() {
     cuda_prefix[k + 1] = cuda_prefix[k] + (dev == 1 ? mem.bytes[r] : 0);
   }
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
+  // Events come by start time, so the first record of each only moves forward; the last is
+  // found by galloping from there (events are short: a few records at most).
+  size_t lo = 0;
   for (size_t i = 0; i < n_events; ++i) {
     if (!IsCpu(i)) continue;
-    size_t lo = std::lower_bound(ts.begin(), ts.end(), cand_[i].start_ns) - ts.begin();
-    size_t hi = std::upper_bound(ts.begin(), ts.end(), cand_[i].end_ns) - ts.begin();
+    while (lo < ts.size() && ts[lo] < cand_[i].start_ns) ++lo;
+    size_t step = 1, hi = lo;
+    while (hi + step < ts.size() && ts[hi + step] <= cand_[i].end_ns) hi += step, step *= 2;
+    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), cand_[i].end_ns) - ts.begin();
     if (lo >= hi) continue;
     cpu_mem_[i] = cpu_prefix[hi] - cpu_prefix[lo];
     cuda_mem_[i] = cuda_prefix[hi] - cuda_prefix[lo];
@@ -239,17 +286,27 @@ void Builder::AssignScopes() {
 
 void Builder::AttributeKernels() {
   size_t n = cand_.size();
-  FlatHashMap<int64_t, uint32_t> launch_by_correlation(n / 8);
-  FlatHashMap<int64_t, uint32_t> op_by_external_id(n / 8);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (cand_[i].synthetic || !IsCpu(i)) continue;
-    uint32_t e = cand_[i].source;
+  IdIndex launch_by_correlation, op_by_external_id;
+  auto is_launch = [&](uint32_t i, uint32_t e) {
     ActivityKind kind = ev_.kind[e];
-    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) && ev_.correlation[e] != kNoId)
-      launch_by_correlation.try_emplace(ev_.correlation[e], i);
-    if ((kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) && ev_.external_id[e] != kNoId)
-      op_by_external_id.try_emplace(ev_.external_id[e], i);
-  }
+    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
+           ev_.correlation[e] != kNoId;
+  };
+  auto is_op = [&](uint32_t i, uint32_t e) {
+    ActivityKind kind = ev_.kind[e];
+    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
+           ev_.external_id[e] != kNoId;
+  };
+  launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
+    uint32_t e = cand_[i].source;
+    *id = ev_.correlation[e];
+    return is_launch(i, e);
+  });
+  op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
+    uint32_t e = cand_[i].source;
+    *id = ev_.external_id[e];
+    return is_op(i, e);
+  });
   std::vector<std::pair<uint32_t, uint32_t>> owned;  // (owner candidate, kernel event), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (IsCpu(i)) continue;
