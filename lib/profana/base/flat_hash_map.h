@@ -44,6 +44,10 @@ class FlatHashMap {
     size_t i = Slot(k);
     return used_[i] ? &values_[i] : nullptr;
   }
+  V* find(const K& k) {
+    size_t i = Slot(k);
+    return used_[i] ? &values_[i] : nullptr;
+  }
   size_t size() const { return size_; }
 
  private:
