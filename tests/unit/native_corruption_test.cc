@@ -284,3 +284,20 @@ TEST_CASE("the text twin reads back what it wrote and refuses what it cannot rea
   CHECK(err("metadata format \"kineto-json\"", "metadata format \"kineto").find("unterminated") != std::string::npos);
   CHECK(err("columns flows", "columns flowz").find("columns of table \"flowz\"") != std::string::npos);
 }
+
+TEST_CASE("empty tables read back: an empty section overlaps nothing", "[native]") {
+  // Found by the fuzzer: empty sections share their offset with the next section.
+  profana::Trace empty = TraceBuilder().Finish();
+  std::string b = profana::native::WriteNative(empty);
+  auto r = profana::native::ReadNative(b, "empty.pfa");
+  REQUIRE(r.ok());
+  CHECK(profana::native::WriteNative(*r) == b);
+  TraceBuilder only_events;
+  TraceBuilder::Event e;
+  e.trace_name = only_events.Intern("op");
+  e.thread = only_events.Thread(1, 1);
+  e.end_ns = 5;
+  only_events.AddEvent(e);
+  b = profana::native::WriteNative(std::move(only_events).Finish());
+  CHECK(profana::native::ReadNative(b, "events.pfa").ok());
+}

@@ -172,7 +172,7 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name) {
     if (e.offset < table_end || e.offset > bytes.size() || e.size > bytes.size() - e.offset)
       return Bad(e.offset + e.size > bytes.size() && e.offset >= table_end ? ErrorCode::kTruncated : ErrorCode::kMalformed, name,
                  fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where, e.size, bytes.size()));
-    by_offset.push_back(&e);
+    if (e.size) by_offset.push_back(&e);  // an empty section overlaps nothing
   }
   std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->offset < b->offset; });
   for (size_t i = 1; i < by_offset.size(); ++i)
