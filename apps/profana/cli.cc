@@ -33,6 +33,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterQueueCommand(app, ctx);
   RegisterIdleCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
+  RegisterConvertCommand(app, ctx);
   try {
     // CLI11 wants argv order reversed for its vector overload.
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -65,5 +65,6 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx);
 void RegisterOptimizableCommand(CLI::App& app, Context& ctx);
 void RegisterQueueCommand(CLI::App& app, Context& ctx);
 void RegisterIdleCommand(CLI::App& app, Context& ctx);
+void RegisterConvertCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

@@ -45,6 +45,7 @@ std::string Text(const std::string& name, const Trace& t) {
   std::string out;
   out += fmt::format("file:            {}\n", name);
   out += fmt::format("format:          {}{}\n", m.format, m.compressed_bytes ? " (gzip)" : "");
+  if (!m.container.empty()) out += fmt::format("container:       {}\n", m.container);
   out += fmt::format("bytes:           {}{}\n", m.input_bytes,
                      m.compressed_bytes ? fmt::format(" ({} compressed)", m.compressed_bytes) : "");
   if (m.lost_bytes) out += fmt::format("lost bytes:      {} (truncated input)\n", m.lost_bytes);

@@ -41,11 +41,14 @@ int RunTable(const TableArgs& a, Context& ctx) {
     return Fail(Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"), ctx);
   auto trace = LoadForCommand(a.file, a.common, ctx);
   if (!trace.ok()) return Fail(trace.status(), ctx);
+  Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   std::vector<passes::AverageRow> rows =
       a.raw ? passes::RawEventRows(*trace, events)
             : passes::ComputeKeyAverages(*trace, events, {a.group_by_input_shape, a.group_by_stack_n});
   passes::SortRows(&rows, sort);
+  ctx.log->debug("key averages: {} rows in {:.1f} ms", rows.size(), clock.Lap());
 
   if (a.common.format == "text") {
     report::TableOptions options;

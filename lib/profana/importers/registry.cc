@@ -2,6 +2,9 @@
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
+#include "profana/base/mapped_file.h"
+#include "profana/importers/native/native_importer.h"
+#include "profana/io/native_reader.h"
 
 namespace profana {
 
@@ -12,6 +15,10 @@ const std::vector<ImporterInfo>& Importers() {
        json::SniffChromeJson, json::ImportChromeJson},
       {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
        nvprof::ImportNvprof},
+      {"profana-native", "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
+       native::SniffNativeBinary, native::ImportNativeBinary},
+      {"profana-native-text", "the native format's text twin (profana convert IN -o OUT.txt)",
+       native::SniffNativeTextFile, native::ImportNativeText},
   };
   return kImporters;
 }
@@ -40,6 +47,15 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
 }
 
 Result<Trace> LoadTrace(const std::string& path) {
+  // The native file's fast path: map it and hand the columns over, no copy of the whole file.
+  if (path != "-") {
+    auto mapped = MappedFile::Open(path);
+    if (mapped.ok() && native::SniffNative(mapped->bytes())) {
+      PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(mapped->bytes(), path));
+      native::SetContainer(&trace, "profana-native", mapped->bytes().size());
+      return trace;
+    }
+  }
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
   return LoadTraceFromBuffer(input);
 }

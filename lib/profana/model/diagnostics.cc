@@ -44,6 +44,16 @@ const char* DiagnosticName(DiagnosticKind kind) {
 const char* DiagnosticDescription(DiagnosticKind kind) {
   return kInfos[static_cast<size_t>(kind)].description;
 }
+bool DiagnosticKindByName(std::string_view name, DiagnosticKind* kind) {
+  for (size_t i = 0; i < kDiagnosticKinds; ++i) {
+    if (name == DiagnosticName(static_cast<DiagnosticKind>(i))) {
+      *kind = static_cast<DiagnosticKind>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
 Severity DiagnosticSeverity(DiagnosticKind kind) { return kInfos[static_cast<size_t>(kind)].severity; }
 
 void Diagnostics::Add(DiagnosticKind kind, uint64_t byte_offset, int64_t event_index,

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace profana {
@@ -40,6 +41,8 @@ constexpr size_t kDiagnosticKinds = static_cast<size_t>(DiagnosticKind::kCount);
 const char* DiagnosticName(DiagnosticKind kind);  // "truncated_input"
 const char* DiagnosticDescription(DiagnosticKind kind);
 Severity DiagnosticSeverity(DiagnosticKind kind);
+// The kind whose DiagnosticName is `name`; false when there is none (a newer profana's kind).
+bool DiagnosticKindByName(std::string_view name, DiagnosticKind* kind);
 
 struct DiagnosticSample {
   DiagnosticKind kind;
@@ -57,6 +60,9 @@ class Diagnostics {
   uint64_t CountAtLeast(Severity severity) const;
   const std::vector<DiagnosticSample>& samples() const { return samples_; }
   bool empty() const;
+  // Restoring diagnostics saved elsewhere (the native format): counts and samples as they were.
+  void SetCount(DiagnosticKind kind, uint64_t n) { counts_[static_cast<size_t>(kind)] = n; }
+  void AddSample(DiagnosticSample sample) { samples_.push_back(std::move(sample)); }
 
  private:
   std::array<uint64_t, kDiagnosticKinds> counts_{};

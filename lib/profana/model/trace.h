@@ -126,6 +126,9 @@ struct TraceMetadata {
   uint64_t raw_events = 0;          // events read, of every phase
   uint64_t metadata_events = 0;     // ph M
   uint64_t instant_events = 0;      // ph i / I other than [memory]
+  // Set when the trace was loaded from profana's own file ("profana-native 1 (N bytes)"); the
+  // fields above then describe the original input, so every analysis prints what it did there.
+  std::string container;
 };
 
 struct Trace {

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "profana/base/flat_hash_map.h"
+
 namespace profana::passes {
 namespace {
 
@@ -40,6 +42,48 @@ bool LooksLikeBackwardName(std::string_view name) {
   while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
   return end >= 8 && name.substr(end - 8, 8) == "Backward";
 }
+
+// id -> first candidate with that id. Correlation and External ids are mostly dense counters, so
+// a vector indexed by (id - min) serves them with sequential memory access; sparse ids fall back
+// to a flat hash map.
+class IdIndex {
+ public:
+  template <typename Get>
+  void Build(size_t n, Get get) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN, id;
+    size_t count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!get(i, &id)) continue;
+      lo = std::min(lo, id);
+      hi = std::max(hi, id);
+      ++count;
+    }
+    if (count == 0) return;
+    dense_ = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 4 * count + 1024;
+    lo_ = lo;
+    if (dense_) table_.assign(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1, UINT32_MAX);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!get(i, &id)) continue;
+      if (dense_) {
+        uint32_t& slot = table_[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)];
+        if (slot == UINT32_MAX) slot = i;
+      } else {
+        sparse_.try_emplace(id, i);
+      }
+    }
+  }
+  const uint32_t* find(int64_t id) const {
+    if (!dense_) return sparse_.find(id);
+    uint64_t at = static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_);
+    return at < table_.size() && table_[at] != UINT32_MAX ? &table_[at] : nullptr;
+  }
+
+ private:
+  bool dense_ = false;
+  int64_t lo_ = 0;
+  std::vector<uint32_t> table_;
+  FlatHashMap<int64_t, uint32_t> sparse_;
+};
 
 class Builder {
  public:
@@ -83,8 +127,7 @@ class Builder {
   std::vector<uint32_t> child_begin_, child_index_;  // original children (CSR)
   std::vector<uint32_t> list_owner_;                  // whose original child list i has now
   std::vector<uint32_t> kernel_owner_;                // whose kernel list i has now
-  std::vector<std::vector<uint32_t>> kernels_;        // sparse: only events that launched kernels
-  std::vector<uint32_t> kernel_slot_;                 // candidate -> index into kernels_ + 1
+  std::vector<uint32_t> kernel_begin_, kernel_index_;  // kernels each candidate launched (CSR)
   std::vector<uint8_t> removed_;
   std::vector<uint32_t> new_index_;
 
@@ -128,10 +171,15 @@ void Builder::AttributeMemory() {
     cuda_prefix[k + 1] = cuda_prefix[k] + (dev == 1 ? mem.bytes[r] : 0);
   }
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
+  // Events come by start time, so the first record of each only moves forward; the last is
+  // found by galloping from there (events are short: a few records at most).
+  size_t lo = 0;
   for (size_t i = 0; i < n_events; ++i) {
     if (!IsCpu(i)) continue;
-    size_t lo = std::lower_bound(ts.begin(), ts.end(), cand_[i].start_ns) - ts.begin();
-    size_t hi = std::upper_bound(ts.begin(), ts.end(), cand_[i].end_ns) - ts.begin();
+    while (lo < ts.size() && ts[lo] < cand_[i].start_ns) ++lo;
+    size_t step = 1, hi = lo;
+    while (hi + step < ts.size() && ts[hi + step] <= cand_[i].end_ns) hi += step, step *= 2;
+    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), cand_[i].end_ns) - ts.begin();
     if (lo >= hi) continue;
     cpu_mem_[i] = cpu_prefix[hi] - cpu_prefix[lo];
     cuda_mem_[i] = cuda_prefix[hi] - cuda_prefix[lo];
@@ -156,12 +204,23 @@ void Builder::AttributeMemory() {
     cpu_mem_.push_back(mem.device_type[r] == 0 ? mem.bytes[r] : 0);
     cuda_mem_.push_back(mem.device_type[r] == 1 ? mem.bytes[r] : 0);
   }
-  std::vector<uint32_t> perm(cand_.size());
-  std::iota(perm.begin(), perm.end(), 0u);
-  std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+  // The events are already in (start, -end) order; a stable sort of the whole equals a stable
+  // merge of them with the sorted [memory] events, which is linear.
+  auto before = [&](uint32_t a, uint32_t b) {
     if (cand_[a].start_ns != cand_[b].start_ns) return cand_[a].start_ns < cand_[b].start_ns;
     return cand_[a].end_ns > cand_[b].end_ns;
-  });
+  };
+  std::vector<uint32_t> tail(cand_.size() - n_events);
+  std::iota(tail.begin(), tail.end(), static_cast<uint32_t>(n_events));
+  std::stable_sort(tail.begin(), tail.end(), before);
+  std::vector<uint32_t> perm;
+  perm.reserve(cand_.size());
+  uint32_t head = 0;
+  for (uint32_t t : tail) {
+    while (head < n_events && !before(t, head)) perm.push_back(head++);
+    perm.push_back(t);
+  }
+  while (head < n_events) perm.push_back(head++);
   auto permute = [&](auto& column) {
     std::remove_reference_t<decltype(column)> sorted;
     sorted.reserve(column.size());
@@ -244,33 +303,43 @@ void Builder::AssignScopes() {
 
 void Builder::AttributeKernels() {
   size_t n = cand_.size();
-  kernel_slot_.assign(n, 0);
-  std::unordered_map<int64_t, uint32_t> launch_by_correlation;
-  std::unordered_map<int64_t, uint32_t> op_by_external_id;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (cand_[i].synthetic || !IsCpu(i)) continue;
-    uint32_t e = cand_[i].source;
+  IdIndex launch_by_correlation, op_by_external_id;
+  auto is_launch = [&](uint32_t i, uint32_t e) {
     ActivityKind kind = ev_.kind[e];
-    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) && ev_.correlation[e] != kNoId)
-      launch_by_correlation.try_emplace(ev_.correlation[e], i);
-    if ((kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) && ev_.external_id[e] != kNoId)
-      op_by_external_id.try_emplace(ev_.external_id[e], i);
-  }
+    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
+           ev_.correlation[e] != kNoId;
+  };
+  auto is_op = [&](uint32_t i, uint32_t e) {
+    ActivityKind kind = ev_.kind[e];
+    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
+           ev_.external_id[e] != kNoId;
+  };
+  launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
+    uint32_t e = cand_[i].source;
+    *id = ev_.correlation[e];
+    return is_launch(i, e);
+  });
+  op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
+    uint32_t e = cand_[i].source;
+    *id = ev_.external_id[e];
+    return is_op(i, e);
+  });
+  std::vector<std::pair<uint32_t, uint32_t>> owned;  // (owner candidate, kernel event), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (IsCpu(i)) continue;
     uint32_t e = cand_[i].source;
     int64_t corr = ev_.correlation[e];
     int64_t ext = ev_.external_id[e];
     int32_t owner = -1;
-    auto launch = corr != kNoId ? launch_by_correlation.find(corr) : launch_by_correlation.end();
-    if (launch != launch_by_correlation.end()) {
-      owner = parent_[launch->second];
+    const uint32_t* launch = corr != kNoId ? launch_by_correlation.find(corr) : nullptr;
+    if (launch) {
+      owner = parent_[*launch];
       if (owner < 0) {
         // A launch outside every op on its thread (old Kineto wrote ops and launches on different
         // tids): the launch's own External id names its op; 0 or its correlation means none.
-        int64_t launch_ext = ev_.external_id[cand_[launch->second].source];
-        auto op = launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : op_by_external_id.end();
-        if (op != op_by_external_id.end()) owner = static_cast<int32_t>(op->second);
+        int64_t launch_ext = ev_.external_id[cand_[*launch].source];
+        const uint32_t* op = launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : nullptr;
+        if (op) owner = static_cast<int32_t>(*op);
       }
       if (owner >= 0 && ext != kNoId && ext != corr) {
         int64_t owner_ext = ev_.external_id[cand_[owner].source];
@@ -279,20 +348,23 @@ void Builder::AttributeKernels() {
     } else if (ext != kNoId && ext != corr) {
       // No launch in the trace (sampled or trimmed): trust External id only when it cannot be
       // the activity's own correlation id, which Kineto writes when no op was linked.
-      auto op = op_by_external_id.find(ext);
-      if (op != op_by_external_id.end()) owner = static_cast<int32_t>(op->second);
+      const uint32_t* op = op_by_external_id.find(ext);
+      if (op) owner = static_cast<int32_t>(*op);
     }
     if (owner < 0) {
       ++out_.kernels_unattributed;
       continue;
     }
     ++out_.kernels_attributed;
-    if (!kernel_slot_[owner]) {
-      kernels_.emplace_back();
-      kernel_slot_[owner] = static_cast<uint32_t>(kernels_.size());
-    }
-    kernels_[kernel_slot_[owner] - 1].push_back(e);
+    owned.emplace_back(static_cast<uint32_t>(owner), e);
   }
+  // Counting sort by owner keeps each owner's kernels in kernel order.
+  kernel_begin_.assign(n + 1, 0);
+  for (const auto& [owner, e] : owned) ++kernel_begin_[owner + 1];
+  for (size_t i = 0; i < n; ++i) kernel_begin_[i + 1] += kernel_begin_[i];
+  kernel_index_.resize(owned.size());
+  std::vector<uint32_t> fill(kernel_begin_.begin(), kernel_begin_.end() - 1);
+  for (const auto& [owner, e] : owned) kernel_index_[fill[owner]++] = e;
 }
 
 void Builder::RemoveDuplicates() {
@@ -328,40 +400,54 @@ void Builder::Compact() {
   for (size_t i = 0; i < n; ++i)
     if (!removed_[i]) new_index_[i] = m++;
   FunctionEventList& o = out_;
-  auto reserve = [m](auto&... v) { (v.reserve(m), ...); };
-  reserve(o.source, o.name, o.trace_name, o.thread, o.start_ns, o.end_ns, o.device_type, o.scope,
-          o.sequence_nr, o.fwd_thread, o.input_shapes, o.stack, o.parent, o.cpu_memory, o.cuda_memory);
-  o.child_begin.reserve(m + 1);
-  o.kernel_begin.reserve(m + 1);
-  o.child_begin.push_back(0);
-  o.kernel_begin.push_back(0);
+  auto resize = [m](auto&... v) { (v.resize(m), ...); };
+  resize(o.source, o.name, o.trace_name, o.thread, o.start_ns, o.end_ns, o.device_type, o.scope,
+         o.sequence_nr, o.fwd_thread, o.input_shapes, o.stack, o.parent, o.cpu_memory, o.cuda_memory);
+  o.child_begin.resize(m + 1);
+  o.kernel_begin.resize(m + 1);
+  o.child_begin[0] = o.kernel_begin[0] = 0;
+  o.child_index.reserve(child_index_.size());
+  o.kernel_index.reserve(kernel_index_.size());
   const MemoryTable& mem = trace_.memory;
   for (size_t i = 0; i < n; ++i) {
     if (removed_[i]) continue;
+    uint32_t j = new_index_[i];
     const Candidate& c = cand_[i];
     uint32_t e = c.source;
-    o.source.push_back(c.synthetic ? kSynthetic : e);
-    o.name.push_back(NameOf(i));
-    o.trace_name.push_back(c.synthetic ? StringId(0) : ev_.trace_name[e]);
-    o.thread.push_back(c.synthetic ? mem.thread[e] : ev_.thread[e]);
-    o.start_ns.push_back(c.start_ns);
-    o.end_ns.push_back(c.end_ns);
-    o.device_type.push_back(device_[i]);
-    o.scope.push_back(scope_[i]);
-    o.sequence_nr.push_back(c.synthetic ? -1 : ev_.sequence_nr[e]);
-    o.fwd_thread.push_back(c.synthetic ? 0 : ev_.fwd_thread[e]);
-    o.input_shapes.push_back(c.synthetic ? StringId(0) : ev_.input_shapes[e]);
-    o.stack.push_back(c.synthetic ? StackId(0) : ev_.stack[e]);
-    o.parent.push_back(parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]));
-    o.cpu_memory.push_back(cpu_mem_[i]);
-    o.cuda_memory.push_back(cuda_mem_[i]);
+    if (c.synthetic) {
+      o.source[j] = kSynthetic;
+      o.name[j] = memory_name_;
+      o.trace_name[j] = StringId(0);
+      o.thread[j] = mem.thread[e];
+      o.sequence_nr[j] = -1;
+      o.fwd_thread[j] = 0;
+      o.input_shapes[j] = StringId(0);
+      o.stack[j] = StackId(0);
+    } else {
+      o.source[j] = e;
+      o.name[j] = ev_.name[e];
+      o.trace_name[j] = ev_.trace_name[e];
+      o.thread[j] = ev_.thread[e];
+      o.sequence_nr[j] = ev_.sequence_nr[e];
+      o.fwd_thread[j] = ev_.fwd_thread[e];
+      o.input_shapes[j] = ev_.input_shapes[e];
+      o.stack[j] = ev_.stack[e];
+    }
+    o.start_ns[j] = c.start_ns;
+    o.end_ns[j] = c.end_ns;
+    o.device_type[j] = device_[i];
+    o.scope[j] = scope_[i];
+    o.parent[j] = parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]);
+    o.cpu_memory[j] = cpu_mem_[i];
+    o.cuda_memory[j] = cuda_mem_[i];
     uint32_t owner = list_owner_[i];
     for (uint32_t k = child_begin_[owner]; k < child_begin_[owner + 1]; ++k)
       o.child_index.push_back(new_index_[child_index_[k]]);
-    o.child_begin.push_back(static_cast<uint32_t>(o.child_index.size()));
-    uint32_t slot = kernel_slot_[kernel_owner_[i]];
-    if (slot) o.kernel_index.insert(o.kernel_index.end(), kernels_[slot - 1].begin(), kernels_[slot - 1].end());
-    o.kernel_begin.push_back(static_cast<uint32_t>(o.kernel_index.size()));
+    o.child_begin[j + 1] = static_cast<uint32_t>(o.child_index.size());
+    uint32_t ko = kernel_owner_[i];
+    o.kernel_index.insert(o.kernel_index.end(), kernel_index_.begin() + kernel_begin_[ko],
+                          kernel_index_.begin() + kernel_begin_[ko + 1]);
+    o.kernel_begin[j + 1] = static_cast<uint32_t>(o.kernel_index.size());
   }
 }
 
@@ -372,29 +458,39 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
   // stack (possibly empty) to every event under a backward function of that (sequence_nr,
   // forward thread).
   size_t m = o.size();
-  using Key = std::pair<int64_t, int64_t>;
+  struct Key {
+    int64_t seq, thread;
+    bool operator==(const Key& k) const { return seq == k.seq && thread == k.thread; }
+  };
   struct KeyHash {
-    size_t operator()(const Key& k) const {
-      return std::hash<int64_t>()(k.first * 0x9e3779b97f4a7c15ll) ^ std::hash<int64_t>()(k.second);
+    uint64_t operator()(const Key& k) const {
+      return MixHash64(static_cast<uint64_t>(k.seq) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.thread));
     }
   };
-  auto key = [](int64_t seq, int64_t thread) { return Key(seq, thread); };
+  // Which backward function each event is under (-1: none); the keys those will ask for.
   std::vector<int32_t> bw(m, -1);
-  std::unordered_map<Key, StackId, KeyHash> fwd_stacks;
-  std::unordered_map<int64_t, StackId> fwd_by_seq;
-  bool any_backward = false;
+  FlatHashMap<Key, uint32_t, KeyHash> fwd_stacks(1024);  // key -> stack id + 1 (0: not seen yet)
+  FlatHashMap<int64_t, uint32_t> fwd_by_seq(1024);
   for (size_t i = 0; i < m; ++i) {
-    if (o.scope[i] == 1) bw[i] = static_cast<int32_t>(i);
-    else if (o.parent[i] >= 0) bw[i] = bw[o.parent[i]];
-    if (bw[i] >= 0) {
-      any_backward = true;
-      continue;
+    if (o.scope[i] == 1) {
+      bw[i] = static_cast<int32_t>(i);
+      fwd_stacks.try_emplace(Key{o.sequence_nr[i], o.fwd_thread[i]}, 0);
+      fwd_by_seq.try_emplace(o.sequence_nr[i], 0);
+    } else if (o.parent[i] >= 0) {
+      bw[i] = bw[o.parent[i]];
     }
-    const ThreadInfo& t = trace.threads[o.thread[i].value];
-    fwd_stacks.try_emplace(key(o.sequence_nr[i], t.tid), (*stacks)[i]);
-    fwd_by_seq.try_emplace(o.sequence_nr[i], (*stacks)[i]);
   }
-  if (!any_backward) return;
+  if (fwd_by_seq.size() == 0) return;
+  // The first forward event per key lends its stack; only keys a backward function asks for are
+  // kept, so the maps stay as small as the backward pass.
+  for (size_t i = 0; i < m; ++i) {
+    if (bw[i] >= 0) continue;
+    int64_t tid = trace.threads[o.thread[i].value].tid;
+    uint32_t* s = fwd_stacks.find(Key{o.sequence_nr[i], tid});
+    if (s && *s == 0) *s = (*stacks)[i].value + 1;
+    uint32_t* q = fwd_by_seq.find(o.sequence_nr[i]);
+    if (q && *q == 0) *q = (*stacks)[i].value + 1;
+  }
   // Kineto files write OS thread ids as tid but RecordFunction ids as "Fwd thread id". When no
   // CPU thread has the forward thread's number, match on the sequence number alone.
   std::vector<int64_t> tids;
@@ -403,13 +499,13 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
   for (size_t i = 0; i < m; ++i) {
     if (bw[i] < 0) continue;
     int32_t p = bw[i];
-    auto it = fwd_stacks.find(key(o.sequence_nr[p], o.fwd_thread[p]));
-    if (it != fwd_stacks.end()) {
-      (*stacks)[i] = it->second;
+    const uint32_t* it = fwd_stacks.find(Key{o.sequence_nr[p], o.fwd_thread[p]});
+    if (it && *it) {
+      (*stacks)[i] = StackId(*it - 1);
     } else if (o.sequence_nr[p] >= 0 && o.fwd_thread[p] > 0 &&
                !std::binary_search(tids.begin(), tids.end(), int64_t{o.fwd_thread[p]})) {
-      auto s = fwd_by_seq.find(o.sequence_nr[p]);
-      (*stacks)[i] = s != fwd_by_seq.end() ? s->second : StackId(0);
+      const uint32_t* s = fwd_by_seq.find(o.sequence_nr[p]);
+      (*stacks)[i] = s && *s ? StackId(*s - 1) : StackId(0);
     } else {
       (*stacks)[i] = StackId(0);
     }

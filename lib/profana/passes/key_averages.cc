@@ -55,12 +55,15 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
   size_t n = options.group_by_stack_n > 0 ? static_cast<size_t>(options.group_by_stack_n) : 0;
   if (!options.group_by_input_shape && n == 0) {
     // The common case: key on (name, device) without building vectors.
-    std::unordered_map<uint64_t, uint32_t> index;
+    // A row per (name id, device type): a vector indexed by both, no hashing per event.
+    std::vector<uint32_t> index(trace.strings.size() * 2, UINT32_MAX);
     for (uint32_t i = 0; i < events.size(); ++i) {
-      uint64_t key = (static_cast<uint64_t>(events.name[i].value) << 8) | static_cast<uint8_t>(events.device_type[i]);
-      auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(rows.size()));
-      if (inserted) rows.push_back(FirstRow(events, i));
-      Add(events, times, i, &rows[it->second]);
+      uint32_t& slot = index[events.name[i].value * size_t{2} + (events.device_type[i] == DeviceType::kCPU ? 0 : 1)];
+      if (slot == UINT32_MAX) {
+        slot = static_cast<uint32_t>(rows.size());
+        rows.push_back(FirstRow(events, i));
+      }
+      Add(events, times, i, &rows[slot]);
     }
     return rows;
   }

@@ -432,6 +432,12 @@ error_code Reader::ReadMetadataField(std::string_view key, od::value value) {
     meta.display_time_unit = std::string(unit);
     return simdjson::SUCCESS;
   }
+  if (key == "profanaLegacyKernels") {
+    int64_t on = 0;
+    if (auto err = ReadInt(value, &on, &scratch, "profanaLegacyKernels")) return err;
+    meta.legacy_kernels = on != 0;
+    return simdjson::SUCCESS;
+  }
   if (key == "profile_memory") {
     if (type == od::json_type::boolean) {
       bool on = false;

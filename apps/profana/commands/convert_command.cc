@@ -1,0 +1,76 @@
+// profana convert: any trace to profana's native file (.pfa), its text twin (.txt), or Chrome-
+// trace JSON (.json, .json.gz). The output format follows the extension unless --to names it.
+#include "fmt/format.h"
+#include "profana/base/gzip_writer.h"
+#include "profana/commands/commands.h"
+#include "profana/io/chrome_trace_writer.h"
+#include "profana/io/native_text.h"
+#include "profana/io/native_writer.h"
+
+namespace profana::app {
+namespace {
+
+struct ConvertArgs {
+  CommonOptions common;
+  std::string file;
+  std::string to;
+};
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// "native", "text", "json" or "json.gz" from --to or the output's name; empty if neither says.
+std::string TargetFormat(const ConvertArgs& a) {
+  if (!a.to.empty()) return a.to;
+  const std::string& o = a.common.output;
+  if (EndsWith(o, ".pfa")) return "native";
+  if (EndsWith(o, ".txt")) return "text";
+  if (EndsWith(o, ".json.gz")) return "json.gz";
+  if (EndsWith(o, ".json")) return "json";
+  return "";
+}
+
+int RunConvert(const ConvertArgs& a, Context& ctx) {
+  std::string to = TargetFormat(a);
+  if (to.empty())
+    return Fail(Status(ErrorCode::kInvalidArgument,
+                       fmt::format("convert: cannot tell the output format from \"{}\": name it *.pfa, *.txt, *.json or "
+                                   "*.json.gz, or say --to native|text|json|json.gz",
+                                   a.common.output.empty() ? "standard output" : a.common.output)),
+                ctx);
+  auto trace = LoadForCommand(a.file, a.common, ctx);
+  if (!trace.ok()) return Fail(trace.status(), ctx);
+  Stopwatch clock;
+  std::string bytes = to == "native" ? native::WriteNative(*trace)
+                      : to == "text" ? native::WriteNativeText(*trace)
+                                     : io::WriteChromeTrace(*trace);
+  ctx.log->debug("convert: wrote {} bytes of {} in {:.1f} ms", bytes.size(), to, clock.Lap());
+  if (to == "json.gz") {
+    auto gz = GzipBytes(bytes);
+    if (!gz.ok()) return Fail(gz.status(), ctx);
+    bytes = std::move(*gz);
+    ctx.log->debug("convert: gzipped to {} bytes in {:.1f} ms", bytes.size(), clock.Lap());
+  }
+  return Emit(bytes, a.common, ctx);
+}
+
+}  // namespace
+
+void RegisterConvertCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<ConvertArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Convert a trace: to profana's native file (.pfa, fast to load), its text twin (.txt), or Chrome-trace JSON "
+                 "(.json, .json.gz) for Perfetto and chrome://tracing");
+  cmd->add_option("FILE", args->file, "Trace file (any format profana reads); - reads standard input")->required();
+  cmd->add_option("--to", args->to, "Output format; default: from the -o file's extension")
+      ->check(CLI::IsMember({"native", "text", "json", "json.gz"}));
+  CommonOptions& o = args->common;
+  cmd->add_option("-o,--output", o.output, "Write to FILE (its extension picks the format) instead of standard output");
+  cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
+  cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
+  cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");
+  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunConvert(*args, ctx); }; });
+}
+
+}  // namespace profana::app

@@ -1,0 +1,22 @@
+// Importer rows for profana's own formats: the native binary file and its text twin. Thin
+// adapters over io/native_reader and io/native_text; LoadTrace maps native files instead of
+// reading them (see registry.cc).
+#pragma once
+
+#include <string_view>
+
+#include "profana/base/input_buffer.h"
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana::native {
+
+bool SniffNativeBinary(std::string_view first_bytes);
+Result<Trace> ImportNativeBinary(const InputBuffer& input);
+bool SniffNativeTextFile(std::string_view first_bytes);
+Result<Trace> ImportNativeText(const InputBuffer& input);
+
+// Marks a trace read from a native container: metadata.format stays the original's.
+void SetContainer(Trace* trace, const char* container, uint64_t bytes);
+
+}  // namespace profana::native

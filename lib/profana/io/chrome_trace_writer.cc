@@ -1,0 +1,303 @@
+#include "profana/io/chrome_trace_writer.h"
+
+#include <unordered_map>
+
+#include "fmt/format.h"
+#include "profana/base/json_string.h"
+
+namespace profana::io {
+namespace {
+
+class Writer {
+ public:
+  Writer(const Trace& t, std::string* out) : t_(t), out_(*out) {}
+
+  void Int(int64_t v) {
+    fmt::format_int f(v);
+    out_.append(f.data(), f.size());
+  }
+  // Nanoseconds as exact microseconds with three decimals: the importer reads them back exactly.
+  void Micros(int64_t ns) {
+    uint64_t mag = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    if (ns < 0) out_ += '-';
+    fmt::format_int whole(mag / 1000);
+    out_.append(whole.data(), whole.size());
+    unsigned frac = static_cast<unsigned>(mag % 1000);
+    char buf[4] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
+                   static_cast<char>('0' + frac % 10)};
+    out_.append(buf, 4);
+  }
+  void Str(StringId id) { AppendJsonString(t_.str(id), &out_); }
+  void Key(const char* key) {
+    out_ += '"';
+    out_ += key;
+    out_ += "\":";
+  }
+  void Track(ThreadId thread) {
+    const ThreadInfo& th = t_.threads[thread.value];
+    Key("pid");
+    th.pid_text.value ? Str(th.pid_text) : Int(th.pid);
+    out_ += ',';
+    Key("tid");
+    th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
+  }
+  void Separator() {
+    out_ += first_ ? "\n" : ",\n";
+    first_ = false;
+  }
+
+  // Kineto's category for an activity kind; null for CPU ops, which need none.
+  static const char* CategoryOf(ActivityKind kind) {
+    switch (kind) {
+      case ActivityKind::kCpuOp: return nullptr;
+      case ActivityKind::kUserAnnotation: return "user_annotation";
+      case ActivityKind::kRuntime: return "cuda_runtime";
+      case ActivityKind::kDriver: return "cuda_driver";
+      case ActivityKind::kCpuInstant: return "cpu_instant_event";
+      case ActivityKind::kPythonFunction: return "python_function";
+      case ActivityKind::kCpuOther: return "overhead";
+      case ActivityKind::kKernel: return "kernel";
+      case ActivityKind::kMemcpy: return "gpu_memcpy";
+      case ActivityKind::kMemset: return "gpu_memset";
+      case ActivityKind::kGpuUserAnnotation: return "gpu_user_annotation";
+      case ActivityKind::kDeviceOther: return "cuda_sync";
+      case ActivityKind::kTraceSpan: return "Trace";
+    }
+    return nullptr;
+  }
+
+  void Event(size_t i) {
+    const EventTable& e = t_.events;
+    Separator();
+    out_ += "{\"ph\":\"X\",";
+    if (e.category[i].value) {
+      Key("cat");
+      Str(e.category[i]);
+      out_ += ',';
+    } else if (const char* cat = CategoryOf(e.kind[i])) {
+      // Importers without categories (nvprof) still need theirs to round-trip.
+      Key("cat");
+      AppendJsonString(cat, &out_);
+      out_ += ',';
+    }
+    Key("name");
+    Str(e.trace_name[i]);
+    out_ += ',';
+    Track(e.thread[i]);
+    out_ += ',';
+    Key("ts");
+    Micros(e.start_ns[i]);
+    out_ += ',';
+    Key("dur");
+    Micros(e.end_ns[i] - e.start_ns[i]);
+    size_t args_at = out_.size();
+    out_ += ",\"args\":{";
+    size_t open = out_.size();
+    auto arg = [&](const char* key) {
+      if (out_.size() != open) out_ += ',';
+      Key(key);
+    };
+    if (e.external_id[i] != kNoId) arg("External id"), Int(e.external_id[i]);
+    if (e.correlation[i] != kNoId) arg("correlation"), Int(e.correlation[i]);
+    if (e.sequence_nr[i] != -1) arg("Sequence number"), Int(e.sequence_nr[i]);
+    if (e.fwd_thread[i] != 0) arg("Fwd thread id"), Int(e.fwd_thread[i]);
+    if (e.device[i] != -1) arg("device"), Int(e.device[i]);
+    if (e.input_shapes[i].value) InputDims(t_.str(e.input_shapes[i]), arg);
+    if (e.stack[i].value) {
+      arg("Call stack");
+      std::string joined;
+      for (StringId f : t_.StackFrames(e.stack[i])) {
+        if (!joined.empty()) joined += ';';
+        joined += t_.str(f);
+      }
+      AppendJsonString(joined, &out_);
+    }
+    if (out_.size() == open) out_.resize(args_at);
+    else out_ += '}';
+    out_ += '}';
+  }
+
+  // Input shapes are kept as Python's str() of the list; JSON is the same text with JSON's
+  // spellings of strings, booleans and None. Text that does not convert is left out.
+  template <typename Arg>
+  void InputDims(std::string_view py, Arg& arg) {
+    std::string json;
+    for (size_t i = 0; i < py.size(); ++i) {
+      char c = py[i];
+      if (c == '\'') {
+        size_t end = py.find('\'', i + 1);
+        if (end == std::string_view::npos) return;
+        AppendJsonString(py.substr(i + 1, end - i - 1), &json);
+        i = end;
+      } else if (py.substr(i, 4) == "True") {
+        json += "true", i += 3;
+      } else if (py.substr(i, 5) == "False") {
+        json += "false", i += 4;
+      } else if (py.substr(i, 4) == "None") {
+        json += "null", i += 3;
+      } else if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c == '[' ||
+                 c == ']' || c == ',' || c == ' ') {
+        json += c;
+      } else {
+        return;
+      }
+    }
+    arg("Input Dims");
+    out_ += json;
+  }
+
+  void Memory(size_t i) {
+    const MemoryTable& m = t_.memory;
+    Separator();
+    out_ += "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",";
+    Track(m.thread[i]);
+    out_ += ',';
+    Key("ts");
+    Micros(m.ts_ns[i]);
+    out_ += ",\"args\":{";
+    Key("Device Type");
+    Int(m.device_type[i]);
+    out_ += ',';
+    Key("Device Id");
+    Int(m.device_id[i]);
+    out_ += ',';
+    Key("Bytes");
+    Int(m.bytes[i]);
+    if (m.addr[i] != kNoId) out_ += ',', Key("Addr"), Int(m.addr[i]);
+    if (m.total_allocated[i] != kNoId) out_ += ',', Key("Total Allocated"), Int(m.total_allocated[i]);
+    if (m.total_reserved[i] != kNoId) out_ += ',', Key("Total Reserved"), Int(m.total_reserved[i]);
+    out_ += "}}";
+  }
+
+  void Flow(bool start, int64_t id, int64_t ts_ns, ThreadId thread, std::string_view cat) {
+    Separator();
+    out_ += start ? "{\"ph\":\"s\"," : "{\"ph\":\"f\",\"bp\":\"e\",";
+    Key("id");
+    Int(id);
+    out_ += ',';
+    Track(thread);
+    out_ += ',';
+    Key("ts");
+    Micros(ts_ns);
+    out_ += ',';
+    Key("cat");
+    AppendJsonString(cat, &out_);
+    out_ += ',';
+    Key("name");
+    AppendJsonString(cat, &out_);
+    out_ += '}';
+  }
+
+  // Kineto's ac2g arrows, from the launching runtime call to the device activity with the same
+  // correlation id; written only when the trace has no flows of its own (an nvprof database).
+  void LaunchFlows() {
+    const EventTable& e = t_.events;
+    std::unordered_map<int64_t, uint32_t> launch;
+    for (uint32_t i = 0; i < e.size(); ++i)
+      if ((e.kind[i] == ActivityKind::kRuntime || e.kind[i] == ActivityKind::kDriver) && e.correlation[i] != kNoId)
+        launch.try_emplace(e.correlation[i], i);
+    for (uint32_t i = 0; i < e.size(); ++i) {
+      if (!IsDeviceActivity(e.kind[i]) || e.correlation[i] == kNoId) continue;
+      auto it = launch.find(e.correlation[i]);
+      if (it == launch.end()) continue;
+      Flow(true, e.correlation[i], e.start_ns[it->second], e.thread[it->second], "ac2g");
+      Flow(false, e.correlation[i], e.start_ns[i], e.thread[i], "ac2g");
+    }
+  }
+
+  // In the order the threads first appear in the output, so that the trace read back numbers its
+  // threads the same way and writing it again gives the same text.
+  void Names() {
+    std::vector<uint8_t> seen(t_.threads.size(), 0);
+    std::vector<uint32_t> order;
+    auto visit = [&](ThreadId id) {
+      if (!seen[id.value]) seen[id.value] = 1, order.push_back(id.value);
+    };
+    for (ThreadId id : t_.events.thread) visit(id);
+    for (ThreadId id : t_.memory.thread) visit(id);
+    for (ThreadId id : t_.flows.thread) visit(id);
+    for (uint32_t i = 0; i < t_.threads.size(); ++i) visit(ThreadId(i));
+    for (uint32_t index : order) {
+      const ThreadInfo& th = t_.threads[index];
+      for (int which = 0; which < 2; ++which) {
+        StringId name = which ? th.process_name : th.name;
+        if (!name.value) continue;
+        Separator();
+        out_ += which ? "{\"ph\":\"M\",\"name\":\"process_name\"," : "{\"ph\":\"M\",\"name\":\"thread_name\",";
+        Key("pid");
+        th.pid_text.value ? Str(th.pid_text) : Int(th.pid);
+        out_ += ',';
+        Key("tid");
+        th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
+        out_ += ",\"args\":{\"name\":";
+        Str(name);
+        out_ += "}}";
+      }
+    }
+  }
+
+ private:
+  const Trace& t_;
+  std::string& out_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+std::string WriteChromeTrace(const Trace& t) {
+  std::string out;
+  out.reserve(t.events.size() * 200 + 4096);
+  const TraceMetadata& m = t.metadata;
+  // A bare-array export stays one: its times are relative to the profiler's start, and the
+  // analyses treat the two layouts' clocks differently (docs/semantics.md).
+  bool array = m.format == "chrome-json-array";
+  if (array) {
+    out += "[";
+  } else {
+    out += "{";
+    if (m.schema_version >= 0) out += fmt::format("\"schemaVersion\":{},\n", m.schema_version);
+    if (!m.devices.empty()) {
+      out += "\"deviceProperties\":[";
+      for (size_t i = 0; i < m.devices.size(); ++i) {
+        out += i ? ",{\"name\":" : "{\"name\":";
+        AppendJsonString(m.devices[i], &out);
+        out += '}';
+      }
+      out += "],\n";
+    }
+    if (m.rank >= 0) {
+      out += fmt::format("\"distributedInfo\":{{\"rank\":{},\"world_size\":{}", m.rank, m.world_size);
+      if (!m.backend.empty()) {
+        out += ",\"backend\":";
+        AppendJsonString(m.backend, &out);
+      }
+      out += "},\n";
+    }
+    if (m.profile_memory) out += "\"profile_memory\":1,\n";
+    // nvprof profiles are read legacy-style (kernels belong to the markers around their launch);
+    // the key carries that through a round trip.
+    if (m.legacy_kernels) out += "\"profanaLegacyKernels\":1,\n";
+    if (m.base_time_ns != kNoId) out += fmt::format("\"baseTimeNanoseconds\":{},\n", m.base_time_ns);
+    if (!m.display_time_unit.empty()) {
+      out += "\"displayTimeUnit\":";
+      AppendJsonString(m.display_time_unit, &out);
+      out += ",\n";
+    }
+    out += "\"traceEvents\":[";
+  }
+  Writer w(t, &out);
+  for (size_t i = 0; i < t.events.size(); ++i) w.Event(i);
+  for (size_t i = 0; i < t.memory.size(); ++i) w.Memory(i);
+  if (t.flows.size() == 0) {
+    w.LaunchFlows();
+  } else {
+    for (size_t i = 0; i < t.flows.size(); ++i)
+      w.Flow(t.flows.is_start[i] != 0, t.flows.id[i], t.flows.ts_ns[i], t.flows.thread[i], t.str(t.flows.category[i]));
+  }
+  // Names last: a process_name names the threads of its pid that exist when it is read.
+  w.Names();
+  out += array ? "\n]\n" : "\n]}\n";
+  return out;
+}
+
+}  // namespace profana::io

@@ -1,0 +1,244 @@
+#include "profana/io/native_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <unordered_set>
+#include <vector>
+
+#include "fmt/format.h"
+#include "profana/base/byte_reader.h"
+#include "profana/base/crc32c.h"
+#include "profana/io/native_format.h"
+#include "profana/io/native_records.h"
+
+namespace profana::native {
+namespace {
+
+struct Entry {
+  uint32_t id;
+  uint32_t flags;
+  uint64_t offset;
+  uint64_t size;
+  uint32_t crc;
+};
+
+std::string SectionName(uint32_t id) {
+  switch (id) {
+    case kStrings: return "strings";
+    case kMetadata: return "metadata";
+    case kDiagnostics: return "diagnostics";
+    case kThreads: return "threads";
+    default: break;
+  }
+  std::string name = fmt::format("0x{:x}", id);
+  Trace empty;
+  ForEachColumn(empty, [&](const ColumnInfo& c, auto&) {
+    if (c.id == id) name = fmt::format("{}.{}", c.table, c.name);
+  });
+  return name;
+}
+
+Status Bad(ErrorCode code, const std::string& name, const std::string& what) {
+  return Status(code, fmt::format("{}: {}", name, what));
+}
+
+Status ReadStrings(std::string_view bytes, StringPool* pool) {
+  ByteReader r(bytes);
+  uint64_t count = r.U64();
+  if (!r.ok() || count == 0 || count > UINT32_MAX || count + 1 > r.remaining() / 8)
+    return Status(ErrorCode::kMalformed, fmt::format("string count {} does not fit the section", count));
+  const char* offsets = bytes.data() + 8;
+  r.Skip((count + 1) * 8);
+  std::string_view text = bytes.substr(r.offset());
+  uint64_t prev = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t begin, end;
+    std::memcpy(&begin, offsets + i * 8, 8);
+    std::memcpy(&end, offsets + (i + 1) * 8, 8);
+    if (begin != prev || end < begin || end > text.size())
+      return Status(ErrorCode::kMalformed, fmt::format("string {}: offsets {}..{} out of order or past the {} bytes of text",
+                                                       i, begin, end, text.size()));
+    prev = end;
+    std::string_view s = text.substr(begin, end - begin);
+    if (i == 0) {
+      if (!s.empty()) return Status(ErrorCode::kMalformed, "string 0 is not empty");
+      continue;
+    }
+    // Ids are positions: a string twice (or an empty one) would shift every id after it.
+    if (pool->Intern(s).value != i)
+      return Status(ErrorCode::kMalformed, fmt::format("string {} is empty or repeats an earlier one", i));
+  }
+  if (prev != text.size()) return Status(ErrorCode::kMalformed, "bytes after the last string");
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool SniffNative(std::string_view first_bytes) { return first_bytes.substr(0, 8) == kMagicView; }
+
+Status ValidateTrace(const Trace& t) {
+  const uint64_t strings = t.strings.size(), threads = t.threads.size(), stacks = t.stacks.size();
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    const ThreadInfo& th = t.threads[i];
+    for (StringId s : {th.pid_text, th.tid_text, th.name, th.process_name})
+      if (s.value >= strings)
+        return Status(ErrorCode::kMalformed, fmt::format("section threads row {}: string {} out of range ({} strings)", i, s.value, strings));
+  }
+  Status status;
+  size_t rows[5] = {t.events.size(), t.memory.size(), t.flows.size(), t.stacks.size(), 0};
+  ForEachColumn(t, [&](const ColumnInfo& c, const auto& column) {
+    if (!status.ok()) return;
+    size_t want = c.id < kMemoryBase ? rows[0] : c.id < kFlowsBase ? rows[1] : c.id < kStacksBase ? rows[2] : rows[3];
+    if (column.size() != want) {
+      status = Status(ErrorCode::kMalformed, fmt::format("section {}.{}: {} rows, other columns of the table have {}",
+                                                         c.table, c.name, column.size(), want));
+      return;
+    }
+    uint64_t limit = c.ref == Ref::kString ? strings : c.ref == Ref::kThread ? threads : c.ref == Ref::kStack ? stacks
+                     : c.ref == Ref::kKind ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1 : c.ref == Ref::kBool ? 2 : 0;
+    if (limit == 0) return;
+    for (size_t i = 0; i < column.size(); ++i) {
+      uint64_t v;
+      if constexpr (std::is_integral_v<std::decay_t<decltype(column[0])>>) v = static_cast<uint64_t>(column[i]);
+      else if constexpr (std::is_enum_v<std::decay_t<decltype(column[0])>>) v = static_cast<uint64_t>(column[i]);
+      else v = column[i].value;
+      if (v >= limit) {
+        status = Status(ErrorCode::kMalformed, fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
+                                                           c.table, c.name, i, v, limit));
+        return;
+      }
+    }
+  });
+  PROFANA_RETURN_IF_ERROR(status);
+  const StackTable& st = t.stacks;
+  if (st.size() == 0 || st.parent[0].value != 0 || st.frame[0].value != 0 || st.depth[0] != 0)
+    return Status(ErrorCode::kMalformed, "section stacks row 0: must be the empty stack (0, 0, 0)");
+  for (size_t i = 1; i < st.size(); ++i) {
+    // Parents before children: walking parents always ends at the root, never loops.
+    if (st.parent[i].value >= i || st.depth[i] != st.depth[st.parent[i].value] + 1)
+      return Status(ErrorCode::kMalformed, fmt::format("section stacks row {}: parent {} must be an earlier row, depth {} its depth + 1",
+                                                       i, st.parent[i].value, st.depth[i]));
+  }
+  const EventTable& e = t.events;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (e.end_ns[i] < e.start_ns[i])
+      return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
+    if (i && (e.start_ns[i] < e.start_ns[i - 1] || (e.start_ns[i] == e.start_ns[i - 1] && e.end_ns[i] > e.end_ns[i - 1])))
+      return Status(ErrorCode::kMalformed, fmt::format("section events row {}: not in (start, -end) order", i));
+  }
+  return Status::Ok();
+}
+
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name) {
+  if (!SniffNative(bytes)) return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
+  ByteReader h(bytes);
+  h.Skip(8);
+  uint32_t version = h.U32(), header_size = h.U32(), count = h.U32();
+  h.U32();  // flags: none defined in version 1
+  uint32_t table_crc = h.U32(), header_crc = h.U32();
+  if (!h.ok()) return Bad(ErrorCode::kTruncated, name, fmt::format("byte {}: file ends inside the header", bytes.size()));
+  // The version is checked first: its place is fixed forever, the rest of the header may change.
+  if (version == 0 || version > kVersion)
+    return Bad(ErrorCode::kUnsupportedVersion, name,
+               fmt::format("byte 8: native format version {}; this profana reads version {} (a newer profana wrote it)", version, kVersion));
+  if (Crc32c(bytes.data(), 28) != header_crc) return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
+  if (header_size < kHeaderSize || count > kMaxSections)
+    return Bad(ErrorCode::kMalformed, name, fmt::format("byte 12: header size {} or section count {} out of range", header_size, count));
+  uint64_t table_end = header_size + uint64_t{kSectionEntrySize} * count;
+  if (table_end > bytes.size())
+    return Bad(ErrorCode::kTruncated, name, fmt::format("byte {}: file ends inside the section table (needs {} bytes)", bytes.size(), table_end));
+  std::string_view table = bytes.substr(header_size, table_end - header_size);
+  if (Crc32c(table) != table_crc) return Bad(ErrorCode::kMalformed, name, fmt::format("byte {}: section table checksum mismatch", header_size));
+
+  std::vector<Entry> entries;
+  ByteReader r(table);
+  for (uint32_t i = 0; i < count; ++i) {
+    Entry e;
+    e.id = r.U32();
+    e.flags = r.U32();
+    e.offset = r.U64();
+    e.size = r.U64();
+    e.crc = r.U32();
+    r.U32();
+    entries.push_back(e);
+  }
+  // Bounds and overlaps before any section is looked at.
+  std::vector<const Entry*> by_offset;
+  std::unordered_set<uint32_t> ids;
+  for (const Entry& e : entries) {
+    std::string where = fmt::format("section {} (id 0x{:x}) at byte {}", SectionName(e.id), e.id, e.offset);
+    if (!ids.insert(e.id).second) return Bad(ErrorCode::kMalformed, name, where + ": appears twice in the section table");
+    if (e.offset < table_end || e.offset > bytes.size() || e.size > bytes.size() - e.offset)
+      return Bad(e.offset + e.size > bytes.size() && e.offset >= table_end ? ErrorCode::kTruncated : ErrorCode::kMalformed, name,
+                 fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where, e.size, bytes.size()));
+    if (e.size) by_offset.push_back(&e);  // an empty section overlaps nothing
+  }
+  std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->offset < b->offset; });
+  for (size_t i = 1; i < by_offset.size(); ++i)
+    if (by_offset[i]->offset < by_offset[i - 1]->offset + by_offset[i - 1]->size)
+      return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {} overlaps section {}", SectionName(by_offset[i]->id),
+                                                          by_offset[i]->offset, SectionName(by_offset[i - 1]->id)));
+  for (const Entry& e : entries) {
+    if (Crc32c(bytes.data() + e.offset, e.size) != e.crc)
+      return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {}: checksum mismatch (damaged file)", SectionName(e.id), e.offset));
+  }
+
+  auto find = [&](uint32_t id) -> const Entry* {
+    for (const Entry& e : entries)
+      if (e.id == id) return &e;
+    return nullptr;
+  };
+  auto section = [&](uint32_t id, std::string_view* out) -> Status {
+    const Entry* e = find(id);
+    if (!e) return Bad(ErrorCode::kMalformed, name, fmt::format("section {} (id 0x{:x}) is missing", SectionName(id), id));
+    *out = bytes.substr(e->offset, e->size);
+    return Status::Ok();
+  };
+  auto in_section = [&](uint32_t id, const Status& s) {
+    return Bad(s.code(), name, fmt::format("section {} at byte {}: {}", SectionName(id), find(id)->offset, s.message()));
+  };
+
+  Trace t;
+  std::string_view s;
+  PROFANA_RETURN_IF_ERROR(section(kStrings, &s));
+  if (Status st = ReadStrings(s, &t.strings); !st.ok()) return in_section(kStrings, st);
+  PROFANA_RETURN_IF_ERROR(section(kMetadata, &s));
+  if (Status st = DecodeMetadata(s, &t.metadata); !st.ok()) return in_section(kMetadata, st);
+  PROFANA_RETURN_IF_ERROR(section(kDiagnostics, &s));
+  if (Status st = DecodeDiagnostics(s, &t.diagnostics); !st.ok()) return in_section(kDiagnostics, st);
+  PROFANA_RETURN_IF_ERROR(section(kThreads, &s));
+  if (s.size() % sizeof(ThreadInfo))
+    return in_section(kThreads, Status(ErrorCode::kMalformed, fmt::format("{} bytes is not a whole number of 32-byte records", s.size())));
+  t.threads.resize(s.size() / sizeof(ThreadInfo));
+  if (!s.empty()) std::memcpy(t.threads.data(), s.data(), s.size());
+  t.stacks.parent.clear();
+  t.stacks.frame.clear();
+  t.stacks.depth.clear();
+  Status status;
+  ForEachColumn(t, [&](const ColumnInfo& c, auto& column) {
+    if (!status.ok()) return;
+    std::string_view col;
+    if (Status st = section(c.id, &col); !st.ok()) {
+      status = st;
+      return;
+    }
+    constexpr size_t width = sizeof(column[0]);
+    if (col.size() % width) {
+      status = in_section(c.id, Status(ErrorCode::kMalformed, fmt::format("{} bytes is not a whole number of {}-byte values", col.size(), width)));
+      return;
+    }
+    column.resize(col.size() / width);
+    if (!col.empty()) std::memcpy(column.data(), col.data(), col.size());
+  });
+  PROFANA_RETURN_IF_ERROR(status);
+  for (const Entry& e : entries) {
+    if (find(e.id) && (e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)
+      return Bad(ErrorCode::kUnsupportedVersion, name,
+                 fmt::format("section 0x{:x} at byte {} is required but unknown to this profana (convert it again with a newer profana)", e.id, e.offset));
+  }
+  if (Status st = ValidateTrace(t); !st.ok()) return Bad(st.code(), name, st.message());
+  return t;
+}
+
+}  // namespace profana::native

@@ -1,0 +1,25 @@
+// Reads profana's native binary file (docs/native-format.md) into a Trace. No per-event parsing:
+// the reader checks the header, the section table (bounds, overlaps, checksums), copies each
+// column into the model with one memcpy, then checks every id against its table. A damaged file
+// is never trusted: every failure is a Status naming the file, the byte or section, and what.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana::native {
+
+bool SniffNative(std::string_view first_bytes);
+
+// `name` is what messages call the input.
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name);
+
+// The invariants a Trace from any native source must satisfy before a pass may read it: ids in
+// range, stack trie well formed (parents before children), events in (start, -end) order.
+// Errors say "section <table>.<column> row N: ...".
+Status ValidateTrace(const Trace& trace);
+
+}  // namespace profana::native

@@ -1,0 +1,138 @@
+#include "profana/io/native_records.h"
+
+#include <type_traits>
+
+#include "fmt/format.h"
+#include "profana/base/byte_reader.h"
+
+namespace profana::native {
+namespace {
+
+enum RecordType : uint8_t { kInt = 1, kText = 2, kTextList = 3 };
+
+template <typename T>
+void Put(std::string* out, T v) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+void PutString(std::string* out, std::string_view s) {
+  Put(out, static_cast<uint32_t>(s.size()));
+  out->append(s.data(), s.size());
+}
+
+template <typename T>
+void PutRecord(std::string* out, std::string_view key, const T& value) {
+  PutString(out, key);
+  std::string payload;
+  uint8_t type;
+  if constexpr (std::is_same_v<T, std::string>) {
+    type = kText;
+    payload = value;
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    type = kTextList;
+    Put(&payload, static_cast<uint32_t>(value.size()));
+    for (const std::string& s : value) PutString(&payload, s);
+  } else {
+    type = kInt;
+    Put(&payload, static_cast<int64_t>(value));
+  }
+  Put(out, type);
+  PutString(out, payload);
+}
+
+}  // namespace
+
+std::string EncodeMetadata(const TraceMetadata& m) {
+  std::string out;
+  uint32_t n = 0;
+  ForEachMetadataField(m, [&](const char*, const auto&) { ++n; });
+  Put(&out, n);
+  ForEachMetadataField(m, [&](const char* key, const auto& v) { PutRecord(&out, key, v); });
+  return out;
+}
+
+Status DecodeMetadata(std::string_view bytes, TraceMetadata* m) {
+  ByteReader r(bytes);
+  uint32_t n = r.U32();
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    std::string_view key = r.String();
+    uint8_t type = r.U8();
+    std::string_view payload = r.String();
+    if (!r.ok()) break;
+    ByteReader p(payload);
+    bool matched = false, good = true;
+    ForEachMetadataField(*m, [&](const char* name, auto& field) {
+      using T = std::decay_t<decltype(field)>;
+      if (matched || key != name) return;
+      matched = true;
+      if constexpr (std::is_same_v<T, std::string>) {
+        good = type == kText;
+        field.assign(payload.data(), payload.size());
+      } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+        good = type == kTextList;
+        uint32_t count = p.U32();
+        field.clear();
+        for (uint32_t k = 0; k < count && p.ok(); ++k) {
+          std::string_view s = p.String();
+          if (p.ok()) field.emplace_back(s);
+        }
+        good = good && p.ok() && p.remaining() == 0;
+      } else {
+        good = type == kInt && payload.size() == 8;
+        field = static_cast<T>(p.I64());
+      }
+    });
+    if (!good)
+      return Status(ErrorCode::kMalformed, fmt::format("byte {}: record \"{}\" has the wrong type or size", r.offset(), key));
+  }
+  if (!r.ok()) return Status(ErrorCode::kTruncated, fmt::format("byte {}: record cut short", r.error_offset()));
+  if (r.remaining()) return Status(ErrorCode::kMalformed, fmt::format("byte {}: bytes after the last record", r.offset()));
+  return Status::Ok();
+}
+
+std::string EncodeDiagnostics(const Diagnostics& d) {
+  std::string out;
+  uint32_t kinds = 0;
+  for (size_t k = 0; k < kDiagnosticKinds; ++k) kinds += d.count(static_cast<DiagnosticKind>(k)) != 0;
+  Put(&out, kinds);
+  for (size_t k = 0; k < kDiagnosticKinds; ++k) {
+    auto kind = static_cast<DiagnosticKind>(k);
+    if (!d.count(kind)) continue;
+    PutString(&out, DiagnosticName(kind));
+    Put(&out, d.count(kind));
+  }
+  Put(&out, static_cast<uint32_t>(d.samples().size()));
+  for (const DiagnosticSample& s : d.samples()) {
+    PutString(&out, DiagnosticName(s.kind));
+    Put(&out, s.byte_offset);
+    Put(&out, s.event_index);
+    PutString(&out, s.detail);
+  }
+  return out;
+}
+
+Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d) {
+  // Kinds this profana does not know (written by a newer one) are skipped.
+  ByteReader r(bytes);
+  uint32_t kinds = r.U32();
+  for (uint32_t i = 0; i < kinds && r.ok(); ++i) {
+    std::string_view name = r.String();
+    uint64_t count = r.U64();
+    DiagnosticKind kind;
+    if (r.ok() && DiagnosticKindByName(name, &kind)) d->SetCount(kind, count);
+  }
+  uint32_t samples = r.U32();
+  for (uint32_t i = 0; i < samples && r.ok(); ++i) {
+    std::string_view name = r.String();
+    uint64_t offset = r.U64();
+    int64_t index = r.I64();
+    std::string_view detail = r.String();
+    DiagnosticKind kind;
+    if (r.ok() && DiagnosticKindByName(name, &kind))
+      d->AddSample(DiagnosticSample{kind, offset, index, std::string(detail)});
+  }
+  if (!r.ok()) return Status(ErrorCode::kTruncated, fmt::format("byte {}: record cut short", r.error_offset()));
+  if (r.remaining()) return Status(ErrorCode::kMalformed, fmt::format("byte {}: bytes after the last record", r.offset()));
+  return Status::Ok();
+}
+
+}  // namespace profana::native

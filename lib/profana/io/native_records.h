@@ -1,0 +1,44 @@
+// The small, non-columnar sections of the native format: trace metadata and diagnostics, as
+// self-describing records (key, type, length, value) so that a reader skips keys it does not know
+// and a writer may add keys without a version bump. Shared by the binary and the text forms.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana::native {
+
+// Calls f(key, field&) for every field of TraceMetadata that the format keeps; field is an
+// int64_t, uint64_t, bool, std::string or std::vector<std::string>.
+template <typename M, typename F>
+void ForEachMetadataField(M& m, F&& f) {
+  f("format", m.format);
+  f("schema_version", m.schema_version);
+  f("base_time_ns", m.base_time_ns);
+  f("display_time_unit", m.display_time_unit);
+  f("rank", m.rank);
+  f("world_size", m.world_size);
+  f("backend", m.backend);
+  f("devices", m.devices);
+  f("profile_memory", m.profile_memory);
+  f("legacy_kernels", m.legacy_kernels);
+  f("input_bytes", m.input_bytes);
+  f("compressed_bytes", m.compressed_bytes);
+  f("lost_bytes", m.lost_bytes);
+  f("raw_events", m.raw_events);
+  f("metadata_events", m.metadata_events);
+  f("instant_events", m.instant_events);
+}
+
+std::string EncodeMetadata(const TraceMetadata& m);
+std::string EncodeDiagnostics(const Diagnostics& d);
+// Errors are "<what>" relative to the section; the caller adds file and section.
+Status DecodeMetadata(std::string_view bytes, TraceMetadata* m);
+Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d);
+
+}  // namespace profana::native

@@ -1,0 +1,34 @@
+// libFuzzer target for the native reader and its text twin: any bytes either fail with a Status
+// or give a Trace that the passes can analyse and that writes back to a file reading the same.
+// Build: cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DPROFANA_FUZZ=ON
+//        -DPROFANA_BUILD_TESTS=OFF && cmake --build build-fuzz --target native_reader_fuzz
+// Run:   build-fuzz/tests/fuzz/native_reader_fuzz CORPUS_DIR  (seeds: tests/fuzz/smoke.sh)
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "profana/io/chrome_trace_writer.h"
+#include "profana/io/native_reader.h"
+#include "profana/io/native_text.h"
+#include "profana/io/native_writer.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/key_averages.h"
+#include "profana/passes/stacks.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto trace = profana::native::SniffNativeText(bytes) ? profana::native::ReadNativeText(bytes, "fuzz")
+                                                      : profana::native::ReadNative(bytes, "fuzz");
+  if (!trace.ok()) return 0;
+  // A file the reader accepts must be safe for every pass.
+  auto events = profana::passes::BuildFunctionEvents(*trace);
+  auto rows = profana::passes::ComputeKeyAverages(*trace, events, {false, 0});
+  profana::passes::ComputeStackSamples(*trace, events, profana::passes::StackSource::kAuto,
+                                       profana::passes::StackMetric::kSelfCpu);
+  profana::io::WriteChromeTrace(*trace);
+  // And it writes back to a file that reads to the same bytes.
+  std::string again = profana::native::WriteNative(*trace);
+  auto reread = profana::native::ReadNative(again, "again");
+  if (!reread.ok() || profana::native::WriteNative(*reread) != again) std::abort();
+  return 0;
+}
