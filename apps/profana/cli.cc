@@ -29,6 +29,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterTableCommand(app, ctx);
   RegisterStacksCommand(app, ctx);
   RegisterTreeCommand(app, ctx);
+  RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   try {
     // CLI11 wants argv order reversed for its vector overload.

@@ -62,5 +62,6 @@ void RegisterTableCommand(CLI::App& app, Context& ctx);
 void RegisterInfoCommand(CLI::App& app, Context& ctx);
 void RegisterStacksCommand(CLI::App& app, Context& ctx);
 void RegisterTreeCommand(CLI::App& app, Context& ctx);
+void RegisterMemoryCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app
