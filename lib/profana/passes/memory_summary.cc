@@ -22,7 +22,7 @@ class Grouper {
       groups_.back().name = name;
     }
     ++groups_[it->second].blocks;
-    groups_[it->second].bytes += bytes;
+    groups_[it->second].bytes = SatAdd(groups_[it->second].bytes, bytes);
   }
   std::vector<MemoryOpGroup> Sorted(const Trace& trace) {
     std::sort(groups_.begin(), groups_.end(), [&](const MemoryOpGroup& a, const MemoryOpGroup& b) {
@@ -61,22 +61,22 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     int32_t alloc_op = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : -1;
     if (peak >= 0 && b.alloc_pos <= peak && (b.free_pos < 0 || b.free_pos > peak)) {
       live.Add(ev, alloc_op, b.alloc_pos < 0, b.bytes);
-      r.live_by_category[static_cast<int>(b.category)] += b.bytes;
-      paired_live += b.bytes;
+      r.live_by_category[static_cast<int>(b.category)] = SatAdd(r.live_by_category[static_cast<int>(b.category)], b.bytes);
+      paired_live = SatAdd(paired_live, b.bytes);
     }
     if (b.alloc_pos >= 0 && b.free_pos < 0) {
       leaked.Add(ev, alloc_op, false, b.bytes);
       ++r.not_freed_blocks;
-      r.not_freed_bytes += b.bytes;
+      r.not_freed_bytes = SatAdd(r.not_freed_bytes, b.bytes);
     }
     if (b.alloc_pos < 0) {
       preexisting.Add(ev, t.op[b.free_pos], false, b.bytes);
       ++r.preexisting_frees;
-      r.preexisting_bytes += b.bytes;
+      r.preexisting_bytes = SatAdd(r.preexisting_bytes, b.bytes);
     }
   }
   // Records without Addr (or double frees) move the level without a block: Unknown.
-  if (peak >= 0) r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)] += s.peak_bytes - paired_live;
+  if (peak >= 0) r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)] = SatAdd(r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)], SatAdd(s.peak_bytes, paired_live == INT64_MIN ? INT64_MAX : -paired_live));
   r.live_by_op = live.Sorted(trace);
   r.not_freed_by_op = leaked.Sorted(trace);
   r.preexisting_by_op = preexisting.Sorted(trace);

@@ -227,15 +227,20 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
     ++s.records;
     s.last_ts_ns = m.ts_ns[r];
     int64_t bytes = m.bytes[r];
-    running[d] += bytes;
+    if (!RecordBytesInRange(bytes)) {
+      ++k.out_of_range;
+      bytes = 0;
+    }
+    running[d] = SatAdd(running[d], bytes);
     t.level[p] = running[d];  // pre-existing bytes added below
 
     int64_t total = m.total_allocated[r], reserved = m.total_reserved[r];
     if ((total != kNoId && total < 0) || (reserved != kNoId && reserved < 0)) ++k.negative_totals;
     if (total != kNoId && total >= 0) {
       TotalAllocatedCheck& c = s.total_allocated;
-      if (c.compared++ == 0) c.offset = total - running[d];
-      if (total - running[d] == c.offset) ++c.agreeing;
+      int64_t offset = SatAdd(total, running[d] == INT64_MIN ? INT64_MAX : -running[d]);
+      if (c.compared++ == 0) c.offset = offset;
+      if (offset == c.offset) ++c.agreeing;
       else if (c.first_disagreement < 0) c.first_disagreement = static_cast<int64_t>(p);
       if (s.max_total_allocated == kNoId || total > s.max_total_allocated) s.max_total_allocated = total;
     }
@@ -245,7 +250,7 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
     }
 
     if (bytes == 0) {
-      ++k.zero_byte_records;
+      if (m.bytes[r] == 0) ++k.zero_byte_records;
       continue;
     }
     bytes > 0 ? ++k.allocations : ++k.frees;
@@ -283,7 +288,7 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
     }
     // Memory allocated before the trace began (the reference's PREEXISTING).
     ++k.preexisting_frees;
-    s.preexisting_bytes += -bytes;
+    s.preexisting_bytes = SatAdd(s.preexisting_bytes, -bytes);
     int32_t b = static_cast<int32_t>(t.blocks.size());
     t.blocks.push_back({d, addr, -bytes, -1, static_cast<int64_t>(p), MemoryCategory::kUnknown});
     by_device.Set(addr, d, b);
@@ -293,7 +298,7 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
   // Levels start at the pre-existing memory the trace freed; the peak is the highest level.
   for (size_t p = 0; p < n; ++p) {
     MemoryDeviceSummary& s = t.summary[t.device[p]];
-    t.level[p] += s.preexisting_bytes;
+    t.level[p] = SatAdd(t.level[p], s.preexisting_bytes);
     if (s.peak_pos < 0 || t.level[p] > s.peak_bytes) {
       s.peak_bytes = t.level[p];
       s.peak_pos = static_cast<int64_t>(p);
@@ -327,7 +332,7 @@ std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline
   for (size_t p = 0; p < t.size(); ++p) {
     if (t.device[p] != device) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];
-    if (bytes == 0) continue;
+    if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
     MemoryCategory c = t.block[p] >= 0 ? t.blocks[t.block[p]].category : MemoryCategory::kUnknown;
     out.push_back({trace.memory.ts_ns[t.order[p]], bytes > 0 ? MemoryAction::kCreate : MemoryAction::kDestroy,
                    bytes, c});
@@ -349,7 +354,8 @@ CoalescedTimeline CoalesceTimeline(const Trace& trace, const MemoryTimeline& t, 
       out.times_us.push_back(us);
       out.sizes.push_back(out.sizes.back());
     }
-    out.sizes.back()[static_cast<int>(e.category) + 1] += e.bytes;
+    int64_t& size = out.sizes.back()[static_cast<int>(e.category) + 1];
+    size = SatAdd(size, e.bytes);
   }
   for (int64_t& us : out.times_us)
     if (us < 0) us = t_min;
@@ -364,24 +370,25 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
   for (size_t p = 0; p < t.size(); ++p) {
     if (device >= 0 && t.device[p] != static_cast<uint32_t>(device)) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];
+    if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
     MemoryOpRow& row = t.op[p] >= 0 ? self[t.op[p]] : outside;
     if (bytes > 0) {
       ++row.self_alloc_count;
-      row.self_alloc_bytes += bytes;
+      row.self_alloc_bytes = SatAdd(row.self_alloc_bytes, bytes);
     } else {
-      row.self_freed_bytes += -bytes;
+      row.self_freed_bytes = SatAdd(row.self_freed_bytes, -bytes);
     }
   }
   total = self;
   for (size_t i = n; i-- > 0;) {  // children after parents: accumulate upward
     total[i].alloc_count += total[i].self_alloc_count;
-    total[i].alloc_bytes += total[i].self_alloc_bytes;
-    total[i].freed_bytes += total[i].self_freed_bytes;
+    total[i].alloc_bytes = SatAdd(total[i].alloc_bytes, total[i].self_alloc_bytes);
+    total[i].freed_bytes = SatAdd(total[i].freed_bytes, total[i].self_freed_bytes);
     int32_t p = ev.parent[i];
     if (p >= 0 && static_cast<size_t>(p) < i) {
       total[p].alloc_count += total[i].alloc_count;
-      total[p].alloc_bytes += total[i].alloc_bytes;
-      total[p].freed_bytes += total[i].freed_bytes;
+      total[p].alloc_bytes = SatAdd(total[p].alloc_bytes, total[i].alloc_bytes);
+      total[p].freed_bytes = SatAdd(total[p].freed_bytes, total[i].freed_bytes);
     }
   }
   std::unordered_map<uint32_t, size_t> index;
@@ -397,11 +404,11 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
     MemoryOpRow& r = rows[it->second];
     ++r.calls;
     r.alloc_count += e.alloc_count;
-    r.alloc_bytes += e.alloc_bytes;
-    r.freed_bytes += e.freed_bytes;
+    r.alloc_bytes = SatAdd(r.alloc_bytes, e.alloc_bytes);
+    r.freed_bytes = SatAdd(r.freed_bytes, e.freed_bytes);
     r.self_alloc_count += e.self_alloc_count;
-    r.self_alloc_bytes += e.self_alloc_bytes;
-    r.self_freed_bytes += e.self_freed_bytes;
+    r.self_alloc_bytes = SatAdd(r.self_alloc_bytes, e.self_alloc_bytes);
+    r.self_freed_bytes = SatAdd(r.self_freed_bytes, e.self_freed_bytes);
   }
   rows.erase(std::remove_if(rows.begin(), rows.end(),
                             [](const MemoryOpRow& r) { return r.alloc_count == 0 && r.freed_bytes == 0; }),

@@ -24,6 +24,17 @@
 
 namespace profana::passes {
 
+// Sums of byte counts saturate instead of overflowing: a damaged file may hold any int64.
+inline int64_t SatAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+// Records claiming more than this (256 TiB) are damaged: counted as out_of_range and ignored.
+constexpr int64_t kMaxRecordBytes = int64_t{1} << 48;
+inline bool RecordBytesInRange(int64_t b) { return b <= kMaxRecordBytes && b >= -kMaxRecordBytes; }
+
 // In the reference's _CATEGORY_TO_INDEX order, so an index here is the index its raw export
 // writes (and index + 1 its sizes column).
 enum class MemoryCategory : uint8_t {
@@ -54,6 +65,7 @@ struct MemoryCounters {
   uint64_t allocations = 0;
   uint64_t frees = 0;
   uint64_t zero_byte_records = 0;       // Bytes == 0: ignored
+  uint64_t out_of_range = 0;            // |Bytes| above 2^48 (256 TiB): ignored
   uint64_t without_addr = 0;            // no Addr (Kineto before 2021-09): cannot be paired
   uint64_t preexisting_frees = 0;       // free of an address never allocated in the trace
   uint64_t double_frees = 0;            // free of an address already freed, not reallocated

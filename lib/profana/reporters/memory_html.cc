@@ -54,7 +54,7 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   // Columns to draw: all rows, or per pixel column the row with the highest total (keeps peaks).
   auto total = [&](size_t i) {
     int64_t sum = 0;
-    for (int c = 1; c <= passes::kMemoryCategories; ++c) sum += tl.sizes[i][c];
+    for (int c = 1; c <= passes::kMemoryCategories; ++c) sum = passes::SatAdd(sum, tl.sizes[i][c]);
     return sum;
   };
   double t0 = static_cast<double>(o.origin_ns) / 1e3;
@@ -93,8 +93,8 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
     for (size_t k = 0; k < rows.size(); ++k) {
       size_t i = rows[k];
       int64_t below = 0;
-      for (int b = 0; b < c; ++b) below += tl.sizes[i][b + 1];
-      int64_t above = below + tl.sizes[i][c + 1];
+      for (int b = 0; b < c; ++b) below = passes::SatAdd(below, tl.sizes[i][b + 1]);
+      int64_t above = passes::SatAdd(below, tl.sizes[i][c + 1]);
       double x1 = X(tl.times_us[i] - t0);
       double x2 = k + 1 < rows.size() ? X(tl.times_us[rows[k + 1]] - t0) : X(x_max);
       upper += fmt::format("{}{},{} {},{}", upper.empty() ? "M" : " L", Num(x1), Num(Y(above)), Num(x2), Num(Y(above)));
@@ -106,14 +106,18 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
 
   // Axes, grid and tick labels.
   std::string axes;
-  for (double v = 0; v <= y_top_units + y_step / 2; v += y_step) {
+  // Ticks by count, not by repeated addition: a step too small for the magnitude must still end.
+  for (int i = 0; i <= 20 && i * y_step <= y_top_units + y_step / 2; ++i) {
+    double v = i * y_step;
     double y = kTop + ph - v / y_top_units * ph;
     axes += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
                         "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{:g}</text>\n",
                         kLeft, Num(y), kLeft + pw, Num(y), kLeft - 8, Num(y + 4), v);
   }
   double xs = NiceStep((x_max - x_min) / x_units_scale, 8);
-  for (double v = std::ceil(x_min / x_units_scale / xs) * xs; v <= x_max / x_units_scale + 1e-9; v += xs) {
+  double x_first = std::ceil(x_min / x_units_scale / xs) * xs;
+  for (int i = 0; i <= 20 && x_first + i * xs <= x_max / x_units_scale + 1e-9; ++i) {
+    double v = x_first + i * xs;
     double x = X(v * x_units_scale);
     axes += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
                         "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{:g}</text>\n",

@@ -55,6 +55,7 @@ void GroupsJson(const Trace& trace, const std::vector<MemoryOpGroup>& groups, Js
 std::vector<std::pair<const char*, uint64_t>> Problems(const passes::MemoryCounters& k) {
   return {{"records without Addr (cannot be paired)", k.without_addr},
           {"zero-byte records", k.zero_byte_records},
+          {"records above 256 TiB (ignored)", k.out_of_range},
           {"double frees", k.double_frees},
           {"frees whose size differs from the allocation", k.size_mismatches},
           {"allocations of a live address (free not recorded)", k.alloc_on_live_address},
@@ -178,7 +179,7 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
   w.Key("format").String(trace.metadata.format);
   w.Key("counters").BeginObject();
   w.Key("records").Int(k.records).Key("allocations").Int(k.allocations).Key("frees").Int(k.frees);
-  w.Key("zero_byte_records").Int(k.zero_byte_records).Key("without_addr").Int(k.without_addr);
+  w.Key("zero_byte_records").Int(k.zero_byte_records).Key("out_of_range").Int(k.out_of_range).Key("without_addr").Int(k.without_addr);
   w.Key("preexisting_frees").Int(k.preexisting_frees).Key("double_frees").Int(k.double_frees);
   w.Key("size_mismatches").Int(k.size_mismatches).Key("alloc_on_live_address").Int(k.alloc_on_live_address);
   w.Key("address_on_two_devices").Int(k.address_on_two_devices).Key("negative_totals").Int(k.negative_totals);
@@ -290,7 +291,7 @@ std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& 
       int64_t total = 0;
       for (int cat = 0; cat < passes::kMemoryCategories; ++cat) {
         out += fmt::format(",{}", tl.sizes[i][cat + 1]);
-        total += tl.sizes[i][cat + 1];
+        total = passes::SatAdd(total, tl.sizes[i][cat + 1]);
       }
       out += fmt::format(",{}\n", total);
     }
