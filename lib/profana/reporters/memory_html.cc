@@ -151,20 +151,31 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
     std::string name = passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c));
     legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\"/>"
                           "<text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>\n",
-                          Num(lx), kTop - 30, kColors[c], Num(lx + 19), kTop - 19, name);
-    lx += 30 + name.size() * 8.2;
+                          Num(lx), kTop - 24, kColors[c], Num(lx + 19), kTop - 13, name);
+    lx += 34 + name.size() * 9.0;  // 13px capitals are about 9px wide
   }
 
   // Title lines as the reference's: max allocated, max reserved (the allocator's when recorded).
   int64_t max_alloc = s.max_total_allocated != kNoId ? s.max_total_allocated : s.peak_bytes;
-  std::string reserved = s.max_total_reserved != kNoId
-                             ? fmt::format("{:.2f} GiB", s.max_total_reserved / 1073741824.0)
-                             : std::string("not recorded");
+  // The reference's GiB with two decimals; small values also in a unit that shows them.
+  auto gib = [](int64_t bytes) {
+    std::string text = fmt::format("{:.2f} GiB", bytes / 1073741824.0);
+    return bytes > 0 && bytes < (int64_t{10} << 20) ? text + " (" + FormatBytes(bytes) + ")" : text;
+  };
+  std::string reserved = s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
   std::string title = fmt::format(
       "<text x=\"{0}\" y=\"30\" class=\"title\" text-anchor=\"middle\">{1} ({2})</text>"
-      "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: {3:.2f} GiB</text>"
+      "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: {3}</text>"
       "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: {4}</text>\n",
-      kWidth / 2, Escape(o.title), Escape(t.devices[device].name), max_alloc / 1073741824.0, reserved);
+      kWidth / 2, Escape(o.title), Escape(t.devices[device].name), gib(max_alloc), reserved);
+  // The plot is the replay: say what it leaves out, so the axis and the title lines agree.
+  int64_t before = s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
+  std::string note = before > 0 ? fmt::format("Plotted: memory the trace allocates or frees; {} more was allocated "
+                                              "before the trace and not freed in it",
+                                              FormatBytes(before))
+                                : std::string("Plotted: memory the trace allocates or frees");
+  title += fmt::format("<text x=\"{}\" y=\"98\" class=\"note\" text-anchor=\"middle\">{}</text>\n", kWidth / 2,
+                       Escape(note));
 
   // Data for the hover readout: the drawn rows, times in ms and per-category bytes.
   std::string data;
@@ -181,7 +192,7 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   page += Escape(o.title) + " (" + Escape(t.devices[device].name) + ")</title>\n<style>\n";
   page += "body{margin:0;background:#fff;font-family:sans-serif;color:#222}"
           "svg text{font-family:sans-serif} .title{font-size:20px;font-weight:bold} .subtitle{font-size:16px}"
-          ".tick{font-size:12px;fill:#444} .label{font-size:14px} .legend{font-size:13px}"
+          ".tick{font-size:12px;fill:#444} .label{font-size:14px} .legend{font-size:13px} .note{font-size:12px;fill:#555}"
           ".grid{stroke:#e4e4e4;stroke-width:1} .frame{fill:none;stroke:#888}"
           ".peak{stroke:#c00;stroke-width:1.5;stroke-dasharray:6 4} .peakdot{fill:#c00}"
           ".peaklabel{font-size:13px;fill:#c00;font-weight:bold} #cursor{stroke:#333;stroke-width:1;pointer-events:none}"
