@@ -78,12 +78,29 @@ class BlockMap {
   size_t used_ = 0;
 };
 
-// Time order: a stable sort by timestamp, skipped when the file already is in order.
+// Time order, stable. Kineto writes one buffer per thread, each already in time order, so the
+// file is a few sorted runs: a natural merge sort merges adjacent runs pairwise, O(n log runs),
+// linear for a file already in order.
 std::vector<uint32_t> TimeOrder(const MemoryTable& m) {
-  std::vector<uint32_t> order(m.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (!std::is_sorted(m.ts_ns.begin(), m.ts_ns.end()))
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m.ts_ns[a] < m.ts_ns[b]; });
+  size_t n = m.size();
+  std::vector<uint32_t> order(n), other(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::vector<size_t> runs = {0};  // run starts, then n
+  for (size_t i = 1; i < n; ++i)
+    if (m.ts_ns[i] < m.ts_ns[i - 1]) runs.push_back(i);
+  runs.push_back(n);
+  auto earlier = [&](uint32_t a, uint32_t b) { return m.ts_ns[a] < m.ts_ns[b]; };
+  while (runs.size() > 2) {
+    std::vector<size_t> merged = {0};
+    for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+      size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+      std::merge(order.begin() + lo, order.begin() + mid, order.begin() + mid, order.begin() + hi,
+                 other.begin() + lo, earlier);  // std::merge takes from the first range on ties
+      merged.push_back(hi);
+    }
+    order.swap(other);
+    runs.swap(merged);
+  }
   return order;
 }
 
