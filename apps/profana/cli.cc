@@ -32,6 +32,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterOptimizableCommand(app, ctx);
   RegisterQueueCommand(app, ctx);
   RegisterIdleCommand(app, ctx);
+  RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);
   try {

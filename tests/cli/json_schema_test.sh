@@ -31,6 +31,15 @@ for t in "${traces[@]}"; do
   "$profana" idle "$t" --format json > "$tmp/idle.$n.json" 2>/dev/null
   n=$((n + 1))
 done
+# profana memory on every kind of memory record: Addr + totals, no Addr (2021), damaged, none.
+for t in "$root/testdata/traces/hta/df_index_resolver/df_index_resolver.json.gz" \
+         "$root/testdata/traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz" \
+         "$root/testdata/oracle/mlp_train/all/trace.kineto_like.json" "$root/testdata/memory/bad_records.json" \
+         "$root/testdata/oracle/nested_labels/legacy_plain/trace.json"; do
+  "$profana" memory "$t" --format json > "$tmp/memory.$n.json"
+  "$profana" memory "$t" --format json --by-op > "$tmp/memory-by-op.$n.json"
+  n=$((n + 1))
+done
 $py - "$root/docs/schema" "$tmp" <<'PY'
 import json, sys, glob, os, jsonschema
 schema_dir, out_dir = sys.argv[1], sys.argv[2]
@@ -41,13 +50,21 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 70, checked
+assert checked == 80, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"
 try:
     jsonschema.validate(doc, json.load(open(os.path.join(schema_dir, "table-1.json"))), cls=jsonschema.Draft202012Validator)
     raise SystemExit("schema accepted a formatted time string")
+except jsonschema.ValidationError:
+    pass
+# The memory schema can fail too: a peak in a formatted unit is rejected.
+doc = json.load(open(os.path.join(out_dir, "memory.7.json")))
+doc["devices"][0]["peak"]["bytes"] = "2.36 GiB"
+try:
+    jsonschema.validate(doc, json.load(open(os.path.join(schema_dir, "memory-1.json"))), cls=jsonschema.Draft202012Validator)
+    raise SystemExit("schema accepted a formatted memory string")
 except jsonschema.ValidationError:
     pass
 print(f"{checked} passed, 0 failed")

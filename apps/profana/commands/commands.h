@@ -66,5 +66,6 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx);
 void RegisterQueueCommand(CLI::App& app, Context& ctx);
 void RegisterIdleCommand(CLI::App& app, Context& ctx);
 void RegisterConvertCommand(CLI::App& app, Context& ctx);
+void RegisterMemoryCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

@@ -162,13 +162,16 @@ void Builder::AttributeMemory() {
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return mem.ts_ns[a] < mem.ts_ns[b]; });
-  std::vector<int64_t> ts(mem.size()), cpu_prefix(mem.size() + 1, 0), cuda_prefix(mem.size() + 1, 0);
+  // Prefix sums wrap (unsigned) so that damaged byte counts near the int64 limit cannot overflow;
+  // a range's difference is still exact whenever its true sum fits in int64.
+  std::vector<int64_t> ts(mem.size());
+  std::vector<uint64_t> cpu_prefix(mem.size() + 1, 0), cuda_prefix(mem.size() + 1, 0);
   for (size_t k = 0; k < order.size(); ++k) {
     uint32_t r = order[k];
     ts[k] = mem.ts_ns[r];
     int8_t dev = mem.device_type[r];
-    cpu_prefix[k + 1] = cpu_prefix[k] + (dev == 0 ? mem.bytes[r] : 0);
-    cuda_prefix[k + 1] = cuda_prefix[k] + (dev == 1 ? mem.bytes[r] : 0);
+    cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(dev == 0 ? mem.bytes[r] : 0);
+    cuda_prefix[k + 1] = cuda_prefix[k] + static_cast<uint64_t>(dev == 1 ? mem.bytes[r] : 0);
   }
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
   // Events come by start time, so the first record of each only moves forward; the last is
@@ -181,8 +184,8 @@ void Builder::AttributeMemory() {
     while (hi + step < ts.size() && ts[hi + step] <= cand_[i].end_ns) hi += step, step *= 2;
     hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), cand_[i].end_ns) - ts.begin();
     if (lo >= hi) continue;
-    cpu_mem_[i] = cpu_prefix[hi] - cpu_prefix[lo];
-    cuda_mem_[i] = cuda_prefix[hi] - cuda_prefix[lo];
+    cpu_mem_[i] = static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]);
+    cuda_mem_[i] = static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]);
     ++cover[lo];
     --cover[hi];
   }
@@ -534,20 +537,21 @@ void Builder::ComputeTotals() {
       uint32_t e = o.kernel_index[k];
       kernel_ns += trace_.events.end_ns[e] - trace_.events.start_ns[e];
     }
-    int64_t children_cpu = 0, children_cuda = 0, children_cpu_mem = 0, children_cuda_mem = 0;
+    int64_t children_cpu = 0, children_cuda = 0;
+    uint64_t children_cpu_mem = 0, children_cuda_mem = 0;  // wrapping: byte counts may be damaged
     for (uint32_t k = o.child_begin[r]; k < o.child_begin[r + 1]; ++k) {
       uint32_t c = o.child_index[k];
       children_cpu += o.cpu_total_ns[c];
       children_cuda += o.cuda_total_ns[c];
-      children_cpu_mem += o.cpu_memory[c];
-      children_cuda_mem += o.cuda_memory[c];
+      children_cpu_mem += static_cast<uint64_t>(o.cpu_memory[c]);
+      children_cuda_mem += static_cast<uint64_t>(o.cuda_memory[c]);
     }
     o.cpu_total_ns[r] = o.end_ns[r] - o.start_ns[r];
     o.self_cpu_ns[r] = o.cpu_total_ns[r] - children_cpu;
     o.cuda_total_ns[r] = kernel_ns + children_cuda;
     o.self_cuda_ns[r] = kernel_ns;
-    o.self_cpu_memory[r] = o.cpu_memory[r] - children_cpu_mem;
-    o.self_cuda_memory[r] = o.cuda_memory[r] - children_cuda_mem;
+    o.self_cpu_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cpu_memory[r]) - children_cpu_mem);
+    o.self_cuda_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cuda_memory[r]) - children_cuda_mem);
   }
 }
 

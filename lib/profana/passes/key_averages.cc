@@ -122,10 +122,12 @@ void AverageRow::Accumulate(const AverageRow& o) {
   self_cpu_ns += o.self_cpu_ns;
   cuda_total_ns += o.cuda_total_ns;
   self_cuda_ns += o.self_cuda_ns;
-  cpu_memory += o.cpu_memory;
-  self_cpu_memory += o.self_cpu_memory;
-  cuda_memory += o.cuda_memory;
-  self_cuda_memory += o.self_cuda_memory;
+  // Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
+  auto wrap_add = [](int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); };
+  cpu_memory = wrap_add(cpu_memory, o.cpu_memory);
+  self_cpu_memory = wrap_add(self_cpu_memory, o.self_cpu_memory);
+  cuda_memory = wrap_add(cuda_memory, o.cuda_memory);
+  self_cuda_memory = wrap_add(self_cuda_memory, o.self_cuda_memory);
 }
 
 }  // namespace profana::passes

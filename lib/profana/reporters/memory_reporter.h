@@ -1,0 +1,39 @@
+// Formats a MemoryTimeline: the text report, the profana.memory/1 JSON document, PyTorch's
+// export_memory_timeline shapes ([times, sizes] and raw tuples), CSV, and the per-op table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_timeline.h"
+
+namespace profana::report {
+
+struct MemoryReportContext {
+  std::string input;
+  std::vector<uint32_t> devices;  // the devices to show, in order
+  int64_t origin_ns = 0;          // times print relative to this (the trace's start)
+  int top = 10;                   // rows per grouped list in text
+};
+
+std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& events,
+                             const passes::MemoryTimeline& t, const MemoryReportContext& c);
+std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList& events,
+                             const passes::MemoryTimeline& t, const MemoryReportContext& c);
+// export_memory_timeline(path.json): [times, sizes] of one device, compact as json.dump writes it.
+std::string FormatTimelineJson(const passes::CoalescedTimeline& timeline);
+// export_memory_timeline_raw: [[time, action, bytes, category], ...] of one device.
+std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw);
+// One row per distinct time: time_us, device, one column per category, total.
+std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t, const MemoryReportContext& c);
+
+std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows, const std::string& device);
+std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows);
+std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+                           const std::string& input, const std::string& device);
+
+// "9.39 GiB", "512.00 KiB", "8 B": binary units, as the reference's GiB title line.
+std::string FormatBytes(int64_t bytes);
+
+}  // namespace profana::report

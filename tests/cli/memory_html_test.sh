@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The memory timeline page in a real browser: headless Chromium renders it (the screenshot's plot
+# area is painted, in more than one colour: stacked categories) and runs its script (it counts the
+# category areas it finds: as many as the page draws). The page must be self-contained: no
+# external scripts, styles, fonts or images. Skipped (exit 77) where Chromium is not installed.
+# Usage: memory_html_test.sh PROFANA REPO_ROOT
+set -euo pipefail
+profana=$1 root=$2
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z "$browser" ]]; then echo "SKIPPED: chromium not installed"; exit 77; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+check() {  # name, min colours, profana memory arguments...
+  local name=$1 colours=$2; shift 2
+  "$profana" memory "$@" --format html -o "$tmp/$name.html"
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,740 \
+    --screenshot="$tmp/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$tmp/$name.html" \
+    > "$tmp/$name.dom" 2>/dev/null
+  /usr/bin/python3 - "$tmp/$name" "$colours" <<'PY'
+import re, struct, sys, zlib
+base, want_colours = sys.argv[1], int(sys.argv[2])
+page = open(base + ".html").read()
+for pattern in (r'<script[^>]+src=', r'<link', r'url\(', r'<img', r'@import', r'@font-face'):
+    assert not re.search(pattern, page), f"not self-contained: {pattern}"
+assert "Max memory allocated: " in page and "Max memory reserved: " in page
+assert 'class="peak"' in page, "peak not marked"
+drawn = int(re.search(r'data-drawn="(\d+)"', open(base + ".dom").read()).group(1))
+in_file = page.count('<path class="area"')
+assert drawn == in_file > 0, (drawn, in_file)
+data = open(base + ".png", "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, width, height, ctype = 8, b"", 0, 0, 0
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    chunk = data[pos + 8:pos + 8 + length]
+    if kind == b"IHDR":
+        width, height, depth, ctype = struct.unpack(">IIBB", chunk[:10])
+        assert depth == 8 and ctype in (2, 6)
+    elif kind == b"IDAT":
+        idat += chunk
+    pos += 12 + length
+bpp = 3 if ctype == 2 else 4
+raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
+for y in range(height):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+# The plot area (inside the axes frame at x 90..1160, y 130..650), away from grid lines' colour.
+painted, total, colours = 0, 0, set()
+for y in range(140, 640, 2):
+    for x in range(100, 1150, 2):
+        r, g, b = rows[y][x * bpp:x * bpp + 3]
+        total += 1
+        if abs(r - g) > 30 or abs(g - b) > 30 or abs(r - b) > 30 or max(r, g, b) < 200:
+            painted += 1
+            colours.add((r // 32, g // 32, b // 32))
+share = painted / total
+assert share > 0.05, f"plot area {share:.1%} painted: blank?"
+assert len(colours) >= want_colours, f"{len(colours)} colours"
+print(f"{base.rsplit('/', 1)[1]}: {drawn} category areas, plot area {share:.0%} painted, {len(colours)} colours")
+PY
+}
+check df_index_resolver 2 "$root/testdata/traces/hta/df_index_resolver/df_index_resolver.json.gz"
+check categories 4 "$root/testdata/memory/categories.json"
+check mlp_train 2 "$root/testdata/oracle/mlp_train/all/trace.kineto_like.json"
+echo "3 passed, 0 failed"

@@ -1,0 +1,218 @@
+// The memory timeline: each categorisation rule on a hand-made trace, every diagnostic on damaged
+// records, and on every real trace that records Total Allocated, the replayed running total
+// agrees with it at every record up to one constant per device (memory allocated before the
+// trace), measured here.
+#include <map>
+
+#include <catch2/catch.hpp>
+
+#include "profana/importers/importer.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_timeline.h"
+#include "test_util.h"
+
+namespace {
+
+using profana::passes::MemoryCategory;
+
+struct Built {
+  profana::Trace trace;
+  profana::passes::FunctionEventList events;
+  profana::passes::MemoryTimeline timeline;
+};
+
+Built Build(const std::string& relative) {
+  auto trace = profana::LoadTrace(profana::test::TestData(relative));
+  REQUIRE(trace.ok());
+  Built b{std::move(*trace), {}, {}};
+  b.events = profana::passes::BuildFunctionEvents(b.trace);
+  b.timeline = profana::passes::BuildMemoryTimeline(b.trace, b.events);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("each categorisation rule on a hand-made trace", "[memory]") {
+  Built b = Build("memory/categories.json");
+  const auto& t = b.timeline;
+  std::map<int64_t, MemoryCategory> by_addr;
+  for (const auto& blk : t.blocks) by_addr[blk.addr] = blk.category;
+  CHECK(by_addr.size() == 9);
+  CHECK(by_addr[0x100] == MemoryCategory::kActivation);      // forward, freed in backward
+  CHECK(by_addr[0x200] == MemoryCategory::kTemporary);       // freed inside its own op
+  CHECK(by_addr[0x300] == MemoryCategory::kUnknown);         // forward, freed outside backward
+  CHECK(by_addr[0x400] == MemoryCategory::kAutogradDetail);  // backward, outlives its op
+  CHECK(by_addr[0x500] == MemoryCategory::kGradient);        // under AccumulateGrad
+  CHECK(by_addr[0x600] == MemoryCategory::kOptimizerState);  // in Optimizer.step, outlives it
+  CHECK(by_addr[0x700] == MemoryCategory::kUnknown);         // in Optimizer.step, freed in it
+  CHECK(by_addr[0x800] == MemoryCategory::kGradient);        // pre-existing, freed by zero_grad
+  CHECK(by_addr[0x900] == MemoryCategory::kUnknown);         // inside no op
+  // Time order: the file's first two records are out of order.
+  CHECK(b.trace.memory.ts_ns[t.order[0]] == 25000);
+  CHECK(t.order[0] == 1);
+
+  const auto& s = t.summary.at(0);
+  CHECK(t.devices.at(0).name == "cuda:0");
+  CHECK(s.preexisting_bytes == 2048);
+  CHECK(s.peak_bytes == 2048 + 1000 + 32 + 512);
+  CHECK(s.total_allocated.compared == 14);
+  CHECK(s.total_allocated.agreeing == 14);
+  CHECK(s.total_allocated.offset == 6144);  // 2048 freed in the trace + 4096 never freed
+
+  auto r = profana::passes::SummariseMemoryDevice(b.trace, b.events, t, 0);
+  CHECK(b.trace.str(b.events.name[r.peak_op]) == "aten::mm");
+  CHECK(r.peak_op_path.size() == 4);
+  CHECK(r.live_by_category[static_cast<int>(MemoryCategory::kActivation)] == 1000);
+  CHECK(r.live_by_category[static_cast<int>(MemoryCategory::kGradient)] == 2048);
+  CHECK(r.not_freed_blocks == 3);
+  CHECK(r.not_freed_bytes == 256 + 128 + 16);
+  CHECK(r.preexisting_frees == 1);
+
+  // The coalesced timeline ends at the level of the last record, by category.
+  auto tl = profana::passes::CoalesceTimeline(b.trace, t, 0);
+  REQUIRE(!tl.sizes.empty());
+  CHECK(tl.times_us.front() == 25);  // pre-existing memory at the first time, as the reference
+  CHECK(tl.sizes.back()[1 + static_cast<int>(MemoryCategory::kGradient)] == 256);
+  CHECK(tl.sizes.back()[1 + static_cast<int>(MemoryCategory::kOptimizerState)] == 128);
+  int64_t last = 0;
+  for (int64_t v : tl.sizes.back()) last += v;
+  CHECK(last == t.level.back());
+}
+
+TEST_CASE("damaged memory records are counted, never fatal", "[memory][bad]") {
+  Built b = Build("memory/bad_records.json");
+  const auto& k = b.timeline.counters;
+  CHECK(k.records == 18);
+  CHECK(k.double_frees == 1);
+  CHECK(k.preexisting_frees == 2);  // one never allocated, one freed on the wrong device
+  CHECK(k.negative_totals == 1);
+  CHECK(k.address_on_two_devices == 2);
+  CHECK(k.size_mismatches == 1);
+  CHECK(k.alloc_on_live_address == 1);
+  CHECK(k.zero_byte_records == 1);
+  CHECK(k.without_addr == 1);
+  CHECK(k.out_of_range == 0);
+  CHECK(k.without_op == 1);
+  REQUIRE(b.timeline.devices.size() == 3);
+  CHECK(b.timeline.devices[2].name == "device99:3");
+  // An absurd size is ignored and counted; sums saturate. (Appended after the FunctionEvents
+  // are built: their own memory columns are the table command's business.)
+  auto& m = b.trace.memory;
+  for (int64_t bytes : {INT64_MIN + 1, INT64_MAX}) {
+    m.ts_ns.push_back(m.ts_ns.back() + 1);
+    m.thread.push_back(m.thread.back());
+    m.bytes.push_back(bytes);
+    m.addr.push_back(0x95);
+    m.total_allocated.push_back(INT64_MAX);
+    m.total_reserved.push_back(profana::kNoId);
+    m.device_type.push_back(1);
+    m.device_id.push_back(0);
+  }
+  auto absurd = profana::passes::BuildMemoryTimeline(b.trace, b.events);
+  CHECK(absurd.counters.out_of_range == 2);
+  CHECK(absurd.counters.double_frees == 1);
+  CHECK(absurd.summary[0].peak_bytes == b.timeline.summary[0].peak_bytes);
+  // Every format runs on it.
+  for (const char* format : {"text", "json", "csv", "timeline", "raw", "html"}) {
+    auto r = profana::test::Run({"memory", profana::test::TestData("memory/bad_records.json"), "--format", format});
+    INFO(format);
+    CHECK(r.code == 0);
+    CHECK(!r.out.empty());
+  }
+}
+
+TEST_CASE("the replay agrees with Total Allocated at every record, up to memory allocated before the trace",
+          "[memory][real]") {
+  // (trace, device, records compared, offset in bytes). The offset is Total Allocated minus the
+  // replayed sum of Bytes; constant per device means every record agrees.
+  struct Case {
+    const char* path;
+    const char* device;
+    uint64_t records;
+    int64_t offset;
+  };
+  const Case cases[] = {
+      {"traces/hta/df_index_resolver/df_index_resolver.json.gz", "cuda:1", 26770, 4096614400},
+      {"traces/hta/df_index_resolver/df_index_resolver.json.gz", "cpu", 1240, 0},
+      {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "hip:0", 415, 665600},
+      {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "cpu", 60, 0},
+      {"traces/tracelens/inference/vllm_decode_full/capture_traces/graph_capture_rank_0.1773709742341309550.pt.trace.json.gz",
+       "hip:0", 1184, 191610969088},
+      {"oracle/cnn_train/memory/trace.kineto_like.json", "cpu", 86, 56664},
+      {"oracle/cnn_train/all/trace.kineto_like.json", "cpu", 86, 62912},
+      {"oracle/fork_threads/memory/trace.kineto_like.json", "cpu", 34, 75408},
+      {"oracle/fork_threads/all/trace.kineto_like.json", "cpu", 34, 83600},
+      {"oracle/lstm_forward/memory/trace.kineto_like.json", "cpu", 140, 75408},
+      {"oracle/lstm_forward/all/trace.kineto_like.json", "cpu", 140, 75408},
+      {"oracle/mlp_train/memory/trace.kineto_like.json", "cpu", 154, 0},
+      {"oracle/mlp_train/all/trace.kineto_like.json", "cpu", 154, 644},
+      {"oracle/nested_labels/memory/trace.kineto_like.json", "cpu", 164, 75408},
+      {"oracle/nested_labels/all/trace.kineto_like.json", "cpu", 164, 75408},
+  };
+  for (const Case& c : cases) {
+    INFO(c.path << " " << c.device);
+    Built b = Build(c.path);
+    int d = profana::passes::FindMemoryDevice(b.timeline, c.device);
+    REQUIRE(d >= 0);
+    const auto& check = b.timeline.summary[d].total_allocated;
+    CHECK(check.compared == c.records);
+    CHECK(check.agreeing == c.records);
+    CHECK(check.first_disagreement == -1);
+    CHECK(check.offset == c.offset);
+    // Independently of the replay: the level plus the offset minus the pre-existing frees is the
+    // recorded Total Allocated at every record.
+    const auto& t = b.timeline;
+    int64_t off = c.offset - t.summary[d].preexisting_bytes;
+    uint64_t equal = 0;
+    for (size_t p = 0; p < t.size(); ++p)
+      if (t.device[p] == static_cast<uint32_t>(d)) equal += t.level[p] + off == b.trace.memory.total_allocated[t.order[p]];
+    CHECK(equal == c.records);
+  }
+}
+
+TEST_CASE("in file order the replay disagrees: Kineto writes records per thread buffer", "[memory][real]") {
+  // Why the pass sorts: summing df_index_resolver's records in file order gives 12 different
+  // offsets on cuda:1, in time order one.
+  Built b = Build("traces/hta/df_index_resolver/df_index_resolver.json.gz");
+  const auto& m = b.trace.memory;
+  int64_t running = 0, offset = 0;
+  uint64_t changes = 0;
+  bool first = true;
+  for (size_t r = 0; r < m.size(); ++r) {
+    if (m.device_type[r] != 1) continue;
+    running += m.bytes[r];
+    int64_t o = m.total_allocated[r] - running;
+    if (first || o != offset) ++changes;
+    offset = o;
+    first = false;
+  }
+  CHECK(changes == 11);
+  CHECK(b.timeline.summary[profana::passes::FindMemoryDevice(b.timeline, "cuda:1")].total_allocated.agreeing == 26770);
+}
+
+TEST_CASE("records without Addr: a level and per-op bytes, no pairing", "[memory][real]") {
+  Built b = Build("traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const auto& t = b.timeline;
+  CHECK(t.counters.without_addr == 12838);
+  CHECK(t.blocks.empty());
+  int d = profana::passes::FindMemoryDevice(t, "cuda:0");
+  REQUIRE(d >= 0);
+  CHECK(t.summary[d].peak_bytes == 2791636480);
+  // The 2021 file spells the ops' tid as a string, the records' as a number: same thread.
+  CHECK(t.counters.without_op == 3294);
+  // Per-op memory sums to the records' own totals.
+  auto rows = profana::passes::MemoryByOp(b.trace, b.events, t, d);
+  int64_t self_alloc = 0, self_freed = 0, alloc = 0, freed = 0;
+  for (size_t p = 0; p < t.size(); ++p) {
+    if (t.device[p] != static_cast<uint32_t>(d)) continue;
+    int64_t bytes = b.trace.memory.bytes[t.order[p]];
+    (bytes > 0 ? alloc : freed) += bytes > 0 ? bytes : -bytes;
+  }
+  for (const auto& r : rows) {
+    self_alloc += r.self_alloc_bytes;
+    self_freed += r.self_freed_bytes;
+  }
+  CHECK(self_alloc == alloc);
+  CHECK(self_freed == freed);
+}
