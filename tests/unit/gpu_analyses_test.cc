@@ -220,3 +220,29 @@ TEST_CASE("every command reads nvprof input, and the database file is never touc
   CHECK(profana::test::ReadFile(db) == before);
   std::remove(db.c_str());
 }
+
+TEST_CASE("the real nvprof database converts to a Chrome trace and a native file with the same table", "[nvprof]") {
+  std::string src = "testdata/traces/nvprof/profiling-lm/net.sql";
+  std::string json = "/tmp/profana_test_nvprof_" + std::to_string(::getpid()) + ".json";
+  std::string pfa = "/tmp/profana_test_nvprof_" + std::to_string(::getpid()) + ".pfa";
+  REQUIRE(Run({"convert", src, "-o", json}).code == 0);
+  REQUIRE(Run({"convert", src, "-o", pfa}).code == 0);
+  // The written JSON passes a strict parser (simdjson's DOM parser validates the whole document).
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  CHECK(parser.load(json).get(doc) == simdjson::SUCCESS);
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"table", "--sort", "self_cuda"}, {"optimizable", "--top", "3"}, {"tree"}}) {
+    INFO(args[0]);
+    std::vector<std::string> a = args, b = args, c = args;
+    a.insert(a.begin() + 1, src);
+    b.insert(b.begin() + 1, json);
+    c.insert(c.begin() + 1, pfa);
+    auto original = Run(a);
+    REQUIRE(original.code == 0);
+    CHECK(Run(b).out == original.out);
+    CHECK(Run(c).out == original.out);
+  }
+  std::remove(json.c_str());
+  std::remove(pfa.c_str());
+}

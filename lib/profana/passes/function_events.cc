@@ -317,15 +317,18 @@ void Builder::AttributeKernels() {
     return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
            ev_.external_id[e] != kNoId;
   };
+  // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
   launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
     uint32_t e = cand_[i].source;
+    if (cand_[i].synthetic || !is_launch(i, e)) return false;
     *id = ev_.correlation[e];
-    return is_launch(i, e);
+    return true;
   });
   op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
     uint32_t e = cand_[i].source;
+    if (cand_[i].synthetic || !is_op(i, e)) return false;
     *id = ev_.external_id[e];
-    return is_op(i, e);
+    return true;
   });
   std::vector<std::pair<uint32_t, uint32_t>> owned;  // (owner candidate, kernel event), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
