@@ -15,8 +15,9 @@ check() {  # name, profana stacks arguments...
     --screenshot="$tmp/$name.png" "file://$tmp/$name.svg" >/dev/null 2>&1
   timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$tmp/$name.svg" \
     > "$tmp/$name.dom" 2>/dev/null
-  /usr/bin/python3 - "$tmp/$name" <<'PY'
-import re, struct, sys, zlib
+  PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$tmp/$name" <<'PY'
+import re, sys
+from png_pixels import read_png
 base = sys.argv[1]
 # Frames: the script's own count after it ran, the file's frame groups, the distinct prefixes.
 dom = open(base + ".dom").read()
@@ -28,33 +29,7 @@ for line in open(base + ".folded"):
     for i in range(1, len(frames) + 1):
         prefixes.add(tuple(frames[:i]))
 assert laid_out == in_file == len(prefixes) > 0, (laid_out, in_file, len(prefixes))
-# The screenshot: decode the PNG (8-bit RGB/RGBA) and count painted pixels in the plot area.
-data = open(base + ".png", "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat, width, height, ctype = 8, b"", 0, 0, 0
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    chunk = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        width, height, depth, ctype = struct.unpack(">IIBB", chunk[:10])
-        assert depth == 8 and ctype in (2, 6)
-    elif kind == b"IDAT":
-        idat += chunk
-    pos += 12 + length
-bpp = 3 if ctype == 2 else 4
-raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
-for y in range(height):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
+width, height, bpp, rows = read_png(base + ".png")
 painted = total = 0
 for y in range(40, min(height, 400)):
     for x in range(10, min(width, 1190)):

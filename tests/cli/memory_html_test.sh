@@ -16,8 +16,9 @@ check() {  # name, min colours, profana memory arguments...
     --screenshot="$tmp/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
   timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$tmp/$name.html" \
     > "$tmp/$name.dom" 2>/dev/null
-  /usr/bin/python3 - "$tmp/$name" "$colours" <<'PY'
-import re, struct, sys, zlib
+  PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$tmp/$name" "$colours" <<'PY'
+import re, sys
+from png_pixels import read_png
 base, want_colours = sys.argv[1], int(sys.argv[2])
 page = open(base + ".html").read()
 for pattern in (r'<script[^>]+src=', r'<link', r'url\(', r'<img', r'@import', r'@font-face'):
@@ -27,32 +28,7 @@ assert 'class="peak"' in page, "peak not marked"
 drawn = int(re.search(r'data-drawn="(\d+)"', open(base + ".dom").read()).group(1))
 in_file = page.count('<path class="area"')
 assert drawn == in_file > 0, (drawn, in_file)
-data = open(base + ".png", "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat, width, height, ctype = 8, b"", 0, 0, 0
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    chunk = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        width, height, depth, ctype = struct.unpack(">IIBB", chunk[:10])
-        assert depth == 8 and ctype in (2, 6)
-    elif kind == b"IDAT":
-        idat += chunk
-    pos += 12 + length
-bpp = 3 if ctype == 2 else 4
-raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
-for y in range(height):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
+width, height, bpp, rows = read_png(base + ".png")
 # The plot area (inside the axes frame at x 90..1160, y 130..650), away from grid lines' colour.
 painted, total, colours = 0, 0, set()
 for y in range(140, 640, 2):

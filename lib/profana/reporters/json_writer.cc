@@ -3,27 +3,11 @@
 #include <cmath>
 
 #include "fmt/format.h"
+#include "profana/base/json_string.h"
 
 namespace profana::report {
 
-void JsonWriter::Escape(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out->append(fmt::format("\\u{:04x}", static_cast<unsigned char>(c)));
-        else out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
+void JsonWriter::Escape(std::string_view s, std::string* out) { AppendJsonString(s, out); }
 
 void JsonWriter::Newline() {
   if (!pretty_) return;
