@@ -88,6 +88,7 @@ class Importer {
   Status ReadMarkers();
   Status ReadApiCalls(const char* table, ActivityKind kind);
   Status ReadKernels();
+  int64_t AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind);
   Status ReadMemcpys();
   Status ReadMemsets();
   void CheckLaunches();
@@ -244,24 +245,31 @@ Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
   return q.status();
 }
 
+// Device activity rows all start with (start, end, deviceId, streamId, correlationId): one event
+// on the (device, stream) track. Returns the correlation id.
+int64_t Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind) {
+  TraceBuilder::Event e;
+  e.trace_name = name;
+  e.category = category;
+  e.kind = kind;
+  e.thread = Stream(q.Int(2), q.Int(3));
+  e.start_ns = q.Int(0);
+  e.end_ns = std::max(q.Int(1), e.start_ns);
+  e.correlation = q.Int(4);
+  e.device = static_cast<int32_t>(q.Int(2));
+  b_.AddEvent(e);
+  ++b_.metadata().raw_events;
+  return e.correlation;
+}
+
 Status Importer::ReadKernels() {
   Query q(db_, file_, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
           "SELECT start, end, deviceId, streamId, correlationId, name FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
           "ORDER BY _id_");
   StringId category = b_.Intern("kernel");
   while (q.Next()) {
-    TraceBuilder::Event e;
-    e.trace_name = KernelName(q.Int(5));
-    e.category = category;
-    e.kind = ActivityKind::kKernel;
-    e.thread = Stream(q.Int(2), q.Int(3));
-    e.start_ns = q.Int(0);
-    e.end_ns = std::max(q.Int(1), e.start_ns);
-    e.correlation = q.Int(4);
-    e.device = static_cast<int32_t>(q.Int(2));
-    activity_correlations_.emplace_back(e.correlation, q.row());
-    b_.AddEvent(e);
-    ++b_.metadata().raw_events;
+    int64_t correlation = AddActivity(q, KernelName(q.Int(5)), category, ActivityKind::kKernel);
+    activity_correlations_.emplace_back(correlation, q.row());
   }
   return q.status();
 }
@@ -272,17 +280,7 @@ Status Importer::ReadMemcpys() {
           "SELECT start, end, deviceId, streamId, correlationId, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY _id_");
   StringId category = b_.Intern("gpu_memcpy");
   while (q.Next()) {
-    TraceBuilder::Event e;
-    e.trace_name = b_.Intern(MemcpyName(q.Int(5)));
-    e.category = category;
-    e.kind = ActivityKind::kMemcpy;
-    e.thread = Stream(q.Int(2), q.Int(3));
-    e.start_ns = q.Int(0);
-    e.end_ns = std::max(q.Int(1), e.start_ns);
-    e.correlation = q.Int(4);
-    e.device = static_cast<int32_t>(q.Int(2));
-    b_.AddEvent(e);
-    ++b_.metadata().raw_events;
+    AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
   }
   return q.status();
 }
@@ -293,17 +291,7 @@ Status Importer::ReadMemsets() {
           "SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY _id_");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   while (q.Next()) {
-    TraceBuilder::Event e;
-    e.trace_name = name;
-    e.category = category;
-    e.kind = ActivityKind::kMemset;
-    e.thread = Stream(q.Int(2), q.Int(3));
-    e.start_ns = q.Int(0);
-    e.end_ns = std::max(q.Int(1), e.start_ns);
-    e.correlation = q.Int(4);
-    e.device = static_cast<int32_t>(q.Int(2));
-    b_.AddEvent(e);
-    ++b_.metadata().raw_events;
+    AddActivity(q, name, category, ActivityKind::kMemset);
   }
   return q.status();
 }
