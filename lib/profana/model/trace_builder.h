@@ -45,6 +45,7 @@ class TraceBuilder {
   TraceBuilder();
 
   StringId Intern(std::string_view s) { return trace_.strings.Intern(s); }
+  StringPool& strings() { return trace_.strings; }
   std::string_view str(StringId id) const { return trace_.strings.Get(id); }
   // Threads are keyed by (pid, tid); a string pid or tid is keyed by its interned text.
   ThreadId Thread(int64_t pid, int64_t tid, StringId pid_text = {}, StringId tid_text = {});

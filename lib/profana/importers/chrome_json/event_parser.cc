@@ -1,0 +1,191 @@
+#include "profana/importers/chrome_json/event_parser.h"
+
+#include "fmt/format.h"
+#include "profana/importers/chrome_json/json_numbers.h"
+#include "profana/importers/chrome_json/shapes_text.h"
+
+namespace profana::json {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+error_code EventParser::ReadString(od::value v, StringId* out, StagedEvent* s, const char* field) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  if (type != od::json_type::string) {
+    if (!s->bad_field) s->bad_field = field;
+    return simdjson::SUCCESS;
+  }
+  std::string_view str;
+  if (auto err = v.get_string().get(str)) return err;
+  *out = pool_->Intern(str);
+  return simdjson::SUCCESS;
+}
+
+error_code EventParser::ReadInt(od::value v, int64_t* out, StagedEvent* s, const char* field) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  if (type == od::json_type::null) return simdjson::SUCCESS;
+  if (type != od::json_type::number) {
+    if (!s->bad_field) s->bad_field = field;
+    return simdjson::SUCCESS;
+  }
+  std::string_view token = v.raw_json_token();
+  if (!ParseInteger(token, out) && !s->bad_number) s->bad_number = field;
+  return simdjson::SUCCESS;
+}
+
+error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, const char* field) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  if (type != od::json_type::number) {
+    if (!s->bad_field) s->bad_field = field;
+    return simdjson::SUCCESS;
+  }
+  std::string_view token = v.raw_json_token();
+  if (!ParseMicrosToNanos(token, out) && !s->bad_number) s->bad_number = field;
+  return simdjson::SUCCESS;
+}
+
+// pid and tid are numbers, or strings such as "CPU functions" and "stream 7".
+error_code EventParser::ReadIdOrText(od::value v, int64_t* num, StringId* text, StagedEvent* s,
+                                const char* field) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  if (type == od::json_type::string) return ReadString(v, text, s, field);
+  return ReadInt(v, num, s, field);
+}
+
+error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
+  for (auto field_result : args) {
+    od::field field;
+    if (auto err = std::move(field_result).get(field)) return err;
+    std::string_view key;
+    if (auto err = field.unescaped_key().get(key)) return err;
+    od::value v = field.value();
+    error_code err = simdjson::SUCCESS;
+    switch (key.size() ? key[0] : 0) {
+      case 'E':
+        if (key == "External id") err = ReadInt(v, &s->external_id, s, "args.External id");
+        break;
+      case 'e':
+        if (key == "external id") err = ReadInt(v, &s->external_id, s, "args.external id");
+        break;
+      case 'c':
+        if (key == "correlation") err = ReadInt(v, &s->correlation, s, "args.correlation");
+        break;
+      case 'S':
+        if (key == "Sequence number") err = ReadInt(v, &s->sequence_nr, s, "args.Sequence number");
+        break;
+      case 'F':
+        if (key == "Fwd thread id") err = ReadInt(v, &s->fwd_thread, s, "args.Fwd thread id");
+        break;
+      case 'I':
+        if (key == "Input Dims" || key == "Input dims") {
+          od::json_type type;
+          if ((err = v.type().get(type))) break;
+          if (type != od::json_type::array) {
+            if (!s->bad_field) s->bad_field = "args.Input Dims";
+            break;
+          }
+          od::array dims;
+          std::string_view raw;
+          if ((err = v.get_array().get(dims)) || (err = dims.raw_json().get(raw))) break;
+          shapes_buffer_.clear();
+          // An empty list and no list both print as "[]": both are StringId 0.
+          if (RenderPythonShapes(raw, &shapes_buffer_))
+            s->input_shapes = shapes_buffer_ == "[]" ? StringId(0) : pool_->Intern(shapes_buffer_);
+          else if (!s->bad_field) s->bad_field = "args.Input Dims";
+        }
+        break;
+      case 'C':
+        if (key == "Call stack") err = ReadString(v, &s->call_stack, s, "args.Call stack");
+        break;
+      case 'd':
+        if (key == "device") err = ReadInt(v, &s->device, s, "args.device");
+        break;
+      case 'D':
+        if (key == "Device Type") err = ReadInt(v, &s->device_type, s, "args.Device Type");
+        else if (key == "Device Id") err = ReadInt(v, &s->device_id, s, "args.Device Id");
+        break;
+      case 'B':
+        if (key == "Bytes") {
+          s->has_bytes = true;
+          err = ReadInt(v, &s->bytes, s, "args.Bytes");
+        }
+        break;
+      case 'A':
+        if (key == "Addr") err = ReadInt(v, &s->addr, s, "args.Addr");
+        break;
+      case 'T':
+        if (key == "Total Allocated") err = ReadInt(v, &s->total_allocated, s, "args.Total Allocated");
+        else if (key == "Total Reserved") err = ReadInt(v, &s->total_reserved, s, "args.Total Reserved");
+        break;
+      case 'n':
+        if (key == "name") err = ReadString(v, &s->arg_name, s, "args.name");
+        break;
+      default: break;
+    }
+    if (err) return err;
+  }
+  return simdjson::SUCCESS;
+}
+
+error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
+  od::object obj;
+  if (auto err = value.get_object().get(obj)) {
+    if (err == simdjson::INCORRECT_TYPE) {
+      fatal_ = fmt::format("event #{}: expected a JSON object, found something else", index);
+      return simdjson::INCORRECT_TYPE;
+    }
+    return err;
+  }
+  StagedEvent& s = *out;
+  s = StagedEvent();
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto err = std::move(field_result).get(field)) return err;
+    std::string_view key;
+    if (auto err = field.unescaped_key().get(key)) return err;
+    od::value v = field.value();
+    error_code err = simdjson::SUCCESS;
+    if (key == "ph") {
+      StringId ph;
+      if ((err = ReadString(v, &ph, &s, "ph"))) return err;
+      std::string_view text = pool_->Get(ph);
+      s.ph = text.size() == 1 ? text[0] : '?';
+    } else if (key == "name") {
+      err = ReadString(v, &s.name, &s, "name");
+    } else if (key == "cat") {
+      err = ReadString(v, &s.cat, &s, "cat");
+    } else if (key == "ts") {
+      s.has_ts = true;
+      err = ReadTime(v, &s.ts_ns, &s, "ts");
+    } else if (key == "dur") {
+      s.has_dur = true;
+      err = ReadTime(v, &s.dur_ns, &s, "dur");
+    } else if (key == "pid") {
+      err = ReadIdOrText(v, &s.pid, &s.pid_text, &s, "pid");
+    } else if (key == "tid") {
+      err = ReadIdOrText(v, &s.tid, &s.tid_text, &s, "tid");
+    } else if (key == "id") {
+      od::json_type type;
+      if ((err = v.type().get(type))) return err;
+      if (type == od::json_type::number) err = ReadInt(v, &s.flow_id, &s, "id");
+    } else if (key == "args") {
+      od::json_type type;
+      if ((err = v.type().get(type))) return err;
+      if (type == od::json_type::object) {
+        od::object args;
+        if ((err = v.get_object().get(args))) return err;
+        err = ReadArgs(args, &s);
+      } else if (type != od::json_type::null && !s.bad_field) {
+        s.bad_field = "args";
+      }
+    }
+    if (err) return err;
+  }
+  return simdjson::SUCCESS;
+}
+
+}  // namespace profana::json

@@ -1,0 +1,70 @@
+// Reads one Chrome-trace event object into a StagedEvent: its fields checked and converted, its
+// strings interned into a StringPool, nothing committed. The whole-file importer interns straight
+// into the trace's pool; the streaming importer's parser threads each intern into a pool of their
+// own and the merge renames the ids (streaming_import.cc). EventCommitter turns a StagedEvent
+// into model rows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "profana/base/ids.h"
+#include "profana/model/trace.h"
+#include "profana/base/string_pool.h"
+#include "simdjson.h"
+
+namespace profana::json {
+
+// One event's fields, staged while its object is read; committed only when it is complete,
+// so an event cut off by truncation never reaches the builder. Plain data: the streaming
+// importer keeps batches of these and renames their StringIds.
+struct StagedEvent {
+  char ph = 0;
+  StringId name, cat;
+  bool has_ts = false, has_dur = false;
+  int64_t ts_ns = 0, dur_ns = 0;
+  int64_t pid = 0, tid = 0;
+  StringId pid_text, tid_text;
+  int64_t flow_id = kNoId;
+  // args
+  int64_t external_id = kNoId, correlation = kNoId;
+  int64_t sequence_nr = -1, fwd_thread = 0, device = -1;
+  StringId input_shapes, call_stack, arg_name;
+  bool has_bytes = false;
+  int64_t bytes = 0, addr = kNoId, total_allocated = kNoId, total_reserved = kNoId;
+  int64_t device_type = 0, device_id = -1;
+  const char* bad_field = nullptr;  // first field of the wrong type (a string literal)
+  const char* bad_number = nullptr; // first number out of range (a string literal)
+};
+
+class EventParser {
+ public:
+  using error_code = simdjson::error_code;
+  explicit EventParser(StringPool* pool) : pool_(pool) {}
+
+  // Reads one element of the events array. A JSON error comes back as the error code; an element
+  // that is not an object sets fatal() and returns INCORRECT_TYPE.
+  error_code Read(simdjson::ondemand::value value, int64_t index, StagedEvent* s);
+  const std::string& fatal() const { return fatal_; }
+  void set_fatal(std::string message) { fatal_ = std::move(message); }
+
+  // Field readers, shared with the header (metadata) reader. A wrong type or an out-of-range
+  // number is recorded in *s (the event is then skipped with a diagnostic), not returned.
+  error_code ReadString(simdjson::ondemand::value v, StringId* out, StagedEvent* s, const char* field);
+  error_code ReadInt(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
+  error_code ReadTime(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
+  error_code ReadIdOrText(simdjson::ondemand::value v, int64_t* num, StringId* text, StagedEvent* s,
+                          const char* field);
+
+  StringPool* pool() const { return pool_; }
+
+ private:
+  error_code ReadArgs(simdjson::ondemand::object args, StagedEvent* s);
+
+  StringPool* pool_;
+  std::string shapes_buffer_;
+  std::string fatal_;
+};
+
+}  // namespace profana::json

@@ -1,0 +1,90 @@
+#include "profana/importers/chrome_json/header_reader.h"
+
+namespace profana::json {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::string_view key, od::value value) {
+  TraceMetadata& meta = *metadata;
+  od::json_type type;
+  if (auto err = value.type().get(type)) return err;
+  StagedEvent scratch;  // wrong types in the header are ignored: it is informational
+  if (key == "schemaVersion") return parser->ReadInt(value, &meta.schema_version, &scratch, "schemaVersion");
+  if (key == "baseTimeNanoseconds") return parser->ReadInt(value, &meta.base_time_ns, &scratch, "baseTimeNanoseconds");
+  if (key == "displayTimeUnit" && type == od::json_type::string) {
+    std::string_view unit;
+    if (auto err = value.get_string().get(unit)) return err;
+    meta.display_time_unit = std::string(unit);
+    return simdjson::SUCCESS;
+  }
+  if (key == "profanaLegacyKernels") {
+    int64_t on = 0;
+    if (auto err = parser->ReadInt(value, &on, &scratch, "profanaLegacyKernels")) return err;
+    meta.legacy_kernels = on != 0;
+    return simdjson::SUCCESS;
+  }
+  if (key == "profile_memory") {
+    if (type == od::json_type::boolean) {
+      bool on = false;
+      if (auto err = value.get_bool().get(on)) return err;
+      meta.profile_memory = on;
+    } else {
+      int64_t on = 0;
+      if (auto err = parser->ReadInt(value, &on, &scratch, "profile_memory")) return err;
+      meta.profile_memory = on != 0;
+    }
+    return simdjson::SUCCESS;
+  }
+  if (key == "distributedInfo" && type == od::json_type::object) {
+    od::object info;
+    if (auto err = value.get_object().get(info)) return err;
+    for (auto f : info) {
+      od::field field;
+      if (auto err = std::move(f).get(field)) return err;
+      std::string_view k;
+      if (auto err = field.unescaped_key().get(k)) return err;
+      od::value v = field.value();
+      if (k == "rank") {
+        if (auto err = parser->ReadInt(v, &meta.rank, &scratch, "rank")) return err;
+      } else if (k == "world_size") {
+        if (auto err = parser->ReadInt(v, &meta.world_size, &scratch, "world_size")) return err;
+      } else if (k == "backend") {
+        StringId backend;
+        if (auto err = parser->ReadString(v, &backend, &scratch, "backend")) return err;
+        meta.backend = std::string(parser->pool()->Get(backend));
+      }
+    }
+    return simdjson::SUCCESS;
+  }
+  if (key == "deviceProperties" && type == od::json_type::array) {
+    od::array devices;
+    if (auto err = value.get_array().get(devices)) return err;
+    for (auto d : devices) {
+      od::value dv;
+      if (auto err = d.get(dv)) return err;
+      od::json_type dt;
+      if (auto err = dv.type().get(dt)) return err;
+      if (dt != od::json_type::object) continue;
+      od::object dev;
+      if (auto err = dv.get_object().get(dev)) return err;
+      std::string device_name;
+      for (auto f : dev) {
+        od::field field;
+        if (auto err = std::move(f).get(field)) return err;
+        std::string_view k;
+        if (auto err = field.unescaped_key().get(k)) return err;
+        if (k == "name") {
+          StringId n;
+          if (auto err = parser->ReadString(field.value(), &n, &scratch, "name")) return err;
+          device_name = std::string(parser->pool()->Get(n));
+        }
+      }
+      meta.devices.push_back(std::move(device_name));
+    }
+    return simdjson::SUCCESS;
+  }
+  return simdjson::SUCCESS;  // other keys: skipped by On-Demand
+}
+
+}  // namespace profana::json
