@@ -1,5 +1,6 @@
 #include "fmt/format.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
+#include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
 #include "profana/base/mapped_file.h"
@@ -55,6 +56,11 @@ Result<Trace> LoadTrace(const std::string& path) {
       native::SetContainer(&trace, "profana-native", mapped->bytes().size());
       return trace;
     }
+    // JSON, plain or gzipped, streams through a bounded window on all cores. Anything unusual
+    // (damage, truncation, not JSON) comes back without a trace, and the whole-file path below
+    // repairs or reports it.
+    json::StreamAttempt streamed = json::StreamChromeJson(path);
+    if (streamed.trace) return std::move(*streamed.trace);
   }
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
   return LoadTraceFromBuffer(input);

@@ -1,0 +1,118 @@
+#include "profana/base/byte_source.h"
+
+#include <fcntl.h>
+#include <isa-l/igzip_lib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace profana {
+
+struct ByteSource::Gzip {
+  inflate_state state;
+  std::vector<uint8_t> in;  // compressed bytes read but not yet inflated: in[next, end)
+  size_t next = 0, end = 0;
+  bool eof = false;  // the file has no more compressed bytes
+};
+
+namespace {
+constexpr size_t kCompressedRead = 1 << 20;
+}
+
+std::unique_ptr<ByteSource> ByteSource::Open(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return nullptr;
+  }
+  std::unique_ptr<ByteSource> source(new ByteSource());
+  source->fd_ = fd;
+  source->file_bytes_ = static_cast<uint64_t>(st.st_size);
+  unsigned char magic[2] = {0, 0};
+  ssize_t got = pread(fd, magic, 2, 0);
+  if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+    source->gzipped_ = true;
+    source->gz_ = std::make_unique<Gzip>();
+    source->gz_->in.resize(kCompressedRead);
+    isal_inflate_init(&source->gz_->state);
+    source->gz_->state.crc_flag = ISAL_GZIP;
+  }
+  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  return source;
+}
+
+ByteSource::~ByteSource() {
+  if (fd_ >= 0) close(fd_);
+}
+
+size_t ByteSource::ReadRaw(char* dst, size_t n) {
+  for (;;) {
+    ssize_t got = read(fd_, dst, n);
+    if (got >= 0) return static_cast<size_t>(got);
+    if (errno == EINTR) continue;
+    failed_ = true;
+    return 0;
+  }
+}
+
+size_t ByteSource::Inflate(char* dst, size_t n) {
+  Gzip& g = *gz_;
+  size_t out = 0;
+  while (out < n && !finished_) {
+    if (g.next == g.end && !g.eof) {
+      g.end = ReadRaw(reinterpret_cast<char*>(g.in.data()), g.in.size());
+      g.next = 0;
+      if (failed_) return 0;
+      if (g.end == 0) g.eof = true;
+    }
+    inflate_state& s = g.state;
+    s.next_in = g.in.data() + g.next;
+    s.avail_in = static_cast<uint32_t>(g.end - g.next);
+    s.next_out = reinterpret_cast<uint8_t*>(dst + out);
+    s.avail_out = static_cast<uint32_t>(std::min<size_t>(n - out, 1u << 30));
+    uint32_t before_out = s.avail_out;
+    int rc = isal_inflate(&s);
+    g.next = g.end - s.avail_in;
+    out += before_out - s.avail_out;
+    if (rc != ISAL_DECOMP_OK) {
+      failed_ = true;  // corrupt data: the whole-file path names the offset
+      return 0;
+    }
+    if (s.block_state == ISAL_BLOCK_FINISH) {
+      // Another gzip member may follow (concatenated gzip files are one valid gzip file).
+      if (g.next == g.end && !g.eof) {
+        g.end = ReadRaw(reinterpret_cast<char*>(g.in.data()), g.in.size());
+        g.next = 0;
+        if (failed_) return 0;
+        if (g.end == 0) g.eof = true;
+      }
+      if (g.next < g.end && g.in[g.next] == 0x1f) {
+        isal_inflate_reset(&s);
+        s.crc_flag = ISAL_GZIP;
+        continue;
+      }
+      finished_ = true;
+      if (g.next < g.end) failed_ = true;  // trailing garbage: let the whole-file path judge
+      break;
+    }
+    if (g.next == g.end && g.eof && before_out == s.avail_out) {
+      failed_ = true;  // the stream ends before its last block: a cut-short file
+      return 0;
+    }
+  }
+  return out;
+}
+
+size_t ByteSource::Read(char* dst, size_t n) {
+  if (failed_ || n == 0) return 0;
+  size_t got = gzipped_ ? Inflate(dst, n) : ReadRaw(dst, n);
+  produced_ += got;
+  return got;
+}
+
+}  // namespace profana

@@ -1,0 +1,43 @@
+// ByteSource hands out the content of a file a piece at a time, gunzipping as it goes when the
+// file starts with the gzip magic (ISA-L's streaming inflate). Memory stays bounded by the
+// caller's buffer plus one compressed read buffer, whatever the file's size. Any damage (a read
+// error, corrupt or cut-short gzip) is reported as failed(): the streaming importer then falls
+// back to the whole-file path, whose messages say exactly what is wrong.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace profana {
+
+class ByteSource {
+ public:
+  // Opens a regular file; null when it cannot be opened or is not a regular file.
+  static std::unique_ptr<ByteSource> Open(const std::string& path);
+  ~ByteSource();
+
+  // Fills up to n bytes of dst; 0 at the end (or on failure: see failed()).
+  size_t Read(char* dst, size_t n);
+  bool failed() const { return failed_; }
+  bool gzipped() const { return gzipped_; }
+  uint64_t file_bytes() const { return file_bytes_; }   // size on disk
+  uint64_t content_bytes() const { return produced_; }  // bytes handed out so far
+
+ private:
+  ByteSource() = default;
+  size_t ReadRaw(char* dst, size_t n);
+  size_t Inflate(char* dst, size_t n);
+
+  int fd_ = -1;
+  bool failed_ = false;
+  bool gzipped_ = false;
+  bool finished_ = false;
+  uint64_t file_bytes_ = 0;
+  uint64_t produced_ = 0;
+  struct Gzip;
+  std::unique_ptr<Gzip> gz_;
+};
+
+}  // namespace profana

@@ -1,0 +1,145 @@
+#include "profana/importers/chrome_json/batch_pipeline.h"
+
+#include <cstring>
+
+#include "profana/base/string_pool.h"
+
+namespace profana::json {
+
+namespace od = simdjson::ondemand;
+
+void Batch::Fill(const char* events_text, size_t size, uint64_t input_offset) {
+  text_size = size + 2;
+  if (text.size() < text_size + simdjson::SIMDJSON_PADDING) text.resize(text_size + simdjson::SIMDJSON_PADDING);
+  text[0] = '[';
+  std::memcpy(text.data() + 1, events_text, size);
+  text[size + 1] = ']';
+  std::memset(text.data() + text_size, 0, simdjson::SIMDJSON_PADDING);
+  offset = input_offset;
+  worker = -1;
+  done = failed = false;
+  events.clear();
+  offsets.clear();
+  new_text.clear();
+  new_length.clear();
+  new_seen_after.clear();
+}
+
+struct ParsePipeline::Worker {
+  int id = 0;
+  od::parser parser;
+  StringPool pool;
+  EventParser events{&pool};
+};
+
+namespace {
+
+// Parses one batch; any JSON problem marks it failed (the caller then falls back).
+void ParseBatch(ParsePipeline* /*unused*/, int worker_id, od::parser& parser, StringPool& pool,
+                EventParser& reader, Batch& b) {
+  b.worker = worker_id;
+  b.first_new_id = static_cast<uint32_t>(pool.size());
+  od::document doc;
+  od::array array;
+  if (parser.iterate(b.text.data(), b.text_size, b.text.size()).get(doc) || doc.get_array().get(array)) {
+    b.failed = true;
+    return;
+  }
+  const char* first = b.text.data() + 1;
+  for (auto element : array) {
+    od::value value;
+    const char* where = nullptr;
+    if (element.get(value) || value.current_location().get(where)) {
+      b.failed = true;
+      return;
+    }
+    size_t seen_before = pool.size();
+    b.events.emplace_back();
+    if (reader.Read(value, static_cast<int64_t>(b.events.size() - 1), &b.events.back())) {
+      b.failed = true;
+      return;
+    }
+    b.offsets.push_back(b.offset + static_cast<uint64_t>(where - first));
+    for (size_t id = seen_before; id < pool.size(); ++id) {
+      std::string_view s = pool.Get(StringId(static_cast<uint32_t>(id)));
+      b.new_text.append(s);
+      b.new_length.push_back(static_cast<uint32_t>(s.size()));
+    }
+    b.new_seen_after.push_back(static_cast<uint32_t>(b.new_length.size()));
+  }
+}
+
+}  // namespace
+
+ParsePipeline::ParsePipeline(int workers, int batches) {
+  for (int i = 0; i < batches; ++i) {
+    storage_.push_back(std::make_unique<Batch>());
+    free_.push_back(storage_.back().get());
+  }
+  for (int i = 0; i < workers; ++i) {
+    worker_state_.push_back(std::make_unique<Worker>());
+    worker_state_.back()->id = i;
+  }
+  for (int i = 0; i < workers; ++i) threads_.emplace_back(&ParsePipeline::Run, this, worker_state_[i].get());
+}
+
+ParsePipeline::~ParsePipeline() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    todo_.clear();
+  }
+  work_ready_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void ParsePipeline::Run(Worker* w) {
+  for (;;) {
+    Batch* b;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
+      if (stopping_) return;
+      b = todo_.front();
+      todo_.pop_front();
+    }
+    ParseBatch(this, w->id, w->parser, w->pool, w->events, *b);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      b->done = true;
+    }
+    batch_done_.notify_all();
+  }
+}
+
+Batch* ParsePipeline::Free() {
+  if (free_.empty()) return nullptr;
+  Batch* b = free_.back();
+  free_.pop_back();
+  return b;
+}
+
+void ParsePipeline::Submit(Batch* b) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    todo_.push_back(b);
+    in_flight_.push_back(b);
+  }
+  work_ready_.notify_one();
+}
+
+Batch* ParsePipeline::Oldest(bool wait) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (in_flight_.empty()) return nullptr;
+  Batch* b = in_flight_.front();
+  if (!b->done) {
+    if (!wait) return nullptr;
+    batch_done_.wait(lock, [&] { return b->done; });
+  }
+  in_flight_.pop_front();
+  return b;
+}
+
+void ParsePipeline::Recycle(Batch* b) { free_.push_back(b); }
+
+}  // namespace profana::json

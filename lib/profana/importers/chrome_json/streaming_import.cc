@@ -1,0 +1,237 @@
+#include "profana/importers/chrome_json/streaming_import.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "profana/base/byte_source.h"
+#include "profana/importers/chrome_json/batch_pipeline.h"
+#include "profana/importers/chrome_json/event_committer.h"
+#include "profana/importers/chrome_json/header_reader.h"
+#include "profana/importers/chrome_json/structure_scan.h"
+#include "profana/importers/chrome_json/top_level_scan.h"
+#include "profana/model/trace_builder.h"
+
+namespace profana::json {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+constexpr size_t kPadding = 64;
+constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we are willing to hold
+
+// The input as a sliding window: bytes [base, base + size) of the (gunzipped) input.
+class Window {
+ public:
+  explicit Window(ByteSource* source, size_t read_bytes) : source_(source), read_bytes_(read_bytes) {
+    buf_.resize(2 * read_bytes + kPadding);
+  }
+  const char* data() const { return buf_.data(); }
+  size_t size() const { return size_; }
+  uint64_t base() const { return base_; }
+  bool eof() const { return eof_; }
+  // Drops the bytes before `keep` (an index into the window), then reads more. Indexes into the
+  // window shift by the returned amount.
+  size_t Advance(size_t keep) {
+    size_t shift = keep;
+    if (shift) {
+      std::memmove(buf_.data(), buf_.data() + shift, size_ - shift);
+      size_ -= shift;
+      base_ += shift;
+    }
+    if (buf_.size() - kPadding - size_ < read_bytes_) buf_.resize(size_ + read_bytes_ + kPadding);
+    size_t got = source_->Read(buf_.data() + size_, buf_.size() - kPadding - size_);
+    if (got == 0) eof_ = true;
+    size_ += got;
+    std::memset(buf_.data() + size_, 0, kPadding);
+    return shift;
+  }
+
+ private:
+  ByteSource* source_;
+  size_t read_bytes_;
+  std::vector<char> buf_;
+  size_t size_ = 0;
+  uint64_t base_ = 0;
+  bool eof_ = false;
+};
+
+// Commits parsed batches in input order. The string ids: each worker interned into its own pool;
+// the commit interns each event's new strings into the trace's pool just before committing the
+// event, in the order the worker met them. A string new to the trace is necessarily new to the
+// worker that meets it first, so the trace's pool sees the same first occurrences in the same
+// order as the whole-file importer, and assigns the same ids.
+class Merger {
+ public:
+  Merger(TraceBuilder* builder, int workers) : b_(builder), committer_(builder), remap_(workers) {
+    for (auto& r : remap_) r.push_back(StringId(0));
+  }
+
+  void Commit(const Batch& batch) {
+    std::vector<StringId>& remap = remap_[batch.worker];
+    size_t next_new = 0, text_at = 0;
+    for (size_t i = 0; i < batch.events.size(); ++i) {
+      for (; next_new < batch.new_seen_after[i]; ++next_new) {
+        uint32_t length = batch.new_length[next_new];
+        remap.push_back(b_->Intern(std::string_view(batch.new_text.data() + text_at, length)));
+        text_at += length;
+      }
+      StagedEvent s = batch.events[i];
+      for (StringId* id : {&s.name, &s.cat, &s.pid_text, &s.tid_text, &s.input_shapes, &s.call_stack, &s.arg_name})
+        *id = remap[id->value];
+      ++b_->metadata().raw_events;
+      committer_.Commit(s, index_++, batch.offsets[i]);
+    }
+  }
+
+ private:
+  TraceBuilder* b_;
+  EventCommitter committer_;
+  std::vector<std::vector<StringId>> remap_;  // per worker: local string id -> trace string id
+  int64_t index_ = 0;
+};
+
+// Parses the object members outside the events array ("key":value,...) as metadata.
+bool ReadMembers(const std::string& members, TraceBuilder* builder) {
+  if (members.empty()) return true;
+  std::string doc_text = "{" + members + "}";
+  size_t size = doc_text.size();
+  doc_text.append(simdjson::SIMDJSON_PADDING, '\0');
+  od::parser parser;
+  od::document doc;
+  od::object top;
+  if (parser.iterate(doc_text.data(), size, doc_text.size()).get(doc) || doc.get_object().get(top)) return false;
+  EventParser reader(&builder->strings());
+  for (auto f : top) {
+    od::field field;
+    std::string_view key;
+    if (std::move(f).get(field) || field.unescaped_key().get(key)) return false;
+    if (ReadHeaderField(&reader, &builder->metadata(), key, field.value())) return false;
+  }
+  return true;
+}
+
+int WorkerCount(int asked) {
+  if (asked > 0) return asked;
+  unsigned cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(cores, 1u, 8u));
+}
+
+StreamAttempt Fallback(std::string reason) {
+  StreamAttempt attempt;
+  attempt.fallback_reason = std::move(reason);
+  return attempt;
+}
+
+}  // namespace
+
+StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options) {
+  std::unique_ptr<ByteSource> source = ByteSource::Open(path);
+  if (!source) return Fallback("not a regular file");
+  Window window(source.get(), options.read_bytes);
+
+  // The opening, up to the '[' of the events.
+  size_t bom = 0;
+  EventsStart start;
+  for (;;) {
+    window.Advance(0);
+    if (source->failed()) return Fallback("read or gunzip failed");
+    if (bom == 0 && window.size() >= 3 && std::memcmp(window.data(), "\xEF\xBB\xBF", 3) == 0) bom = 3;
+    std::string_view text(window.data() + bom, window.size() - bom);
+    TopScan scan = FindEventsStart(text, &start);
+    if (scan == TopScan::kOk) break;
+    if (scan == TopScan::kUnsupported) return Fallback("not a well-formed Chrome trace opening");
+    if (window.eof() || window.size() > kMaxOutside) return Fallback("no events array in the first bytes");
+  }
+
+  TraceBuilder builder;
+  if (!ReadMembers(start.members, &builder)) return Fallback("header members do not parse");
+  int workers = WorkerCount(options.workers);
+  ParsePipeline pipeline(workers, 3 * workers);
+  Merger merger(&builder, workers);
+  bool failed = false;
+  auto commit_oldest = [&](bool wait) {
+    Batch* b = pipeline.Oldest(wait);
+    if (!b) return false;
+    if (b->failed) failed = true;
+    if (!failed) merger.Commit(*b);
+    pipeline.Recycle(b);
+    return true;
+  };
+
+  // The events: cut into batches of whole events at element ends found by the scanner.
+  size_t batch_begin = bom + start.events_begin;  // index into the window
+  size_t scan_at = batch_begin, last_end = 0;
+  bool first_batch = true;
+  ScanState state;
+  size_t array_close = 0;
+  auto submit = [&](size_t end) {
+    // Between batches there is exactly one comma (the parser checks the commas inside).
+    size_t p = batch_begin;
+    while (p < end && IsJsonSpace(window.data()[p])) ++p;
+    if (!first_batch) {
+      if (p >= end || window.data()[p] != ',') return false;
+      ++p;
+      while (p < end && IsJsonSpace(window.data()[p])) ++p;
+    }
+    first_batch = false;
+    Batch* b;
+    while (!(b = pipeline.Free())) commit_oldest(true);
+    b->Fill(window.data() + p, end - p, window.base() + p - bom);
+    pipeline.Submit(b);
+    batch_begin = end;
+    return true;
+  };
+  while (!failed) {
+    ScanResult r = ScanArrayElements(window.data(), scan_at, window.size(), !window.eof(),
+                                     batch_begin + options.batch_bytes, &state);
+    scan_at = r.next;
+    if (r.last_element_end) last_end = r.last_element_end;
+    if (r.array_close) {
+      array_close = r.array_close;
+      break;
+    }
+    if (last_end > batch_begin && scan_at >= batch_begin + options.batch_bytes) {
+      if (!submit(last_end)) return Fallback("events not separated by one comma");
+      while (commit_oldest(false)) {}
+      continue;
+    }
+    if (window.eof()) return Fallback("input ends inside the events array");
+    size_t shift = window.Advance(batch_begin);
+    if (source->failed()) return Fallback("read or gunzip failed");
+    batch_begin -= shift;
+    scan_at -= shift;
+    if (last_end) last_end -= shift;
+  }
+  if (failed) return Fallback("a batch of events does not parse");
+  if (last_end > batch_begin && !submit(last_end)) return Fallback("events not separated by one comma");
+  // Between the last event and the ']' only spaces (a trailing comma is an error to report).
+  for (size_t p = batch_begin; p + 1 < array_close; ++p)
+    if (!IsJsonSpace(window.data()[p])) return Fallback("something other than an event in the array");
+  while (commit_oldest(true)) {}
+  if (failed) return Fallback("a batch of events does not parse");
+
+  // What follows the array: more members, the closing brace, spaces.
+  std::string after(window.data() + array_close, window.size() - array_close);
+  while (!window.eof()) {
+    window.Advance(window.size());
+    if (source->failed()) return Fallback("read or gunzip failed");
+    after.append(window.data(), window.size());
+    if (after.size() > kMaxOutside) return Fallback("too much text after the events array");
+  }
+  std::string members;
+  if (ReadAfterEvents(after, start.is_object, &members) != TopScan::kOk)
+    return Fallback("not a well-formed Chrome trace ending");
+  if (!ReadMembers(members, &builder)) return Fallback("header members do not parse");
+
+  TraceMetadata& meta = builder.metadata();
+  meta.input_bytes = source->content_bytes();
+  meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
+  meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
+  StreamAttempt attempt;
+  attempt.trace = std::move(builder).Finish();
+  return attempt;
+}
+
+}  // namespace profana::json

@@ -1,0 +1,35 @@
+// The streaming Chrome-trace importer: reads a JSON file (plain or gzipped) through one reused
+// window, cuts the traceEvents array into runs of whole events (structure_scan.h), parses the runs
+// on worker threads into staged events with thread-local string pools, and commits them in file
+// order on the calling thread. Memory is bounded by the window and the batches in flight, not by
+// the file; the model it builds is byte for byte the one the whole-file importer builds (the
+// string ids included: see the merge in streaming_import.cc), which a test checks on every trace
+// in testdata/.
+//
+// It handles the well-formed case only. Anything else (a syntax error, a cut-short file, corrupt
+// gzip, something that is not a Chrome trace) returns no trace, and the caller runs the
+// whole-file importer, whose repair and messages are the reference.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "profana/model/trace.h"
+
+namespace profana::json {
+
+struct StreamOptions {
+  size_t read_bytes = 4 << 20;   // bytes per read (and the window's initial size)
+  size_t batch_bytes = 1 << 20;  // text per parse batch
+  int workers = 0;               // parser threads; 0: one per core, at most 8
+};
+
+struct StreamAttempt {
+  std::optional<Trace> trace;
+  std::string fallback_reason;  // why there is no trace: the whole-file importer must run
+};
+
+StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options = {});
+
+}  // namespace profana::json

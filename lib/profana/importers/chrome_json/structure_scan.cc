@@ -1,0 +1,108 @@
+#include "profana/importers/chrome_json/structure_scan.h"
+
+#include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace profana::json {
+namespace {
+
+struct Masks {
+  uint64_t quote, backslash, open, close;
+};
+
+#if defined(__AVX2__)
+inline uint64_t Eq(__m256i lo, __m256i hi, char c) {
+  __m256i v = _mm256_set1_epi8(c);
+  uint32_t a = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
+  uint32_t b = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
+  return a | (static_cast<uint64_t>(b) << 32);
+}
+inline Masks Classify(const char* p) {
+  __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  return {Eq(lo, hi, '"'), Eq(lo, hi, '\\'), Eq(lo, hi, '{') | Eq(lo, hi, '['), Eq(lo, hi, '}') | Eq(lo, hi, ']')};
+}
+#else
+inline Masks Classify(const char* p) {
+  Masks m{0, 0, 0, 0};
+  for (int i = 0; i < 64; ++i) {
+    uint64_t bit = 1ull << i;
+    switch (p[i]) {
+      case '"': m.quote |= bit; break;
+      case '\\': m.backslash |= bit; break;
+      case '{': case '[': m.open |= bit; break;
+      case '}': case ']': m.close |= bit; break;
+      default: break;
+    }
+  }
+  return m;
+}
+#endif
+
+// Characters escaped by a backslash: simdjson's branchless odd-run detection (stage 1).
+inline uint64_t Escaped(uint64_t backslash, uint64_t* prev_escaped) {
+  backslash &= ~*prev_escaped;
+  uint64_t follows_escape = backslash << 1 | *prev_escaped;
+  const uint64_t even_bits = 0x5555555555555555ull;
+  uint64_t odd_sequence_starts = backslash & ~even_bits & ~follows_escape;
+  uint64_t sequences_starting_on_even_bits;
+  *prev_escaped = __builtin_add_overflow(odd_sequence_starts, backslash, &sequences_starting_on_even_bits);
+  uint64_t invert_mask = sequences_starting_on_even_bits << 1;
+  return (even_bits ^ invert_mask) & follows_escape;
+}
+
+// Bit i set when an odd number of bits at or below i are set: the inside of strings.
+inline uint64_t PrefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+}  // namespace
+
+ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come, size_t stop_after,
+                             ScanState* state) {
+  ScanResult result;
+  size_t pos = begin;
+  while (pos < end) {
+    if (end - pos < 64 && more_to_come) break;
+    Masks m = Classify(data + pos);
+    uint64_t valid = end - pos >= 64 ? ~0ull : (1ull << (end - pos)) - 1;
+    uint64_t quotes = m.quote & ~Escaped(m.backslash, &state->prev_escaped);
+    uint64_t in_string = PrefixXor(quotes) ^ state->prev_in_string;
+    state->prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
+    uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
+    int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
+    if (state->depth - closes > 0) {
+      // No close in this block can bring the depth back to the array's level.
+      state->depth += opens - closes;
+    } else {
+      for (uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
+        int bit = __builtin_ctzll(brackets);
+        if (open >> bit & 1) {
+          ++state->depth;
+          continue;
+        }
+        if (--state->depth == 0) result.last_element_end = pos + bit + 1;
+        if (state->depth < 0) {
+          result.array_close = pos + bit + 1;
+          result.next = pos + bit + 1;
+          return result;
+        }
+      }
+    }
+    pos += end - pos >= 64 ? 64 : end - pos;
+    if (result.last_element_end && pos >= stop_after) break;
+  }
+  result.next = pos;
+  return result;
+}
+
+}  // namespace profana::json
