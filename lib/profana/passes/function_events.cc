@@ -464,6 +464,8 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
   // stack (possibly empty) to every event under a backward function of that (sequence_nr,
   // forward thread).
   size_t m = o.size();
+  // When no event has a stack, every event keeps the empty one: nothing to lend.
+  if (std::all_of(stacks->begin(), stacks->end(), [](StackId s) { return s.value == 0; })) return;
   struct Key {
     int64_t seq, thread;
     bool operator==(const Key& k) const { return seq == k.seq && thread == k.thread; }

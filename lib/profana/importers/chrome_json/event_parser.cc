@@ -1,5 +1,7 @@
 #include "profana/importers/chrome_json/event_parser.h"
 
+#include <cstring>
+
 #include "fmt/format.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
@@ -9,11 +11,34 @@ namespace profana::json {
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
 
+namespace {
+
+// A field's key as written, without unescaping it into the parser's string buffer (a copy per
+// field): Kineto's keys never hold escapes. A key that does is unescaped as usual.
+error_code KeyOf(od::field& field, std::string_view* key) {
+  const char* begin = field.key().raw();
+  const char* end = begin;
+  while (*end != '"') ++end;  // stage 1 has checked that the string closes
+  if (std::memchr(begin, '\\', static_cast<size_t>(end - begin)) != nullptr) return field.unescaped_key().get(*key);
+  *key = std::string_view(begin, static_cast<size_t>(end - begin));
+  return simdjson::SUCCESS;
+}
+
+}  // namespace
+
 error_code EventParser::ReadString(od::value v, StringId* out, StagedEvent* s, const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   if (type != od::json_type::string) {
     if (!s->bad_field) s->bad_field = field;
+    return simdjson::SUCCESS;
+  }
+  // Most strings hold no escape: intern their text in place rather than unescaping a copy. The
+  // raw token runs from the opening quote to the next structural character.
+  std::string_view token = v.raw_json_token();
+  while (token.size() > 2 && token.back() != '"') token.remove_suffix(1);
+  if (token.size() >= 2 && std::memchr(token.data(), '\\', token.size()) == nullptr) {
+    *out = pool_->Intern(token.substr(1, token.size() - 2));
     return simdjson::SUCCESS;
   }
   std::string_view str;
@@ -61,7 +86,7 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
     od::field field;
     if (auto err = std::move(field_result).get(field)) return err;
     std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return err;
+    if (auto err = KeyOf(field, &key)) return err;
     od::value v = field.value();
     error_code err = simdjson::SUCCESS;
     switch (key.size() ? key[0] : 0) {
@@ -146,7 +171,7 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
     od::field field;
     if (auto err = std::move(field_result).get(field)) return err;
     std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return err;
+    if (auto err = KeyOf(field, &key)) return err;
     od::value v = field.value();
     error_code err = simdjson::SUCCESS;
     if (key == "ph") {
