@@ -31,6 +31,9 @@ struct CommonOptions {
   bool quiet = false;
 };
 
+// The process's peak resident memory so far, in MB, for --verbose phase lines.
+double PeakRssMb();
+
 // Milliseconds since construction or the last Lap(), for --verbose phase timings.
 class Stopwatch {
  public:

@@ -1,3 +1,5 @@
+#include <sys/resource.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,12 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o, const std::vector<std
   command->add_flag("--strict", o->strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   command->add_flag("-v,--verbose", o->verbose, "Print diagnostics of the import on standard error");
   command->add_flag("-q,--quiet", o->quiet, "Do not print warnings");
+}
+
+double PeakRssMb() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;
 }
 
 int Fail(const Status& status, Context& ctx) {
@@ -53,10 +61,10 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path));
   double ms = clock.Lap();
-  ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms: {} duration, {} memory, {} flow; {} strings, {} stacks",
+  ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} memory, {} flow; {} strings, {} stacks",
                  path, trace.metadata.format, trace.metadata.input_bytes,
                  trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes) : "",
-                 trace.metadata.raw_events, ms, trace.events.size(), trace.memory.size(), trace.flows.size(),
+                 trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(), trace.flows.size(),
                  trace.strings.size(), trace.stacks.size() - 1);
   std::string name = path == "-" ? "<stdin>" : path;
   const Diagnostics& diag = trace.diagnostics;

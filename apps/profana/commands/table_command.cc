@@ -43,12 +43,12 @@ int RunTable(const TableArgs& a, Context& ctx) {
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(), PeakRssMb());
   std::vector<passes::AverageRow> rows =
       a.raw ? passes::RawEventRows(*trace, events)
             : passes::ComputeKeyAverages(*trace, events, {a.group_by_input_shape, a.group_by_stack_n});
   passes::SortRows(&rows, sort);
-  ctx.log->debug("key averages: {} rows in {:.1f} ms", rows.size(), clock.Lap());
+  ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(), PeakRssMb());
 
   if (a.common.format == "text") {
     report::TableOptions options;

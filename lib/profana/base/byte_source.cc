@@ -6,21 +6,42 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace profana {
+
+namespace {
+constexpr size_t kCompressedRead = 1 << 20;
+constexpr size_t kBlock = 4 << 20;
+constexpr int kBlocksAhead = 3;
+}  // namespace
 
 struct ByteSource::Gzip {
   inflate_state state;
   std::vector<uint8_t> in;  // compressed bytes read but not yet inflated: in[next, end)
   size_t next = 0, end = 0;
   bool eof = false;  // the file has no more compressed bytes
-};
 
-namespace {
-constexpr size_t kCompressedRead = 1 << 20;
-}
+  // Inflated blocks handed from the inflater thread to Read, in order.
+  struct Block {
+    std::vector<char> bytes;
+    size_t size = 0;
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Block> ready;   // inflated, not yet read
+  std::vector<Block> spare;  // read, to be refilled
+  bool done = false;         // the inflater has finished (all blocks are in `ready`)
+  bool stop = false;         // the reader is gone
+  Block current;             // the block Read is consuming
+  size_t current_at = 0;
+  std::thread inflater;
+};
 
 std::unique_ptr<ByteSource> ByteSource::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -41,13 +62,71 @@ std::unique_ptr<ByteSource> ByteSource::Open(const std::string& path) {
     source->gz_->in.resize(kCompressedRead);
     isal_inflate_init(&source->gz_->state);
     source->gz_->state.crc_flag = ISAL_GZIP;
+    source->gz_->inflater = std::thread(&ByteSource::InflateAhead, source.get());
   }
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return source;
 }
 
 ByteSource::~ByteSource() {
+  if (gz_ && gz_->inflater.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(gz_->mutex);
+      gz_->stop = true;
+    }
+    gz_->changed.notify_all();
+    gz_->inflater.join();
+  }
   if (fd_ >= 0) close(fd_);
+}
+
+void ByteSource::InflateAhead() {
+  Gzip& g = *gz_;
+  for (;;) {
+    Gzip::Block block;
+    {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      g.changed.wait(lock, [&] { return g.stop || g.ready.size() < kBlocksAhead; });
+      if (g.stop) return;
+      if (!g.spare.empty()) {
+        block = std::move(g.spare.back());
+        g.spare.pop_back();
+      }
+    }
+    block.bytes.resize(kBlock);
+    block.size = Inflate(block.bytes.data(), kBlock);
+    bool last = block.size == 0;
+    {
+      std::lock_guard<std::mutex> lock(g.mutex);
+      if (!last) g.ready.push_back(std::move(block));
+      g.done = last;
+    }
+    g.changed.notify_all();
+    if (last) return;
+  }
+}
+
+size_t ByteSource::ReadInflated(char* dst, size_t n) {
+  Gzip& g = *gz_;
+  size_t out = 0;
+  while (out < n) {
+    if (g.current_at == g.current.size) {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      if (g.current.bytes.capacity()) g.spare.push_back(std::move(g.current));
+      g.current = {};
+      g.current_at = 0;
+      g.changed.notify_all();
+      g.changed.wait(lock, [&] { return !g.ready.empty() || g.done; });
+      if (g.ready.empty()) break;  // the end (or a failure, which failed_ records)
+      g.current = std::move(g.ready.front());
+      g.ready.pop_front();
+    }
+    size_t take = std::min(n - out, g.current.size - g.current_at);
+    std::memcpy(dst + out, g.current.bytes.data() + g.current_at, take);
+    g.current_at += take;
+    out += take;
+  }
+  return out;
 }
 
 size_t ByteSource::ReadRaw(char* dst, size_t n) {
@@ -109,8 +188,8 @@ size_t ByteSource::Inflate(char* dst, size_t n) {
 }
 
 size_t ByteSource::Read(char* dst, size_t n) {
-  if (failed_ || n == 0) return 0;
-  size_t got = gzipped_ ? Inflate(dst, n) : ReadRaw(dst, n);
+  if (n == 0) return 0;
+  size_t got = gzipped_ ? ReadInflated(dst, n) : (failed_ ? 0 : ReadRaw(dst, n));
   produced_ += got;
   return got;
 }

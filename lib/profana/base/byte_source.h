@@ -1,10 +1,12 @@
 // ByteSource hands out the content of a file a piece at a time, gunzipping as it goes when the
-// file starts with the gzip magic (ISA-L's streaming inflate). Memory stays bounded by the
-// caller's buffer plus one compressed read buffer, whatever the file's size. Any damage (a read
+// file starts with the gzip magic: ISA-L's streaming inflate, on a thread of its own that keeps a
+// few 4 MiB blocks ahead of the reader, so inflating overlaps parsing. Memory stays bounded by a
+// few blocks, whatever the file's size. Any damage (a read
 // error, corrupt or cut-short gzip) is reported as failed(): the streaming importer then falls
 // back to the whole-file path, whose messages say exactly what is wrong.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,9 +31,11 @@ class ByteSource {
   ByteSource() = default;
   size_t ReadRaw(char* dst, size_t n);
   size_t Inflate(char* dst, size_t n);
+  void InflateAhead();  // the inflater thread
+  size_t ReadInflated(char* dst, size_t n);
 
   int fd_ = -1;
-  bool failed_ = false;
+  std::atomic<bool> failed_{false};  // set by the inflater thread too
   bool gzipped_ = false;
   bool finished_ = false;
   uint64_t file_bytes_ = 0;
