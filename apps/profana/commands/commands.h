@@ -29,6 +29,7 @@ struct CommonOptions {
   bool strict = false;
   bool verbose = false;
   bool quiet = false;
+  std::string max_memory;      // --max-memory SIZE; empty = the default (see base/memory_limit.h)
 };
 
 // Milliseconds since construction or the last Lap(), for --verbose phase timings.

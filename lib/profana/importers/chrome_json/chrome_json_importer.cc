@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "profana/importers/chrome_json/json_errors.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
 #include "profana/importers/chrome_json/truncation.h"
@@ -75,6 +76,7 @@ struct Staged {
   int64_t device_type = 0, device_id = -1;
   const char* bad_field = nullptr;  // first field of the wrong type
   const char* bad_number = nullptr; // first number out of range
+  const char* dropped_arg = nullptr; // first args number out of range: dropped, event kept
 };
 
 class Reader {
@@ -134,7 +136,10 @@ error_code Reader::ReadInt(od::value v, int64_t* out, Staged* s, const char* fie
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if (!ParseInteger(token, out) && !s->bad_number) s->bad_number = field;
+  if (ParseInteger(token, out)) return simdjson::SUCCESS;
+  // An id past 2^63 in args (some tools write unsigned 64-bit ids) costs that field only.
+  const char*& first = std::strncmp(field, "args.", 5) == 0 ? s->dropped_arg : s->bad_number;
+  if (!first) first = field;
   return simdjson::SUCCESS;
 }
 
@@ -146,7 +151,7 @@ error_code Reader::ReadTime(od::value v, int64_t* out, Staged* s, const char* fi
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if (!ParseMicrosToNanos(token, out) && !s->bad_number) s->bad_number = field;
+  if ((!ParseMicrosToNanos(token, out) || !TimeInRange(*out)) && !s->bad_number) s->bad_number = field;
   return simdjson::SUCCESS;
 }
 
@@ -311,10 +316,16 @@ void Reader::Commit(const Staged& s, int64_t index, uint64_t offset) {
     return;
   }
   if (s.bad_number) {
+    bool time = std::strcmp(s.bad_number, "ts") == 0 || std::strcmp(s.bad_number, "dur") == 0;
     diag.Add(DiagnosticKind::kBadNumber, offset, index,
-             fmt::format("field \"{}\" is out of range; event skipped", s.bad_number));
+             fmt::format("field \"{}\" is out of range{}; event skipped", s.bad_number,
+                         time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
     return;
   }
+  if (s.dropped_arg)
+    diag.Add(DiagnosticKind::kDroppedField, offset, index,
+             fmt::format("field \"{}\" does not fit in a signed 64-bit integer; field dropped, event kept",
+                         s.dropped_arg));
   if (s.ph == 0) {
     diag.Add(DiagnosticKind::kMissingField, offset, index, "no \"ph\"; event skipped");
     return;
@@ -355,8 +366,10 @@ void Reader::Commit(const Staged& s, int64_t index, uint64_t offset) {
                  fmt::format("\"{}\" has dur {} us; kept with dur 0", b_->str(s.name), dur / 1000.0));
         dur = 0;
       }
-      if (__builtin_add_overflow(s.ts_ns, dur, &e.end_ns)) {
-        diag.Add(DiagnosticKind::kBadNumber, offset, index, "ts + dur overflows; event skipped");
+      if (__builtin_add_overflow(s.ts_ns, dur, &e.end_ns) || !TimeInRange(e.end_ns)) {
+        diag.Add(DiagnosticKind::kBadNumber, offset, index,
+                 "ts + dur is out of range (times must be within +-146 years of 0 in 64-bit nanoseconds); "
+                 "event skipped");
         return;
       }
       e.external_id = s.external_id;
@@ -564,9 +577,18 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
     const char* where = nullptr;
     if (!iterating || doc.current_location().get(where)) where = reader.last_location();
     uint64_t offset = where ? static_cast<uint64_t>(where - padded_text.data()) : 0;
+    std::string what = reader.fatal().empty() ? simdjson::error_message(err) : reader.fatal();
+    // simdjson finds these before iterating, without a position: find it, and say what it means.
+    if (err == simdjson::UTF8_ERROR) {
+      offset = FirstInvalidUtf8(padded_text);
+      what = "invalid UTF-8 (JSON text must be UTF-8): the file is damaged, or was saved in another encoding";
+    } else if (err == simdjson::DEPTH_ERROR) {
+      offset = FirstTooDeep(padded_text, kMaxJsonDepth);
+      what = fmt::format("JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not a trace",
+                         kMaxJsonDepth);
+    }
     size_t line, column;
     LineAndColumn(padded_text, offset, &line, &column);
-    std::string what = reader.fatal().empty() ? simdjson::error_message(err) : reader.fatal();
     attempt.structural_error = reader.fatal().empty();
     attempt.trace = Status(reader.fatal().empty() ? ErrorCode::kMalformed : ErrorCode::kMalformed,
                            fmt::format("{}: byte {} (line {}, column {}): {}", input.name, offset, line,
@@ -593,6 +615,22 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   Attempt first = Parse(text, input, false);
   if (first.trace.ok() && !input.gzip_truncated) return std::move(first.trace);
+
+  // A whole JSON value and then other bytes (a log appended to the file): read the value.
+  size_t end = first.trace.ok() ? std::string_view::npos : EndOfTopLevelValue(text);
+  if (end != std::string_view::npos && text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
+    std::string value(text.substr(0, end));
+    value.append(kInputPadding, '\0');
+    Attempt whole = Parse(std::string_view(value.data(), end), input, true);
+    if (whole.trace.ok()) {
+      size_t line, column;
+      LineAndColumn(text, end, &line, &column);
+      whole.trace->diagnostics.Add(DiagnosticKind::kTrailingContent, end, -1,
+                                   fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
+                                               text.size() - end, line, column));
+      return std::move(whole.trace);
+    }
+  }
 
   // A syntax error may be a file cut short: recover every complete event and say what was lost.
   TruncationRepair repair = FindTruncationRepair(text);
