@@ -10,6 +10,10 @@ std::string TestData(const std::string& relative);  // absolute path under testd
 std::string ReadFile(const std::string& path);
 bool FileExists(const std::string& path);
 
+// Builds SQL text (the testdata/nvprof/*.sql fixtures) into a SQLite database file at `path`,
+// replacing any file there. Returns SQLite's error message, empty on success.
+std::string BuildSqliteDatabase(const std::string& sql, const std::string& path);
+
 struct CliRun {
   int code;
   std::string out;

@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
-# Seeds a corpus with native files and text twins of a few testdata traces, then runs the fuzzer
-# for a bounded number of inputs. Usage: smoke.sh FUZZER PROFANA TESTDATA CORPUS_DIR [RUNS]
+# Seeds a corpus from testdata/ and runs one fuzz target for a fixed number of inputs: the CI
+# smoke test. Usage: smoke.sh KIND FUZZER PROFANA TESTDATA CORPUS_DIR [RUNS]
+#   KIND native_reader: native files and text twins of a few traces, made by PROFANA
+#   KIND chrome_json:   the small JSON files of testdata/ (plain and gzip), bad inputs included
+#   KIND nvprof:        the nvprof fixtures' text (the target reads its bytes as row values)
 set -euo pipefail
-fuzzer="$1" profana="$2" testdata="$3" corpus="$4" runs="${5:-2000}"
+kind="$1" fuzzer="$2" profana="$3" testdata="$4" corpus="$5" runs="${6:-2000}"
 mkdir -p "$corpus"
-n=0
-for trace in "$testdata"/oracle/*/stack/trace.kineto_like.json "$testdata"/oracle/*/memory/trace.json \
-             "$testdata"/traces/hta/critical_path/cuda_event_sync/*.json* "$testdata"/bad/truncated.json; do
-  [[ -f $trace ]] || continue
-  "$profana" convert -q "$trace" -o "$corpus/seed$n.pfa"
-  "$profana" convert -q "$trace" -o "$corpus/seed$n.txt"
-  n=$((n + 1))
-done
-exec "$fuzzer" -runs="$runs" -max_len=200000 "$corpus"
+small() { find "$@" -maxdepth 1 -type f -size -64k 2>/dev/null | sort; }
+case "$kind" in
+  native_reader)
+    n=0
+    for trace in "$testdata"/oracle/*/stack/trace.kineto_like.json "$testdata"/oracle/*/memory/trace.json \
+                 "$testdata"/traces/hta/critical_path/cuda_event_sync/*.json* "$testdata"/bad/truncated.json; do
+      [[ -f $trace ]] || continue
+      "$profana" convert -q "$trace" -o "$corpus/seed$n.pfa"
+      "$profana" convert -q "$trace" -o "$corpus/seed$n.txt"
+      n=$((n + 1))
+    done ;;
+  chrome_json)
+    for f in $(small "$testdata"/bad "$testdata"/gpu "$testdata"/memory "$testdata"/golden/*); do
+      case "$f" in *.json|*.gz) cp "$f" "$corpus/$(echo "$f" | md5sum | cut -c1-12)-$(basename "$f")" ;; esac
+    done ;;
+  nvprof)
+    cp "$testdata"/nvprof/*.sql "$corpus"/ ;;
+  *) echo "smoke.sh: unknown kind $kind" >&2; exit 2 ;;
+esac
+# -rss_limit_mb: an input that makes profana take more than this is a finding, not a slow run.
+[[ $runs == 0 ]] && exit 0  # seeding only
+exec "$fuzzer" -runs="$runs" -max_len=200000 -rss_limit_mb=2048 -timeout=20 "$corpus"

@@ -1,6 +1,5 @@
 // GPU analyses on hand-made traces whose answers are worked out here by hand, and the nvprof
 // importer on databases built at test time from testdata/nvprof/*.sql.
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,16 +21,8 @@ simdjson::dom::element Json(simdjson::dom::parser& parser, const std::string& te
 // is made here, never committed).
 std::string BuildDatabase(const std::string& name) {
   std::string path = "/tmp/profana_test_" + name + "_" + std::to_string(::getpid()) + ".nvvp";
-  std::remove(path.c_str());
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   std::string sql = profana::test::ReadFile(profana::test::TestData("nvprof/" + name + ".sql"));
-  char* error = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-  INFO((error ? error : ""));
-  sqlite3_free(error);
-  sqlite3_close(db);
-  REQUIRE(rc == SQLITE_OK);
+  REQUIRE(profana::test::BuildSqliteDatabase(sql, path) == "");
   return path;
 }
 

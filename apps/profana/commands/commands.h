@@ -29,6 +29,7 @@ struct CommonOptions {
   bool strict = false;
   bool verbose = false;
   bool quiet = false;
+  std::string max_memory;      // --max-memory SIZE; empty = the default (see base/memory_limit.h)
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.

@@ -19,6 +19,9 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o, const std::vector<std
   command->add_flag("--strict", o->strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   command->add_flag("-v,--verbose", o->verbose, "Print diagnostics of the import on standard error");
   command->add_flag("-q,--quiet", o->quiet, "Do not print warnings");
+  command->add_option("--max-memory", o->max_memory,
+                      "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
+                      "(default: half the physical memory)");
 }
 
 double PeakRssMb() {
@@ -59,7 +62,11 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
   if (o.verbose) ctx.log->set_level(spdlog::level::debug);
   Stopwatch clock;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path));
+  LoadOptions load;
+  if (!o.max_memory.empty() && !ParseByteSize(o.max_memory, &load.limits.max_bytes))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)", o.max_memory));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path, load));
   double ms = clock.Lap();
   ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} memory, {} flow; {} strings, {} stacks",
                  path, trace.metadata.format, trace.metadata.input_bytes,

@@ -95,6 +95,14 @@ std::string StreamLabel(const Trace& t, uint32_t event) {
   return device >= 0 ? fmt::format("device {} {}", device, stream) : stream;
 }
 
+// Indentation stops growing at kMaxIndent levels and deeper lines say their depth, so a trace
+// nested 100,000 ops deep prints in linear, not quadratic, space.
+constexpr int kMaxIndent = 64;
+std::string Indent(int depth) {
+  if (depth <= kMaxIndent) return std::string(depth * 2, ' ');
+  return std::string(kMaxIndent * 2, ' ') + fmt::format("[depth {}] ", depth);
+}
+
 std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeArgs& a) {
   using report::FormatTime;
   std::string out;
@@ -105,7 +113,7 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
           if (us(e.cpu_total_ns[i]) < a.min_time_us) return kSkipped;
-          std::string indent(depth * 2, ' ');
+          std::string indent = Indent(depth);
           out += fmt::format("{}{}  total {}, self {}", indent, t.str(e.name[i]), FormatTime(us(e.cpu_total_ns[i])),
                              FormatTime(us(e.self_cpu_ns[i])));
           if (e.cuda_total_ns[i]) out += fmt::format(", device {}", FormatTime(us(e.cuda_total_ns[i])));

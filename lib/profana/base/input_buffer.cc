@@ -42,10 +42,16 @@ class PaddedBytes {
   size_t capacity_ = 0;
 };
 
-Status ReadAll(int fd, const std::string& name, PaddedBytes* bytes) {
+Status ReadAll(int fd, const std::string& name, uint64_t limit, PaddedBytes* bytes) {
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) bytes->Reserve(static_cast<size_t>(st.st_size));
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (limit && static_cast<uint64_t>(st.st_size) > limit)
+      return TooLargeError(name, "byte 0", "is " + FormatByteSize(st.st_size) + ", more than", limit);
+    bytes->Reserve(static_cast<size_t>(st.st_size));
+  }
   for (;;) {
+    if (limit && bytes->size() > limit)  // a pipe, or a file that grew while read
+      return TooLargeError(name, fmt::format("byte {}", bytes->size()), "is longer than", limit);
     if (bytes->room() < (1 << 16)) bytes->Reserve(bytes->size() + (1 << 20));
     ssize_t n = read(fd, bytes->tail(), bytes->room());
     if (n == 0) return Status::Ok();
@@ -59,13 +65,14 @@ Status ReadAll(int fd, const std::string& name, PaddedBytes* bytes) {
 
 // Inflates every gzip member of `in`. A stream that stops early keeps what was inflated and
 // records where; corrupt data is an error naming the compressed offset.
-Status Gunzip(std::string_view in, InputBuffer* out) {
+Status Gunzip(std::string_view in, uint64_t limit, InputBuffer* out) {
   PaddedBytes bytes;
-  // The trailer's ISIZE is the uncompressed size mod 2^32: a good first guess.
+  // The trailer's ISIZE is the uncompressed size mod 2^32: a good first guess, never trusted
+  // past the limit (it is the file's word, and a bomb's is a lie).
   if (in.size() >= 18) {
     uint32_t isize;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    if (isize > in.size()) bytes.Reserve(isize);
+    if (isize > in.size()) bytes.Reserve(limit ? std::min<uint64_t>(isize, limit + 1) : isize);
   }
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK)
@@ -73,7 +80,10 @@ Status Gunzip(std::string_view in, InputBuffer* out) {
   size_t consumed = 0;
   Status status;
   for (;;) {
-    if (bytes.room() < (1 << 16)) bytes.Reserve(bytes.size() + std::max<size_t>(bytes.size() / 2, 1 << 20));
+    if (bytes.room() < (1 << 16)) {
+      size_t want = bytes.size() + std::max<size_t>(bytes.size() / 2, 1 << 20);
+      bytes.Reserve(limit ? std::min<uint64_t>(want, std::max<uint64_t>(limit + 1, bytes.size() + (1 << 16))) : want);
+    }
     size_t avail_in = std::min<size_t>(in.size() - consumed, 1u << 30);
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
     zs.avail_in = static_cast<uInt>(avail_in);
@@ -83,6 +93,10 @@ Status Gunzip(std::string_view in, InputBuffer* out) {
     int rc = inflate(&zs, Z_NO_FLUSH);
     consumed += avail_in - zs.avail_in;
     bytes.Grow(room - zs.avail_out);
+    if (limit && bytes.size() > limit) {
+      status = TooLargeError(out->name, fmt::format("compressed byte {}", consumed), "inflates past", limit);
+      break;
+    }
     if (rc == Z_STREAM_END) {
       // Another member may follow (concatenated gzip files are one valid gzip file).
       if (consumed < in.size() && HasGzipMagic(in.substr(consumed))) {
@@ -109,7 +123,7 @@ Status Gunzip(std::string_view in, InputBuffer* out) {
   return Status::Ok();
 }
 
-Result<InputBuffer> FromRaw(PaddedBytes raw, std::string name) {
+Result<InputBuffer> FromRaw(PaddedBytes raw, std::string name, uint64_t limit) {
   InputBuffer out;
   out.name = std::move(name);
   raw.Finish(&out);
@@ -118,7 +132,7 @@ Result<InputBuffer> FromRaw(PaddedBytes raw, std::string name) {
   inflated.name = out.name;
   inflated.gzipped = true;
   inflated.compressed_size = out.size;
-  PROFANA_RETURN_IF_ERROR(Gunzip(out.view(), &inflated));
+  PROFANA_RETURN_IF_ERROR(Gunzip(out.view(), limit, &inflated));
   return inflated;
 }
 
@@ -129,7 +143,7 @@ bool HasGzipMagic(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-Result<InputBuffer> ReadInput(const std::string& path) {
+Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits) {
   std::string name = path == "-" ? "<stdin>" : path;
   int fd = path == "-" ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -140,18 +154,18 @@ Result<InputBuffer> ReadInput(const std::string& path) {
     return Status(ErrorCode::kIo, fmt::format("{}: is a directory", name));
   }
   PaddedBytes raw;
-  Status status = ReadAll(fd, name, &raw);
+  Status status = ReadAll(fd, name, limits.max_bytes, &raw);
   if (fd != STDIN_FILENO) close(fd);
   PROFANA_RETURN_IF_ERROR(status);
-  return FromRaw(std::move(raw), std::move(name));
+  return FromRaw(std::move(raw), std::move(name), limits.max_bytes);
 }
 
-Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name) {
+Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name, const InputLimits& limits) {
   PaddedBytes raw;
   raw.Reserve(bytes.size());
   if (!bytes.empty()) std::memcpy(raw.tail(), bytes.data(), bytes.size());
   raw.Grow(bytes.size());
-  return FromRaw(std::move(raw), std::move(name));
+  return FromRaw(std::move(raw), std::move(name), limits.max_bytes);
 }
 
 }  // namespace profana

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "profana/base/memory_limit.h"
 #include "profana/base/status.h"
 
 namespace profana {
@@ -30,10 +31,16 @@ struct InputBuffer {
   std::string_view view() const { return {data.get(), size}; }
 };
 
-// Reads a whole input. path "-" reads standard input.
-Result<InputBuffer> ReadInput(const std::string& path);
+// How much content one input may hold (docs: memory_limit.h, --max-memory).
+struct InputLimits {
+  uint64_t max_bytes = DefaultMaxMemory();  // content after gunzip; 0 = no limit
+};
+
+// Reads a whole input. path "-" reads standard input. Content beyond limits.max_bytes (a big
+// file, a gzip bomb) is a kTooLarge error, found before the memory is spent.
+Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits = {});
 // Wraps bytes already in memory (tests, fuzzers); gunzips like ReadInput.
-Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name);
+Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name, const InputLimits& limits = {});
 
 bool HasGzipMagic(std::string_view bytes);
 

@@ -24,8 +24,13 @@ const std::vector<ImporterInfo>& Importers();
 // Picks the importer by the content's first bytes (after gunzip). Null when none claims it.
 const ImporterInfo* DetectFormat(std::string_view bytes);
 
+// What a load may spend (--max-memory); see base/memory_limit.h.
+struct LoadOptions {
+  InputLimits limits;
+};
+
 // Reads a file (or "-" for stdin), detects its format and imports it.
-Result<Trace> LoadTrace(const std::string& path);
+Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options = {});
 Result<Trace> LoadTraceFromBuffer(const InputBuffer& input);
 
 }  // namespace profana

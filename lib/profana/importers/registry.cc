@@ -47,11 +47,14 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   return info->import(input);
 }
 
-Result<Trace> LoadTrace(const std::string& path) {
+Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
   // The native file's fast path: map it and hand the columns over, no copy of the whole file.
   if (path != "-") {
     auto mapped = MappedFile::Open(path);
     if (mapped.ok() && native::SniffNative(mapped->bytes())) {
+      uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
+      if (limit && size > limit)  // its columns are copied out: the same budget as any input
+        return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
       PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(mapped->bytes(), path));
       native::SetContainer(&trace, "profana-native", mapped->bytes().size());
       return trace;
@@ -59,10 +62,12 @@ Result<Trace> LoadTrace(const std::string& path) {
     // JSON, plain or gzipped, streams through a bounded window on all cores. Anything unusual
     // (damage, truncation, not JSON) comes back without a trace, and the whole-file path below
     // repairs or reports it.
-    json::StreamAttempt streamed = json::StreamChromeJson(path);
+    json::StreamOptions stream;
+    stream.max_bytes = options.limits.max_bytes;
+    json::StreamAttempt streamed = json::StreamChromeJson(path, stream);
     if (streamed.trace) return std::move(*streamed.trace);
   }
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, options.limits));
   return LoadTraceFromBuffer(input);
 }
 

@@ -124,6 +124,9 @@ Status ValidateTrace(const Trace& t) {
   for (size_t i = 0; i < e.size(); ++i) {
     if (e.end_ns[i] < e.start_ns[i])
       return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
+    if (!TimeInRange(e.start_ns[i]) || !TimeInRange(e.end_ns[i]))
+      return Status(ErrorCode::kMalformed,
+                    fmt::format("section events row {}: time out of range (+-2^62 ns, as every importer keeps)", i));
     if (i && (e.start_ns[i] < e.start_ns[i - 1] || (e.start_ns[i] == e.start_ns[i - 1] && e.end_ns[i] > e.end_ns[i - 1])))
       return Status(ErrorCode::kMalformed, fmt::format("section events row {}: not in (start, -end) order", i));
   }

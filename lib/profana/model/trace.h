@@ -20,6 +20,11 @@
 namespace profana {
 
 constexpr int64_t kNoId = std::numeric_limits<int64_t>::min();
+// Every time in a Trace lies within +-kMaxTimeNs (about 146 years either side of 0), so the
+// difference of any two times, and a time plus such a difference, fits in int64_t. Importers
+// count and skip events outside it instead of letting a pass overflow.
+constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
+inline bool TimeInRange(int64_t ns) { return ns >= -kMaxTimeNs && ns <= kMaxTimeNs; }
 
 // What an activity is, from its category; Kineto spelled these differently over the years
 // ("Operator" / "cpu_op", "Runtime" / "cuda_runtime", "Kernel" / "kernel", ...).

@@ -9,11 +9,15 @@
 namespace profana::passes {
 namespace {
 
-// The pass's own frame trie: (parent, frame) -> node.
+// The pass's own frame trie: (parent, frame) -> node. Past kMaxStackFrames every frame folds
+// into one [deeper frames] node (frame id 0) under the cut stack.
 class FrameTrie {
  public:
   explicit FrameTrie(StackTable* table) : t_(table) {}
   StackId Intern(StackId parent, StringId frame) {
+    uint32_t depth = t_->depth[parent.value];
+    if (depth > kMaxStackFrames) return parent;
+    if (depth == kMaxStackFrames) frame = StringId(0);
     uint64_t key = (static_cast<uint64_t>(parent.value) << 32) | frame.value;
     auto [it, inserted] = nodes_.try_emplace(key, StackId(static_cast<uint32_t>(t_->size())));
     if (inserted) {
@@ -119,7 +123,16 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
                                             : std::vector<StackId>(events.size(), StackId(0));
   }
   PythonTimes times = ComputePythonTimes(trace, events);
+  std::unordered_map<uint32_t, size_t> folded;  // [deeper frames] node -> its one sample
   auto add = [&](StackId node, double us, int64_t ns) {
+    if (out.trie.depth[node.value] > kMaxStackFrames) {
+      auto [it, first] = folded.try_emplace(node.value, out.stack.size());
+      if (!first) {
+        out.weight_us[it->second] += Truncate(us);
+        out.weight_ns[it->second] += ns;
+        return;
+      }
+    }
     out.stack.push_back(node);
     out.weight_us.push_back(Truncate(us));
     out.weight_ns.push_back(ns);

@@ -27,6 +27,11 @@ bool ParseStackSource(std::string_view text, StackSource* source);
 // "self_cpu", "self_cuda", and PyTorch's "self_cpu_time_total", "self_cuda_time_total".
 bool ParseStackMetric(std::string_view text, StackMetric* metric);
 
+// Stacks deeper than this many frames are cut: the frames below are folded into one
+// "[deeper frames]" frame, and the samples ending there are summed into one. A trace nested a
+// million ops deep would otherwise print a million lines of up to a million frames each.
+constexpr uint32_t kMaxStackFrames = 1024;
+
 struct StackSamples {
   StackTable trie;                  // node 0 = empty stack; frames root first
   std::vector<StackId> stack;       // per sample: its innermost frame's node
@@ -37,6 +42,7 @@ struct StackSamples {
   StackSource source = StackSource::kPython;  // what kAuto resolved to
   StackId orphan_root;              // the "[no launching op]" frame, 0 if none
   static constexpr std::string_view kOrphanFrame = "[no launching op]";
+  static constexpr std::string_view kDeeperFrame = "[deeper frames]";  // at depth kMaxStackFrames + 1
   bool has_device_activity = false;
 };
 

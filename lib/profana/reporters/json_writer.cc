@@ -1,5 +1,6 @@
 #include "profana/reporters/json_writer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "fmt/format.h"
@@ -12,7 +13,8 @@ void JsonWriter::Escape(std::string_view s, std::string* out) { AppendJsonString
 void JsonWriter::Newline() {
   if (!pretty_) return;
   out_->push_back('\n');
-  out_->append(has_items_.size() * 2, ' ');
+  // Indentation stops growing at 64 levels: a tree nested 100,000 deep stays linear in size.
+  out_->append(std::min<size_t>(has_items_.size(), 64) * 2, ' ');
 }
 
 void JsonWriter::BeforeValue() {

@@ -41,8 +41,13 @@ class StackText {
 }  // namespace
 
 std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node) {
-  std::string text(node == samples.orphan_root && node.value ? passes::StackSamples::kOrphanFrame
-                                                               : trace.str(samples.trie.frame[node.value]));
+  std::string_view name = trace.str(samples.trie.frame[node.value]);
+  if (node == samples.orphan_root && node.value) name = passes::StackSamples::kOrphanFrame;
+  if (samples.trie.depth[node.value] > passes::kMaxStackFrames) name = passes::StackSamples::kDeeperFrame;
+  // A name of megabytes would be repeated on every line under it: the frame keeps its start.
+  constexpr size_t kMaxFrameText = 4096;
+  std::string text(name.substr(0, kMaxFrameText));
+  if (name.size() > kMaxFrameText) text += "[...]";
   for (char& c : text)
     if (c == ' ' || c == ';' || c == '\t' || c == '\n') c = '_';
   return text;

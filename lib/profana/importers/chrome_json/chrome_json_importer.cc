@@ -7,6 +7,7 @@
 #include "profana/importers/chrome_json/event_committer.h"
 #include "profana/importers/chrome_json/event_parser.h"
 #include "profana/importers/chrome_json/header_reader.h"
+#include "profana/importers/chrome_json/json_errors.h"
 #include "profana/importers/chrome_json/truncation.h"
 #include "profana/model/trace_builder.h"
 #include "simdjson.h"
@@ -120,9 +121,18 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
     const char* where = nullptr;
     if (!iterating || doc.current_location().get(where)) where = reader.last_location();
     uint64_t offset = where ? static_cast<uint64_t>(where - padded_text.data()) : 0;
+    std::string what = reader.fatal().empty() ? simdjson::error_message(err) : reader.fatal();
+    // simdjson finds these before iterating, without a position: find it, and say what it means.
+    if (err == simdjson::UTF8_ERROR) {
+      offset = FirstInvalidUtf8(padded_text);
+      what = "invalid UTF-8 (JSON text must be UTF-8): the file is damaged, or was saved in another encoding";
+    } else if (err == simdjson::DEPTH_ERROR) {
+      offset = FirstTooDeep(padded_text, kMaxJsonDepth);
+      what = fmt::format("JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not a trace",
+                         kMaxJsonDepth);
+    }
     size_t line, column;
     LineAndColumn(padded_text, offset, &line, &column);
-    std::string what = reader.fatal().empty() ? simdjson::error_message(err) : reader.fatal();
     attempt.structural_error = reader.fatal().empty();
     attempt.trace = Status(reader.fatal().empty() ? ErrorCode::kMalformed : ErrorCode::kMalformed,
                            fmt::format("{}: byte {} (line {}, column {}): {}", input.name, offset, line,
@@ -149,6 +159,22 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   Attempt first = Parse(text, input, false);
   if (first.trace.ok() && !input.gzip_truncated) return std::move(first.trace);
+
+  // A whole JSON value and then other bytes (a log appended to the file): read the value.
+  size_t end = first.trace.ok() ? std::string_view::npos : EndOfTopLevelValue(text);
+  if (end != std::string_view::npos && text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
+    std::string value(text.substr(0, end));
+    value.append(kInputPadding, '\0');
+    Attempt whole = Parse(std::string_view(value.data(), end), input, true);
+    if (whole.trace.ok()) {
+      size_t line, column;
+      LineAndColumn(text, end, &line, &column);
+      whole.trace->diagnostics.Add(DiagnosticKind::kTrailingContent, end, -1,
+                                   fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
+                                               text.size() - end, line, column));
+      return std::move(whole.trace);
+    }
+  }
 
   // A syntax error may be a file cut short: recover every complete event and say what was lost.
   TruncationRepair repair = FindTruncationRepair(text);

@@ -1,5 +1,7 @@
 #include "profana/importers/chrome_json/event_committer.h"
 
+#include <cstring>
+
 #include "fmt/format.h"
 
 namespace profana::json {
@@ -67,10 +69,16 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
     return;
   }
   if (s.bad_number) {
+    bool time = std::strcmp(s.bad_number, "ts") == 0 || std::strcmp(s.bad_number, "dur") == 0;
     diag.Add(DiagnosticKind::kBadNumber, offset, index,
-             fmt::format("field \"{}\" is out of range; event skipped", s.bad_number));
+             fmt::format("field \"{}\" is out of range{}; event skipped", s.bad_number,
+                         time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
     return;
   }
+  if (s.dropped_arg)
+    diag.Add(DiagnosticKind::kDroppedField, offset, index,
+             fmt::format("field \"{}\" does not fit in a signed 64-bit integer; field dropped, event kept",
+                         s.dropped_arg));
   if (s.ph == 0) {
     diag.Add(DiagnosticKind::kMissingField, offset, index, "no \"ph\"; event skipped");
     return;
@@ -111,8 +119,10 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
                  fmt::format("\"{}\" has dur {} us; kept with dur 0", b_->str(s.name), dur / 1000.0));
         dur = 0;
       }
-      if (__builtin_add_overflow(s.ts_ns, dur, &e.end_ns)) {
-        diag.Add(DiagnosticKind::kBadNumber, offset, index, "ts + dur overflows; event skipped");
+      if (__builtin_add_overflow(s.ts_ns, dur, &e.end_ns) || !TimeInRange(e.end_ns)) {
+        diag.Add(DiagnosticKind::kBadNumber, offset, index,
+                 "ts + dur is out of range (times must be within +-146 years of 0 in 64-bit nanoseconds); "
+                 "event skipped");
         return;
       }
       e.external_id = s.external_id;

@@ -56,7 +56,10 @@ error_code EventParser::ReadInt(od::value v, int64_t* out, StagedEvent* s, const
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if (!ParseInteger(token, out) && !s->bad_number) s->bad_number = field;
+  if (ParseInteger(token, out)) return simdjson::SUCCESS;
+  // An id past 2^63 in args (some tools write unsigned 64-bit ids) costs that field only.
+  const char*& first = std::strncmp(field, "args.", 5) == 0 ? s->dropped_arg : s->bad_number;
+  if (!first) first = field;
   return simdjson::SUCCESS;
 }
 
@@ -68,7 +71,7 @@ error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, cons
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if (!ParseMicrosToNanos(token, out) && !s->bad_number) s->bad_number = field;
+  if ((!ParseMicrosToNanos(token, out) || !TimeInRange(*out)) && !s->bad_number) s->bad_number = field;
   return simdjson::SUCCESS;
 }
 

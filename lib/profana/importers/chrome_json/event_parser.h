@@ -36,6 +36,7 @@ struct StagedEvent {
   int64_t device_type = 0, device_id = -1;
   const char* bad_field = nullptr;  // first field of the wrong type (a string literal)
   const char* bad_number = nullptr; // first number out of range (a string literal)
+  const char* dropped_arg = nullptr; // first args number out of range: dropped, event kept
 };
 
 class EventParser {

@@ -129,6 +129,11 @@ StreamAttempt Fallback(std::string reason) {
 StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options) {
   std::unique_ptr<ByteSource> source = ByteSource::Open(path);
   if (!source) return Fallback("not a regular file");
+  auto over_limit = [&] {
+    uint64_t content = source->gzipped() ? source->content_bytes() : source->file_bytes();
+    return options.max_bytes && content > options.max_bytes;
+  };
+  if (over_limit()) return Fallback("larger than --max-memory");
   Window window(source.get(), options.read_bytes);
 
   // The opening, up to the '[' of the events.
@@ -200,6 +205,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     if (window.eof()) return Fallback("input ends inside the events array");
     size_t shift = window.Advance(batch_begin);
     if (source->failed()) return Fallback("read or gunzip failed");
+    if (over_limit()) return Fallback("inflates past --max-memory");
     batch_begin -= shift;
     scan_at -= shift;
     if (last_end) last_end -= shift;

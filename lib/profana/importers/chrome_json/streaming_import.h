@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,9 @@ struct StreamOptions {
   size_t read_bytes = 4 << 20;   // bytes per read (and the window's initial size)
   size_t batch_bytes = 1 << 20;  // text per parse batch
   int workers = 0;               // parser threads; 0: one per core, at most 8
+  // --max-memory: content (after gunzip) beyond this goes to the whole-file importer, which
+  // stops at the same limit and names the position (0: no limit).
+  uint64_t max_bytes = 0;
 };
 
 struct StreamAttempt {

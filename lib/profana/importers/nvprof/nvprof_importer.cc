@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -33,7 +34,12 @@ class Query {
   Query(sqlite3* db, const std::string& file, std::string table, const std::string& sql)
       : db_(db), file_(file), table_(std::move(table)) {
     sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &raw, nullptr) != SQLITE_OK) status_ = Error("cannot read");
+    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &raw, nullptr);
+    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+      status_ = Error("cannot read");
+    else if (rc != SQLITE_OK)
+      status_ = Status(ErrorCode::kMalformed, fmt::format("{}: table {}: cannot read it ({}): not the table nvprof writes",
+                                                          file_, table_, sqlite3_errmsg(db_)));
     stmt_.reset(raw);
   }
   // True while there is a row; check status() after the loop.
@@ -44,7 +50,7 @@ class Query {
       ++row_;
       return true;
     }
-    if (rc != SQLITE_DONE) status_ = Error("database error");
+    if (rc != SQLITE_DONE) status_ = Error("database error");  // a damaged page, usually
     return false;
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_.get(), col); }
@@ -57,13 +63,37 @@ class Query {
     const void* p = sqlite3_column_blob(stmt_.get(), col);
     return p ? std::string_view(static_cast<const char*>(p), sqlite3_column_bytes(stmt_.get(), col)) : "";
   }
+  // The name of the first column in [first, last] whose value is not an integer (nvprof writes
+  // integers there, NOT NULL); null when all are.
+  const char* NonInteger(int first, int last) const {
+    for (int c = first; c <= last; ++c)
+      if (sqlite3_column_type(stmt_.get(), c) != SQLITE_INTEGER) return sqlite3_column_name(stmt_.get(), c);
+    return nullptr;
+  }
+  const char* TypeName(const char* column) const {
+    for (int c = 0; c < sqlite3_column_count(stmt_.get()); ++c)
+      if (std::strcmp(sqlite3_column_name(stmt_.get(), c), column) == 0) {
+        switch (sqlite3_column_type(stmt_.get(), c)) {
+          case SQLITE_FLOAT: return "a REAL";
+          case SQLITE_TEXT: return "TEXT";
+          case SQLITE_BLOB: return "a BLOB";
+          case SQLITE_NULL: return "NULL";
+          default: return "an INTEGER";
+        }
+      }
+    return "?";
+  }
+  const std::string& table() const { return table_; }
   int64_t row() const { return row_; }
   const Status& status() const { return status_; }
 
  private:
   Status Error(const char* what) const {
-    return Status(ErrorCode::kMalformed, fmt::format("{}: table {}, row {}: {}: {}", file_, table_, row_ + 1, what,
-                                                     sqlite3_errmsg(db_)));
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{}: table {}{}: {}: {} (the file is damaged; `sqlite3 FILE 'PRAGMA "
+                              "integrity_check'` lists what is lost)",
+                              file_, table_, stmt_ ? fmt::format(", row {}", row_ + 1) : "", what,
+                              sqlite3_errmsg(db_)));
   }
   sqlite3* db_;
   const std::string& file_;
@@ -94,7 +124,28 @@ class Importer {
   void CheckLaunches();
 
   StringId String(int64_t id) const {
-    return id >= 0 && static_cast<size_t>(id) < strings_.size() ? strings_[id] : StringId(0);
+    if (id >= 0 && static_cast<size_t>(id) < strings_.size()) return strings_[id];
+    auto it = sparse_strings_.find(id);
+    return it == sparse_strings_.end() ? StringId(0) : it->second;
+  }
+  // A row whose integer columns [first, last] hold something else is counted and skipped: its
+  // values would read as 0 and land somewhere plausible but wrong.
+  bool BadRow(const Query& q, int first, int last) {
+    const char* column = q.NonInteger(first, last);
+    if (!column) return false;
+    b_.diagnostics().Add(DiagnosticKind::kWrongFieldType, UINT64_MAX, -1,
+                         fmt::format("table {}, row {}: column {} holds {}, expected an integer; row skipped",
+                                     q.table(), q.row(), column, q.TypeName(column)));
+    return true;
+  }
+  // Times past +-2^62 ns would overflow the passes' arithmetic: counted and skipped.
+  bool BadTimes(const Query& q, int64_t start, int64_t end) {
+    if (TimeInRange(start) && TimeInRange(end)) return false;
+    b_.diagnostics().Add(DiagnosticKind::kBadNumber, UINT64_MAX, -1,
+                         fmt::format("table {}, row {}: time {} ns is out of range (times must be within "
+                                     "+-146 years of 0); row skipped",
+                                     q.table(), q.row(), TimeInRange(start) ? end : start));
+    return true;
   }
   StringId KernelName(int64_t id);
   // nvprof stores 32-bit thread ids, signed in API tables and unsigned in marker object ids.
@@ -107,7 +158,8 @@ class Importer {
   const std::string& file_;
   TraceBuilder b_;
   std::set<std::string> tables_;
-  std::vector<StringId> strings_;
+  std::vector<StringId> strings_;  // dense ids, as nvprof writes them
+  std::unordered_map<int64_t, StringId> sparse_strings_;  // ids far past the row count
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
   std::unordered_map<int64_t, int64_t> launch_cbid_;  // correlation id -> runtime cbid
   std::vector<std::pair<int64_t, int64_t>> activity_correlations_;  // kernel correlation id, row
@@ -138,9 +190,14 @@ Status Importer::ReadStrings() {
   Query q(db_, file_, "StringTable", "SELECT _id_, value FROM StringTable");
   while (q.Next()) {
     int64_t id = q.Int(0);
-    if (id < 0 || id > (int64_t{1} << 31)) continue;
-    if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-    strings_[id] = b_.Intern(q.Text(1));
+    // A vector indexed by id, unless the id is far beyond the rows read: a damaged or hostile
+    // id near 2^63 must not size a vector.
+    if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
+      if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
+      strings_[id] = b_.Intern(q.Text(1));
+    } else {
+      sparse_strings_[id] = b_.Intern(q.Text(1));
+    }
   }
   return q.status();
 }
@@ -183,6 +240,7 @@ Status Importer::ReadMarkers() {
   };
   std::unordered_map<int64_t, Open> open;
   while (q.Next()) {
+    if (BadRow(q, 0, 3) || BadRow(q, 5, 5) || BadTimes(q, q.Int(1), q.Int(1))) continue;
     int64_t flags = q.Int(0), ts = q.Int(1), id = q.Int(2), name = q.Int(5);
     if ((flags & 1) != 0) {  // an instantaneous marker: not a range
       ++b_.metadata().instant_events;
@@ -198,7 +256,7 @@ Status Importer::ReadMarkers() {
     }
     auto it = open.find(id);
     if (it == open.end()) {
-      b_.diagnostics().Add(DiagnosticKind::kUnmatchedEnd, UINT64_MAX, q.row() - 1,
+      b_.diagnostics().Add(DiagnosticKind::kUnmatchedEnd, UINT64_MAX, -1,
                            fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: end of marker {} without a start",
                                        q.row(), id));
       continue;
@@ -215,7 +273,7 @@ Status Importer::ReadMarkers() {
     open.erase(it);
   }
   for (const auto& [id, m] : open)
-    b_.diagnostics().Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, m.row - 1,
+    b_.diagnostics().Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
                          fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: marker \"{}\" never ends; dropped",
                                      m.row, b_.str(m.name)));
   return q.status();
@@ -227,6 +285,7 @@ Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
           fmt::format("SELECT cbid, start, end, processId, threadId, correlationId FROM {} ORDER BY _id_", table));
   std::unordered_map<int64_t, StringId> names;
   while (q.Next()) {
+    if (BadRow(q, 0, 5) || BadTimes(q, q.Int(1), q.Int(2))) continue;
     int64_t cbid = q.Int(0);
     auto [it, inserted] = names.try_emplace(cbid, StringId(0));
     if (inserted)
@@ -268,6 +327,7 @@ Status Importer::ReadKernels() {
           "ORDER BY _id_");
   StringId category = b_.Intern("kernel");
   while (q.Next()) {
+    if (BadRow(q, 0, 5) || BadTimes(q, q.Int(0), q.Int(1))) continue;
     int64_t correlation = AddActivity(q, KernelName(q.Int(5)), category, ActivityKind::kKernel);
     activity_correlations_.emplace_back(correlation, q.row());
   }
@@ -280,7 +340,7 @@ Status Importer::ReadMemcpys() {
           "SELECT start, end, deviceId, streamId, correlationId, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY _id_");
   StringId category = b_.Intern("gpu_memcpy");
   while (q.Next()) {
-    AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
+    if (!BadRow(q, 0, 5) && !BadTimes(q, q.Int(0), q.Int(1))) AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
   }
   return q.status();
 }
@@ -291,7 +351,7 @@ Status Importer::ReadMemsets() {
           "SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY _id_");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   while (q.Next()) {
-    AddActivity(q, name, category, ActivityKind::kMemset);
+    if (!BadRow(q, 0, 4) && !BadTimes(q, q.Int(0), q.Int(1))) AddActivity(q, name, category, ActivityKind::kMemset);
   }
   return q.status();
 }

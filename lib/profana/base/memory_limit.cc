@@ -1,0 +1,74 @@
+#include "profana/base/memory_limit.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "fmt/format.h"
+
+namespace profana {
+
+uint64_t DefaultMaxMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t physical = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+  return std::max<uint64_t>(physical / 2, uint64_t{1} << 30);
+}
+
+bool ParseByteSize(std::string_view text, uint64_t* bytes) {
+  std::string copy(text);
+  char* end = nullptr;
+  double value = std::strtod(copy.c_str(), &end);
+  if (end == copy.c_str() || !std::isfinite(value) || value < 0) return false;
+  std::string_view unit(end);
+  double scale = 1;
+  if (!unit.empty()) {
+    switch (unit[0]) {
+      case 'k': case 'K': scale = 1024.0; break;
+      case 'm': case 'M': scale = 1024.0 * 1024; break;
+      case 'g': case 'G': scale = 1024.0 * 1024 * 1024; break;
+      case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
+      case 'b': case 'B': break;
+      default: return false;
+    }
+    if (unit[0] != 'b' && unit[0] != 'B') unit.remove_prefix(1);
+    if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB")) return false;
+  }
+  double total = std::floor(value * scale);
+  if (total >= 18446744073709551615.0) return false;
+  *bytes = static_cast<uint64_t>(total);
+  return true;
+}
+
+std::string FormatByteSize(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return fmt::format("{} bytes", bytes);
+  double v = static_cast<double>(bytes) / 1024;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+    v /= 1024;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+namespace {
+
+// Four times the limit, in a unit --max-memory accepts.
+std::string SuggestedLimit(uint64_t limit) {
+  uint64_t more = limit > (UINT64_MAX >> 3) ? limit : limit * 4;
+  if (more >= (uint64_t{1} << 30)) return fmt::format("{}G", (more + (1 << 30) - 1) >> 30);
+  return fmt::format("{}M", std::max<uint64_t>(1, (more + (1 << 20) - 1) >> 20));
+}
+
+}  // namespace
+
+Status TooLargeError(const std::string& name, const std::string& where, const std::string& what, uint64_t limit) {
+  return Status(ErrorCode::kTooLarge,
+                fmt::format("{}: {}: {} the memory limit of {} (--max-memory); if the file is "
+                            "genuine, raise the limit, e.g. --max-memory {}, or 0 for none",
+                            name, where, what, FormatByteSize(limit), SuggestedLimit(limit)));
+}
+
+}  // namespace profana
