@@ -41,7 +41,7 @@ TEST_CASE("step ranges and windows parse, and bad text names the option", "[filt
   CHECK(!passes::ParseWindow("7", &f).ok());
 }
 
-TEST_CASE("--steps keeps the chosen steps and the kernels launched in them", "[filter]") {
+TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in them", "[filter]") {
   Trace all = Load(kControl);
   Trace two = Load(kControl);
   passes::TraceFilter f;
@@ -58,7 +58,7 @@ TEST_CASE("--steps keeps the chosen steps and the kernels launched in them", "[f
   CHECK(passes::TraceOrigin(two) == passes::TraceOrigin(all));
 }
 
-TEST_CASE("--skip-first-step drops the warm-up step; --steps outside the trace is an error", "[filter]") {
+TEST_CASE("skipping the first step drops the warm-up; steps outside the trace are an error", "[filter]") {
   Trace t = Load(kControl);
   passes::TraceFilter f;
   f.skip_first_step = true;
@@ -72,7 +72,7 @@ TEST_CASE("--skip-first-step drops the warm-up step; --steps outside the trace i
   CHECK(st.message() == "--steps selects no step: the trace has ProfilerStep#1009 to #1014");
 }
 
-TEST_CASE("--name keeps matching ops with their children and kernels; --exclude removes them", "[filter]") {
+TEST_CASE("the name filter keeps matching ops with their children and kernels, exclude removes them", "[filter]") {
   Trace t = Load(kRank0);
   passes::TraceFilter f;
   f.name = "^Optimizer\\.step";
@@ -130,7 +130,7 @@ TEST_CASE("diff of the HTA pair: cudaMemcpyAsync grew most", "[diff]") {
   CHECK(d.next.self_device_us == Approx(963762).margin(1));
 }
 
-TEST_CASE("budget files: every rule measured; bad keys named with the rule index", "[budget]") {
+TEST_CASE("budget files: every rule measured, bad keys named with the rule index", "[budget]") {
   auto b = passes::ParseBudget(test::ReadFile(test::TestData("budgets/dlrm-pass.json")), "dlrm-pass.json");
   REQUIRE(b.ok());
   REQUIRE(b->rules.size() == 7);
