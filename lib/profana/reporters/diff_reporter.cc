@@ -58,7 +58,8 @@ std::string Relative(const DiffRow& r) {
 std::string Scope(const TraceDiff& d) {
   if (d.per_step)
     return fmt::format("per step (BASE has {} steps, NEW {})", d.base.steps, d.next.steps);
-  if (d.base.steps > 0 && d.base.steps == d.next.steps) return fmt::format("totals over {} steps each", d.base.steps);
+  if (d.base.steps > 0 && d.base.steps == d.next.steps)
+    return fmt::format("totals over {} step{} each", d.base.steps, d.base.steps == 1 ? "" : "s");
   return "totals over each trace";
 }
 
