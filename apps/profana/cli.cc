@@ -35,6 +35,8 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);
+  RegisterDiffCommand(app, ctx);
+  RegisterCheckCommand(app, ctx);
   try {
     // CLI11 wants argv order reversed for its vector overload.
     std::vector<std::string> reversed(args.rbegin(), args.rend());

@@ -30,6 +30,15 @@ struct CommonOptions {
   bool verbose = false;
   bool quiet = false;
   std::string max_memory;      // --max-memory SIZE; empty = the default (see base/memory_limit.h)
+  // Filters, applied by LoadForCommand before any analysis (passes/trace_filter.h).
+  std::string steps;
+  bool skip_first_step = false;
+  std::string window;
+  std::vector<std::string> threads;
+  std::vector<int32_t> devices;
+  std::vector<std::string> streams;
+  std::string name;
+  std::string exclude;
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.
@@ -54,11 +63,16 @@ constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;
 
 void AddCommonOptions(CLI::App* command, CommonOptions* options, const std::vector<std::string>& formats);
-// Loads a trace; prints one warning line for its diagnostics unless --quiet; with --strict,
+// Adds only the filter options (for commands that load more than one trace with one set of filters).
+void AddFilterOptions(CLI::App* command, CommonOptions* options);
+// Loads a trace and applies the filters; prints one warning line for its diagnostics unless --quiet; with --strict,
 // error-severity diagnostics fail the load.
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
 // Writes text to -o FILE or stdout. Returns an exit code.
 int Emit(const std::string& text, const CommonOptions& options, Context& ctx);
+// Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
+// NO_COLOR unset). Never when writing to -o FILE.
+bool UseColor(const std::string& mode, const CommonOptions& options);
 // Prints "profana: <message>" and returns the exit code for the status.
 int Fail(const Status& status, Context& ctx);
 
@@ -71,5 +85,7 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx);
 void RegisterIdleCommand(CLI::App& app, Context& ctx);
 void RegisterConvertCommand(CLI::App& app, Context& ctx);
 void RegisterMemoryCommand(CLI::App& app, Context& ctx);
+void RegisterDiffCommand(CLI::App& app, Context& ctx);
+void RegisterCheckCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

@@ -3,11 +3,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/importers/importer.h"
+#include "profana/passes/trace_filter.h"
 
 namespace profana::app {
 
@@ -22,6 +25,50 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o, const std::vector<std
   command->add_option("--max-memory", o->max_memory,
                       "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
                       "(default: half the physical memory)");
+  AddFilterOptions(command, o);
+}
+
+void AddFilterOptions(CLI::App* command, CommonOptions* o) {
+  const char* group = "Filters (applied before the analysis; README \"Filters\")";
+  // A command's own option of the same name wins: `tree --thread` (which threads to print, the
+  // same selection) and `memory --device cuda:0` (a memory device by name).
+  auto has = [command](const char* name) { return command->get_option_no_throw(name) != nullptr; };
+  command->add_option("--steps", o->steps, "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")->group(group);
+  command->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")->group(group);
+  command->add_option("--window", o->window, "Keep START:END, microseconds from the trace start (either may be empty)")
+      ->group(group);
+  if (!has("--thread"))
+    command->add_option("--thread", o->threads, "Keep host events of this thread (tid or name); repeatable")->group(group);
+  if (!has("--device"))
+    command->add_option("--device", o->devices, "Keep device activity of this device index; repeatable")->group(group);
+  command->add_option("--stream", o->streams, "Keep device activity of this stream (7 or \"stream 7\"); repeatable")
+      ->group(group);
+  command->add_option("--name", o->name, "Keep events whose name matches REGEX, with what they enclose and launch")
+      ->group(group);
+  command->add_option("--exclude", o->exclude, "Drop events whose name matches REGEX, with what they enclose and launch")
+      ->group(group);
+}
+
+Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
+  passes::TraceFilter f;
+  if (!o.steps.empty()) {
+    PROFANA_ASSIGN_OR_RETURN(f.steps, passes::ParseStepRanges(o.steps));
+  }
+  f.skip_first_step = o.skip_first_step;
+  if (!o.window.empty()) PROFANA_RETURN_IF_ERROR(passes::ParseWindow(o.window, &f));
+  f.threads = o.threads;
+  f.devices = o.devices;
+  f.streams = o.streams;
+  f.name = o.name;
+  f.exclude = o.exclude;
+  return f;
+}
+
+bool UseColor(const std::string& mode, const CommonOptions& o) {
+  if (mode == "always") return true;
+  if (mode == "never" || !(o.output.empty() || o.output == "-")) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO);
 }
 
 double PeakRssMb() {
@@ -61,6 +108,8 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
 
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
   if (o.verbose) ctx.log->set_level(spdlog::level::debug);
+  // Bad filter options fail before the (maybe long) load.
+  PROFANA_ASSIGN_OR_RETURN(passes::TraceFilter filter, FilterFromOptions(o));
   Stopwatch clock;
   LoadOptions load;
   if (!o.max_memory.empty() && !ParseByteSize(o.max_memory, &load.limits.max_bytes))
@@ -85,6 +134,12 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   for (const DiagnosticSample& s : diag.samples())
     ctx.log->debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
                    s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset), s.event_index, s.detail);
+  if (!filter.empty()) {
+    size_t before = trace.events.size();
+    Status st = passes::FilterTrace(filter, &trace);
+    if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
+    ctx.log->debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before, clock.Lap());
+  }
   return trace;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 
 namespace profana::report {
@@ -303,12 +304,7 @@ namespace {
 std::string RowName(const Trace& trace, const passes::MemoryOpRow& r) {
   return r.name.value ? std::string(trace.str(r.name)) : "[memory]";
 }
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
+std::string Csv(const std::string& s) { return CsvField(s); }
 }  // namespace
 
 std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows, const std::string& device) {

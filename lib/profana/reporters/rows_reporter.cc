@@ -1,6 +1,7 @@
 #include "profana/reporters/rows_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 
 namespace profana::report {
@@ -35,17 +36,6 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   for (StringId f : r.stack) w.String(trace.str(f));
   w.EndArray();
   w.EndObject();
-}
-
-std::string CsvField(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
 }
 
 std::string MicrosText(int64_t ns) {

@@ -1,0 +1,70 @@
+// Budgets for `profana check`: a JSON file of rules (docs/budget.md), each a metric of one trace
+// with a limit, and the rules a baseline trace implies (--baseline BASE --max-regression P%).
+// Parsing is a pure function of the file's text; evaluation a pure function of the trace.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/trace_diff.h"
+
+namespace profana::passes {
+
+enum class BudgetMetric {
+  kSelfCpuTime,      // us: self CPU time of every host op
+  kSelfDeviceTime,   // us: time of every device activity (kernels, memcpy, memset)
+  kStepTime,         // us: mean ProfilerStep#N duration
+  kGpuIdleShare,     // 0..1: idle time / window of the device (the largest over devices)
+  kPeakMemory,       // bytes: peak of the replayed memory timeline (the largest over devices)
+  kOpCount,          // calls of the op named "op"
+  kOpSelfCpuTime,    // us
+  kOpCpuTotalTime,   // us
+  kOpSelfDeviceTime, // us
+  kOpDeviceTotalTime,// us
+};
+
+const char* BudgetMetricName(BudgetMetric m);
+const char* BudgetMetricUnit(BudgetMetric m);  // "us", "bytes", "share", "count"
+
+struct BudgetRule {
+  size_t index = 0;               // position in the file's "rules"
+  std::string name;               // "name" of the rule, or a generated label
+  BudgetMetric metric = BudgetMetric::kSelfCpuTime;
+  std::string op;                 // for op_* metrics: the key_averages name (ProfilerStep*)
+  std::string device;             // gpu_idle_share: "0"; peak_memory: "cuda:0", "cpu"; empty = all
+  bool per_step = false;          // divide by the number of ProfilerStep#N markers
+  std::optional<double> max;
+  std::optional<double> min;
+};
+
+struct Budget {
+  std::vector<BudgetRule> rules;
+};
+
+// Errors name the file, the rule index and the key: "b.json: rules[2]: unknown key "maxx"".
+Result<Budget> ParseBudget(std::string_view text, const std::string& file_name);
+
+struct RuleResult {
+  BudgetRule rule;
+  double value = 0;
+  bool passed = true;
+  std::string note;               // e.g. "op not in the trace"
+};
+
+// Errors (kInvalidArgument) when a rule cannot be measured on this trace: per_step without
+// ProfilerStep markers, gpu_idle_share without device activity, peak_memory without memory
+// records, a device that is not in the trace.
+Result<std::vector<RuleResult>> EvaluateBudget(const Trace& trace, const FunctionEventList& events,
+                                               const Budget& budget);
+
+// The rules of --baseline: NEW's self CPU time, self device time (when either trace has device
+// activity) and mean step time (when both have steps) may exceed BASE's by max_regression
+// (0.05 = 5%). Values are per step when the diff normalised per step.
+std::vector<RuleResult> BaselineRules(const TraceDiff& diff, double max_regression);
+
+}  // namespace profana::passes

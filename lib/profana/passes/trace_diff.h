@@ -1,0 +1,87 @@
+// DiffTraces: key_averages of two traces side by side, for `profana diff` and the baseline rules
+// of `profana check`. Rows are matched across traces by their key as text (name, device type,
+// and the input shapes or stack frames when grouped by them), since the traces intern strings
+// separately. Rules (docs/semantics.md, "Diff"):
+//  * Values are sums over the trace, in microseconds; when both traces have ProfilerStep#N markers
+//    and differ in their number of steps, every value (counts included) is divided by the trace's
+//    number of steps ("per step").
+//  * A row's change is NEW - BASE of the sort metric; rows come sorted by the size of the change,
+//    largest first, ties in first-occurrence order (BASE's, then NEW's).
+//  * Totals: self CPU time sums the host rows; self device time sums the device-activity rows
+//    (and the CPU rows of legacy profiles), as the footer of PyTorch's table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profana/passes/function_events.h"
+#include "profana/passes/key_averages.h"
+
+namespace profana::passes {
+
+struct DiffValues {
+  double count = 0;
+  double self_cpu_us = 0;
+  double cpu_total_us = 0;
+  double self_device_us = 0;
+  double device_total_us = 0;
+};
+
+enum class DiffMetric { kSelf, kSelfCpu, kSelfDevice, kCpuTotal, kDeviceTotal, kCount };
+bool ParseDiffMetric(std::string_view text, DiffMetric* metric);
+const char* DiffMetricName(DiffMetric metric);
+// kSelf: self CPU + self device time.
+double MetricValue(const DiffValues& v, DiffMetric metric);
+
+struct DiffRow {
+  std::string name;
+  DeviceType device_type = DeviceType::kCPU;
+  std::string input_shapes;         // when grouped by input shape
+  std::vector<std::string> stack;   // when grouped by stack
+  bool in_base = false;
+  bool in_new = false;
+  DiffValues base;
+  DiffValues next;
+  double base_metric = 0;           // BASE's value of the sort metric
+  double change = 0;                // NEW - BASE of the sort metric
+  // change / BASE; 0 when BASE is 0 (an added row, or a row that was 0 in both).
+  double relative() const { return base_metric != 0 ? change / base_metric : 0; }
+};
+
+struct DiffTotals {
+  int64_t steps = 0;                // distinct ProfilerStep#N markers
+  double step_time_us = 0;          // mean ProfilerStep duration; 0 without steps
+  double self_cpu_us = 0;           // after per-step normalisation
+  double self_device_us = 0;
+  int64_t events = 0;               // function events
+};
+
+struct DiffOptions {
+  KeyAverageOptions keys;
+  DiffMetric sort = DiffMetric::kSelf;
+};
+
+struct TraceDiff {
+  std::vector<DiffRow> rows;
+  DiffTotals base, next;
+  bool per_step = false;
+  bool grouped_by_input_shape = false;
+  int grouped_by_stack = 0;
+  DiffMetric sort = DiffMetric::kSelf;
+  size_t added = 0;    // rows only in NEW
+  size_t removed = 0;  // rows only in BASE
+};
+
+TraceDiff DiffTraces(const Trace& base, const FunctionEventList& base_events, const Trace& next,
+                     const FunctionEventList& next_events, const DiffOptions& options);
+
+// Distinct ProfilerStep#N markers and their mean duration (ns), for per-step rules.
+struct StepStats {
+  int64_t steps = 0;
+  int64_t mean_ns = 0;
+};
+StepStats CountSteps(const Trace& trace);
+
+}  // namespace profana::passes

@@ -1,0 +1,307 @@
+#include "profana/passes/trace_filter.h"
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+
+#include "fmt/format.h"
+#include "profana/base/flat_hash_map.h"
+
+namespace profana::passes {
+namespace {
+
+struct Interval {
+  int64_t start, end;  // [start, end)
+};
+
+bool ParseInt(std::string_view s, int64_t* v) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Keeps the entries of `column` whose keep flag is set, in order.
+template <typename T>
+void Compact(std::vector<T>* column, const std::vector<uint8_t>& keep) {
+  size_t out = 0;
+  for (size_t i = 0; i < column->size(); ++i)
+    if (keep[i]) (*column)[out++] = (*column)[i];
+  column->resize(out);
+}
+
+void CompactEvents(EventTable* t, const std::vector<uint8_t>& keep) {
+  Compact(&t->name, keep);
+  Compact(&t->trace_name, keep);
+  Compact(&t->category, keep);
+  Compact(&t->kind, keep);
+  Compact(&t->thread, keep);
+  Compact(&t->start_ns, keep);
+  Compact(&t->end_ns, keep);
+  Compact(&t->external_id, keep);
+  Compact(&t->correlation, keep);
+  Compact(&t->sequence_nr, keep);
+  Compact(&t->fwd_thread, keep);
+  Compact(&t->input_shapes, keep);
+  Compact(&t->stack, keep);
+  Compact(&t->device, keep);
+}
+
+void CompactMemory(MemoryTable* t, const std::vector<uint8_t>& keep) {
+  Compact(&t->ts_ns, keep);
+  Compact(&t->thread, keep);
+  Compact(&t->bytes, keep);
+  Compact(&t->addr, keep);
+  Compact(&t->total_allocated, keep);
+  Compact(&t->total_reserved, keep);
+  Compact(&t->device_type, keep);
+  Compact(&t->device_id, keep);
+}
+
+void CompactFlows(FlowTable* t, const std::vector<uint8_t>& keep) {
+  Compact(&t->id, keep);
+  Compact(&t->ts_ns, keep);
+  Compact(&t->thread, keep);
+  Compact(&t->category, keep);
+  Compact(&t->is_start, keep);
+}
+
+// A regex matched once per distinct name, not once per event.
+class NameMatcher {
+ public:
+  Status Compile(const std::string& pattern, const char* option, size_t strings) {
+    if (pattern.empty()) return Status::Ok();
+    try {
+      re_.emplace(pattern, std::regex::ECMAScript | std::regex::optimize);
+    } catch (const std::regex_error& e) {
+      return Status(ErrorCode::kInvalidArgument, fmt::format("{} \"{}\": bad regular expression: {}", option, pattern, e.what()));
+    }
+    cache_.assign(strings, -1);
+    return Status::Ok();
+  }
+  bool active() const { return re_.has_value(); }
+  bool Matches(const Trace& t, StringId id) {
+    int8_t& c = cache_[id.value];
+    if (c < 0) {
+      std::string_view s = t.str(id);
+      c = std::regex_search(s.begin(), s.end(), *re_) ? 1 : 0;
+    }
+    return c == 1;
+  }
+
+ private:
+  std::optional<std::regex> re_;
+  std::vector<int8_t> cache_;
+};
+
+// The chosen ProfilerStep windows intersected with --window, merged and sorted; nullopt when
+// nothing selects by time.
+Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f, const Trace& t) {
+  std::optional<Interval> window;
+  if (f.window_start_us || f.window_end_us) {
+    int64_t origin = TraceOrigin(t);
+    window = Interval{f.window_start_us ? origin + *f.window_start_us * 1000 : INT64_MIN,
+                      f.window_end_us ? origin + *f.window_end_us * 1000 : INT64_MAX};
+  }
+  std::vector<Interval> out;
+  if (!f.steps.empty() || f.skip_first_step) {
+    struct Step { int64_t n; Interval at; };
+    std::vector<Step> steps;
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+      int64_t n = StepNumber(t, i);
+      if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
+    }
+    if (steps.empty())
+      return Status(ErrorCode::kInvalidArgument, "--steps/--skip-first-step: the trace has no ProfilerStep#N markers");
+    int64_t first = steps[0].n, last = steps[0].n;
+    for (const Step& s : steps) first = std::min(first, s.n), last = std::max(last, s.n);
+    for (const Step& s : steps) {
+      if (f.skip_first_step && s.n == first) continue;
+      bool chosen = f.steps.empty();
+      for (auto [lo, hi] : f.steps) chosen = chosen || (s.n >= lo && s.n <= hi);
+      if (chosen) out.push_back(s.at);
+    }
+    if (out.empty())
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("--steps selects no step: the trace has ProfilerStep#{} to #{}", first, last));
+  } else if (window) {
+    out.push_back(*window);
+  } else {
+    return std::optional<std::vector<Interval>>();
+  }
+  if (window) {
+    for (Interval& i : out) i = {std::max(i.start, window->start), std::min(i.end, window->end)};
+    out.erase(std::remove_if(out.begin(), out.end(), [](const Interval& i) { return i.start >= i.end; }), out.end());
+  }
+  std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::vector<Interval> merged;
+  for (const Interval& i : out) {
+    if (!merged.empty() && i.start <= merged.back().end) merged.back().end = std::max(merged.back().end, i.end);
+    else merged.push_back(i);
+  }
+  return std::optional<std::vector<Interval>>(std::move(merged));
+}
+
+// [start, end) overlaps a selected interval; a zero-length event counts as the point start.
+bool Overlaps(const std::vector<Interval>& sel, int64_t start, int64_t end) {
+  auto it = std::upper_bound(sel.begin(), sel.end(), start, [](int64_t s, const Interval& i) { return s < i.end; });
+  return it != sel.end() && it->start < std::max(end, start + 1);
+}
+
+std::vector<uint8_t> ThreadSelection(const TraceFilter& f, const Trace& t) {
+  std::vector<uint8_t> ok(t.threads.size(), f.threads.empty() ? 1 : 0);
+  for (size_t i = 0; i < t.threads.size() && !f.threads.empty(); ++i) {
+    const ThreadInfo& th = t.threads[i];
+    std::string tid = th.tid_text.value ? std::string(t.str(th.tid_text)) : std::to_string(th.tid);
+    for (const std::string& want : f.threads)
+      if (want == tid || want == std::to_string(th.tid) || (th.name.value && want == t.str(th.name))) ok[i] = 1;
+  }
+  return ok;
+}
+
+// Device tracks: "7" and "stream 7" both name stream 7.
+std::vector<uint8_t> StreamSelection(const TraceFilter& f, const Trace& t) {
+  std::vector<uint8_t> ok(t.threads.size(), f.streams.empty() ? 1 : 0);
+  for (size_t i = 0; i < t.threads.size() && !f.streams.empty(); ++i) {
+    const ThreadInfo& th = t.threads[i];
+    for (const std::string& want : f.streams)
+      if (want == std::to_string(th.tid) || want == fmt::format("stream {}", th.tid) ||
+          (th.tid_text.value && want == t.str(th.tid_text)))
+        ok[i] = 1;
+  }
+  return ok;
+}
+
+}  // namespace
+
+Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::string& text) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string_view part(text.data() + pos, (comma == std::string::npos ? text.size() : comma) - pos);
+    size_t dash = part.find('-');
+    int64_t lo = 0, hi = 0;
+    bool ok = dash == std::string_view::npos ? ParseInt(part, &lo) && ((hi = lo), true)
+                                             : ParseInt(part.substr(0, dash), &lo) && ParseInt(part.substr(dash + 1), &hi);
+    if (!ok || lo < 0 || hi < lo)
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("--steps \"{}\": expected step numbers and ranges like 3-5 or 3-5,9", text));
+    out.emplace_back(lo, hi);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+Status ParseWindow(const std::string& text, TraceFilter* f) {
+  size_t colon = text.find(':');
+  int64_t v = 0;
+  auto bad = [&] {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("--window \"{}\": expected START:END in microseconds from the trace start (either may be empty)", text));
+  };
+  if (colon == std::string::npos) return bad();
+  std::string_view a(text.data(), colon), b(text.data() + colon + 1, text.size() - colon - 1);
+  if (!a.empty()) {
+    if (!ParseInt(a, &v)) return bad();
+    f->window_start_us = v;
+  }
+  if (!b.empty()) {
+    if (!ParseInt(b, &v)) return bad();
+    f->window_end_us = v;
+  }
+  if (f->window_start_us && f->window_end_us && *f->window_end_us <= *f->window_start_us) return bad();
+  return Status::Ok();
+}
+
+int64_t TraceOrigin(const Trace& t) {
+  if (t.metadata.format == "chrome-json-array" || t.events.size() == 0) return 0;
+  for (size_t i = 0; i < t.events.size(); ++i)
+    if (t.events.kind[i] == ActivityKind::kTraceSpan) return t.events.start_ns[i];
+  return t.events.start_ns[0];
+}
+
+int64_t StepNumber(const Trace& t, uint32_t i) {
+  if (IsDeviceActivity(t.events.kind[i])) return -1;
+  std::string_view name = t.str(t.events.trace_name[i]);
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  if (name.substr(0, kPrefix.size()) != kPrefix) return -1;
+  int64_t n = -1;
+  return ParseInt(name.substr(kPrefix.size()), &n) ? n : -1;
+}
+
+Status FilterTrace(const TraceFilter& f, Trace* trace) {
+  if (f.empty()) return Status::Ok();
+  Trace& t = *trace;
+  const EventTable& ev = t.events;
+  NameMatcher name, exclude;
+  PROFANA_RETURN_IF_ERROR(name.Compile(f.name, "--name", t.strings.size()));
+  PROFANA_RETURN_IF_ERROR(exclude.Compile(f.exclude, "--exclude", t.strings.size()));
+  PROFANA_ASSIGN_OR_RETURN(std::optional<std::vector<Interval>> time, TimeSelection(f, t));
+  std::vector<uint8_t> thread_ok = ThreadSelection(f, t);
+  std::vector<uint8_t> stream_ok = StreamSelection(f, t);
+
+  // Host events, one sweep per thread: an event inherits its enclosing event's name verdicts.
+  enum : uint8_t { kTimeOk = 1, kThreadOk = 2, kNameOk = 4, kExcluded = 8 };
+  struct Open { int64_t end; uint8_t flags; };
+  std::vector<std::vector<Open>> open(t.threads.size());
+  std::vector<uint8_t> flags(ev.size(), 0);
+  FlatHashMap<int64_t, uint32_t> launch_by_correlation;
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    ActivityKind kind = ev.kind[i];
+    if (IsDeviceActivity(kind)) continue;
+    std::vector<Open>& stack = open[ev.thread[i].value];
+    while (!stack.empty() && stack.back().end <= ev.start_ns[i]) stack.pop_back();
+    uint8_t inherited = !stack.empty() && stack.back().end >= ev.end_ns[i] ? stack.back().flags : 0;
+    uint8_t fl = 0;
+    if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
+    if (thread_ok[ev.thread[i].value]) fl |= kThreadOk;
+    if (!name.active() || (inherited & kNameOk) || name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
+    if (exclude.active() && ((inherited & kExcluded) || exclude.Matches(t, ev.trace_name[i]))) fl |= kExcluded;
+    flags[i] = fl;
+    stack.push_back({ev.end_ns[i], fl});
+    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) && ev.correlation[i] != kNoId)
+      launch_by_correlation.try_emplace(ev.correlation[i], i);
+  }
+
+  std::vector<uint8_t> keep(ev.size(), 0);
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    uint8_t fl = flags[i];
+    if (IsDeviceActivity(ev.kind[i])) {
+      const uint32_t* launch = ev.correlation[i] != kNoId ? launch_by_correlation.find(ev.correlation[i]) : nullptr;
+      if (launch) {
+        fl = flags[*launch] & (kTimeOk | kThreadOk | kExcluded);
+        if (flags[*launch] & kNameOk) fl |= kNameOk;
+      } else {
+        fl = kThreadOk;
+        if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
+        if (!name.active()) fl |= kNameOk;
+      }
+      if (name.active() && name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
+      if (exclude.active() && exclude.Matches(t, ev.trace_name[i])) fl |= kExcluded;
+      bool device_ok = f.devices.empty() ||
+                       std::find(f.devices.begin(), f.devices.end(), ev.device[i]) != f.devices.end();
+      if (!device_ok || !stream_ok[ev.thread[i].value]) continue;
+    }
+    keep[i] = ev.kind[i] == ActivityKind::kTraceSpan || fl == (kTimeOk | kThreadOk | kNameOk);
+  }
+  CompactEvents(&t.events, keep);
+
+  const MemoryTable& mem = t.memory;
+  keep.assign(mem.size(), 0);
+  for (size_t i = 0; i < mem.size(); ++i) {
+    bool device_ok = f.devices.empty() || mem.device_type[i] == 0 ||
+                     std::find(f.devices.begin(), f.devices.end(), mem.device_id[i]) != f.devices.end();
+    keep[i] = device_ok && thread_ok[mem.thread[i].value] && (!time || Overlaps(*time, mem.ts_ns[i], mem.ts_ns[i]));
+  }
+  CompactMemory(&t.memory, keep);
+
+  const FlowTable& flows = t.flows;
+  keep.assign(flows.size(), 0);
+  for (size_t i = 0; i < flows.size(); ++i)
+    keep[i] = thread_ok[flows.thread[i].value] && (!time || Overlaps(*time, flows.ts_ns[i], flows.ts_ns[i]));
+  CompactFlows(&t.flows, keep);
+  return Status::Ok();
+}
+
+}  // namespace profana::passes

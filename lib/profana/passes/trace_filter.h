@@ -1,0 +1,63 @@
+// FilterTrace: the selection every command applies before its analysis (--steps, --window,
+// --thread, --device, --stream, --name, --exclude). It returns a smaller Trace with the same
+// strings, threads and stacks, so every pass runs unchanged on it. Rules (docs/semantics.md,
+// "Filters"):
+//  * Host events (everything that is not device activity) are selected by time (they overlap a
+//    chosen ProfilerStep#N window and the --window), by thread, and by name. A --name match keeps
+//    the event and everything it encloses on its thread; an --exclude match drops the event and
+//    everything it encloses. Events are kept whole, never clipped.
+//  * Device activity follows the runtime call that launched it (joined on "correlation"): a kernel
+//    is kept when its launch passed the time, thread and exclude rules. Without a launch in the
+//    trace it is judged by its own interval. --name also keeps device activity whose own name
+//    matches; --exclude drops it. --device and --stream select device activity only.
+//  * [memory] records are kept inside the time selection, on the chosen threads, of the chosen
+//    device (CPU records always pass --device). Name rules do not apply to them.
+//  * The profiler's own span (cat "Trace") is always kept, so times stay relative to the same
+//    origin with and without filters.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/model/trace.h"
+
+namespace profana::passes {
+
+struct TraceFilter {
+  std::vector<std::pair<int64_t, int64_t>> steps;  // inclusive ranges of N in ProfilerStep#N
+  bool skip_first_step = false;
+  std::optional<int64_t> window_start_us;  // relative to the trace's origin
+  std::optional<int64_t> window_end_us;
+  std::vector<std::string> threads;        // tid or thread name
+  std::vector<int32_t> devices;
+  std::vector<std::string> streams;        // stream number ("7") or its name ("stream 7")
+  std::string name;                        // ECMAScript regex, searched anywhere in the name
+  std::string exclude;
+
+  bool empty() const {
+    return steps.empty() && !skip_first_step && !window_start_us && !window_end_us && threads.empty() &&
+           devices.empty() && streams.empty() && name.empty() && exclude.empty();
+  }
+};
+
+// "3-5", "7", "3-5,9". Bad text is kInvalidArgument naming the option.
+Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::string& text);
+// "START:END" in microseconds; either side may be empty ("100:", ":2500").
+Status ParseWindow(const std::string& text, TraceFilter* filter);
+
+// The time every relative time is measured from: the profiler's own span, else the first event
+// (0 for the bare-array export, which is already relative). As BuildFunctionEvents' origin.
+int64_t TraceOrigin(const Trace& trace);
+
+// The step number of a ProfilerStep#N host event, or -1.
+int64_t StepNumber(const Trace& trace, uint32_t event);
+
+// Selects in place. Errors (kInvalidArgument): a bad regex, --steps on a trace without
+// ProfilerStep#N markers, or steps that select nothing.
+Status FilterTrace(const TraceFilter& filter, Trace* trace);
+
+}  // namespace profana::passes

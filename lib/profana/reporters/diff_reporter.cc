@@ -1,0 +1,284 @@
+#include "profana/reporters/diff_reporter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fmt/format.h"
+#include "profana/reporters/csv_field.h"
+#include "profana/reporters/json_writer.h"
+#include "profana/reporters/number_format.h"
+#include "profana/reporters/table_reporter.h"
+
+namespace profana::report {
+namespace {
+
+using passes::DiffRow;
+using passes::DiffValues;
+using passes::TraceDiff;
+
+constexpr size_t kNameWidth = 48;
+constexpr size_t kListed = 10;  // added / removed names listed by the text and Markdown reports
+
+size_t Shown(const TraceDiff& d, int64_t limit) {
+  return limit < 0 ? d.rows.size() : std::min(d.rows.size(), static_cast<size_t>(limit));
+}
+
+std::string Status(const DiffRow& r) { return r.in_base ? (r.in_new ? "both" : "removed") : "added"; }
+
+std::string Device(const DiffRow& r) { return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device"; }
+
+// The row's name with its grouping (input shapes, or the first stack frame).
+std::string Label(const DiffRow& r) {
+  std::string s = r.name;
+  if (!r.input_shapes.empty()) s += " " + r.input_shapes;
+  if (!r.stack.empty()) s += " @ " + r.stack.front();
+  return s;
+}
+
+std::string Truncate(const std::string& s, size_t width) {
+  if (CodePointLength(s) <= width) return s;
+  return std::string(CodePointPrefix(s, width - 3)) + "...";
+}
+
+std::string Count(double c) {
+  return c == std::floor(c) ? fmt::format("{}", static_cast<int64_t>(c)) : fmt::format("{:.2f}", c);
+}
+
+std::string Change(double v, passes::DiffMetric m) {
+  if (m != passes::DiffMetric::kCount) return SignedTime(v);
+  return (v > 0 ? "+" : v < 0 ? "-" : "") + Count(std::fabs(v));
+}
+
+std::string Relative(const DiffRow& r) {
+  if (!r.in_base) return "added";
+  if (!r.in_new) return "removed";
+  return SignedPercent(r.change, r.base_metric);
+}
+
+std::string Scope(const TraceDiff& d) {
+  if (d.per_step)
+    return fmt::format("per step (BASE has {} steps, NEW {})", d.base.steps, d.next.steps);
+  if (d.base.steps > 0 && d.base.steps == d.next.steps)
+    return fmt::format("totals over {} step{} each", d.base.steps, d.base.steps == 1 ? "" : "s");
+  return "totals over each trace";
+}
+
+std::string MetricLabel(passes::DiffMetric m) {
+  switch (m) {
+    case passes::DiffMetric::kSelf: return "self time (self CPU + self device)";
+    case passes::DiffMetric::kSelfCpu: return "self CPU time";
+    case passes::DiffMetric::kSelfDevice: return "self device time";
+    case passes::DiffMetric::kCpuTotal: return "total CPU time";
+    case passes::DiffMetric::kDeviceTotal: return "total device time";
+    case passes::DiffMetric::kCount: return "count";
+  }
+  return "";
+}
+
+struct SummaryLine {
+  const char* label;
+  double base, next;
+  bool is_count;
+};
+
+std::vector<SummaryLine> Summary(const TraceDiff& d) {
+  std::vector<SummaryLine> s = {{"Self CPU time", d.base.self_cpu_us, d.next.self_cpu_us, false},
+                                {"Self device time", d.base.self_device_us, d.next.self_device_us, false}};
+  if (d.base.steps > 0 && d.next.steps > 0)
+    s.push_back({"Step time (mean)", d.base.step_time_us, d.next.step_time_us, false});
+  s.push_back({"Steps", static_cast<double>(d.base.steps), static_cast<double>(d.next.steps), true});
+  return s;
+}
+
+std::string SummaryValue(double v, bool is_count) { return is_count ? Count(v) : FormatTime(v); }
+std::string SummaryChange(const SummaryLine& l) {
+  double c = l.next - l.base;
+  std::string abs = l.is_count ? (c > 0 ? "+" : c < 0 ? "-" : "") + Count(std::fabs(c)) : SignedTime(c);
+  return fmt::format("{} ({})", abs, SignedPercent(c, l.base));
+}
+
+std::string Names(const TraceDiff& d, bool added, const char* sep, bool code) {
+  std::string out;
+  size_t n = 0, total = added ? d.added : d.removed;
+  for (const DiffRow& r : d.rows) {
+    if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
+    if (n++ == kListed) break;
+    out += fmt::format("{}{}{}{}", n > 1 ? sep : "", code ? "`" : "", Truncate(Label(r), kNameWidth), code ? "`" : "");
+  }
+  if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
+  return out;
+}
+
+std::string Paint(const std::string& s, double change, bool color) {
+  if (!color || change == 0) return s;
+  return fmt::format("\x1b[{}m{}\x1b[0m", change > 0 ? 31 : 32, s);
+}
+
+// Right-aligned to width, painted after padding so escape codes do not count.
+std::string Cell(const std::string& s, size_t width, double change, bool color) {
+  return Paint(fmt::format("{:>{}}", s, width), change, color);
+}
+
+double Rounded(double v) { return std::round(v * 1000) / 1000; }
+
+void JsonValues(JsonWriter& w, const DiffValues& v) {
+  w.BeginObject();
+  w.Key("count").Double(Rounded(v.count));
+  w.Key("self_cpu_us").Double(Rounded(v.self_cpu_us));
+  w.Key("cpu_total_us").Double(Rounded(v.cpu_total_us));
+  w.Key("self_device_us").Double(Rounded(v.self_device_us));
+  w.Key("device_total_us").Double(Rounded(v.device_total_us));
+  w.EndObject();
+}
+
+void JsonTotals(JsonWriter& w, const passes::DiffTotals& t) {
+  w.BeginObject();
+  w.Key("steps").Int(t.steps);
+  w.Key("step_time_us").Double(Rounded(t.step_time_us));
+  w.Key("self_cpu_us").Double(Rounded(t.self_cpu_us));
+  w.Key("self_device_us").Double(Rounded(t.self_device_us));
+  w.Key("function_events").Int(t.events);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string SignedTime(double us) {
+  if (us == 0) return "0.000us";
+  return (us > 0 ? "+" : "-") + FormatTime(std::fabs(us));
+}
+
+std::string SignedPercent(double change, double base) {
+  if (base == 0) return change == 0 ? "0.0%" : "new";
+  double p = 100 * change / std::fabs(base);
+  return fmt::format("{}{:.1f}%", p > 0 ? "+" : p < 0 ? "-" : "", std::fabs(p));
+}
+
+std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
+  std::string out = fmt::format("BASE {}\nNEW  {}\n{}\n\n", o.base_name, o.new_name, Scope(d));
+  out += fmt::format("{:<18}  {:>12}  {:>12}  {:>22}\n", "", "BASE", "NEW", "change");
+  for (const SummaryLine& l : Summary(d))
+    out += fmt::format("{:<18}  {:>12}  {:>12}  {}\n", l.label, SummaryValue(l.base, l.is_count),
+                       SummaryValue(l.next, l.is_count), Cell(SummaryChange(l), 22, l.next - l.base, o.color));
+  size_t shown = Shown(d, o.row_limit);
+  out += fmt::format("\n{} keys: {} in both, {} added, {} removed; by the change of {}, largest first{}\n\n",
+                     d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
+                     shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
+  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", kNameWidth, "Where", "Count",
+                     "Self CPU", "Self device", "Change", "Rel.");
+  for (size_t i = 0; i < shown; ++i) {
+    const DiffRow& r = d.rows[i];
+    out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), kNameWidth), kNameWidth,
+                       Device(r), Count(r.base.count) + " > " + Count(r.next.count),
+                       FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
+                       FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
+                       Cell(Change(r.change, d.sort), 12, r.change, o.color), Cell(Relative(r), 8, r.change, o.color));
+  }
+  if (d.added) out += fmt::format("\nAdded ({}): {}\n", d.added, Names(d, true, ", ", false));
+  if (d.removed) out += fmt::format("{}Removed ({}): {}\n", d.added ? "" : "\n", d.removed, Names(d, false, ", ", false));
+  return out;
+}
+
+std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
+  auto cell = [](std::string s) {
+    std::string out;
+    for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  std::string out = fmt::format("### profana diff\n\nBASE `{}`, NEW `{}`: {}.\n\n", o.base_name, o.new_name, Scope(d));
+  out += "| | BASE | NEW | Change |\n|---|---:|---:|---:|\n";
+  for (const SummaryLine& l : Summary(d))
+    out += fmt::format("| {} | {} | {} | {} |\n", l.label, SummaryValue(l.base, l.is_count),
+                       SummaryValue(l.next, l.is_count), SummaryChange(l));
+  size_t shown = Shown(d, o.row_limit);
+  out += fmt::format("\n{} keys: {} in both, {} added, {} removed. By the change of {}, largest first{}.\n\n",
+                     d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
+                     shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
+  out += "| Name | Where | Count | Self CPU | Self device | Change | Rel. |\n|---|---|---:|---:|---:|---:|---:|\n";
+  for (size_t i = 0; i < shown; ++i) {
+    const DiffRow& r = d.rows[i];
+    out += fmt::format("| `{}` | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n", cell(Truncate(Label(r), 100)), Device(r),
+                       Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
+                       FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
+                       FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
+  }
+  if (d.added) out += fmt::format("\n**Added** ({}): {}\n", d.added, cell(Names(d, true, ", ", true)));
+  if (d.removed) out += fmt::format("\n**Removed** ({}): {}\n", d.removed, cell(Names(d, false, ", ", true)));
+  return out;
+}
+
+std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
+  std::string out =
+      "name,device_type,input_shapes,stack,status,count_base,count_new,self_cpu_us_base,self_cpu_us_new,"
+      "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_us_base,"
+      "device_total_us_new,change,relative_change\n";
+  std::string num;
+  auto n = [&num](double v) {
+    num.clear();
+    JsonWriter(&num, false).Double(Rounded(v));
+    return num;
+  };
+  for (size_t i = 0, shown = Shown(d, o.row_limit); i < shown; ++i) {
+    const DiffRow& r = d.rows[i];
+    std::string stack;
+    for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
+    out += fmt::format("{},{},{},{},{}", CsvField(r.name), Device(r), CsvField(r.input_shapes), CsvField(stack), Status(r));
+    for (double v : {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
+                     r.next.cpu_total_us, r.base.self_device_us, r.next.self_device_us, r.base.device_total_us,
+                     r.next.device_total_us, r.change})
+      out += "," + n(v);
+    out += r.in_base && r.in_new && r.base_metric != 0 ? "," + n(r.relative()) : std::string(",");
+    out += "\n";
+  }
+  return out;
+}
+
+std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.diff/1");
+  w.Key("base").String(o.base_name);
+  w.Key("new").String(o.new_name);
+  w.Key("per_step").Bool(d.per_step);
+  w.Key("sort_by").String(passes::DiffMetricName(d.sort));
+  w.Key("group_by_input_shape").Bool(d.grouped_by_input_shape);
+  w.Key("group_by_stack_n").Int(d.grouped_by_stack);
+  w.Key("totals").BeginObject();
+  w.Key("base");
+  JsonTotals(w, d.base);
+  w.Key("new");
+  JsonTotals(w, d.next);
+  w.EndObject();
+  w.Key("rows_total").Int(static_cast<int64_t>(d.rows.size()));
+  w.Key("added").Int(static_cast<int64_t>(d.added));
+  w.Key("removed").Int(static_cast<int64_t>(d.removed));
+  w.Key("rows").BeginArray();
+  for (size_t i = 0, shown = Shown(d, o.row_limit); i < shown; ++i) {
+    const DiffRow& r = d.rows[i];
+    w.BeginObject();
+    w.Key("name").String(r.name);
+    w.Key("device_type").String(Device(r));
+    if (d.grouped_by_input_shape) w.Key("input_shapes").String(r.input_shapes);
+    if (d.grouped_by_stack > 0) {
+      w.Key("stack").BeginArray();
+      for (const std::string& f : r.stack) w.String(f);
+      w.EndArray();
+    }
+    w.Key("status").String(Status(r));
+    w.Key("base");
+    JsonValues(w, r.base);
+    w.Key("new");
+    JsonValues(w, r.next);
+    w.Key("change").Double(Rounded(r.change));
+    w.Key("relative_change");
+    if (r.in_base && r.in_new && r.base_metric != 0) w.Double(r.relative());
+    else w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,30 @@
+// The reports of `profana diff`: a text table (with colours on a terminal), Markdown for a pull
+// request or a CI job summary, CSV, and JSON (schema "profana.diff/1", docs/json.md). Formatting
+// only: the rows arrive computed and sorted by passes/trace_diff.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "profana/passes/trace_diff.h"
+
+namespace profana::report {
+
+struct DiffReportOptions {
+  std::string base_name;   // file names as given
+  std::string new_name;
+  int64_t row_limit = 30;  // -1: every row
+  bool color = false;      // ANSI colours: red for growth, green for shrinkage
+};
+
+std::string FormatDiffText(const passes::TraceDiff& d, const DiffReportOptions& o);
+std::string FormatDiffMarkdown(const passes::TraceDiff& d, const DiffReportOptions& o);
+std::string FormatDiffCsv(const passes::TraceDiff& d, const DiffReportOptions& o);
+std::string FormatDiffJson(const passes::TraceDiff& d, const DiffReportOptions& o);
+
+// "+1.234ms", "-56.000us": a signed time for a change.
+std::string SignedTime(double us);
+// "+12.3%", "-4.0%"; "new" when the base is 0 and the change is not.
+std::string SignedPercent(double change, double base);
+
+}  // namespace profana::report

@@ -1,0 +1,150 @@
+// Filters, diff and budgets on real traces: the HTA trace_diff pair (6 steps each) and the DLRM
+// ranks of facebookresearch/param.
+#include <catch2/catch.hpp>
+
+#include "profana/importers/importer.h"
+#include "profana/passes/budget.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/trace_diff.h"
+#include "profana/passes/trace_filter.h"
+#include "test_util.h"
+
+using namespace profana;
+
+namespace {
+
+Trace Load(const std::string& rel) {
+  auto t = LoadTrace(test::TestData(rel));
+  REQUIRE(t.ok());
+  return std::move(*t);
+}
+
+const char* kControl = "traces/hta/trace_diff/control/control.json.gz";
+const char* kTest = "traces/hta/trace_diff/test/test.json.gz";
+const char* kRank0 = "traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz";
+
+}  // namespace
+
+TEST_CASE("step ranges and windows parse, and bad text names the option", "[filter]") {
+  auto r = passes::ParseStepRanges("3-5,9");
+  REQUIRE(r.ok());
+  CHECK(r->size() == 2);
+  CHECK((*r)[0] == std::make_pair<int64_t, int64_t>(3, 5));
+  CHECK((*r)[1] == std::make_pair<int64_t, int64_t>(9, 9));
+  CHECK(!passes::ParseStepRanges("5-3").ok());
+  CHECK(!passes::ParseStepRanges("a").ok());
+  CHECK(passes::ParseStepRanges("3-").status().message().find("--steps") == 0);
+  passes::TraceFilter f;
+  REQUIRE(passes::ParseWindow("100:", &f).ok());
+  CHECK(*f.window_start_us == 100);
+  CHECK(!f.window_end_us);
+  CHECK(!passes::ParseWindow("7", &f).ok());
+}
+
+TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in them", "[filter]") {
+  Trace all = Load(kControl);
+  Trace two = Load(kControl);
+  passes::TraceFilter f;
+  f.steps = {{1010, 1011}};
+  REQUIRE(passes::FilterTrace(f, &two).ok());
+  CHECK(passes::CountSteps(all).steps == 6);
+  CHECK(passes::CountSteps(two).steps == 2);
+  CHECK(two.events.size() < all.events.size());
+  // Every kept kernel's launch was kept with it.
+  passes::FunctionEventList e = passes::BuildFunctionEvents(two);
+  CHECK(e.kernels_unattributed == 0);
+  CHECK(e.kernels_attributed > 0);
+  // The origin does not move: the profiler's own span is always kept.
+  CHECK(passes::TraceOrigin(two) == passes::TraceOrigin(all));
+}
+
+TEST_CASE("skipping the first step drops the warm-up; steps outside the trace are an error", "[filter]") {
+  Trace t = Load(kControl);
+  passes::TraceFilter f;
+  f.skip_first_step = true;
+  REQUIRE(passes::FilterTrace(f, &t).ok());
+  CHECK(passes::CountSteps(t).steps == 5);
+  Trace u = Load(kControl);
+  passes::TraceFilter g;
+  g.steps = {{3, 5}};
+  Status st = passes::FilterTrace(g, &u);
+  CHECK(st.code() == ErrorCode::kInvalidArgument);
+  CHECK(st.message() == "--steps selects no step: the trace has ProfilerStep#1009 to #1014");
+}
+
+TEST_CASE("the name filter keeps matching ops with their children and kernels, exclude removes them", "[filter]") {
+  Trace t = Load(kRank0);
+  passes::TraceFilter f;
+  f.name = "^Optimizer\\.step";
+  REQUIRE(passes::FilterTrace(f, &t).ok());
+  passes::FunctionEventList e = passes::BuildFunctionEvents(t);
+  std::vector<passes::AverageRow> rows = passes::ComputeKeyAverages(t, e, {});
+  // One top-level optimizer step, everything else inside it.
+  int64_t top = 0;
+  for (size_t i = 0; i < e.size(); ++i) top += e.parent[i] < 0 && e.device_type[i] == passes::DeviceType::kCPU;
+  CHECK(top == 1);
+  CHECK(e.kernels_attributed > 0);
+  Trace x = Load(kRank0);
+  passes::TraceFilter g;
+  g.exclude = "^Optimizer\\.step";
+  REQUIRE(passes::FilterTrace(g, &x).ok());
+  Trace full = Load(kRank0);
+  CHECK(x.events.size() + t.events.size() == full.events.size() + 1);  // the span is in both
+  passes::TraceFilter bad;
+  bad.name = "(";
+  CHECK(passes::FilterTrace(bad, &x).message().find("--name \"(\": bad regular expression") == 0);
+}
+
+TEST_CASE("diff normalises per step when the step counts differ", "[diff]") {
+  Trace base = Load(kControl);
+  passes::TraceFilter f;
+  f.steps = {{1010, 1011}};
+  REQUIRE(passes::FilterTrace(f, &base).ok());
+  Trace next = Load(kTest);
+  passes::FunctionEventList be = passes::BuildFunctionEvents(base), ne = passes::BuildFunctionEvents(next);
+  passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
+  CHECK(d.per_step);
+  CHECK(d.base.steps == 2);
+  CHECK(d.next.steps == 6);
+  // The whole test trace, per step: 963.762 ms of device time over 6 steps.
+  CHECK(d.next.self_device_us == Approx(963762.0 / 6).epsilon(1e-6));
+  CHECK(d.next.step_time_us == Approx(124067).margin(1));
+  // The largest change leads.
+  REQUIRE(!d.rows.empty());
+  for (size_t i = 1; i < d.rows.size(); ++i) CHECK(std::fabs(d.rows[i - 1].change) >= std::fabs(d.rows[i].change));
+}
+
+TEST_CASE("diff of the HTA pair: cudaMemcpyAsync grew most", "[diff]") {
+  Trace base = Load(kControl), next = Load(kTest);
+  passes::FunctionEventList be = passes::BuildFunctionEvents(base), ne = passes::BuildFunctionEvents(next);
+  passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
+  CHECK(!d.per_step);
+  CHECK(d.rows.size() == 433);
+  CHECK(d.added == 32);
+  CHECK(d.removed == 138);
+  CHECK(d.rows[0].name == "cudaMemcpyAsync");
+  CHECK(d.rows[0].base.count == 228);
+  CHECK(d.rows[0].next.count == 4812);
+  CHECK(d.rows[0].change == Approx(292492).margin(1));
+  CHECK(d.base.self_cpu_us == Approx(639138).margin(1));
+  CHECK(d.next.self_device_us == Approx(963762).margin(1));
+}
+
+TEST_CASE("budget files: every rule measured, bad keys named with the rule index", "[budget]") {
+  auto b = passes::ParseBudget(test::ReadFile(test::TestData("budgets/dlrm-pass.json")), "dlrm-pass.json");
+  REQUIRE(b.ok());
+  REQUIRE(b->rules.size() == 7);
+  Trace t = Load(kRank0);
+  passes::FunctionEventList e = passes::BuildFunctionEvents(t);
+  auto r = passes::EvaluateBudget(t, e, *b);
+  REQUIRE(r.ok());
+  CHECK((*r)[0].value == Approx(6851));       // self device time per step, us
+  CHECK((*r)[2].value == Approx(14455));      // mean step time, us
+  CHECK((*r)[3].value == Approx(0.4934).margin(1e-4));  // gpu idle share
+  CHECK((*r)[6].value == 3);                  // aten::bmm calls
+  for (const auto& x : *r) CHECK(x.passed);
+  auto bad = passes::ParseBudget(R"({"rules":[{"metric":"op_count","op":"x","max":1},{"metric":"op_count","max":1}]})", "b.json");
+  CHECK(bad.status().message() == "b.json: rules[1]: metric op_count needs \"op\"");
+  auto nolimit = passes::ParseBudget(R"({"rules":[{"metric":"step_time"}]})", "b.json");
+  CHECK(nolimit.status().message() == "b.json: rules[0]: needs a limit: \"max\" or \"min\"");
+}
