@@ -3,6 +3,7 @@
 # smoke test. Usage: smoke.sh KIND FUZZER PROFANA TESTDATA CORPUS_DIR [RUNS]
 #   KIND native_reader: native files and text twins of a few traces, made by PROFANA
 #   KIND chrome_json:   the small JSON files of testdata/ (plain and gzip), bad inputs included
+#   KIND streaming_json: the same seeds as chrome_json (plain only: the target streams a file)
 #   KIND nvprof:        the nvprof fixtures' text (the target reads its bytes as row values)
 set -euo pipefail
 kind="$1" fuzzer="$2" profana="$3" testdata="$4" corpus="$5" runs="${6:-2000}"
@@ -18,7 +19,7 @@ case "$kind" in
       "$profana" convert -q "$trace" -o "$corpus/seed$n.txt"
       n=$((n + 1))
     done ;;
-  chrome_json)
+  chrome_json|streaming_json)
     for f in $(small "$testdata"/bad "$testdata"/gpu "$testdata"/memory "$testdata"/golden/*); do
       case "$f" in *.json|*.gz) cp "$f" "$corpus/$(echo "$f" | md5sum | cut -c1-12)-$(basename "$f")" ;; esac
     done ;;
