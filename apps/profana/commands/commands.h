@@ -69,7 +69,7 @@ void AddFilterOptions(CLI::App* command, CommonOptions* options);
 // error-severity diagnostics fail the load.
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
 // Writes text to -o FILE or stdout. Returns an exit code.
-int Emit(const std::string& text, const CommonOptions& options, Context& ctx);
+int Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
 // NO_COLOR unset). Never when writing to -o FILE.
 bool UseColor(const std::string& mode, const CommonOptions& options);

@@ -143,9 +143,11 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   return trace;
 }
 
-int Emit(const std::string& text, const CommonOptions& o, Context& ctx) {
+int Emit(std::string text, const CommonOptions& o, Context& ctx) {
   if (o.output.empty() || o.output == "-") {
-    ctx.out->append(text);
+    // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
+    if (ctx.out->empty()) *ctx.out = std::move(text);
+    else ctx.out->append(text);
     return kExitOk;
   }
   FILE* f = std::fopen(o.output.c_str(), "wb");

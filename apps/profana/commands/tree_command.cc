@@ -1,5 +1,6 @@
 // profana tree: the CPU op tree per thread, with self and total time, the device activity each op
 // launched, and input shapes. Walked iteratively: traces can nest very deep.
+#include <iterator>
 #include <algorithm>
 
 #include "fmt/format.h"
@@ -98,14 +99,16 @@ std::string StreamLabel(const Trace& t, uint32_t event) {
 // Indentation stops growing at kMaxIndent levels and deeper lines say their depth, so a trace
 // nested 100,000 ops deep prints in linear, not quadratic, space.
 constexpr int kMaxIndent = 64;
-std::string Indent(int depth) {
-  if (depth <= kMaxIndent) return std::string(depth * 2, ' ');
-  return std::string(kMaxIndent * 2, ' ') + fmt::format("[depth {}] ", depth);
+void AppendIndent(std::string* out, int depth) {
+  out->append(static_cast<size_t>(std::min(depth, kMaxIndent)) * 2, ' ');
+  if (depth > kMaxIndent) fmt::format_to(std::back_inserter(*out), "[depth {}] ", depth);
 }
 
+// One line per op, appended in place: millions of lines, so no string is made per line.
 std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeArgs& a) {
-  using report::FormatTime;
+  using report::AppendTime;
   std::string out;
+  out.reserve(e.size() * 64);
   auto us = [](int64_t ns) { return ns / 1000.0; };
   for (const auto& [thread, roots] : RootsByThread(t, e, a)) {
     out += ThreadLabel(t, thread) + "\n";
@@ -113,16 +116,31 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
           if (us(e.cpu_total_ns[i]) < a.min_time_us) return kSkipped;
-          std::string indent = Indent(depth);
-          out += fmt::format("{}{}  total {}, self {}", indent, t.str(e.name[i]), FormatTime(us(e.cpu_total_ns[i])),
-                             FormatTime(us(e.self_cpu_ns[i])));
-          if (e.cuda_total_ns[i]) out += fmt::format(", device {}", FormatTime(us(e.cuda_total_ns[i])));
-          if (e.input_shapes[i].value) out += fmt::format("  {}", t.str(e.input_shapes[i]));
+          AppendIndent(&out, depth);
+          out += t.str(e.name[i]);
+          out += "  total ";
+          AppendTime(&out, us(e.cpu_total_ns[i]));
+          out += ", self ";
+          AppendTime(&out, us(e.self_cpu_ns[i]));
+          if (e.cuda_total_ns[i]) {
+            out += ", device ";
+            AppendTime(&out, us(e.cuda_total_ns[i]));
+          }
+          if (e.input_shapes[i].value) {
+            out += "  ";
+            out += t.str(e.input_shapes[i]);
+          }
           out += "\n";
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k];
-            out += fmt::format("{}  -> {}  {} on {}\n", indent, t.str(t.events.name[ev]),
-                               FormatTime(us(t.events.end_ns[ev] - t.events.start_ns[ev])), StreamLabel(t, ev));
+            AppendIndent(&out, depth);
+            out += "  -> ";
+            out += t.str(t.events.name[ev]);
+            out += "  ";
+            AppendTime(&out, us(t.events.end_ns[ev] - t.events.start_ns[ev]));
+            out += " on ";
+            out += StreamLabel(t, ev);
+            out += "\n";
           }
           return a.depth < 0 || depth < a.depth ? kDescend : kShown;
         },

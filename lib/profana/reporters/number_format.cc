@@ -1,3 +1,5 @@
+#include <iterator>
+
 #include "profana/reporters/number_format.h"
 
 #include <cstdlib>
@@ -8,12 +10,19 @@ namespace profana::report {
 
 double NanosToMicros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
-std::string FormatTime(double time_us) {
+void AppendTime(std::string* out, double time_us) {
   constexpr double kUsInSecond = 1000.0 * 1000.0;
   constexpr double kUsInMs = 1000.0;
-  if (time_us >= kUsInSecond) return fmt::format("{:.3f}s", time_us / kUsInSecond);
-  if (time_us >= kUsInMs) return fmt::format("{:.3f}ms", time_us / kUsInMs);
-  return fmt::format("{:.3f}us", time_us);
+  auto to = std::back_inserter(*out);
+  if (time_us >= kUsInSecond) fmt::format_to(to, "{:.3f}s", time_us / kUsInSecond);
+  else if (time_us >= kUsInMs) fmt::format_to(to, "{:.3f}ms", time_us / kUsInMs);
+  else fmt::format_to(to, "{:.3f}us", time_us);
+}
+
+std::string FormatTime(double time_us) {
+  std::string out;
+  AppendTime(&out, time_us);
+  return out;
 }
 
 std::string FormatTimeShare(double time_us, double total_us) {
