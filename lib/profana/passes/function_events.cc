@@ -98,6 +98,13 @@ class Builder {
   void AttributeKernels();
   void RemoveDuplicates();
   void Compact();
+  // The per-candidate columns are done with once the list is compacted; freeing them before the
+  // totals are allocated lowers the peak (the freed blocks are reused), by about 75 bytes an event.
+  void ReleaseWorkingColumns() {
+    auto release = [](auto&... v) { ((std::decay_t<decltype(v)>().swap(v)), ...); };
+    release(cand_, device_, parent_, scope_, cpu_mem_, cuda_mem_, child_begin_, child_index_, list_owner_,
+            kernel_owner_, kernel_begin_, kernel_index_, removed_, new_index_);
+  }
   void ComputeTotals();
 
   bool IsCpu(size_t i) const { return device_[i] == DeviceType::kCPU; }
@@ -568,6 +575,7 @@ FunctionEventList Builder::Run() {
   AttributeKernels();
   RemoveDuplicates();
   Compact();
+  ReleaseWorkingColumns();
   PropagateBackwardStacks(trace_, out_, &out_.stack);
   ComputeTotals();
   out_.has_memory_records = trace_.memory.size() > 0 || trace_.metadata.profile_memory;
