@@ -52,7 +52,7 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
     bytes = std::move(*gz);
     ctx.log->debug("convert: gzipped to {} bytes in {:.1f} ms", bytes.size(), clock.Lap());
   }
-  return Emit(bytes, a.common, ctx);
+  return Emit(std::move(bytes), a.common, ctx);
 }
 
 }  // namespace

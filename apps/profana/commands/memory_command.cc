@@ -92,7 +92,7 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
     }
   }
   ctx.log->debug("formatted {} in {:.1f} ms", format, clock.Lap());
-  return Emit(out, a.common, ctx);
+  return Emit(std::move(out), a.common, ctx);
 }
 
 }  // namespace

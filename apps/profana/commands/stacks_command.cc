@@ -130,7 +130,7 @@ int RunStacks(const StacksArgs& a, Context& ctx) {
     if (int rc = Emit(report::FormatFlamegraphSvg(first->merged, title, a.unit), svg_out, ctx)) return rc;
     if (a.common.output.empty()) return kExitOk;  // the SVG was what was asked for
   }
-  return Emit(text, a.common, ctx);
+  return Emit(std::move(text), a.common, ctx);
 }
 
 }  // namespace

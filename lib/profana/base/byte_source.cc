@@ -139,16 +139,20 @@ size_t ByteSource::ReadRaw(char* dst, size_t n) {
   }
 }
 
+bool ByteSource::RefillCompressed() {
+  Gzip& g = *gz_;
+  if (g.next < g.end || g.eof) return true;
+  g.end = ReadRaw(reinterpret_cast<char*>(g.in.data()), g.in.size());
+  g.next = 0;
+  if (g.end == 0) g.eof = true;
+  return !failed_;
+}
+
 size_t ByteSource::Inflate(char* dst, size_t n) {
   Gzip& g = *gz_;
   size_t out = 0;
   while (out < n && !finished_) {
-    if (g.next == g.end && !g.eof) {
-      g.end = ReadRaw(reinterpret_cast<char*>(g.in.data()), g.in.size());
-      g.next = 0;
-      if (failed_) return 0;
-      if (g.end == 0) g.eof = true;
-    }
+    if (!RefillCompressed()) return 0;
     inflate_state& s = g.state;
     s.next_in = g.in.data() + g.next;
     s.avail_in = static_cast<uint32_t>(g.end - g.next);
@@ -164,12 +168,7 @@ size_t ByteSource::Inflate(char* dst, size_t n) {
     }
     if (s.block_state == ISAL_BLOCK_FINISH) {
       // Another gzip member may follow (concatenated gzip files are one valid gzip file).
-      if (g.next == g.end && !g.eof) {
-        g.end = ReadRaw(reinterpret_cast<char*>(g.in.data()), g.in.size());
-        g.next = 0;
-        if (failed_) return 0;
-        if (g.end == 0) g.eof = true;
-      }
+      if (!RefillCompressed()) return 0;
       if (g.next < g.end && g.in[g.next] == 0x1f) {
         isal_inflate_reset(&s);
         s.crc_flag = ISAL_GZIP;

@@ -31,6 +31,7 @@ class ByteSource {
   ByteSource() = default;
   size_t ReadRaw(char* dst, size_t n);
   size_t Inflate(char* dst, size_t n);
+  bool RefillCompressed();  // reads more compressed bytes once the last are used; false on error
   void InflateAhead();  // the inflater thread
   size_t ReadInflated(char* dst, size_t n);
 

@@ -35,8 +35,7 @@ struct ParsePipeline::Worker {
 namespace {
 
 // Parses one batch; any JSON problem marks it failed (the caller then falls back).
-void ParseBatch(ParsePipeline* /*unused*/, int worker_id, od::parser& parser, StringPool& pool,
-                EventParser& reader, Batch& b) {
+void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser& reader, Batch& b) {
   b.worker = worker_id;
   b.first_new_id = static_cast<uint32_t>(pool.size());
   od::document doc;
@@ -103,7 +102,7 @@ void ParsePipeline::Run(Worker* w) {
       b = todo_.front();
       todo_.pop_front();
     }
-    ParseBatch(this, w->id, w->parser, w->pool, w->events, *b);
+    ParseBatch(w->id, w->parser, w->pool, w->events, *b);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       b->done = true;

@@ -41,7 +41,6 @@ class ParsePipeline {
   ParsePipeline(int workers, int batches);
   ~ParsePipeline();
 
-  int workers() const { return static_cast<int>(threads_.size()); }
   // A batch to fill, or null when every batch is in flight (commit the oldest first).
   Batch* Free();
   void Submit(Batch* batch);
@@ -49,7 +48,6 @@ class ParsePipeline {
   Batch* Oldest(bool wait);
   // Gives back the batch Oldest returned.
   void Recycle(Batch* batch);
-  int in_flight() const { return static_cast<int>(in_flight_.size()); }
 
  private:
   struct Worker;

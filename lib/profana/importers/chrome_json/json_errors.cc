@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "profana/importers/chrome_json/bracket_walk.h"
+
 namespace profana::json {
 
 size_t FirstInvalidUtf8(std::string_view text) {
@@ -36,41 +38,31 @@ size_t FirstInvalidUtf8(std::string_view text) {
 }
 
 size_t FirstTooDeep(std::string_view text, size_t max_depth) {
-  size_t depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
+  size_t depth = 0, at = text.size();
+  WalkBrackets(text, [&](size_t i, char c) {
+    if (c == '[' || c == '{') {
+      if (++depth <= max_depth) return true;
+      at = i;
+      return false;
     }
-  }
-  return text.size();
+    if (depth > 0) --depth;
+    return true;
+  });
+  return at;
 }
 
 size_t EndOfTopLevelValue(std::string_view text) {
-  size_t depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+  size_t depth = 0, end = std::string_view::npos;
+  WalkBrackets(text, [&](size_t i, char c) {
+    if (c == '[' || c == '{') {
       ++depth;
-    } else if ((c == ']' || c == '}') && depth > 0 && --depth == 0) {
-      return i + 1;
+    } else if (depth > 0 && --depth == 0) {
+      end = i + 1;
+      return false;
     }
-  }
-  return std::string_view::npos;
+    return true;
+  });
+  return end;
 }
 
 }  // namespace profana::json

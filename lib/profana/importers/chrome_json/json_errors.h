@@ -1,6 +1,6 @@
 // Positions and wording for the JSON errors simdjson finds before iteration starts (bad UTF-8,
-// nesting too deep), where it can give no position of its own. Only called on the error path:
-// each scans the text once.
+// nesting too deep), where it can give no position of its own, and the end of a JSON value
+// (bytes after it; the streaming importer's skip over header members). Each scans the text once.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ size_t FirstInvalidUtf8(std::string_view text);
 size_t FirstTooDeep(std::string_view text, size_t max_depth);
 
 // Offset just past the bracket that closes the first top-level '[' or '{' (outside strings);
-// std::string_view::npos when it never closes. Used to find bytes after a whole JSON value.
+// std::string_view::npos when it never closes.
 size_t EndOfTopLevelValue(std::string_view text);
 
 }  // namespace profana::json

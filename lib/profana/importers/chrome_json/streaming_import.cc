@@ -24,8 +24,11 @@ constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we a
 // The input as a sliding window: bytes [base, base + size) of the (gunzipped) input.
 class Window {
  public:
-  explicit Window(ByteSource* source, size_t read_bytes) : source_(source), read_bytes_(read_bytes) {
-    buf_.resize(2 * read_bytes + kPadding);
+  // Reads start at 64 KiB and double up to read_bytes: a small file, or one that turns out not
+  // to be JSON (an nvprof database), costs one small read, not a zero-filled full window.
+  explicit Window(ByteSource* source, size_t read_bytes)
+      : source_(source), read_bytes_(read_bytes), next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
+    buf_.resize(kPadding);
   }
   const char* data() const { return buf_.data(); }
   size_t size() const { return size_; }
@@ -40,7 +43,9 @@ class Window {
       size_ -= shift;
       base_ += shift;
     }
-    if (buf_.size() - kPadding - size_ < read_bytes_) buf_.resize(size_ + read_bytes_ + kPadding);
+    size_t want = next_read_;
+    next_read_ = std::min(next_read_ * 2, read_bytes_);
+    if (buf_.size() - kPadding - size_ < want) buf_.resize(size_ + want + kPadding);
     size_t got = source_->Read(buf_.data() + size_, buf_.size() - kPadding - size_);
     if (got == 0) eof_ = true;
     size_ += got;
@@ -51,6 +56,7 @@ class Window {
  private:
   ByteSource* source_;
   size_t read_bytes_;
+  size_t next_read_;
   std::vector<char> buf_;
   size_t size_ = 0;
   uint64_t base_ = 0;

@@ -21,7 +21,7 @@
 namespace profana::json {
 
 struct StreamOptions {
-  size_t read_bytes = 4 << 20;   // bytes per read (and the window's initial size)
+  size_t read_bytes = 4 << 20;   // bytes per read, once the first reads (from 64 KiB) have grown
   size_t batch_bytes = 1 << 20;  // text per parse batch
   int workers = 0;               // parser threads; 0: one per core, at most 8
   // --max-memory: content (after gunzip) beyond this goes to the whole-file importer, which

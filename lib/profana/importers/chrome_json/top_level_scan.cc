@@ -1,5 +1,7 @@
 #include "profana/importers/chrome_json/top_level_scan.h"
 
+#include "profana/importers/chrome_json/json_errors.h"
+
 namespace profana::json {
 namespace {
 
@@ -25,26 +27,13 @@ TopScan SkipString(std::string_view t, size_t pos, size_t* end, bool* has_escape
 // One JSON value starting at t[pos]; its text is validated later by the parser.
 TopScan SkipValue(std::string_view t, size_t pos, size_t* end) {
   if (pos >= t.size()) return TopScan::kNeedMore;
-  bool escape = false;
+  bool escape = false;  // a value's escapes do not matter here
   if (t[pos] == '"') return SkipString(t, pos, end, &escape);
   if (t[pos] == '{' || t[pos] == '[') {
-    int depth = 0;
-    for (size_t i = pos; i < t.size(); ++i) {
-      char c = t[i];
-      if (c == '"') {
-        TopScan s = SkipString(t, i, &i, &escape);
-        if (s != TopScan::kOk) return s;
-        --i;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        if (--depth == 0) {
-          *end = i + 1;
-          return TopScan::kOk;
-        }
-      }
-    }
-    return TopScan::kNeedMore;
+    size_t length = EndOfTopLevelValue(t.substr(pos));
+    if (length == std::string_view::npos) return TopScan::kNeedMore;
+    *end = pos + length;
+    return TopScan::kOk;
   }
   for (size_t i = pos; i < t.size(); ++i) {
     char c = t[i];

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "profana/importers/chrome_json/bracket_walk.h"
+
 namespace profana::json {
 
 TruncationRepair FindTruncationRepair(std::string_view text) {
@@ -9,18 +11,14 @@ TruncationRepair FindTruncationRepair(std::string_view text) {
   std::vector<char> open;  // '{' or '['
   std::string closers_at_cut;
   bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    switch (c) {
-      case '"': in_string = true; break;
-      case '{': case '[': open.push_back(c); break;
-      case '}': case ']':
-        if (open.empty()) return repair;  // unbalanced, not truncated: let the parser say so
+  bool unbalanced = WalkBrackets(
+      text,
+      [&](size_t i, char c) {
+        if (c == '{' || c == '[') {
+          open.push_back(c);
+          return true;
+        }
+        if (open.empty()) return false;  // unbalanced, not truncated: let the parser say so
         open.pop_back();
         // The end of an element of a top-level array (the events, or a bare array) is a safe
         // place to cut: everything before it is whole events.
@@ -29,10 +27,10 @@ TruncationRepair FindTruncationRepair(std::string_view text) {
           closers_at_cut.clear();
           for (auto it = open.rbegin(); it != open.rend(); ++it) closers_at_cut += *it == '[' ? ']' : '}';
         }
-        break;
-      default: break;
-    }
-  }
+        return true;
+      },
+      &in_string);
+  if (unbalanced) return repair;
   if (!in_string && open.empty()) return repair;
   repair.truncated = true;
   repair.closers = closers_at_cut;
