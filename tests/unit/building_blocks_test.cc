@@ -1,7 +1,11 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
-// truncation repair, PyTorch's number formats, sort keys.
+// truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns.
 #include <catch2/catch.hpp>
 
+#include <utility>
+
+#include "profana/base/column.h"
+#include "profana/base/crc32c.h"
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
@@ -134,4 +138,49 @@ TEST_CASE("JSON writer escapes and writes nanoseconds as exact microseconds", "[
   report::JsonWriter w(&out, false);
   w.BeginObject().Key("a\"b").String("x\n\x01").Key("t").Micros(1500).Key("n").Micros(-500).Key("z").Micros(2000).EndObject();
   CHECK(out == "{\"a\\\"b\":\"x\\n\\u0001\",\"t\":1.5,\"n\":-0.5,\"z\":2}");
+}
+
+TEST_CASE("CRC-32C matches the bitwise definition at every length and split", "[crc]") {
+  CHECK(Crc32c("123456789", 9) == 0xE3069283u);  // the standard check value
+  CHECK(Crc32c("", 0) == 0u);
+  // Long enough for several rounds of the three-stream loop, plus odd tails.
+  std::vector<unsigned char> bytes(3 * 8192 * 4 + 1234);
+  uint32_t x = 12345;
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>((x = x * 1103515245 + 12345) >> 16);
+  auto bitwise = [](const unsigned char* p, size_t n) {
+    uint32_t c = ~0u;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= p[i];
+      for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0x82f63b78u & (0u - (c & 1)));
+    }
+    return ~c;
+  };
+  for (size_t n : {size_t{7}, size_t{8192 * 3 - 1}, size_t{8192 * 3}, size_t{8192 * 3 + 9}, bytes.size()}) {
+    CAPTURE(n);
+    CHECK(Crc32c(bytes.data(), n) == bitwise(bytes.data(), n));
+  }
+  for (size_t split : {size_t{1}, size_t{8192}, size_t{30001}}) {
+    CAPTURE(split);
+    CHECK(Crc32c(bytes.data() + split, bytes.size() - split, Crc32c(bytes.data(), split)) == Crc32c(bytes.data(), bytes.size()));
+  }
+}
+
+TEST_CASE("a column that views memory copies it before the first write", "[column]") {
+  const int64_t values[] = {5, 6, 7};
+  Column<int64_t> view = Column<int64_t>::View(values, 3);
+  CHECK(view.is_view());
+  CHECK(view.size() == 3);
+  CHECK(view[2] == 7);
+  Column<int64_t> copy = view;  // copies the view, not the values
+  CHECK(copy.data() == values);
+  view.push_back(8);
+  CHECK_FALSE(view.is_view());
+  CHECK(view == Column<int64_t>({5, 6, 7, 8}));
+  CHECK(values[2] == 7);
+  copy.owned()[0] = 1;  // element writes go through owned(), which copies first
+  CHECK(copy == Column<int64_t>({1, 6, 7}));
+  CHECK(values[0] == 5);
+  const int64_t more[] = {1, 2};
+  copy.insert(copy.end(), more, more + 2);
+  CHECK(copy == Column<int64_t>({1, 6, 7, 1, 2}));
 }

@@ -1,3 +1,5 @@
+#include <memory>
+
 #include "fmt/format.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/chrome_json/streaming_import.h"
@@ -53,10 +55,12 @@ Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
     auto mapped = MappedFile::Open(path);
     if (mapped.ok() && native::SniffNative(mapped->bytes())) {
       uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
-      if (limit && size > limit)  // its columns are copied out: the same budget as any input
+      if (limit && size > limit)  // the analyses grow with it: the same budget as any input
         return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
-      PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(mapped->bytes(), path));
-      native::SetContainer(&trace, "profana-native", mapped->bytes().size());
+      // The trace's columns read the mapping in place, and keep it alive.
+      auto shared = std::make_shared<MappedFile>(std::move(*mapped));
+      PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(shared->bytes(), path, shared));
+      native::SetContainer(&trace, "profana-native", size);
       return trace;
     }
     // JSON, plain or gzipped, streams through a bounded window on all cores. Anything unusual

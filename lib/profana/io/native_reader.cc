@@ -98,17 +98,20 @@ Status ValidateTrace(const Trace& t) {
     uint64_t limit = c.ref == Ref::kString ? strings : c.ref == Ref::kThread ? threads : c.ref == Ref::kStack ? stacks
                      : c.ref == Ref::kKind ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1 : c.ref == Ref::kBool ? 2 : 0;
     if (limit == 0) return;
-    for (size_t i = 0; i < column.size(); ++i) {
-      uint64_t v;
-      if constexpr (std::is_integral_v<std::decay_t<decltype(column[0])>>) v = static_cast<uint64_t>(column[i]);
-      else if constexpr (std::is_enum_v<std::decay_t<decltype(column[0])>>) v = static_cast<uint64_t>(column[i]);
-      else v = column[i].value;
-      if (v >= limit) {
-        status = Status(ErrorCode::kMalformed, fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
-                                                           c.table, c.name, i, v, limit));
-        return;
-      }
-    }
+    auto value = [&](size_t i) -> uint64_t {
+      using T = std::decay_t<decltype(column[0])>;
+      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return static_cast<uint64_t>(column[i]);
+      else return column[i].value;
+    };
+    // The largest value first, in a loop without exits that the compiler vectorises; the row is
+    // looked for only when something is out of range.
+    uint64_t max = 0;
+    for (size_t i = 0; i < column.size(); ++i) max = std::max(max, value(i));
+    if (max < limit) return;
+    size_t i = 0;
+    while (value(i) < limit) ++i;
+    status = Status(ErrorCode::kMalformed, fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
+                                                       c.table, c.name, i, value(i), limit));
   });
   PROFANA_RETURN_IF_ERROR(status);
   const StackTable& st = t.stacks;
@@ -121,7 +124,19 @@ Status ValidateTrace(const Trace& t) {
                                                        i, st.parent[i].value, st.depth[i]));
   }
   const EventTable& e = t.events;
+  // One pass without exits over the whole table; the row-by-row loop below only runs to name
+  // the first bad row.
+  bool bad = false;
+  const int64_t* start = e.start_ns.data();
+  const int64_t* end = e.end_ns.data();
   for (size_t i = 0; i < e.size(); ++i) {
+    bad |= end[i] < start[i];
+    // TimeInRange without branches: shifted by 2^62 (wrapping), every good time is at most 2^63.
+    bad |= static_cast<uint64_t>(start[i]) + kMaxTimeNs > uint64_t{1} << 63;
+    bad |= static_cast<uint64_t>(end[i]) + kMaxTimeNs > uint64_t{1} << 63;
+    if (i) bad |= start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]);
+  }
+  for (size_t i = 0; bad && i < e.size(); ++i) {
     if (e.end_ns[i] < e.start_ns[i])
       return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
     if (!TimeInRange(e.start_ns[i]) || !TimeInRange(e.end_ns[i]))
@@ -133,7 +148,7 @@ Status ValidateTrace(const Trace& t) {
   return Status::Ok();
 }
 
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name) {
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::shared_ptr<const void> backing) {
   if (!SniffNative(bytes)) return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
   ByteReader h(bytes);
   h.Skip(8);
@@ -231,9 +246,17 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name) {
       status = in_section(c.id, Status(ErrorCode::kMalformed, fmt::format("{} bytes is not a whole number of {}-byte values", col.size(), width)));
       return;
     }
-    column.resize(col.size() / width);
-    if (!col.empty()) std::memcpy(column.data(), col.data(), col.size());
+    using T = typename std::decay_t<decltype(column)>::value_type;
+    // Sections start 8-byte aligned in files profana writes; a damaged offset only costs a copy.
+    if (backing && reinterpret_cast<uintptr_t>(col.data()) % alignof(T) == 0) {
+      column = Column<T>::View(reinterpret_cast<const T*>(col.data()), col.size() / width);
+      return;
+    }
+    std::vector<T>& owned = column.owned();
+    owned.resize(col.size() / width);
+    if (!col.empty()) std::memcpy(owned.data(), col.data(), col.size());
   });
+  t.backing = std::move(backing);
   PROFANA_RETURN_IF_ERROR(status);
   for (const Entry& e : entries) {
     if (find(e.id) && (e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)

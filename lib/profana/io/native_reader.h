@@ -1,9 +1,10 @@
 // Reads profana's native binary file (docs/native-format.md) into a Trace. No per-event parsing:
-// the reader checks the header, the section table (bounds, overlaps, checksums), copies each
-// column into the model with one memcpy, then checks every id against its table. A damaged file
-// is never trusted: every failure is a Status naming the file, the byte or section, and what.
+// the reader checks the header, the section table (bounds, overlaps, checksums), hands each
+// column to the model, then checks every id against its table. A damaged file is never trusted:
+// every failure is a Status naming the file, the byte or section, and what.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,10 @@ namespace profana::native {
 
 bool SniffNative(std::string_view first_bytes);
 
-// `name` is what messages call the input.
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name);
+// `name` is what messages call the input. With `backing` (what keeps `bytes` alive and unchanged:
+// the file's mapping), the columns view `bytes` in place and the trace holds on to `backing`;
+// without it each column is copied.
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::shared_ptr<const void> backing = nullptr);
 
 // The invariants a Trace from any native source must satisfy before a pass may read it: ids in
 // range, stack trie well formed (parents before children), events in (start, -end) order.

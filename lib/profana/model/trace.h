@@ -10,9 +10,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "profana/base/column.h"
 #include "profana/base/ids.h"
 #include "profana/base/string_pool.h"
 #include "profana/model/diagnostics.h"
@@ -57,45 +59,45 @@ struct ThreadInfo {
 };
 
 struct EventTable {
-  std::vector<StringId> name;          // with ProfilerStep#N rewritten to ProfilerStep*
-  std::vector<StringId> trace_name;    // as written in the trace
-  std::vector<StringId> category;
-  std::vector<ActivityKind> kind;
-  std::vector<ThreadId> thread;
-  std::vector<int64_t> start_ns;
-  std::vector<int64_t> end_ns;
-  std::vector<int64_t> external_id;    // args "External id" / "external id"; kNoId if absent
-  std::vector<int64_t> correlation;    // args "correlation"; kNoId if absent
-  std::vector<int32_t> sequence_nr;    // args "Sequence number"; -1 if absent
-  std::vector<int32_t> fwd_thread;     // args "Fwd thread id"; 0 if absent (as PyTorch)
-  std::vector<StringId> input_shapes;  // Python str() of "Input Dims"; 0 = "[]" or not recorded
-  std::vector<StackId> stack;          // "Call stack", filtered; 0 = empty
-  std::vector<int32_t> device;         // args "device" of device activities; -1 if absent
+  Column<StringId> name;          // with ProfilerStep#N rewritten to ProfilerStep*
+  Column<StringId> trace_name;    // as written in the trace
+  Column<StringId> category;
+  Column<ActivityKind> kind;
+  Column<ThreadId> thread;
+  Column<int64_t> start_ns;
+  Column<int64_t> end_ns;
+  Column<int64_t> external_id;    // args "External id" / "external id"; kNoId if absent
+  Column<int64_t> correlation;    // args "correlation"; kNoId if absent
+  Column<int32_t> sequence_nr;    // args "Sequence number"; -1 if absent
+  Column<int32_t> fwd_thread;     // args "Fwd thread id"; 0 if absent (as PyTorch)
+  Column<StringId> input_shapes;  // Python str() of "Input Dims"; 0 = "[]" or not recorded
+  Column<StackId> stack;          // "Call stack", filtered; 0 = empty
+  Column<int32_t> device;         // args "device" of device activities; -1 if absent
 
   size_t size() const { return start_ns.size(); }
 };
 
 // [memory] instant events (profile_memory=True).
 struct MemoryTable {
-  std::vector<int64_t> ts_ns;
-  std::vector<ThreadId> thread;
-  std::vector<int64_t> bytes;            // negative for frees
-  std::vector<int64_t> addr;             // kNoId if absent
-  std::vector<int64_t> total_allocated;  // kNoId if absent
-  std::vector<int64_t> total_reserved;   // kNoId if absent
-  std::vector<int8_t> device_type;       // 0 = CPU, 1 = CUDA (PyTorch's c10::DeviceType)
-  std::vector<int16_t> device_id;
+  Column<int64_t> ts_ns;
+  Column<ThreadId> thread;
+  Column<int64_t> bytes;            // negative for frees
+  Column<int64_t> addr;             // kNoId if absent
+  Column<int64_t> total_allocated;  // kNoId if absent
+  Column<int64_t> total_reserved;   // kNoId if absent
+  Column<int8_t> device_type;       // 0 = CPU, 1 = CUDA (PyTorch's c10::DeviceType)
+  Column<int16_t> device_id;
 
   size_t size() const { return ts_ns.size(); }
 };
 
 // Flow events (ph s / f): Kineto links each runtime launch to its device activity with them.
 struct FlowTable {
-  std::vector<int64_t> id;
-  std::vector<int64_t> ts_ns;
-  std::vector<ThreadId> thread;
-  std::vector<StringId> category;  // ac2g, async, async_gpu, async_cpu_to_gpu, fwdbwd
-  std::vector<uint8_t> is_start;   // 1 for 's', 0 for 'f'
+  Column<int64_t> id;
+  Column<int64_t> ts_ns;
+  Column<ThreadId> thread;
+  Column<StringId> category;  // ac2g, async, async_gpu, async_cpu_to_gpu, fwdbwd
+  Column<uint8_t> is_start;   // 1 for 's', 0 for 'f'
 
   size_t size() const { return id.size(); }
 };
@@ -104,11 +106,11 @@ struct FlowTable {
 // stack. A StackId names the innermost frame's node; walking parents gives PyTorch's stack list
 // (innermost first).
 struct StackTable {
-  std::vector<StackId> parent;
-  std::vector<StringId> frame;
-  std::vector<uint32_t> depth;
+  Column<StackId> parent;
+  Column<StringId> frame;
+  Column<uint32_t> depth;
 
-  StackTable() : parent(1), frame(1), depth(1, 0) {}
+  StackTable() : parent(1, StackId(0)), frame(1, StringId(0)), depth(1, 0) {}
   size_t size() const { return parent.size(); }
 };
 
@@ -145,6 +147,9 @@ struct Trace {
   StackTable stacks;
   TraceMetadata metadata;
   Diagnostics diagnostics;
+  // What columns that are views (Column::View) read from, kept alive with the trace: the mapped
+  // native file they came from. Empty when every column owns its values.
+  std::shared_ptr<const void> backing;
 
   std::string_view str(StringId id) const { return strings.Get(id); }
   // PyTorch's stack list for a StackId: innermost frame first.

@@ -31,11 +31,11 @@ uint64_t MixKey(int64_t a, int64_t b) {
 }
 
 template <typename T>
-void Permute(std::vector<T>* column, const std::vector<uint32_t>& order) {
+void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
   std::vector<T> sorted;
   sorted.reserve(column->size());
   for (uint32_t i : order) sorted.push_back((*column)[i]);
-  column->swap(sorted);
+  column->owned().swap(sorted);
 }
 
 }  // namespace

@@ -22,11 +22,12 @@ bool ParseInt(std::string_view s, int64_t* v) {
 
 // Keeps the entries of `column` whose keep flag is set, in order.
 template <typename T>
-void Compact(std::vector<T>* column, const std::vector<uint8_t>& keep) {
+void Compact(Column<T>* column, const std::vector<uint8_t>& keep) {
+  std::vector<T>& v = column->owned();
   size_t out = 0;
-  for (size_t i = 0; i < column->size(); ++i)
-    if (keep[i]) (*column)[out++] = (*column)[i];
-  column->resize(out);
+  for (size_t i = 0; i < v.size(); ++i)
+    if (keep[i]) v[out++] = v[i];
+  v.resize(out);
 }
 
 void CompactEvents(EventTable* t, const std::vector<uint8_t>& keep) {
