@@ -17,11 +17,13 @@
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
 #include "profana/model/trace_builder.h"
+#include "profana/passes/function_events.h"
 #include "test_util.h"
 
 namespace {
 
 using profana::ErrorCode;
+using profana::kFunctionEventIndexVersion;
 using profana::Trace;
 using profana::TraceBuilder;
 
@@ -245,6 +247,53 @@ TEST_CASE("a resealed file that lies is still refused", "[native]") {
   Put32(&d, 16, 5000);
   Reseal(&d);
   CHECK(Error(d).find("section count 5000 out of range") != std::string::npos);
+}
+
+TEST_CASE("a function event index that lies is refused; one of another version is set aside", "[native]") {
+  using namespace profana::native;
+  Trace t = SmallTrace();
+  profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
+  REQUIRE(built.size() >= 3);
+  t.function_index = profana::passes::MakeFunctionEventIndex(built);
+  std::string b = WriteNative(t);
+  auto read = ReadNative(b, "t.pfa");
+  REQUIRE(read.ok());
+  REQUIRE(read->function_index.present());
+  CHECK(profana::passes::BuildFunctionEvents(*read).kernel_index == built.kernel_index);
+  // A flipped byte in any of the index's sections fails its checksum.
+  for (uint32_t id = kIndexBase; id <= kIndexBase + 10; ++id) {
+    uint64_t off = Get64(b, EntryAt(b, id) + 8), size = Get64(b, EntryAt(b, id) + 16);
+    if (size == 0) continue;
+    std::string d = b;
+    d[off] ^= 0x20;
+    CHECK(Error(d).find("checksum mismatch") != std::string::npos);
+  }
+  auto lie = [&](uint32_t id, size_t index, auto value) {
+    std::string d = b;
+    uint64_t off = Get64(b, EntryAt(b, id) + 8);
+    std::memcpy(&d[off + index * sizeof(value)], &value, sizeof(value));
+    Reseal(&d);
+    return Error(d);
+  };
+  CHECK(lie(kIndexBase + 0, 1, uint32_t{99}).find("section function_index.source row 1: event 99 out of range") != std::string::npos);
+  CHECK(lie(kIndexBase + 2, 0, uint8_t{2}).find("section function_index.device_type row 0") != std::string::npos);
+  CHECK(lie(kIndexBase + 4, 1, int32_t{1}) == "t.pfa: section function_index.parent row 1: parent 1 must be -1 or an earlier event");
+  CHECK(lie(kIndexBase + 5, 1, uint32_t{9}).find("section function_index.child_begin row") != std::string::npos);
+  CHECK(lie(kIndexBase + 8, 0, uint32_t{1000}).find("section function_index.kernel_index row 0: 1000 out of range") != std::string::npos);
+  // A column of the wrong length.
+  std::string d = b;
+  size_t at = EntryAt(b, kIndexBase + 4);
+  Put64(&d, at + 16, Get64(b, at + 16) - 4);
+  Reseal(&d);
+  CHECK(Error(d).find("section function_index.parent: ") != std::string::npos);
+  // Another version's index may mean something else: the file reads, without it.
+  d = b;
+  Put32(&d, Get64(b, EntryAt(b, kFunctionIndex) + 8), kFunctionEventIndexVersion + 1);
+  Reseal(&d);
+  auto other = ReadNative(d, "t.pfa");
+  REQUIRE(other.ok());
+  CHECK_FALSE(other->function_index.present());
+  CHECK(profana::passes::BuildFunctionEvents(*other).kernel_index == built.kernel_index);
 }
 
 TEST_CASE("damaged native files exit 2 with one error line naming the file", "[native]") {

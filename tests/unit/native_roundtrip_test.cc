@@ -16,7 +16,9 @@
 #include "profana/importers/importer.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/io/native_text.h"
+#include "profana/io/native_reader.h"
 #include "profana/io/native_writer.h"
+#include "profana/passes/function_events.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -97,15 +99,18 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
     auto trace = profana::LoadTrace(file);
     if (!trace.ok()) continue;  // damaged beyond use: the bad-input tests cover it
     ++loaded;
+    // As `convert` writes it: with the function event index, which the commands below then use.
+    std::string plain = profana::native::WriteNative(*trace);
+    trace->function_index = profana::passes::MakeFunctionEventIndex(profana::passes::BuildFunctionEvents(*trace));
     std::string native = profana::native::WriteNative(*trace);
     std::string path = (tmp.path / (std::to_string(n) + ".pfa")).string();
     WriteBytes(path, native);
     auto table = profana::test::Run({"table", file});
     CHECK(Output({"table"}, path) == Normalised(table, file));
-    // The text twin holds the same model: reading it back writes the same native bytes.
+    // The text twin holds the same model (less the index): reading it back writes the same bytes.
     auto from_text = profana::native::ReadNativeText(profana::native::WriteNativeText(*trace), "twin");
     REQUIRE(from_text.ok());
-    CHECK(profana::native::WriteNative(*from_text) == native);
+    CHECK(profana::native::WriteNative(*from_text) == plain);
     ++compared;
     if (kSanitized && fs::file_size(file) > (1 << 20)) continue;
 
@@ -137,4 +142,67 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
   }
   CHECK(loaded >= 100);
   CHECK(compared >= (kSanitized ? 150 : 200));
+}
+
+namespace {
+
+// Every column and count of two function event lists, column by column.
+void CheckSameList(const profana::passes::FunctionEventList& a, const profana::passes::FunctionEventList& b) {
+  CHECK(a.source == b.source);
+  CHECK(a.synthetic_record == b.synthetic_record);
+  CHECK(a.name == b.name);
+  CHECK(a.trace_name == b.trace_name);
+  CHECK(a.thread == b.thread);
+  CHECK(a.start_ns == b.start_ns);
+  CHECK(a.end_ns == b.end_ns);
+  CHECK(a.device_type == b.device_type);
+  CHECK(a.scope == b.scope);
+  CHECK(a.sequence_nr == b.sequence_nr);
+  CHECK(a.fwd_thread == b.fwd_thread);
+  CHECK(a.input_shapes == b.input_shapes);
+  CHECK(a.stack == b.stack);
+  CHECK(a.parent == b.parent);
+  CHECK(a.child_begin == b.child_begin);
+  CHECK(a.child_index == b.child_index);
+  CHECK(a.kernel_begin == b.kernel_begin);
+  CHECK(a.kernel_index == b.kernel_index);
+  CHECK(a.cpu_memory == b.cpu_memory);
+  CHECK(a.cuda_memory == b.cuda_memory);
+  CHECK(a.self_cpu_memory == b.self_cpu_memory);
+  CHECK(a.self_cuda_memory == b.self_cuda_memory);
+  CHECK(a.cpu_total_ns == b.cpu_total_ns);
+  CHECK(a.self_cpu_ns == b.self_cpu_ns);
+  CHECK(a.cuda_total_ns == b.cuda_total_ns);
+  CHECK(a.self_cuda_ns == b.self_cuda_ns);
+  CHECK(a.origin_ns == b.origin_ns);
+  CHECK(a.legacy == b.legacy);
+  CHECK(a.has_memory_records == b.has_memory_records);
+  CHECK(a.removed_duplicates == b.removed_duplicates);
+  CHECK(a.kernels_attributed == b.kernels_attributed);
+  CHECK(a.kernels_unattributed == b.kernels_unattributed);
+  CHECK(a.external_id_mismatches == b.external_id_mismatches);
+}
+
+}  // namespace
+
+TEST_CASE("every trace in testdata: the function event index of a native file gives the same function events", "[native]") {
+  int indexed = 0;
+  for (const std::string& file : AllTraces()) {
+    INFO(file);
+    auto trace = profana::LoadTrace(file);
+    if (!trace.ok()) continue;
+    profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(*trace);
+    trace->function_index = profana::passes::MakeFunctionEventIndex(built);
+    std::string bytes = profana::native::WriteNative(*trace);
+    // Read in place, as from a mapped file: the index's columns are views of `bytes`.
+    auto backing = std::make_shared<std::string>(std::move(bytes));
+    auto read = profana::native::ReadNative(*backing, "t.pfa", backing);
+    REQUIRE(read.ok());
+    REQUIRE(read->function_index.present());
+    CHECK(read->function_index.source.is_view());
+    CHECK(read->events.start_ns.is_view());
+    CheckSameList(profana::passes::BuildFunctionEvents(*read), built);
+    ++indexed;
+  }
+  CHECK(indexed >= 100);
 }

@@ -26,12 +26,16 @@ enum SectionId : uint32_t {
   kMetadata = 2,     // key/typed-value records (TraceMetadata)
   kDiagnostics = 3,  // counts and samples by diagnostic name
   kThreads = 4,      // ThreadInfo records: i64 pid, i64 tid, u32 pid_text, tid_text, name, process_name
+  kFunctionIndex = 5,  // optional: u32 version, u32 0, u64 removed_duplicates, kernels_attributed,
+                       // kernels_unattributed, external_id_mismatches; then the kIndexBase columns
   // Columns: 0x100 + 0x20 * table + column; a section is the raw little-endian array.
   kEventsBase = 0x120,
   kMemoryBase = 0x140,
   kFlowsBase = 0x160,
   kStacksBase = 0x180,
+  kIndexBase = 0x1a0,  // the function event index's columns (optional, with kFunctionIndex)
 };
+constexpr size_t kFunctionIndexSize = 40;
 
 // What the values of a column refer to; the reader checks each against its table's size.
 enum class Ref : uint8_t { kNone, kString, kThread, kStack, kKind, kBool };
@@ -82,6 +86,24 @@ void ForEachColumn(TraceT& t, F&& f) {
   f(ColumnInfo{kStacksBase + 0, "stacks", "parent", Ref::kStack}, st.parent);
   f(ColumnInfo{kStacksBase + 1, "stacks", "frame", Ref::kString}, st.frame);
   f(ColumnInfo{kStacksBase + 2, "stacks", "depth", Ref::kNone}, st.depth);
+}
+
+// The same for the function event index's columns (FunctionEventIndex), which a file may lack.
+// Their ranges are checked by ValidateFunctionIndex, not by `ref`.
+template <typename TraceT, typename F>
+void ForEachIndexColumn(TraceT& t, F&& f) {
+  auto& x = t.function_index;
+  f(ColumnInfo{kIndexBase + 0, "function_index", "source", Ref::kNone}, x.source);
+  f(ColumnInfo{kIndexBase + 1, "function_index", "synthetic_record", Ref::kNone}, x.synthetic_record);
+  f(ColumnInfo{kIndexBase + 2, "function_index", "device_type", Ref::kNone}, x.device_type);
+  f(ColumnInfo{kIndexBase + 3, "function_index", "scope", Ref::kNone}, x.scope);
+  f(ColumnInfo{kIndexBase + 4, "function_index", "parent", Ref::kNone}, x.parent);
+  f(ColumnInfo{kIndexBase + 5, "function_index", "child_begin", Ref::kNone}, x.child_begin);
+  f(ColumnInfo{kIndexBase + 6, "function_index", "child_index", Ref::kNone}, x.child_index);
+  f(ColumnInfo{kIndexBase + 7, "function_index", "kernel_begin", Ref::kNone}, x.kernel_begin);
+  f(ColumnInfo{kIndexBase + 8, "function_index", "kernel_index", Ref::kNone}, x.kernel_index);
+  f(ColumnInfo{kIndexBase + 9, "function_index", "cpu_memory", Ref::kNone}, x.cpu_memory);
+  f(ColumnInfo{kIndexBase + 10, "function_index", "cuda_memory", Ref::kNone}, x.cuda_memory);
 }
 
 // A thread as stored in the kThreads section: ThreadInfo's fields in declaration order.

@@ -29,13 +29,16 @@ std::string SectionName(uint32_t id) {
     case kMetadata: return "metadata";
     case kDiagnostics: return "diagnostics";
     case kThreads: return "threads";
+    case kFunctionIndex: return "function_index";
     default: break;
   }
   std::string name = fmt::format("0x{:x}", id);
   Trace empty;
-  ForEachColumn(empty, [&](const ColumnInfo& c, auto&) {
+  auto match = [&](const ColumnInfo& c, auto&) {
     if (c.id == id) name = fmt::format("{}.{}", c.table, c.name);
-  });
+  };
+  ForEachColumn(empty, match);
+  ForEachIndexColumn(empty, match);
   return name;
 }
 
@@ -148,6 +151,77 @@ Status ValidateTrace(const Trace& t) {
   return Status::Ok();
 }
 
+Status ValidateFunctionIndex(const Trace& t) {
+  const FunctionEventIndex& x = t.function_index;
+  const size_t n = x.source.size(), events = t.events.size(), records = t.memory.size();
+  auto bad = [](const char* column, size_t row, const std::string& what) {
+    return Status(ErrorCode::kMalformed, fmt::format("section function_index.{} row {}: {}", column, row, what));
+  };
+  Status status;
+  ForEachIndexColumn(t, [&](const ColumnInfo& c, const auto& column) {
+    std::string_view name = c.name;
+    size_t want = name == "synthetic_record" ? column.size() : name == "child_index" || name == "kernel_index" ? column.size()
+                  : name == "child_begin" || name == "kernel_begin" ? n + 1 : n;
+    if (status.ok() && column.size() != want)
+      status = Status(ErrorCode::kMalformed, fmt::format("section function_index.{}: {} rows, {} expected from function_index.source",
+                                                         c.name, column.size(), want));
+  });
+  PROFANA_RETURN_IF_ERROR(status);
+  // Each check is a loop without exits (vectorised); the row is looked for only on failure.
+  auto first = [](size_t size, auto wrong) {
+    size_t i = 0;
+    while (i < size && !wrong(i)) ++i;
+    return i;
+  };
+  size_t synthetic = 0;
+  bool wrong = false;
+  for (size_t i = 0; i < n; ++i) {
+    synthetic += x.source[i] == UINT32_MAX;
+    wrong |= x.source[i] >= events && (x.source[i] != UINT32_MAX || x.device_type[i] != 0);
+  }
+  if (wrong) {
+    size_t i = first(n, [&](size_t i) { return x.source[i] >= events && (x.source[i] != UINT32_MAX || x.device_type[i] != 0); });
+    return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", x.source[i], events));
+  }
+  if (synthetic != x.synthetic_record.size())
+    return bad("synthetic_record", 0, fmt::format("{} records for {} [memory] events", x.synthetic_record.size(), synthetic));
+  uint32_t max_record = 0;
+  for (uint32_t r : x.synthetic_record) max_record = std::max(max_record, r);
+  if (synthetic && max_record >= records) return bad("synthetic_record", 0, fmt::format("record {} out of range ({} records)", max_record, records));
+  uint8_t max_flag = 0;
+  for (size_t i = 0; i < n; ++i) max_flag = std::max<uint8_t>(max_flag, std::max(x.device_type[i], x.scope[i]));
+  if (max_flag > 1) {
+    size_t i = first(n, [&](size_t i) { return x.device_type[i] > 1 || x.scope[i] > 1; });
+    return bad("device_type", i, "device type and scope must be 0 or 1");
+  }
+  // Parents come before their children, so every walk up the tree ends.
+  wrong = false;
+  for (size_t i = 0; i < n; ++i) wrong |= x.parent[i] < -1 || x.parent[i] >= static_cast<int64_t>(i);
+  if (wrong) {
+    size_t i = first(n, [&](size_t i) { return x.parent[i] < -1 || x.parent[i] >= static_cast<int64_t>(i); });
+    return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", x.parent[i]));
+  }
+  auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index, const char* begin_name,
+                       const char* index_name, size_t limit) -> Status {
+    bool broken = begin[0] != 0 || begin[n] != index.size();
+    for (size_t i = 0; i < n; ++i) broken |= begin[i + 1] < begin[i];
+    if (broken) {
+      size_t i = begin[0] != 0 ? 0 : first(n, [&](size_t i) { return begin[i + 1] < begin[i]; });
+      return bad(begin_name, i, fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
+    }
+    uint32_t max = 0;
+    for (uint32_t v : index) max = std::max(max, v);
+    if (!index.empty() && max >= limit) {
+      size_t i = first(index.size(), [&](size_t i) { return index[i] >= limit; });
+      return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
+    }
+    return Status::Ok();
+  };
+  PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
+  PROFANA_RETURN_IF_ERROR(check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
+  return Status::Ok();
+}
+
 Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::shared_ptr<const void> backing) {
   if (!SniffNative(bytes)) return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
   ByteReader h(bytes);
@@ -234,7 +308,7 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   t.stacks.frame.clear();
   t.stacks.depth.clear();
   Status status;
-  ForEachColumn(t, [&](const ColumnInfo& c, auto& column) {
+  auto load = [&](const ColumnInfo& c, auto& column) {
     if (!status.ok()) return;
     std::string_view col;
     if (Status st = section(c.id, &col); !st.ok()) {
@@ -255,8 +329,8 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
     std::vector<T>& owned = column.owned();
     owned.resize(col.size() / width);
     if (!col.empty()) std::memcpy(owned.data(), col.data(), col.size());
-  });
-  t.backing = std::move(backing);
+  };
+  ForEachColumn(t, load);
   PROFANA_RETURN_IF_ERROR(status);
   for (const Entry& e : entries) {
     if (find(e.id) && (e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)
@@ -264,6 +338,30 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
                  fmt::format("section 0x{:x} at byte {} is required but unknown to this profana (convert it again with a newer profana)", e.id, e.offset));
   }
   if (Status st = ValidateTrace(t); !st.ok()) return Bad(st.code(), name, st.message());
+  if (const Entry* e = find(kFunctionIndex)) {
+    std::string_view info = bytes.substr(e->offset, e->size);
+    ByteReader r(info);
+    uint32_t version = r.U32();
+    r.U32();
+    FunctionEventIndex& x = t.function_index;
+    x.removed_duplicates = r.U64();
+    x.kernels_attributed = r.U64();
+    x.kernels_unattributed = r.U64();
+    x.external_id_mismatches = r.U64();
+    if (!r.ok() || info.size() != kFunctionIndexSize)
+      return in_section(kFunctionIndex, Status(ErrorCode::kMalformed, fmt::format("{} bytes, {} expected", info.size(), kFunctionIndexSize)));
+    // An index another profana version wrote may mean something else: analyses then work from the
+    // events, as for a file without one.
+    if (version == kFunctionEventIndexVersion) {
+      ForEachIndexColumn(t, load);
+      PROFANA_RETURN_IF_ERROR(status);
+      x.version = version;
+      if (Status st = ValidateFunctionIndex(t); !st.ok()) return Bad(st.code(), name, st.message());
+    } else {
+      x = FunctionEventIndex();
+    }
+  }
+  t.backing = std::move(backing);
   return t;
 }
 

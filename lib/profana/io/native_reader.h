@@ -24,5 +24,9 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
 // range, stack trie well formed (parents before children), events in (start, -end) order.
 // Errors say "section <table>.<column> row N: ...".
 Status ValidateTrace(const Trace& trace);
+// The function event index's invariants (with the trace's tables already valid): column sizes, ids
+// in range, parents before children, child and kernel lists well formed. Errors say
+// "section function_index.<column> row N: ...".
+Status ValidateFunctionIndex(const Trace& trace);
 
 }  // namespace profana::native

@@ -48,10 +48,20 @@ std::string WriteNative(const Trace& t) {
       {kDiagnostics, diagnostics.data(), diagnostics.size()},
       {kThreads, reinterpret_cast<const char*>(t.threads.data()), t.threads.size() * sizeof(ThreadInfo)},
   };
-  ForEachColumn(t, [&](const ColumnInfo& c, const auto& column) {
-    sections.push_back({c.id, reinterpret_cast<const char*>(column.data()),
-                        column.size() * sizeof(column[0])});
-  });
+  auto add = [&](const ColumnInfo& c, const auto& column) {
+    sections.push_back({c.id, reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0])});
+  };
+  ForEachColumn(t, add);
+  std::string index;
+  if (t.function_index.present()) {
+    const FunctionEventIndex& x = t.function_index;
+    Put(&index, x.version);
+    Put(&index, uint32_t{0});
+    for (uint64_t v : {x.removed_duplicates, x.kernels_attributed, x.kernels_unattributed, x.external_id_mismatches})
+      Put(&index, v);
+    sections.push_back({kFunctionIndex, index.data(), index.size()});
+    ForEachIndexColumn(t, add);
+  }
 
   // Header, section table, then each section at an 8-byte boundary (so a reader may use the
   // columns in place), zero padding between.

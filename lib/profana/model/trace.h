@@ -138,6 +138,30 @@ struct TraceMetadata {
   std::string container;
 };
 
+// What BuildFunctionEvents works out from the events (which become FunctionEvents, the op tree
+// after duplicate removal, kernel and memory attribution), stored by `convert` in a native file so
+// that analyses of it need not work it out again (docs/native-format.md, "function event index").
+// Only a native file fills it; any change to the events (filters) drops it. passes/function_events.h
+// defines the columns; they are FunctionEventList's columns of the same names.
+// Bump when BuildFunctionEvents would decide anything differently, or the columns change: a file
+// with an index of another version is analysed from its events instead.
+constexpr uint32_t kFunctionEventIndexVersion = 1;
+
+struct FunctionEventIndex {
+  uint32_t version = 0;                  // 0 = absent; else the kFunctionEventIndexVersion that wrote it
+  Column<uint32_t> source;               // trace event, or UINT32_MAX for a [memory] event
+  Column<uint32_t> synthetic_record;     // the memory record of each [memory] event, in order
+  Column<uint8_t> device_type;           // 0 CPU, 1 CUDA
+  Column<uint8_t> scope;
+  Column<int32_t> parent;
+  Column<uint32_t> child_begin, child_index;
+  Column<uint32_t> kernel_begin, kernel_index;
+  Column<int64_t> cpu_memory, cuda_memory;
+  uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0, external_id_mismatches = 0;
+
+  bool present() const { return version != 0; }
+};
+
 struct Trace {
   StringPool strings;
   std::vector<ThreadInfo> threads;
@@ -147,6 +171,7 @@ struct Trace {
   StackTable stacks;
   TraceMetadata metadata;
   Diagnostics diagnostics;
+  FunctionEventIndex function_index;
   // What columns that are views (Column::View) read from, kept alive with the trace: the mapped
   // native file they came from. Empty when every column owns its values.
   std::shared_ptr<const void> backing;

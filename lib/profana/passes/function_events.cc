@@ -105,7 +105,6 @@ class Builder {
     release(cand_, device_, parent_, scope_, cpu_mem_, cuda_mem_, child_begin_, child_index_, list_owner_,
             kernel_owner_, kernel_begin_, kernel_index_, removed_, new_index_);
   }
-  void ComputeTotals();
 
   bool IsCpu(size_t i) const { return device_[i] == DeviceType::kCPU; }
   // In legacy-kernel traces launches and device activities only serve to attribute kernels.
@@ -413,14 +412,33 @@ void Builder::Compact() {
   for (size_t i = 0; i < n; ++i)
     if (!removed_[i]) new_index_[i] = m++;
   FunctionEventList& o = out_;
+  auto& source = o.source.owned();
+  auto& name = o.name.owned();
+  auto& trace_name = o.trace_name.owned();
+  auto& thread = o.thread.owned();
+  auto& start_ns = o.start_ns.owned();
+  auto& end_ns = o.end_ns.owned();
+  auto& device_type = o.device_type.owned();
+  auto& scope = o.scope.owned();
+  auto& sequence_nr = o.sequence_nr.owned();
+  auto& fwd_thread = o.fwd_thread.owned();
+  auto& input_shapes = o.input_shapes.owned();
+  auto& stack = o.stack.owned();
+  auto& parent = o.parent.owned();
+  auto& cpu_memory = o.cpu_memory.owned();
+  auto& cuda_memory = o.cuda_memory.owned();
+  auto& child_begin = o.child_begin.owned();
+  auto& child_index = o.child_index.owned();
+  auto& kernel_begin = o.kernel_begin.owned();
+  auto& kernel_index = o.kernel_index.owned();
   auto resize = [m](auto&... v) { (v.resize(m), ...); };
-  resize(o.source, o.name, o.trace_name, o.thread, o.start_ns, o.end_ns, o.device_type, o.scope,
-         o.sequence_nr, o.fwd_thread, o.input_shapes, o.stack, o.parent, o.cpu_memory, o.cuda_memory);
-  o.child_begin.resize(m + 1);
-  o.kernel_begin.resize(m + 1);
-  o.child_begin[0] = o.kernel_begin[0] = 0;
-  o.child_index.reserve(child_index_.size());
-  o.kernel_index.reserve(kernel_index_.size());
+  resize(source, name, trace_name, thread, start_ns, end_ns, device_type, scope, sequence_nr, fwd_thread,
+         input_shapes, stack, parent, cpu_memory, cuda_memory);
+  child_begin.resize(m + 1);
+  kernel_begin.resize(m + 1);
+  child_begin[0] = kernel_begin[0] = 0;
+  child_index.reserve(child_index_.size());
+  kernel_index.reserve(kernel_index_.size());
   const MemoryTable& mem = trace_.memory;
   for (size_t i = 0; i < n; ++i) {
     if (removed_[i]) continue;
@@ -428,39 +446,40 @@ void Builder::Compact() {
     const Candidate& c = cand_[i];
     uint32_t e = c.source;
     if (c.synthetic) {
-      o.source[j] = kSynthetic;
-      o.name[j] = memory_name_;
-      o.trace_name[j] = StringId(0);
-      o.thread[j] = mem.thread[e];
-      o.sequence_nr[j] = -1;
-      o.fwd_thread[j] = 0;
-      o.input_shapes[j] = StringId(0);
-      o.stack[j] = StackId(0);
+      source[j] = kSynthetic;
+      o.synthetic_record.push_back(e);
+      name[j] = memory_name_;
+      trace_name[j] = StringId(0);
+      thread[j] = mem.thread[e];
+      sequence_nr[j] = -1;
+      fwd_thread[j] = 0;
+      input_shapes[j] = StringId(0);
+      stack[j] = StackId(0);
     } else {
-      o.source[j] = e;
-      o.name[j] = ev_.name[e];
-      o.trace_name[j] = ev_.trace_name[e];
-      o.thread[j] = ev_.thread[e];
-      o.sequence_nr[j] = ev_.sequence_nr[e];
-      o.fwd_thread[j] = ev_.fwd_thread[e];
-      o.input_shapes[j] = ev_.input_shapes[e];
-      o.stack[j] = ev_.stack[e];
+      source[j] = e;
+      name[j] = ev_.name[e];
+      trace_name[j] = ev_.trace_name[e];
+      thread[j] = ev_.thread[e];
+      sequence_nr[j] = ev_.sequence_nr[e];
+      fwd_thread[j] = ev_.fwd_thread[e];
+      input_shapes[j] = ev_.input_shapes[e];
+      stack[j] = ev_.stack[e];
     }
-    o.start_ns[j] = c.start_ns;
-    o.end_ns[j] = c.end_ns;
-    o.device_type[j] = device_[i];
-    o.scope[j] = scope_[i];
-    o.parent[j] = parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]);
-    o.cpu_memory[j] = cpu_mem_[i];
-    o.cuda_memory[j] = cuda_mem_[i];
+    start_ns[j] = c.start_ns;
+    end_ns[j] = c.end_ns;
+    device_type[j] = device_[i];
+    scope[j] = scope_[i];
+    parent[j] = parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]);
+    cpu_memory[j] = cpu_mem_[i];
+    cuda_memory[j] = cuda_mem_[i];
     uint32_t owner = list_owner_[i];
     for (uint32_t k = child_begin_[owner]; k < child_begin_[owner + 1]; ++k)
-      o.child_index.push_back(new_index_[child_index_[k]]);
-    o.child_begin[j + 1] = static_cast<uint32_t>(o.child_index.size());
+      child_index.push_back(new_index_[child_index_[k]]);
+    child_begin[j + 1] = static_cast<uint32_t>(child_index.size());
     uint32_t ko = kernel_owner_[i];
-    o.kernel_index.insert(o.kernel_index.end(), kernel_index_.begin() + kernel_begin_[ko],
-                          kernel_index_.begin() + kernel_begin_[ko + 1]);
-    o.kernel_begin[j + 1] = static_cast<uint32_t>(o.kernel_index.size());
+    kernel_index.insert(kernel_index.end(), kernel_index_.begin() + kernel_begin_[ko],
+                        kernel_index_.begin() + kernel_begin_[ko + 1]);
+    kernel_begin[j + 1] = static_cast<uint32_t>(kernel_index.size());
   }
 }
 
@@ -529,41 +548,48 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
 
 namespace {
 
-void Builder::ComputeTotals() {
-  FunctionEventList& o = out_;
+// PyTorch's cpu_time_total, self_cpu_time_total, cuda_time_total, ... for every event.
+void ComputeTotals(const Trace& trace, FunctionEventList* list) {
+  FunctionEventList& o = *list;
   size_t m = o.size();
-  o.cpu_total_ns.assign(m, 0);
-  o.self_cpu_ns.assign(m, 0);
-  o.cuda_total_ns.assign(m, 0);
-  o.self_cuda_ns.assign(m, 0);
-  o.self_cpu_memory.assign(m, 0);
-  o.self_cuda_memory.assign(m, 0);
+  auto& cpu_total_ns = o.cpu_total_ns.owned();
+  auto& self_cpu_ns = o.self_cpu_ns.owned();
+  auto& cuda_total_ns = o.cuda_total_ns.owned();
+  auto& self_cuda_ns = o.self_cuda_ns.owned();
+  auto& self_cpu_memory = o.self_cpu_memory.owned();
+  auto& self_cuda_memory = o.self_cuda_memory.owned();
+  cpu_total_ns.assign(m, 0);
+  self_cpu_ns.assign(m, 0);
+  cuda_total_ns.assign(m, 0);
+  self_cuda_ns.assign(m, 0);
+  self_cpu_memory.assign(m, 0);
+  self_cuda_memory.assign(m, 0);
   // Children follow their parents, so one backward sweep sees every child before its parent.
   for (size_t r = m; r-- > 0;) {
     if (o.device_type[r] != DeviceType::kCPU) {
-      o.cuda_total_ns[r] = o.self_cuda_ns[r] = o.end_ns[r] - o.start_ns[r];
+      cuda_total_ns[r] = self_cuda_ns[r] = o.end_ns[r] - o.start_ns[r];
       continue;
     }
     int64_t kernel_ns = 0;
     for (uint32_t k = o.kernel_begin[r]; k < o.kernel_begin[r + 1]; ++k) {
       uint32_t e = o.kernel_index[k];
-      kernel_ns += trace_.events.end_ns[e] - trace_.events.start_ns[e];
+      kernel_ns += trace.events.end_ns[e] - trace.events.start_ns[e];
     }
     int64_t children_cpu = 0, children_cuda = 0;
     uint64_t children_cpu_mem = 0, children_cuda_mem = 0;  // wrapping: byte counts may be damaged
     for (uint32_t k = o.child_begin[r]; k < o.child_begin[r + 1]; ++k) {
       uint32_t c = o.child_index[k];
-      children_cpu += o.cpu_total_ns[c];
-      children_cuda += o.cuda_total_ns[c];
+      children_cpu += cpu_total_ns[c];
+      children_cuda += cuda_total_ns[c];
       children_cpu_mem += static_cast<uint64_t>(o.cpu_memory[c]);
       children_cuda_mem += static_cast<uint64_t>(o.cuda_memory[c]);
     }
-    o.cpu_total_ns[r] = o.end_ns[r] - o.start_ns[r];
-    o.self_cpu_ns[r] = o.cpu_total_ns[r] - children_cpu;
-    o.cuda_total_ns[r] = kernel_ns + children_cuda;
-    o.self_cuda_ns[r] = kernel_ns;
-    o.self_cpu_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cpu_memory[r]) - children_cpu_mem);
-    o.self_cuda_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cuda_memory[r]) - children_cuda_mem);
+    cpu_total_ns[r] = o.end_ns[r] - o.start_ns[r];
+    self_cpu_ns[r] = cpu_total_ns[r] - children_cpu;
+    cuda_total_ns[r] = kernel_ns + children_cuda;
+    self_cuda_ns[r] = kernel_ns;
+    self_cpu_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cpu_memory[r]) - children_cpu_mem);
+    self_cuda_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cuda_memory[r]) - children_cuda_mem);
   }
 }
 
@@ -576,20 +602,71 @@ FunctionEventList Builder::Run() {
   RemoveDuplicates();
   Compact();
   ReleaseWorkingColumns();
-  PropagateBackwardStacks(trace_, out_, &out_.stack);
-  ComputeTotals();
-  out_.has_memory_records = trace_.memory.size() > 0 || trace_.metadata.profile_memory;
-  out_.legacy = trace_.metadata.legacy_kernels;
-  if (trace_.metadata.format != "chrome-json-array" && ev_.size() > 0) {
-    out_.origin_ns = ev_.start_ns[0];  // events are sorted by start
-    for (size_t i = 0; i < ev_.size(); ++i) {
-      if (ev_.kind[i] == ActivityKind::kTraceSpan) {
-        out_.origin_ns = ev_.start_ns[i];
-        break;
-      }
-    }
-  }
   return std::move(out_);
+}
+
+// The list from a native file's index: its columns are used as they are (views of the file), the
+// per-event fields come from the trace's columns, and only the totals are computed.
+FunctionEventList FromIndex(const Trace& trace) {
+  const FunctionEventIndex& x = trace.function_index;
+  const EventTable& ev = trace.events;
+  const MemoryTable& mem = trace.memory;
+  FunctionEventList o;
+  o.source = x.source;
+  o.device_type = Column<DeviceType>::View(reinterpret_cast<const DeviceType*>(x.device_type.data()), x.device_type.size());
+  o.synthetic_record = x.synthetic_record;
+  o.scope = x.scope;
+  o.parent = x.parent;
+  o.child_begin = x.child_begin;
+  o.child_index = x.child_index;
+  o.kernel_begin = x.kernel_begin;
+  o.kernel_index = x.kernel_index;
+  o.cpu_memory = x.cpu_memory;
+  o.cuda_memory = x.cuda_memory;
+  o.removed_duplicates = x.removed_duplicates;
+  o.kernels_attributed = x.kernels_attributed;
+  o.kernels_unattributed = x.kernels_unattributed;
+  o.external_id_mismatches = x.external_id_mismatches;
+  StringId memory_name;
+  trace.strings.Find("[memory]", &memory_name);
+  size_t m = x.source.size();
+  auto& name = o.name.owned();
+  auto& trace_name = o.trace_name.owned();
+  auto& thread = o.thread.owned();
+  auto& start_ns = o.start_ns.owned();
+  auto& end_ns = o.end_ns.owned();
+  auto& sequence_nr = o.sequence_nr.owned();
+  auto& fwd_thread = o.fwd_thread.owned();
+  auto& input_shapes = o.input_shapes.owned();
+  auto& stack = o.stack.owned();
+  auto resize = [m](auto&... v) { (v.resize(m), ...); };
+  resize(name, trace_name, thread, start_ns, end_ns, sequence_nr, fwd_thread, input_shapes, stack);
+  size_t synthetic = 0;
+  for (size_t j = 0; j < m; ++j) {
+    uint32_t e = x.source[j];
+    if (e == kSynthetic) {
+      uint32_t r = x.synthetic_record[synthetic++];
+      name[j] = memory_name;
+      trace_name[j] = StringId(0);
+      thread[j] = mem.thread[r];
+      start_ns[j] = end_ns[j] = mem.ts_ns[r];
+      sequence_nr[j] = -1;
+      fwd_thread[j] = 0;
+      input_shapes[j] = StringId(0);
+      stack[j] = StackId(0);
+      continue;
+    }
+    name[j] = ev.name[e];
+    trace_name[j] = ev.trace_name[e];
+    thread[j] = ev.thread[e];
+    start_ns[j] = ev.start_ns[e];
+    end_ns[j] = ev.end_ns[e];
+    sequence_nr[j] = ev.sequence_nr[e];
+    fwd_thread[j] = ev.fwd_thread[e];
+    input_shapes[j] = ev.input_shapes[e];
+    stack[j] = ev.stack[e];
+  }
+  return o;
 }
 
 }  // namespace
@@ -598,6 +675,46 @@ const char* DeviceTypeName(DeviceType type) {
   return type == DeviceType::kCPU ? "DeviceType.CPU" : "DeviceType.CUDA";
 }
 
-FunctionEventList BuildFunctionEvents(const Trace& trace) { return Builder(trace).Run(); }
+FunctionEventList BuildFunctionEvents(const Trace& trace) {
+  bool indexed = trace.function_index.version == kFunctionEventIndexVersion;
+  FunctionEventList out = indexed ? FromIndex(trace) : Builder(trace).Run();
+  PropagateBackwardStacks(trace, out, &out.stack.owned());
+  ComputeTotals(trace, &out);
+  out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;
+  out.legacy = trace.metadata.legacy_kernels;
+  const EventTable& ev = trace.events;
+  if (trace.metadata.format != "chrome-json-array" && ev.size() > 0) {
+    out.origin_ns = ev.start_ns[0];  // events are sorted by start
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind[i] == ActivityKind::kTraceSpan) {
+        out.origin_ns = ev.start_ns[i];
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+FunctionEventIndex MakeFunctionEventIndex(const FunctionEventList& events) {
+  FunctionEventIndex x;
+  x.version = kFunctionEventIndexVersion;
+  x.source = events.source;
+  x.scope = events.scope;
+  x.parent = events.parent;
+  x.child_begin = events.child_begin;
+  x.child_index = events.child_index;
+  x.kernel_begin = events.kernel_begin;
+  x.kernel_index = events.kernel_index;
+  x.cpu_memory = events.cpu_memory;
+  x.cuda_memory = events.cuda_memory;
+  auto& device = x.device_type.owned();
+  for (DeviceType d : events.device_type) device.push_back(static_cast<uint8_t>(d));
+  x.synthetic_record = events.synthetic_record;
+  x.removed_duplicates = events.removed_duplicates;
+  x.kernels_attributed = events.kernels_attributed;
+  x.kernels_unattributed = events.kernels_unattributed;
+  x.external_id_mismatches = events.external_id_mismatches;
+  return x;
+}
 
 }  // namespace profana::passes

@@ -33,31 +33,32 @@ constexpr uint32_t kSynthetic = UINT32_MAX;  // FunctionEvent made by a pass ([m
 
 struct FunctionEventList {
   // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
-  std::vector<uint32_t> source;        // index into trace.events, or kSynthetic
-  std::vector<StringId> name;
-  std::vector<StringId> trace_name;
-  std::vector<ThreadId> thread;
-  std::vector<int64_t> start_ns;
-  std::vector<int64_t> end_ns;
-  std::vector<DeviceType> device_type;
-  std::vector<uint8_t> scope;          // 1 = backward function
-  std::vector<int32_t> sequence_nr;
-  std::vector<int32_t> fwd_thread;
-  std::vector<StringId> input_shapes;  // 0 = not recorded ("[]")
-  std::vector<StackId> stack;          // after backward propagation
-  std::vector<int32_t> parent;         // -1 = top level (device events are never in the tree)
-  std::vector<uint32_t> child_begin;   // children of i: child_index[child_begin[i] .. child_begin[i+1])
-  std::vector<uint32_t> child_index;
-  std::vector<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
-  std::vector<uint32_t> kernel_index;
-  std::vector<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
-  std::vector<int64_t> cuda_memory;
-  std::vector<int64_t> self_cpu_memory;
-  std::vector<int64_t> self_cuda_memory;
-  std::vector<int64_t> cpu_total_ns;   // end - start for CPU events, 0 for device events
-  std::vector<int64_t> self_cpu_ns;
-  std::vector<int64_t> cuda_total_ns;  // own kernels + children's; dur for device events
-  std::vector<int64_t> self_cuda_ns;
+  Column<uint32_t> source;        // index into trace.events, or kSynthetic
+  Column<uint32_t> synthetic_record;  // the memory record of each kSynthetic event, in order
+  Column<StringId> name;
+  Column<StringId> trace_name;
+  Column<ThreadId> thread;
+  Column<int64_t> start_ns;
+  Column<int64_t> end_ns;
+  Column<DeviceType> device_type;
+  Column<uint8_t> scope;          // 1 = backward function
+  Column<int32_t> sequence_nr;
+  Column<int32_t> fwd_thread;
+  Column<StringId> input_shapes;  // 0 = not recorded ("[]")
+  Column<StackId> stack;          // after backward propagation
+  Column<int32_t> parent;         // -1 = top level (device events are never in the tree)
+  Column<uint32_t> child_begin;   // children of i: child_index[child_begin[i] .. child_begin[i+1])
+  Column<uint32_t> child_index;
+  Column<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
+  Column<uint32_t> kernel_index;
+  Column<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
+  Column<int64_t> cuda_memory;
+  Column<int64_t> self_cpu_memory;
+  Column<int64_t> self_cuda_memory;
+  Column<int64_t> cpu_total_ns;   // end - start for CPU events, 0 for device events
+  Column<int64_t> self_cpu_ns;
+  Column<int64_t> cuda_total_ns;  // own kernels + children's; dur for device events
+  Column<int64_t> self_cuda_ns;
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
   // computed that way (see key_averages.h). The bare-array export is already relative (origin
@@ -74,7 +75,12 @@ struct FunctionEventList {
   bool has_children(size_t i) const { return child_begin[i + 1] > child_begin[i]; }
 };
 
+// Uses the trace's function event index when it has one of this version (a native file written by
+// `convert`), which gives the same list without redoing the tree and the attributions.
 FunctionEventList BuildFunctionEvents(const Trace& trace);
+
+// What a native file stores so that BuildFunctionEvents need not work `events` out again.
+FunctionEventIndex MakeFunctionEventIndex(const FunctionEventList& events);
 
 // _set_backward_stacktraces over any per-event stacks (ids of whatever trie they index): events
 // under a backward function take the stack of the forward event with the same (sequence number,

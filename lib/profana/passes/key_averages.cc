@@ -8,22 +8,23 @@
 namespace profana::passes {
 namespace {
 
+// FunctionEventAvg.add of one event, field by field (no AverageRow per event).
 void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRow* row) {
-  AverageRow one;
-  one.count = 1;
-  one.cpu_total_us = t.cpu_total[i];
-  one.self_cpu_us = t.self_cpu[i];
-  one.cuda_total_us = t.cuda_total[i];
-  one.self_cuda_us = t.self_cuda[i];
-  one.cpu_total_ns = e.cpu_total_ns[i];
-  one.self_cpu_ns = e.self_cpu_ns[i];
-  one.cuda_total_ns = e.cuda_total_ns[i];
-  one.self_cuda_ns = e.self_cuda_ns[i];
-  one.cpu_memory = e.cpu_memory[i];
-  one.self_cpu_memory = e.self_cpu_memory[i];
-  one.cuda_memory = e.cuda_memory[i];
-  one.self_cuda_memory = e.self_cuda_memory[i];
-  row->Accumulate(one);
+  auto wrap_add = [](int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); };
+  row->count += 1;
+  row->cpu_total_us += t.cpu_total[i];
+  row->self_cpu_us += t.self_cpu[i];
+  row->cuda_total_us += t.cuda_total[i];
+  row->self_cuda_us += t.self_cuda[i];
+  row->cpu_total_ns += e.cpu_total_ns[i];
+  row->self_cpu_ns += e.self_cpu_ns[i];
+  row->cuda_total_ns += e.cuda_total_ns[i];
+  row->self_cuda_ns += e.self_cuda_ns[i];
+  // Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
+  row->cpu_memory = wrap_add(row->cpu_memory, e.cpu_memory[i]);
+  row->self_cpu_memory = wrap_add(row->self_cpu_memory, e.self_cpu_memory[i]);
+  row->cuda_memory = wrap_add(row->cuda_memory, e.cuda_memory[i]);
+  row->self_cuda_memory = wrap_add(row->self_cuda_memory, e.self_cuda_memory[i]);
 }
 
 AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {

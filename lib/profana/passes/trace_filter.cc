@@ -234,6 +234,9 @@ int64_t StepNumber(const Trace& t, uint32_t i) {
 Status FilterTrace(const TraceFilter& f, Trace* trace) {
   if (f.empty()) return Status::Ok();
   Trace& t = *trace;
+  // A native file's function event index describes every event; the filtered trace is analysed from
+  // its own events.
+  t.function_index = FunctionEventIndex();
   const EventTable& ev = t.events;
   NameMatcher name, exclude;
   PROFANA_RETURN_IF_ERROR(name.Compile(f.name, "--name", t.strings.size()));
