@@ -279,6 +279,7 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   CHECK(lie(kIndexBase + 2, 0, uint8_t{2}).find("section function_index.device_type row 0") != std::string::npos);
   CHECK(lie(kIndexBase + 4, 1, int32_t{1}) == "t.pfa: section function_index.parent row 1: parent 1 must be -1 or an earlier event");
   CHECK(lie(kIndexBase + 5, 1, uint32_t{9}).find("section function_index.child_begin row") != std::string::npos);
+  CHECK(lie(kIndexBase + 6, 0, uint32_t{0}).find("section function_index.child_index row 0: a child of event 0 must be a later event") != std::string::npos);
   CHECK(lie(kIndexBase + 8, 0, uint32_t{1000}).find("section function_index.kernel_index row 0: 1000 out of range") != std::string::npos);
   // A column of the wrong length.
   std::string d = b;

@@ -218,6 +218,18 @@ Status ValidateFunctionIndex(const Trace& t) {
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
+  // Children come after their parent, so walks down the child lists end too (no cycles).
+  wrong = false;
+  for (size_t r = 0; r < n; ++r)
+    for (uint32_t k = x.child_begin[r]; k < x.child_begin[r + 1]; ++k) wrong |= x.child_index[k] <= r;
+  if (wrong) {
+    size_t r = first(n, [&](size_t r) {
+      for (uint32_t k = x.child_begin[r]; k < x.child_begin[r + 1]; ++k)
+        if (x.child_index[k] <= r) return true;
+      return false;
+    });
+    return bad("child_index", x.child_begin[r], fmt::format("a child of event {} must be a later event", r));
+  }
   PROFANA_RETURN_IF_ERROR(check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
   return Status::Ok();
 }
