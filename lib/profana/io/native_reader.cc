@@ -42,6 +42,19 @@ std::string SectionName(uint32_t id) {
   return name;
 }
 
+// The first row below n for which wrong(row) holds, or n. Every row is tested first in a loop
+// without exits, which the compiler vectorises for the simple tests used here; only when one
+// fails is the row looked for, so a good file pays one pass per check.
+template <typename Wrong>
+size_t FirstWrong(size_t n, Wrong wrong) {
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) any |= wrong(i);
+  if (!any) return n;
+  size_t i = 0;
+  while (!wrong(i)) ++i;
+  return i;
+}
+
 Status Bad(ErrorCode code, const std::string& name, const std::string& what) {
   return Status(code, fmt::format("{}: {}", name, what));
 }
@@ -106,13 +119,8 @@ Status ValidateTrace(const Trace& t) {
       if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return static_cast<uint64_t>(column[i]);
       else return column[i].value;
     };
-    // The largest value first, in a loop without exits that the compiler vectorises; the row is
-    // looked for only when something is out of range.
-    uint64_t max = 0;
-    for (size_t i = 0; i < column.size(); ++i) max = std::max(max, value(i));
-    if (max < limit) return;
-    size_t i = 0;
-    while (value(i) < limit) ++i;
+    size_t i = FirstWrong(column.size(), [&](size_t i) { return value(i) >= limit; });
+    if (i == column.size()) return;
     status = Status(ErrorCode::kMalformed, fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
                                                        c.table, c.name, i, value(i), limit));
   });
@@ -127,28 +135,19 @@ Status ValidateTrace(const Trace& t) {
                                                        i, st.parent[i].value, st.depth[i]));
   }
   const EventTable& e = t.events;
-  // One pass without exits over the whole table; the row-by-row loop below only runs to name
-  // the first bad row.
-  bool bad = false;
   const int64_t* start = e.start_ns.data();
   const int64_t* end = e.end_ns.data();
-  for (size_t i = 0; i < e.size(); ++i) {
-    bad |= end[i] < start[i];
-    // TimeInRange without branches: shifted by 2^62 (wrapping), every good time is at most 2^63.
-    bad |= static_cast<uint64_t>(start[i]) + kMaxTimeNs > uint64_t{1} << 63;
-    bad |= static_cast<uint64_t>(end[i]) + kMaxTimeNs > uint64_t{1} << 63;
-    if (i) bad |= start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]);
-  }
-  for (size_t i = 0; bad && i < e.size(); ++i) {
-    if (e.end_ns[i] < e.start_ns[i])
-      return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
-    if (!TimeInRange(e.start_ns[i]) || !TimeInRange(e.end_ns[i]))
-      return Status(ErrorCode::kMalformed,
-                    fmt::format("section events row {}: time out of range (+-2^62 ns, as every importer keeps)", i));
-    if (i && (e.start_ns[i] < e.start_ns[i - 1] || (e.start_ns[i] == e.start_ns[i - 1] && e.end_ns[i] > e.end_ns[i - 1])))
-      return Status(ErrorCode::kMalformed, fmt::format("section events row {}: not in (start, -end) order", i));
-  }
-  return Status::Ok();
+  // Bitwise operators, and row 0 compared with itself, keep the test free of branches.
+  size_t i = FirstWrong(e.size(), [&](size_t i) {
+    size_t p = i - (i > 0);
+    bool order = (start[i] < start[p]) | ((start[i] == start[p]) & (end[i] > end[p]));
+    return (end[i] < start[i]) | !TimeInRange(start[i]) | !TimeInRange(end[i]) | order;
+  });
+  if (i == e.size()) return Status::Ok();
+  if (end[i] < start[i]) return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
+  if (!TimeInRange(start[i]) || !TimeInRange(end[i]))
+    return Status(ErrorCode::kMalformed, fmt::format("section events row {}: time out of range (+-2^62 ns, as every importer keeps)", i));
+  return Status(ErrorCode::kMalformed, fmt::format("section events row {}: not in (start, -end) order", i));
 }
 
 Status ValidateFunctionIndex(const Trace& t) {
@@ -157,79 +156,47 @@ Status ValidateFunctionIndex(const Trace& t) {
   auto bad = [](const char* column, size_t row, const std::string& what) {
     return Status(ErrorCode::kMalformed, fmt::format("section function_index.{} row {}: {}", column, row, what));
   };
-  Status status;
-  ForEachIndexColumn(t, [&](const ColumnInfo& c, const auto& column) {
-    std::string_view name = c.name;
-    size_t want = name == "synthetic_record" ? column.size() : name == "child_index" || name == "kernel_index" ? column.size()
-                  : name == "child_begin" || name == "kernel_begin" ? n + 1 : n;
-    if (status.ok() && column.size() != want)
-      status = Status(ErrorCode::kMalformed, fmt::format("section function_index.{}: {} rows, {} expected from function_index.source",
-                                                         c.name, column.size(), want));
-  });
-  PROFANA_RETURN_IF_ERROR(status);
-  // Each check is a loop without exits (vectorised); the row is looked for only on failure.
-  auto first = [](size_t size, auto wrong) {
-    size_t i = 0;
-    while (i < size && !wrong(i)) ++i;
-    return i;
+  auto rows = [&](const char* column, size_t have, size_t want) {
+    return have == want ? Status::Ok()
+                        : Status(ErrorCode::kMalformed, fmt::format("section function_index.{}: {} rows, {} expected from function_index.source",
+                                                                    column, have, want));
   };
+  PROFANA_RETURN_IF_ERROR(rows("device_type", x.device_type.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("scope", x.scope.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("parent", x.parent.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("child_begin", x.child_begin.size(), n + 1));
+  PROFANA_RETURN_IF_ERROR(rows("kernel_begin", x.kernel_begin.size(), n + 1));
+  PROFANA_RETURN_IF_ERROR(rows("cpu_memory", x.cpu_memory.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("cuda_memory", x.cuda_memory.size(), n));
+  size_t i = FirstWrong(n, [&](size_t i) { return (x.source[i] >= events) & ((x.source[i] != UINT32_MAX) | (x.device_type[i] != 0)); });
+  if (i < n) return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", x.source[i], events));
   size_t synthetic = 0;
-  bool wrong = false;
-  for (size_t i = 0; i < n; ++i) {
-    synthetic += x.source[i] == UINT32_MAX;
-    wrong |= x.source[i] >= events && (x.source[i] != UINT32_MAX || x.device_type[i] != 0);
-  }
-  if (wrong) {
-    size_t i = first(n, [&](size_t i) { return x.source[i] >= events && (x.source[i] != UINT32_MAX || x.device_type[i] != 0); });
-    return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", x.source[i], events));
-  }
+  for (uint32_t s : x.source) synthetic += s == UINT32_MAX;
   if (synthetic != x.synthetic_record.size())
     return bad("synthetic_record", 0, fmt::format("{} records for {} [memory] events", x.synthetic_record.size(), synthetic));
-  uint32_t max_record = 0;
-  for (uint32_t r : x.synthetic_record) max_record = std::max(max_record, r);
-  if (synthetic && max_record >= records) return bad("synthetic_record", 0, fmt::format("record {} out of range ({} records)", max_record, records));
-  uint8_t max_flag = 0;
-  for (size_t i = 0; i < n; ++i) max_flag = std::max<uint8_t>(max_flag, std::max(x.device_type[i], x.scope[i]));
-  if (max_flag > 1) {
-    size_t i = first(n, [&](size_t i) { return x.device_type[i] > 1 || x.scope[i] > 1; });
-    return bad("device_type", i, "device type and scope must be 0 or 1");
-  }
+  i = FirstWrong(synthetic, [&](size_t i) { return x.synthetic_record[i] >= records; });
+  if (i < synthetic) return bad("synthetic_record", i, fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
+  i = FirstWrong(n, [&](size_t i) { return (x.device_type[i] > 1) | (x.scope[i] > 1); });
+  if (i < n) return bad("device_type", i, "device type and scope must be 0 or 1");
   // Parents come before their children, so every walk up the tree ends.
-  wrong = false;
-  for (size_t i = 0; i < n; ++i) wrong |= x.parent[i] < -1 || x.parent[i] >= static_cast<int64_t>(i);
-  if (wrong) {
-    size_t i = first(n, [&](size_t i) { return x.parent[i] < -1 || x.parent[i] >= static_cast<int64_t>(i); });
-    return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", x.parent[i]));
-  }
+  i = FirstWrong(n, [&](size_t i) { return (x.parent[i] < -1) | (x.parent[i] >= static_cast<int64_t>(i)); });
+  if (i < n) return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", x.parent[i]));
   auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index, const char* begin_name,
                        const char* index_name, size_t limit) -> Status {
-    bool broken = begin[0] != 0 || begin[n] != index.size();
-    for (size_t i = 0; i < n; ++i) broken |= begin[i + 1] < begin[i];
-    if (broken) {
-      size_t i = begin[0] != 0 ? 0 : first(n, [&](size_t i) { return begin[i + 1] < begin[i]; });
-      return bad(begin_name, i, fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
-    }
-    uint32_t max = 0;
-    for (uint32_t v : index) max = std::max(max, v);
-    if (!index.empty() && max >= limit) {
-      size_t i = first(index.size(), [&](size_t i) { return index[i] >= limit; });
-      return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
-    }
+    size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return begin[i + 1] < begin[i]; });
+    if (i < n || begin[n] != index.size()) return bad(begin_name, i, fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
+    i = FirstWrong(index.size(), [&](size_t i) { return index[i] >= limit; });
+    if (i < index.size()) return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
   // Children come after their parent, so walks down the child lists end too (no cycles).
-  wrong = false;
-  for (size_t r = 0; r < n; ++r)
-    for (uint32_t k = x.child_begin[r]; k < x.child_begin[r + 1]; ++k) wrong |= x.child_index[k] <= r;
-  if (wrong) {
-    size_t r = first(n, [&](size_t r) {
-      for (uint32_t k = x.child_begin[r]; k < x.child_begin[r + 1]; ++k)
-        if (x.child_index[k] <= r) return true;
-      return false;
-    });
-    return bad("child_index", x.child_begin[r], fmt::format("a child of event {} must be a later event", r));
-  }
+  i = FirstWrong(n, [&](size_t r) {
+    bool back = false;
+    for (uint32_t k = x.child_begin[r]; k < x.child_begin[r + 1]; ++k) back |= x.child_index[k] <= r;
+    return back;
+  });
+  if (i < n) return bad("child_index", x.child_begin[i], fmt::format("a child of event {} must be a later event", i));
   PROFANA_RETURN_IF_ERROR(check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
   return Status::Ok();
 }
