@@ -413,17 +413,8 @@ void Builder::Compact() {
     if (!removed_[i]) new_index_[i] = m++;
   FunctionEventList& o = out_;
   auto& source = o.source.owned();
-  auto& name = o.name.owned();
-  auto& trace_name = o.trace_name.owned();
-  auto& thread = o.thread.owned();
-  auto& start_ns = o.start_ns.owned();
-  auto& end_ns = o.end_ns.owned();
   auto& device_type = o.device_type.owned();
   auto& scope = o.scope.owned();
-  auto& sequence_nr = o.sequence_nr.owned();
-  auto& fwd_thread = o.fwd_thread.owned();
-  auto& input_shapes = o.input_shapes.owned();
-  auto& stack = o.stack.owned();
   auto& parent = o.parent.owned();
   auto& cpu_memory = o.cpu_memory.owned();
   auto& cuda_memory = o.cuda_memory.owned();
@@ -432,41 +423,18 @@ void Builder::Compact() {
   auto& kernel_begin = o.kernel_begin.owned();
   auto& kernel_index = o.kernel_index.owned();
   auto resize = [m](auto&... v) { (v.resize(m), ...); };
-  resize(source, name, trace_name, thread, start_ns, end_ns, device_type, scope, sequence_nr, fwd_thread,
-         input_shapes, stack, parent, cpu_memory, cuda_memory);
+  resize(source, device_type, scope, parent, cpu_memory, cuda_memory);
   child_begin.resize(m + 1);
   kernel_begin.resize(m + 1);
   child_begin[0] = kernel_begin[0] = 0;
   child_index.reserve(child_index_.size());
   kernel_index.reserve(kernel_index_.size());
-  const MemoryTable& mem = trace_.memory;
   for (size_t i = 0; i < n; ++i) {
     if (removed_[i]) continue;
     uint32_t j = new_index_[i];
     const Candidate& c = cand_[i];
-    uint32_t e = c.source;
-    if (c.synthetic) {
-      source[j] = kSynthetic;
-      o.synthetic_record.push_back(e);
-      name[j] = memory_name_;
-      trace_name[j] = StringId(0);
-      thread[j] = mem.thread[e];
-      sequence_nr[j] = -1;
-      fwd_thread[j] = 0;
-      input_shapes[j] = StringId(0);
-      stack[j] = StackId(0);
-    } else {
-      source[j] = e;
-      name[j] = ev_.name[e];
-      trace_name[j] = ev_.trace_name[e];
-      thread[j] = ev_.thread[e];
-      sequence_nr[j] = ev_.sequence_nr[e];
-      fwd_thread[j] = ev_.fwd_thread[e];
-      input_shapes[j] = ev_.input_shapes[e];
-      stack[j] = ev_.stack[e];
-    }
-    start_ns[j] = c.start_ns;
-    end_ns[j] = c.end_ns;
+    source[j] = c.synthetic ? kSynthetic : c.source;
+    if (c.synthetic) o.synthetic_record.push_back(c.source);
     device_type[j] = device_[i];
     scope[j] = scope_[i];
     parent[j] = parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]);
@@ -605,12 +573,10 @@ FunctionEventList Builder::Run() {
   return std::move(out_);
 }
 
-// The list from a native file's index: its columns are used as they are (views of the file), the
-// per-event fields come from the trace's columns, and only the totals are computed.
+// The list's structure from a native file's index: its columns are used as they are (views of the
+// file).
 FunctionEventList FromIndex(const Trace& trace) {
   const FunctionEventIndex& x = trace.function_index;
-  const EventTable& ev = trace.events;
-  const MemoryTable& mem = trace.memory;
   FunctionEventList o;
   o.source = x.source;
   o.device_type = Column<DeviceType>::View(reinterpret_cast<const DeviceType*>(x.device_type.data()), x.device_type.size());
@@ -627,9 +593,19 @@ FunctionEventList FromIndex(const Trace& trace) {
   o.kernels_attributed = x.kernels_attributed;
   o.kernels_unattributed = x.kernels_unattributed;
   o.external_id_mismatches = x.external_id_mismatches;
+  return o;
+}
+
+// The fields each FunctionEvent takes from its trace event, or from the memory record of a [memory]
+// event: a function of `source` and `synthetic_record` alone, whichever way those were found.
+void CopyEventFields(const Trace& trace, FunctionEventList* list) {
+  FunctionEventList& o = *list;
+  const EventTable& ev = trace.events;
+  const MemoryTable& mem = trace.memory;
+  // The importer interns "[memory]" with the records; a trace without it names them "".
   StringId memory_name;
   trace.strings.Find("[memory]", &memory_name);
-  size_t m = x.source.size();
+  size_t m = o.source.size();
   auto& name = o.name.owned();
   auto& trace_name = o.trace_name.owned();
   auto& thread = o.thread.owned();
@@ -643,9 +619,9 @@ FunctionEventList FromIndex(const Trace& trace) {
   resize(name, trace_name, thread, start_ns, end_ns, sequence_nr, fwd_thread, input_shapes, stack);
   size_t synthetic = 0;
   for (size_t j = 0; j < m; ++j) {
-    uint32_t e = x.source[j];
+    uint32_t e = o.source[j];
     if (e == kSynthetic) {
-      uint32_t r = x.synthetic_record[synthetic++];
+      uint32_t r = o.synthetic_record[synthetic++];
       name[j] = memory_name;
       trace_name[j] = StringId(0);
       thread[j] = mem.thread[r];
@@ -666,7 +642,6 @@ FunctionEventList FromIndex(const Trace& trace) {
     input_shapes[j] = ev.input_shapes[e];
     stack[j] = ev.stack[e];
   }
-  return o;
 }
 
 }  // namespace
@@ -678,6 +653,7 @@ const char* DeviceTypeName(DeviceType type) {
 FunctionEventList BuildFunctionEvents(const Trace& trace) {
   bool indexed = trace.function_index.version == kFunctionEventIndexVersion;
   FunctionEventList out = indexed ? FromIndex(trace) : Builder(trace).Run();
+  CopyEventFields(trace, &out);
   PropagateBackwardStacks(trace, out, &out.stack.owned());
   ComputeTotals(trace, &out);
   out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;

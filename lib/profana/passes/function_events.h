@@ -76,7 +76,8 @@ struct FunctionEventList {
 };
 
 // Uses the trace's function event index when it has one of this version (a native file written by
-// `convert`), which gives the same list without redoing the tree and the attributions.
+// `convert`), which gives the same list without redoing the tree and the attributions. The list's
+// columns may then view the trace's memory: keep the trace alive while the list is used.
 FunctionEventList BuildFunctionEvents(const Trace& trace);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again.
