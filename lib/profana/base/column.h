@@ -6,9 +6,9 @@
 // owned() explicitly: a non-const operator[] would make every read in non-const code a copy.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <initializer_list>
-#include <utility>
 #include <vector>
 
 namespace profana {
@@ -17,13 +17,10 @@ template <typename T>
 class Column {
  public:
   using value_type = T;
-  using const_iterator = const T*;
-  using iterator = T*;
 
   Column() = default;
   Column(size_t n, const T& value) : owned_(n, value) {}
   Column(std::initializer_list<T> values) : owned_(values) {}
-  explicit Column(std::vector<T> values) : owned_(std::move(values)) {}
 
   // Views `size` values at `data`; the caller keeps them alive and unchanged while any copy of
   // this column may read them.
@@ -44,15 +41,7 @@ class Column {
   const T& back() const { return data()[size() - 1]; }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size(); }
-  const T* cbegin() const { return begin(); }
-  const T* cend() const { return end(); }
-  bool operator==(const Column& o) const {
-    if (size() != o.size()) return false;
-    for (size_t i = 0; i < size(); ++i)
-      if (!((*this)[i] == o[i])) return false;
-    return true;
-  }
-  bool operator!=(const Column& o) const { return !(*this == o); }
+  bool operator==(const Column& o) const { return size() == o.size() && std::equal(begin(), end(), o.begin()); }
 
   // Writes: each takes ownership first.
   std::vector<T>& owned() {
@@ -64,29 +53,10 @@ class Column {
     return owned_;
   }
   void push_back(const T& v) { owned().push_back(v); }
-  template <typename... A>
-  T& emplace_back(A&&... a) { return owned().emplace_back(std::forward<A>(a)...); }
-  void pop_back() { owned().pop_back(); }
   void resize(size_t n) { owned().resize(n); }
-  void resize(size_t n, const T& v) { owned().resize(n, v); }
   void reserve(size_t n) { owned().reserve(n); }
   void assign(size_t n, const T& v) { Drop(), owned_.assign(n, v); }
-  template <typename It>
-  void assign(It first, It last) { Drop(), owned_.assign(first, last); }
   void clear() { Drop(), owned_.clear(); }
-  void shrink_to_fit() { owned().shrink_to_fit(); }
-  void swap(Column& o) noexcept {
-    owned_.swap(o.owned_);
-    std::swap(view_, o.view_);
-    std::swap(view_size_, o.view_size_);
-  }
-  template <typename It>
-  T* insert(const T* at, It first, It last) {
-    size_t pos = static_cast<size_t>(at - data());
-    auto& v = owned();
-    v.insert(v.begin() + static_cast<std::ptrdiff_t>(pos), first, last);
-    return v.data() + pos;
-  }
 
  private:
   void Drop() {

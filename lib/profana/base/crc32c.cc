@@ -26,7 +26,7 @@ struct Table {
 // a * b modulo the polynomial, in the reflected bit order (zlib's multmodp): the CRC register
 // after n zero bytes is the register times x^(8n), which is how streams computed side by side are
 // joined.
-uint32_t MultModP(uint32_t a, uint32_t b) {
+constexpr uint32_t MultModP(uint32_t a, uint32_t b) {
   uint32_t m = 1u << 31, p = 0;
   for (;;) {
     if (a & m) {
@@ -40,7 +40,7 @@ uint32_t MultModP(uint32_t a, uint32_t b) {
 }
 
 // x^(8n) modulo the polynomial.
-uint32_t XPow8n(uint64_t n) {
+constexpr uint32_t XPow8n(uint64_t n) {
   uint32_t x2k = 1u << 30;  // x^1
   uint32_t p = 1u << 31;    // x^0
   for (int k = 0; k < 3; ++k) x2k = MultModP(x2k, x2k);  // x^8
@@ -58,6 +58,7 @@ uint64_t Word(const unsigned char* p) {
 // The crc32 instruction takes 3 cycles but can start every cycle: three streams over three
 // adjacent blocks keep it busy, then the three registers are joined (3x one stream's speed).
 constexpr size_t kBlock = 8192;
+constexpr uint32_t kShiftBlock = XPow8n(kBlock);  // joins a register to the next block's
 #endif
 
 }  // namespace
@@ -66,7 +67,6 @@ uint32_t Crc32c(const void* data, size_t size, uint32_t crc) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
   uint32_t c = ~crc;
 #if defined(__SSE4_2__)
-  static const uint32_t shift_block = XPow8n(kBlock);
   uint64_t c64 = c;
   for (; size >= 3 * kBlock; size -= 3 * kBlock, p += 3 * kBlock) {
     uint64_t a = c64, b = 0, d = 0;
@@ -75,8 +75,8 @@ uint32_t Crc32c(const void* data, size_t size, uint32_t crc) {
       b = _mm_crc32_u64(b, Word(p + kBlock + i));
       d = _mm_crc32_u64(d, Word(p + 2 * kBlock + i));
     }
-    uint32_t ab = MultModP(shift_block, static_cast<uint32_t>(a)) ^ static_cast<uint32_t>(b);
-    c64 = MultModP(shift_block, ab) ^ static_cast<uint32_t>(d);
+    uint32_t ab = MultModP(kShiftBlock, static_cast<uint32_t>(a)) ^ static_cast<uint32_t>(b);
+    c64 = MultModP(kShiftBlock, ab) ^ static_cast<uint32_t>(d);
   }
   for (; size >= 8; size -= 8, p += 8) c64 = _mm_crc32_u64(c64, Word(p));
   c = static_cast<uint32_t>(c64);

@@ -8,9 +8,11 @@
 namespace profana::passes {
 namespace {
 
+// Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
+int64_t WrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
 void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRow* row) {
-  auto wrap_add = [](int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); };
   row->count += 1;
   row->cpu_total_us += t.cpu_total[i];
   row->self_cpu_us += t.self_cpu[i];
@@ -20,11 +22,10 @@ void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRo
   row->self_cpu_ns += e.self_cpu_ns[i];
   row->cuda_total_ns += e.cuda_total_ns[i];
   row->self_cuda_ns += e.self_cuda_ns[i];
-  // Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
-  row->cpu_memory = wrap_add(row->cpu_memory, e.cpu_memory[i]);
-  row->self_cpu_memory = wrap_add(row->self_cpu_memory, e.self_cpu_memory[i]);
-  row->cuda_memory = wrap_add(row->cuda_memory, e.cuda_memory[i]);
-  row->self_cuda_memory = wrap_add(row->self_cuda_memory, e.self_cuda_memory[i]);
+  row->cpu_memory = WrapAdd(row->cpu_memory, e.cpu_memory[i]);
+  row->self_cpu_memory = WrapAdd(row->self_cpu_memory, e.self_cpu_memory[i]);
+  row->cuda_memory = WrapAdd(row->cuda_memory, e.cuda_memory[i]);
+  row->self_cuda_memory = WrapAdd(row->self_cuda_memory, e.self_cuda_memory[i]);
 }
 
 AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
@@ -123,12 +124,10 @@ void AverageRow::Accumulate(const AverageRow& o) {
   self_cpu_ns += o.self_cpu_ns;
   cuda_total_ns += o.cuda_total_ns;
   self_cuda_ns += o.self_cuda_ns;
-  // Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
-  auto wrap_add = [](int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); };
-  cpu_memory = wrap_add(cpu_memory, o.cpu_memory);
-  self_cpu_memory = wrap_add(self_cpu_memory, o.self_cpu_memory);
-  cuda_memory = wrap_add(cuda_memory, o.cuda_memory);
-  self_cuda_memory = wrap_add(self_cuda_memory, o.self_cuda_memory);
+  cpu_memory = WrapAdd(cpu_memory, o.cpu_memory);
+  self_cpu_memory = WrapAdd(self_cpu_memory, o.self_cpu_memory);
+  cuda_memory = WrapAdd(cuda_memory, o.cuda_memory);
+  self_cuda_memory = WrapAdd(self_cuda_memory, o.self_cuda_memory);
 }
 
 }  // namespace profana::passes
