@@ -123,6 +123,16 @@ std::string Error(const std::string& bytes) {
   return r.ok() ? "" : r.status().message();
 }
 
+// The error for `b` with value `index` of section `id` replaced and every checksum made right again.
+template <typename T>
+std::string Lie(const std::string& b, uint32_t id, size_t index, T value) {
+  std::string d = b;
+  uint64_t off = Get64(b, EntryAt(b, id) + 8);
+  std::memcpy(&d[off + index * sizeof(value)], &value, sizeof(value));
+  Reseal(&d);
+  return Error(d);
+}
+
 }  // namespace
 
 TEST_CASE("a native file reads back to the same bytes, and its layout is the documented one", "[native]") {
@@ -207,13 +217,7 @@ TEST_CASE("bad magic, a future version and a required unknown section are refuse
 TEST_CASE("a resealed file that lies is still refused", "[native]") {
   using namespace profana::native;
   std::string b = WriteNative(SmallTrace());
-  auto lie = [&](uint32_t id, size_t index, auto value) {
-    std::string d = b;
-    uint64_t off = Get64(b, EntryAt(b, id) + 8);
-    std::memcpy(&d[off + index * sizeof(value)], &value, sizeof(value));
-    Reseal(&d);
-    return Error(d);
-  };
+  auto lie = [&](uint32_t id, size_t index, auto value) { return Lie(b, id, index, value); };
   CHECK(lie(kEventsBase + 4, 1, uint32_t{9}) == "t.pfa: section events.thread row 1: value 9 out of range (must be below 2)");
   CHECK(lie(kEventsBase + 0, 0, uint32_t{1000}).find("section events.name row 0: value 1000 out of range") != std::string::npos);
   CHECK(lie(kEventsBase + 3, 2, uint8_t{200}).find("section events.kind row 2: value 200") != std::string::npos);
@@ -268,13 +272,7 @@ TEST_CASE("a function event index that lies is refused; one of another version i
     d[off] ^= 0x20;
     CHECK(Error(d).find("checksum mismatch") != std::string::npos);
   }
-  auto lie = [&](uint32_t id, size_t index, auto value) {
-    std::string d = b;
-    uint64_t off = Get64(b, EntryAt(b, id) + 8);
-    std::memcpy(&d[off + index * sizeof(value)], &value, sizeof(value));
-    Reseal(&d);
-    return Error(d);
-  };
+  auto lie = [&](uint32_t id, size_t index, auto value) { return Lie(b, id, index, value); };
   CHECK(lie(kIndexBase + 0, 1, uint32_t{99}).find("section function_index.source row 1: event 99 out of range") != std::string::npos);
   CHECK(lie(kIndexBase + 2, 0, uint8_t{2}).find("section function_index.device_type row 0") != std::string::npos);
   CHECK(lie(kIndexBase + 4, 1, int32_t{1}) == "t.pfa: section function_index.parent row 1: parent 1 must be -1 or an earlier event");

@@ -573,26 +573,33 @@ FunctionEventList Builder::Run() {
   return std::move(out_);
 }
 
+// The fields FunctionEventIndex shares with FunctionEventList, name for name: f(index's, list's).
+// device_type is not among them (the model stores it as a byte, the list as DeviceType).
+template <typename Index, typename List, typename F>
+void ForEachIndexedField(Index& x, List& o, F f) {
+  f(x.source, o.source);
+  f(x.synthetic_record, o.synthetic_record);
+  f(x.scope, o.scope);
+  f(x.parent, o.parent);
+  f(x.child_begin, o.child_begin);
+  f(x.child_index, o.child_index);
+  f(x.kernel_begin, o.kernel_begin);
+  f(x.kernel_index, o.kernel_index);
+  f(x.cpu_memory, o.cpu_memory);
+  f(x.cuda_memory, o.cuda_memory);
+  f(x.removed_duplicates, o.removed_duplicates);
+  f(x.kernels_attributed, o.kernels_attributed);
+  f(x.kernels_unattributed, o.kernels_unattributed);
+  f(x.external_id_mismatches, o.external_id_mismatches);
+}
+
 // The list's structure from a native file's index: its columns are used as they are (views of the
 // file).
 FunctionEventList FromIndex(const Trace& trace) {
   const FunctionEventIndex& x = trace.function_index;
   FunctionEventList o;
-  o.source = x.source;
+  ForEachIndexedField(x, o, [](const auto& from, auto& to) { to = from; });
   o.device_type = Column<DeviceType>::View(reinterpret_cast<const DeviceType*>(x.device_type.data()), x.device_type.size());
-  o.synthetic_record = x.synthetic_record;
-  o.scope = x.scope;
-  o.parent = x.parent;
-  o.child_begin = x.child_begin;
-  o.child_index = x.child_index;
-  o.kernel_begin = x.kernel_begin;
-  o.kernel_index = x.kernel_index;
-  o.cpu_memory = x.cpu_memory;
-  o.cuda_memory = x.cuda_memory;
-  o.removed_duplicates = x.removed_duplicates;
-  o.kernels_attributed = x.kernels_attributed;
-  o.kernels_unattributed = x.kernels_unattributed;
-  o.external_id_mismatches = x.external_id_mismatches;
   return o;
 }
 
@@ -674,22 +681,9 @@ FunctionEventList BuildFunctionEvents(const Trace& trace) {
 FunctionEventIndex MakeFunctionEventIndex(const FunctionEventList& events) {
   FunctionEventIndex x;
   x.version = kFunctionEventIndexVersion;
-  x.source = events.source;
-  x.scope = events.scope;
-  x.parent = events.parent;
-  x.child_begin = events.child_begin;
-  x.child_index = events.child_index;
-  x.kernel_begin = events.kernel_begin;
-  x.kernel_index = events.kernel_index;
-  x.cpu_memory = events.cpu_memory;
-  x.cuda_memory = events.cuda_memory;
+  ForEachIndexedField(x, events, [](auto& to, const auto& from) { to = from; });
   auto& device = x.device_type.owned();
   for (DeviceType d : events.device_type) device.push_back(static_cast<uint8_t>(d));
-  x.synthetic_record = events.synthetic_record;
-  x.removed_duplicates = events.removed_duplicates;
-  x.kernels_attributed = events.kernels_attributed;
-  x.kernels_unattributed = events.kernels_unattributed;
-  x.external_id_mismatches = events.external_id_mismatches;
   return x;
 }
 
