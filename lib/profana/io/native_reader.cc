@@ -114,10 +114,11 @@ Status ValidateTrace(const Trace& t) {
     uint64_t limit = c.ref == Ref::kString ? strings : c.ref == Ref::kThread ? threads : c.ref == Ref::kStack ? stacks
                      : c.ref == Ref::kKind ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1 : c.ref == Ref::kBool ? 2 : 0;
     if (limit == 0) return;
+    const auto* data = column.data();  // a plain pointer, so that the scan vectorises
     auto value = [&](size_t i) -> uint64_t {
       using T = std::decay_t<decltype(column[0])>;
-      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return static_cast<uint64_t>(column[i]);
-      else return column[i].value;
+      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return static_cast<uint64_t>(data[i]);
+      else return data[i].value;
     };
     size_t i = FirstWrong(column.size(), [&](size_t i) { return value(i) >= limit; });
     if (i == column.size()) return;
@@ -168,24 +169,31 @@ Status ValidateFunctionIndex(const Trace& t) {
   PROFANA_RETURN_IF_ERROR(rows("kernel_begin", x.kernel_begin.size(), n + 1));
   PROFANA_RETURN_IF_ERROR(rows("cpu_memory", x.cpu_memory.size(), n));
   PROFANA_RETURN_IF_ERROR(rows("cuda_memory", x.cuda_memory.size(), n));
-  size_t i = FirstWrong(n, [&](size_t i) { return (x.source[i] >= events) & ((x.source[i] != UINT32_MAX) | (x.device_type[i] != 0)); });
-  if (i < n) return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", x.source[i], events));
+  // Plain pointers, so that the scans vectorise.
+  const uint32_t* source = x.source.data();
+  const uint8_t* device = x.device_type.data();
+  const uint8_t* scope = x.scope.data();
+  const int32_t* parent = x.parent.data();
+  size_t i = FirstWrong(n, [&](size_t i) { return (source[i] >= events) & ((source[i] != UINT32_MAX) | (device[i] != 0)); });
+  if (i < n) return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", source[i], events));
   size_t synthetic = 0;
-  for (uint32_t s : x.source) synthetic += s == UINT32_MAX;
+  for (size_t i = 0; i < n; ++i) synthetic += source[i] == UINT32_MAX;
   if (synthetic != x.synthetic_record.size())
     return bad("synthetic_record", 0, fmt::format("{} records for {} [memory] events", x.synthetic_record.size(), synthetic));
   i = FirstWrong(synthetic, [&](size_t i) { return x.synthetic_record[i] >= records; });
   if (i < synthetic) return bad("synthetic_record", i, fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
-  i = FirstWrong(n, [&](size_t i) { return (x.device_type[i] > 1) | (x.scope[i] > 1); });
+  i = FirstWrong(n, [&](size_t i) { return (device[i] > 1) | (scope[i] > 1); });
   if (i < n) return bad("device_type", i, "device type and scope must be 0 or 1");
   // Parents come before their children, so every walk up the tree ends.
-  i = FirstWrong(n, [&](size_t i) { return (x.parent[i] < -1) | (x.parent[i] >= static_cast<int64_t>(i)); });
-  if (i < n) return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", x.parent[i]));
+  i = FirstWrong(n, [&](size_t i) { return (parent[i] < -1) | (parent[i] >= static_cast<int64_t>(i)); });
+  if (i < n) return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", parent[i]));
   auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index, const char* begin_name,
                        const char* index_name, size_t limit) -> Status {
-    size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return begin[i + 1] < begin[i]; });
+    const uint32_t* b = begin.data();
+    size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return b[i + 1] < b[i]; });
     if (i < n || begin[n] != index.size()) return bad(begin_name, i, fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
-    i = FirstWrong(index.size(), [&](size_t i) { return index[i] >= limit; });
+    const uint32_t* v = index.data();
+    i = FirstWrong(index.size(), [&](size_t i) { return v[i] >= limit; });
     if (i < index.size()) return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
     return Status::Ok();
   };
