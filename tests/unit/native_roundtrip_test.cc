@@ -18,6 +18,7 @@
 #include "profana/io/native_text.h"
 #include "profana/io/native_reader.h"
 #include "profana/io/native_writer.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "test_util.h"
 
@@ -146,10 +147,12 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
 
 namespace {
 
-// Every column and count of two function event lists, column by column.
-void CheckSameList(const profana::passes::FunctionEventList& a, const profana::passes::FunctionEventList& b) {
+// Every column and count of two function event lists, column by column, and every event's times.
+void CheckSameList(const profana::Trace& ta, const profana::passes::FunctionEventList& a, const profana::Trace& tb,
+                   const profana::passes::FunctionEventList& b) {
   CHECK(a.source == b.source);
   CHECK(a.synthetic_record == b.synthetic_record);
+  CHECK(a.synthetic_row == b.synthetic_row);
   CHECK(a.name == b.name);
   CHECK(a.trace_name == b.trace_name);
   CHECK(a.thread == b.thread);
@@ -168,12 +171,6 @@ void CheckSameList(const profana::passes::FunctionEventList& a, const profana::p
   CHECK(a.kernel_index == b.kernel_index);
   CHECK(a.cpu_memory == b.cpu_memory);
   CHECK(a.cuda_memory == b.cuda_memory);
-  CHECK(a.self_cpu_memory == b.self_cpu_memory);
-  CHECK(a.self_cuda_memory == b.self_cuda_memory);
-  CHECK(a.cpu_total_ns == b.cpu_total_ns);
-  CHECK(a.self_cpu_ns == b.self_cpu_ns);
-  CHECK(a.cuda_total_ns == b.cuda_total_ns);
-  CHECK(a.self_cuda_ns == b.self_cuda_ns);
   CHECK(a.origin_ns == b.origin_ns);
   CHECK(a.legacy == b.legacy);
   CHECK(a.has_memory_records == b.has_memory_records);
@@ -181,6 +178,17 @@ void CheckSameList(const profana::passes::FunctionEventList& a, const profana::p
   CHECK(a.kernels_attributed == b.kernels_attributed);
   CHECK(a.kernels_unattributed == b.kernels_unattributed);
   CHECK(a.external_id_mismatches == b.external_id_mismatches);
+  REQUIRE(a.size() == b.size());
+  profana::passes::EventTimes times_a(ta, a), times_b(tb, b);
+  size_t differ = 0;
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    profana::passes::EventTime x = times_a[i], y = times_b[i];
+    differ += x.cpu_total_ns != y.cpu_total_ns || x.self_cpu_ns != y.self_cpu_ns || x.cuda_total_ns != y.cuda_total_ns ||
+              x.self_cuda_ns != y.self_cuda_ns || x.self_cpu_memory != y.self_cpu_memory ||
+              x.self_cuda_memory != y.self_cuda_memory || x.cpu_total_us != y.cpu_total_us ||
+              x.self_cpu_us != y.self_cpu_us || x.cuda_total_us != y.cuda_total_us || x.self_cuda_us != y.self_cuda_us;
+  }
+  CHECK(differ == 0);
 }
 
 }  // namespace
@@ -201,7 +209,7 @@ TEST_CASE("every trace in testdata: the function event index of a native file gi
     REQUIRE(read->function_index.present());
     CHECK(read->function_index.source.is_view());
     CHECK(read->events.start_ns.is_view());
-    CheckSameList(profana::passes::BuildFunctionEvents(*read), built);
+    CheckSameList(*read, profana::passes::BuildFunctionEvents(*read), *trace, built);
     ++indexed;
   }
   CHECK(indexed >= 100);

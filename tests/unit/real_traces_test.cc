@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "profana/importers/importer.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "test_util.h"
@@ -27,14 +28,15 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
     auto events = profana::passes::BuildFunctionEvents(*trace);
     // Children lie inside their parent on the same thread; self time sums to top-level time.
     int64_t self_sum = 0, top_sum = 0, broken = 0;
+    profana::passes::EventTimes times(*trace, events);
     for (size_t i = 0; i < events.size(); ++i) {
       for (uint32_t k = events.child_begin[i]; k < events.child_begin[i + 1]; ++k) {
         uint32_t c = events.child_index[k];
         broken += events.parent[c] != static_cast<int32_t>(i) || events.start_ns[c] < events.start_ns[i] ||
                   events.end_ns[c] > events.end_ns[i] || events.thread[c] != events.thread[i];
       }
-      self_sum += events.self_cpu_ns[i];
-      if (events.parent[i] < 0) top_sum += events.cpu_total_ns[i];
+      self_sum += times[i].self_cpu_ns;
+      if (events.parent[i] < 0) top_sum += times[i].cpu_total_ns;
     }
     CHECK(broken == 0);
     CHECK(self_sum == top_sum);

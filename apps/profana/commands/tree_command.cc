@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
@@ -109,22 +110,24 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
   using report::AppendTime;
   std::string out;
   out.reserve(e.size() * 64);
+  passes::EventTimes times(t, e);
   auto us = [](int64_t ns) { return ns / 1000.0; };
   for (const auto& [thread, roots] : RootsByThread(t, e, a)) {
     out += ThreadLabel(t, thread) + "\n";
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
-          if (us(e.cpu_total_ns[i]) < a.min_time_us) return kSkipped;
+          passes::EventTime x = times[i];
+          if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
           AppendIndent(&out, depth);
           out += t.str(e.name[i]);
           out += "  total ";
-          AppendTime(&out, us(e.cpu_total_ns[i]));
+          AppendTime(&out, us(x.cpu_total_ns));
           out += ", self ";
-          AppendTime(&out, us(e.self_cpu_ns[i]));
-          if (e.cuda_total_ns[i]) {
+          AppendTime(&out, us(x.self_cpu_ns));
+          if (x.cuda_total_ns) {
             out += ", device ";
-            AppendTime(&out, us(e.cuda_total_ns[i]));
+            AppendTime(&out, us(x.cuda_total_ns));
           }
           if (e.input_shapes[i].value) {
             out += "  ";
@@ -152,6 +155,7 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
 std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeArgs& a) {
   std::string out;
   report::JsonWriter w(&out);
+  passes::EventTimes times(t, e);
   w.BeginObject();
   w.Key("schema").String("profana.tree/1");
   w.Key("input").String(a.file);
@@ -170,14 +174,15 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
-          if (e.cpu_total_ns[i] / 1000.0 < a.min_time_us) return kSkipped;
+          passes::EventTime x = times[i];
+          if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
           w.BeginObject();
           w.Key("name").String(t.str(e.name[i]));
           w.Key("start_us").Micros(e.start_ns[i] - e.origin_ns);
-          w.Key("total_us").Micros(e.cpu_total_ns[i]);
-          w.Key("self_us").Micros(e.self_cpu_ns[i]);
-          w.Key("device_total_us").Micros(e.cuda_total_ns[i]);
-          w.Key("device_self_us").Micros(e.self_cuda_ns[i]);
+          w.Key("total_us").Micros(x.cpu_total_ns);
+          w.Key("self_us").Micros(x.self_cpu_ns);
+          w.Key("device_total_us").Micros(x.cuda_total_ns);
+          w.Key("device_self_us").Micros(x.self_cuda_ns);
           w.Key("input_shapes");
           if (e.input_shapes[i].value) w.String(t.str(e.input_shapes[i]));
           else w.Null();

@@ -516,51 +516,6 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
 
 namespace {
 
-// PyTorch's cpu_time_total, self_cpu_time_total, cuda_time_total, ... for every event.
-void ComputeTotals(const Trace& trace, FunctionEventList* list) {
-  FunctionEventList& o = *list;
-  size_t m = o.size();
-  auto& cpu_total_ns = o.cpu_total_ns.owned();
-  auto& self_cpu_ns = o.self_cpu_ns.owned();
-  auto& cuda_total_ns = o.cuda_total_ns.owned();
-  auto& self_cuda_ns = o.self_cuda_ns.owned();
-  auto& self_cpu_memory = o.self_cpu_memory.owned();
-  auto& self_cuda_memory = o.self_cuda_memory.owned();
-  cpu_total_ns.assign(m, 0);
-  self_cpu_ns.assign(m, 0);
-  cuda_total_ns.assign(m, 0);
-  self_cuda_ns.assign(m, 0);
-  self_cpu_memory.assign(m, 0);
-  self_cuda_memory.assign(m, 0);
-  // Children follow their parents, so one backward sweep sees every child before its parent.
-  for (size_t r = m; r-- > 0;) {
-    if (o.device_type[r] != DeviceType::kCPU) {
-      cuda_total_ns[r] = self_cuda_ns[r] = o.end_ns[r] - o.start_ns[r];
-      continue;
-    }
-    int64_t kernel_ns = 0;
-    for (uint32_t k = o.kernel_begin[r]; k < o.kernel_begin[r + 1]; ++k) {
-      uint32_t e = o.kernel_index[k];
-      kernel_ns += trace.events.end_ns[e] - trace.events.start_ns[e];
-    }
-    int64_t children_cpu = 0, children_cuda = 0;
-    uint64_t children_cpu_mem = 0, children_cuda_mem = 0;  // wrapping: byte counts may be damaged
-    for (uint32_t k = o.child_begin[r]; k < o.child_begin[r + 1]; ++k) {
-      uint32_t c = o.child_index[k];
-      children_cpu += cpu_total_ns[c];
-      children_cuda += cuda_total_ns[c];
-      children_cpu_mem += static_cast<uint64_t>(o.cpu_memory[c]);
-      children_cuda_mem += static_cast<uint64_t>(o.cuda_memory[c]);
-    }
-    cpu_total_ns[r] = o.end_ns[r] - o.start_ns[r];
-    self_cpu_ns[r] = cpu_total_ns[r] - children_cpu;
-    cuda_total_ns[r] = kernel_ns + children_cuda;
-    self_cuda_ns[r] = kernel_ns;
-    self_cpu_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cpu_memory[r]) - children_cpu_mem);
-    self_cuda_memory[r] = static_cast<int64_t>(static_cast<uint64_t>(o.cuda_memory[r]) - children_cuda_mem);
-  }
-}
-
 FunctionEventList Builder::Run() {
   SelectEvents();
   AttributeMemory();
@@ -604,51 +559,35 @@ FunctionEventList FromIndex(const Trace& trace) {
 }
 
 // The fields each FunctionEvent takes from its trace event, or from the memory record of a [memory]
-// event: a function of `source` and `synthetic_record` alone, whichever way those were found.
-void CopyEventFields(const Trace& trace, FunctionEventList* list) {
+// event: a function of `source` and `synthetic_record` alone, whichever way those were found. They
+// read the trace's columns through `source` (event_field.h) instead of copying them.
+void BindEventFields(const Trace& trace, FunctionEventList* list) {
   FunctionEventList& o = *list;
   const EventTable& ev = trace.events;
   const MemoryTable& mem = trace.memory;
+  if (!o.synthetic_record.empty()) {
+    auto& rows = o.synthetic_row.owned();
+    rows.clear();
+    for (uint32_t j = 0; j < o.source.size(); ++j)
+      if (o.source[j] == kSynthetic) rows.push_back(j);
+  }
   // The importer interns "[memory]" with the records; a trace without it names them "".
   StringId memory_name;
   trace.strings.Find("[memory]", &memory_name);
-  size_t m = o.source.size();
-  auto& name = o.name.owned();
-  auto& trace_name = o.trace_name.owned();
-  auto& thread = o.thread.owned();
-  auto& start_ns = o.start_ns.owned();
-  auto& end_ns = o.end_ns.owned();
-  auto& sequence_nr = o.sequence_nr.owned();
-  auto& fwd_thread = o.fwd_thread.owned();
-  auto& input_shapes = o.input_shapes.owned();
-  auto& stack = o.stack.owned();
-  auto resize = [m](auto&... v) { (v.resize(m), ...); };
-  resize(name, trace_name, thread, start_ns, end_ns, sequence_nr, fwd_thread, input_shapes, stack);
-  size_t synthetic = 0;
-  for (size_t j = 0; j < m; ++j) {
-    uint32_t e = o.source[j];
-    if (e == kSynthetic) {
-      uint32_t r = o.synthetic_record[synthetic++];
-      name[j] = memory_name;
-      trace_name[j] = StringId(0);
-      thread[j] = mem.thread[r];
-      start_ns[j] = end_ns[j] = mem.ts_ns[r];
-      sequence_nr[j] = -1;
-      fwd_thread[j] = 0;
-      input_shapes[j] = StringId(0);
-      stack[j] = StackId(0);
-      continue;
-    }
-    name[j] = ev.name[e];
-    trace_name[j] = ev.trace_name[e];
-    thread[j] = ev.thread[e];
-    start_ns[j] = ev.start_ns[e];
-    end_ns[j] = ev.end_ns[e];
-    sequence_nr[j] = ev.sequence_nr[e];
-    fwd_thread[j] = ev.fwd_thread[e];
-    input_shapes[j] = ev.input_shapes[e];
-    stack[j] = ev.stack[e];
-  }
+  SyntheticRows synthetic{o.synthetic_row.data(), o.synthetic_record.data(), o.synthetic_row.size()};
+  auto bind = [&](auto& field, const auto& events, const auto* records, auto constant) {
+    using T = std::decay_t<decltype(events[0])>;
+    field = EventField<T>(o.source.data(), o.source.size(), events.data(), synthetic, records, constant);
+  };
+  bind(o.name, ev.name, static_cast<const StringId*>(nullptr), memory_name);
+  bind(o.trace_name, ev.trace_name, static_cast<const StringId*>(nullptr), StringId(0));
+  bind(o.thread, ev.thread, mem.thread.data(), ThreadId(0));
+  bind(o.start_ns, ev.start_ns, mem.ts_ns.data(), int64_t{0});
+  bind(o.end_ns, ev.end_ns, mem.ts_ns.data(), int64_t{0});
+  bind(o.sequence_nr, ev.sequence_nr, static_cast<const int32_t*>(nullptr), int32_t{-1});
+  bind(o.fwd_thread, ev.fwd_thread, static_cast<const int32_t*>(nullptr), int32_t{0});
+  bind(o.input_shapes, ev.input_shapes, static_cast<const StringId*>(nullptr), StringId(0));
+  bind(o.stack, ev.stack, static_cast<const StackId*>(nullptr), StackId(0));
 }
 
 }  // namespace
@@ -660,9 +599,9 @@ const char* DeviceTypeName(DeviceType type) {
 FunctionEventList BuildFunctionEvents(const Trace& trace) {
   bool indexed = trace.function_index.version == kFunctionEventIndexVersion;
   FunctionEventList out = indexed ? FromIndex(trace) : Builder(trace).Run();
-  CopyEventFields(trace, &out);
-  PropagateBackwardStacks(trace, out, &out.stack.owned());
-  ComputeTotals(trace, &out);
+  BindEventFields(trace, &out);
+  // Without stacks in the trace every event's is empty: nothing to lend.
+  if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;
   out.legacy = trace.metadata.legacy_kernels;
   const EventTable& ev = trace.events;

@@ -23,29 +23,37 @@
 #include <vector>
 
 #include "profana/model/trace.h"
+#include "profana/passes/event_field.h"
 
 namespace profana::passes {
 
 enum class DeviceType : uint8_t { kCPU, kCUDA };
 const char* DeviceTypeName(DeviceType type);  // "DeviceType.CPU", as str() prints it
 
-constexpr uint32_t kSynthetic = UINT32_MAX;  // FunctionEvent made by a pass ([memory])
-
 struct FunctionEventList {
+  FunctionEventList() = default;
+  // Move-only: the EventFields read `source` and `synthetic_*` where they are (a move keeps them).
+  FunctionEventList(FunctionEventList&&) = default;
+  FunctionEventList& operator=(FunctionEventList&&) = default;
+  FunctionEventList(const FunctionEventList&) = delete;
+  FunctionEventList& operator=(const FunctionEventList&) = delete;
+
   // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
   Column<uint32_t> source;        // index into trace.events, or kSynthetic
   Column<uint32_t> synthetic_record;  // the memory record of each kSynthetic event, in order
-  Column<StringId> name;
-  Column<StringId> trace_name;
-  Column<ThreadId> thread;
-  Column<int64_t> start_ns;
-  Column<int64_t> end_ns;
+  Column<uint32_t> synthetic_row;     // and its row in this list (rising)
+  // The trace event's values (a [memory] event's from its record): views, see event_field.h.
+  EventField<StringId> name;
+  EventField<StringId> trace_name;
+  EventField<ThreadId> thread;
+  EventField<int64_t> start_ns;
+  EventField<int64_t> end_ns;
   Column<DeviceType> device_type;
   Column<uint8_t> scope;          // 1 = backward function
-  Column<int32_t> sequence_nr;
-  Column<int32_t> fwd_thread;
-  Column<StringId> input_shapes;  // 0 = not recorded ("[]")
-  Column<StackId> stack;          // after backward propagation
+  EventField<int32_t> sequence_nr;
+  EventField<int32_t> fwd_thread;
+  EventField<StringId> input_shapes;  // 0 = not recorded ("[]")
+  EventField<StackId> stack;          // after backward propagation
   Column<int32_t> parent;         // -1 = top level (device events are never in the tree)
   Column<uint32_t> child_begin;   // children of i: child_index[child_begin[i] .. child_begin[i+1])
   Column<uint32_t> child_index;
@@ -53,12 +61,7 @@ struct FunctionEventList {
   Column<uint32_t> kernel_index;
   Column<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
   Column<int64_t> cuda_memory;
-  Column<int64_t> self_cpu_memory;
-  Column<int64_t> self_cuda_memory;
-  Column<int64_t> cpu_total_ns;   // end - start for CPU events, 0 for device events
-  Column<int64_t> self_cpu_ns;
-  Column<int64_t> cuda_total_ns;  // own kernels + children's; dur for device events
-  Column<int64_t> self_cuda_ns;
+  // Times and self memory are worked out per event when asked for: see event_times.h.
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
   // computed that way (see key_averages.h). The bare-array export is already relative (origin
@@ -71,13 +74,13 @@ struct FunctionEventList {
   uint64_t kernels_unattributed = 0;
   uint64_t external_id_mismatches = 0;
 
-  size_t size() const { return start_ns.size(); }
+  size_t size() const { return source.size(); }
   bool has_children(size_t i) const { return child_begin[i + 1] > child_begin[i]; }
 };
 
 // Uses the trace's function event index when it has one of this version (a native file written by
 // `convert`), which gives the same list without redoing the tree and the attributions. The list's
-// columns may then view the trace's memory: keep the trace alive while the list is used.
+// columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is used.
 FunctionEventList BuildFunctionEvents(const Trace& trace);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again.

@@ -1,6 +1,6 @@
 #include "profana/passes/key_averages.h"
 
-#include "profana/passes/python_times.h"
+#include "profana/passes/event_times.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -12,20 +12,21 @@ namespace {
 int64_t WrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
 
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
-void Add(const FunctionEventList& e, const PythonTimes& t, uint32_t i, AverageRow* row) {
+void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, AverageRow* row) {
+  EventTime t = times[i];
   row->count += 1;
-  row->cpu_total_us += t.cpu_total[i];
-  row->self_cpu_us += t.self_cpu[i];
-  row->cuda_total_us += t.cuda_total[i];
-  row->self_cuda_us += t.self_cuda[i];
-  row->cpu_total_ns += e.cpu_total_ns[i];
-  row->self_cpu_ns += e.self_cpu_ns[i];
-  row->cuda_total_ns += e.cuda_total_ns[i];
-  row->self_cuda_ns += e.self_cuda_ns[i];
+  row->cpu_total_us += t.cpu_total_us;
+  row->self_cpu_us += t.self_cpu_us;
+  row->cuda_total_us += t.cuda_total_us;
+  row->self_cuda_us += t.self_cuda_us;
+  row->cpu_total_ns += t.cpu_total_ns;
+  row->self_cpu_ns += t.self_cpu_ns;
+  row->cuda_total_ns += t.cuda_total_ns;
+  row->self_cuda_ns += t.self_cuda_ns;
   row->cpu_memory = WrapAdd(row->cpu_memory, e.cpu_memory[i]);
-  row->self_cpu_memory = WrapAdd(row->self_cpu_memory, e.self_cpu_memory[i]);
+  row->self_cpu_memory = WrapAdd(row->self_cpu_memory, t.self_cpu_memory);
   row->cuda_memory = WrapAdd(row->cuda_memory, e.cuda_memory[i]);
-  row->self_cuda_memory = WrapAdd(row->self_cuda_memory, e.self_cuda_memory[i]);
+  row->self_cuda_memory = WrapAdd(row->self_cuda_memory, t.self_cuda_memory);
 }
 
 AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
@@ -53,7 +54,7 @@ struct KeyHash {
 std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEventList& events,
                                            const KeyAverageOptions& options) {
   std::vector<AverageRow> rows;
-  PythonTimes times = ComputePythonTimes(trace, events);
+  EventTimes times(trace, events);
   size_t n = options.group_by_stack_n > 0 ? static_cast<size_t>(options.group_by_stack_n) : 0;
   if (!options.group_by_input_shape && n == 0) {
     // The common case: key on (name, device) without building vectors.
@@ -98,7 +99,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
 std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList& events) {
   std::vector<AverageRow> rows;
   rows.reserve(events.size());
-  PythonTimes times = ComputePythonTimes(trace, events);
+  EventTimes times(trace, events);
   for (uint32_t i = 0; i < events.size(); ++i) {
     rows.push_back(FirstRow(events, i));
     rows.back().shapes_shown = true;

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "profana/model/trace_builder.h"
-#include "profana/passes/python_times.h"
+#include "profana/passes/event_times.h"
 
 namespace profana::passes {
 namespace {
@@ -122,7 +122,7 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
                          : python_functions ? PythonFunctionStacks(trace, events, &trie)
                                             : std::vector<StackId>(events.size(), StackId(0));
   }
-  PythonTimes times = ComputePythonTimes(trace, events);
+  EventTimes times(trace, events);
   std::unordered_map<uint32_t, size_t> folded;  // [deeper frames] node -> its one sample
   auto add = [&](StackId node, double us, int64_t ns) {
     if (out.trie.depth[node.value] > kMaxStackFrames) {
@@ -142,8 +142,9 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
     // export_stacks: every event with a stack and a non-zero metric, in event order.
     for (size_t i = 0; i < events.size(); ++i) {
       if (python[i].value == 0) continue;
-      if (metric == StackMetric::kSelfCpu) add(python[i], times.self_cpu[i], events.self_cpu_ns[i]);
-      else add(python[i], times.self_cuda[i], events.self_cuda_ns[i]);
+      EventTime t = times[i];
+      if (metric == StackMetric::kSelfCpu) add(python[i], t.self_cpu_us, t.self_cpu_ns);
+      else add(python[i], t.self_cuda_us, t.self_cuda_ns);
     }
     return out;
   }
@@ -158,7 +159,10 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
   }
   if (metric == StackMetric::kSelfCpu) {
     for (size_t i = 0; i < events.size(); ++i)
-      if (events.device_type[i] == DeviceType::kCPU) add(op_node[i], times.self_cpu[i], events.self_cpu_ns[i]);
+      if (events.device_type[i] == DeviceType::kCPU) {
+        EventTime t = times[i];
+        add(op_node[i], t.self_cpu_us, t.self_cpu_ns);
+      }
     return out;
   }
   // Device time: each activity under the op that launched it; the rest under one root frame.

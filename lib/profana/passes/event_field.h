@@ -1,0 +1,76 @@
+// EventField<T>: a FunctionEventList column whose values are the trace's own. Row j reads
+// events[source[j]]; a [memory] row, which has no trace event, reads its memory record's value
+// (or one constant). Nothing is copied: a list of millions of events costs no memory and no time
+// for its names, times, threads, shapes and stacks, which matters most for a native file, whose
+// columns are themselves views of the mapped file.
+//
+// A pass that must change values (backward stack propagation) takes them with owned(), which
+// copies them out once, as Column::owned() does. The list's source and the trace's columns must
+// outlive the field; FunctionEventList is move-only so that they do.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace profana::passes {
+
+constexpr uint32_t kSynthetic = UINT32_MAX;  // FunctionEvent made by a pass ([memory])
+
+// Where the [memory] rows of a list are: their row numbers (rising) and their memory records.
+struct SyntheticRows {
+  const uint32_t* row = nullptr;
+  const uint32_t* record = nullptr;
+  size_t count = 0;
+};
+
+template <typename T>
+class EventField {
+ public:
+  EventField() = default;
+  // Rows read events[source[j]]; [memory] rows read records[record] or, without records, constant.
+  EventField(const uint32_t* source, size_t size, const T* events, SyntheticRows synthetic, const T* records, T constant)
+      : source_(source), size_(size), events_(events), synthetic_(synthetic), records_(records), constant_(constant) {}
+
+  size_t size() const { return owning_ ? owned_.size() : size_; }
+  T operator[](size_t j) const {
+    if (owning_) return owned_[j];
+    uint32_t s = source_[j];
+    return s != kSynthetic ? events_[s] : Synthetic(j);
+  }
+  bool operator==(const EventField& o) const {
+    if (size() != o.size()) return false;
+    for (size_t j = 0; j < size(); ++j)
+      if (!((*this)[j] == o[j])) return false;
+    return true;
+  }
+
+  // The values as a vector this field owns from now on (copied out the first time).
+  std::vector<T>& owned() {
+    if (!owning_) {
+      std::vector<T> values(size_);
+      for (size_t j = 0; j < size_; ++j) values[j] = (*this)[j];
+      owned_ = std::move(values);
+      owning_ = true;
+    }
+    return owned_;
+  }
+
+ private:
+  T Synthetic(size_t j) const {
+    size_t k = std::lower_bound(synthetic_.row, synthetic_.row + synthetic_.count, static_cast<uint32_t>(j)) - synthetic_.row;
+    return records_ ? records_[synthetic_.record[k]] : constant_;
+  }
+
+  const uint32_t* source_ = nullptr;
+  size_t size_ = 0;
+  const T* events_ = nullptr;
+  SyntheticRows synthetic_;
+  const T* records_ = nullptr;
+  T constant_{};
+  bool owning_ = false;
+  std::vector<T> owned_;
+};
+
+}  // namespace profana::passes
