@@ -5,6 +5,7 @@
 // the command line, and never a crash (the ASan build runs this too).
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -258,14 +259,14 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   Trace t = SmallTrace();
   profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
   REQUIRE(built.size() >= 3);
-  t.function_index = profana::passes::MakeFunctionEventIndex(built);
+  t.function_index = profana::passes::MakeFunctionEventIndex(t, built);
   std::string b = WriteNative(t);
   auto read = ReadNative(b, "t.pfa");
   REQUIRE(read.ok());
   REQUIRE(read->function_index.present());
   CHECK(profana::passes::BuildFunctionEvents(*read).kernel_index == built.kernel_index);
   // A flipped byte in any of the index's sections fails its checksum.
-  for (uint32_t id = kIndexBase; id <= kIndexBase + 10; ++id) {
+  for (uint32_t id = kIndexBase; id <= kIndexBase + 12; ++id) {
     uint64_t off = Get64(b, EntryAt(b, id) + 8), size = Get64(b, EntryAt(b, id) + 16);
     if (size == 0) continue;
     std::string d = b;
@@ -279,6 +280,9 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   CHECK(lie(kIndexBase + 5, 1, uint32_t{9}).find("section function_index.child_begin row") != std::string::npos);
   CHECK(lie(kIndexBase + 6, 0, uint32_t{0}).find("section function_index.child_index row 0: a child of event 0 must be a later event") != std::string::npos);
   CHECK(lie(kIndexBase + 8, 0, uint32_t{1000}).find("section function_index.kernel_index row 0: 1000 out of range") != std::string::npos);
+  CHECK(lie(kIndexBase + 11, 2, int64_t{-5}).find("section function_index.cuda_total_ns row 2: CUDA total -5 ns") != std::string::npos);
+  CHECK(lie(kIndexBase + 12, 1, std::numeric_limits<double>::quiet_NaN()).find("section function_index.cuda_total_ns row 1:") != std::string::npos);
+  CHECK(lie(kIndexBase + 12, 0, std::numeric_limits<double>::infinity()).find("section function_index.cuda_total_ns row 0:") != std::string::npos);
   // A column of the wrong length.
   std::string d = b;
   size_t at = EntryAt(b, kIndexBase + 4);

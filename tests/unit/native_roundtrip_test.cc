@@ -102,7 +102,7 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
     ++loaded;
     // As `convert` writes it: with the function event index, which the commands below then use.
     std::string plain = profana::native::WriteNative(*trace);
-    trace->function_index = profana::passes::MakeFunctionEventIndex(profana::passes::BuildFunctionEvents(*trace));
+    trace->function_index = profana::passes::MakeFunctionEventIndex(*trace, profana::passes::BuildFunctionEvents(*trace));
     std::string native = profana::native::WriteNative(*trace);
     std::string path = (tmp.path / (std::to_string(n) + ".pfa")).string();
     WriteBytes(path, native);
@@ -200,7 +200,7 @@ TEST_CASE("every trace in testdata: the function event index of a native file gi
     auto trace = profana::LoadTrace(file);
     if (!trace.ok()) continue;
     profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(*trace);
-    trace->function_index = profana::passes::MakeFunctionEventIndex(built);
+    trace->function_index = profana::passes::MakeFunctionEventIndex(*trace, built);
     std::string bytes = profana::native::WriteNative(*trace);
     // Read in place, as from a mapped file: the index's columns are views of `bytes`.
     auto backing = std::make_shared<std::string>(std::move(bytes));

@@ -46,7 +46,7 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
   Stopwatch clock;
   if (to == "native" && !a.no_index) {
     // The op tree and attributions go into the file, so analyses of it start from them.
-    trace->function_index = passes::MakeFunctionEventIndex(passes::BuildFunctionEvents(*trace));
+    trace->function_index = passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace));
     ctx.log->debug("convert: function event index of {} events in {:.1f} ms", trace->function_index.source.size(), clock.Lap());
   }
   std::string bytes = to == "native" ? native::WriteNative(*trace)

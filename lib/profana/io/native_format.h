@@ -104,6 +104,8 @@ void ForEachIndexColumn(TraceT& t, F&& f) {
   f(ColumnInfo{kIndexBase + 8, "function_index", "kernel_index", Ref::kNone}, x.kernel_index);
   f(ColumnInfo{kIndexBase + 9, "function_index", "cpu_memory", Ref::kNone}, x.cpu_memory);
   f(ColumnInfo{kIndexBase + 10, "function_index", "cuda_memory", Ref::kNone}, x.cuda_memory);
+  f(ColumnInfo{kIndexBase + 11, "function_index", "cuda_total_ns", Ref::kNone}, x.cuda_total_ns);
+  f(ColumnInfo{kIndexBase + 12, "function_index", "cuda_total_us", Ref::kNone}, x.cuda_total_us);
 }
 
 // A thread as stored in the kThreads section: ThreadInfo's fields in declaration order.

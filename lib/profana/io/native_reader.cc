@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <unordered_set>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "fmt/format.h"
 #include "profana/base/byte_reader.h"
 #include "profana/base/crc32c.h"
+#include "profana/base/parallel.h"
 #include "profana/io/native_format.h"
 #include "profana/io/native_records.h"
 
@@ -169,6 +171,8 @@ Status ValidateFunctionIndex(const Trace& t) {
   PROFANA_RETURN_IF_ERROR(rows("kernel_begin", x.kernel_begin.size(), n + 1));
   PROFANA_RETURN_IF_ERROR(rows("cpu_memory", x.cpu_memory.size(), n));
   PROFANA_RETURN_IF_ERROR(rows("cuda_memory", x.cuda_memory.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("cuda_total_ns", x.cuda_total_ns.size(), n));
+  PROFANA_RETURN_IF_ERROR(rows("cuda_total_us", x.cuda_total_us.size(), n));
   // Plain pointers, so that the scans vectorise.
   const uint32_t* source = x.source.data();
   const uint8_t* device = x.device_type.data();
@@ -206,6 +210,12 @@ Status ValidateFunctionIndex(const Trace& t) {
   });
   if (i < n) return bad("child_index", x.child_begin[i], fmt::format("a child of event {} must be a later event", i));
   PROFANA_RETURN_IF_ERROR(check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
+  // Sums of durations, which are never negative (NaN fails the test too).
+  const int64_t* cuda_ns = x.cuda_total_ns.data();
+  const double* cuda_us = x.cuda_total_us.data();
+  constexpr double kMax = std::numeric_limits<double>::max();
+  i = FirstWrong(n, [&](size_t i) { return (cuda_ns[i] < 0) | !((cuda_us[i] >= 0.0) & (cuda_us[i] <= kMax)); });
+  if (i < n) return bad("cuda_total_ns", i, fmt::format("CUDA total {} ns / {} us must be a finite sum of durations", cuda_ns[i], cuda_us[i]));
   return Status::Ok();
 }
 
@@ -258,8 +268,18 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
     if (by_offset[i]->offset < by_offset[i - 1]->offset + by_offset[i - 1]->size)
       return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {} overlaps section {}", SectionName(by_offset[i]->id),
                                                           by_offset[i]->offset, SectionName(by_offset[i - 1]->id)));
+  // Checksums on every core (reading the file is most of a load), the biggest sections first; a
+  // mismatch is reported for the first damaged section in table order, whichever finished first.
+  std::vector<const Entry*> by_size;
+  for (const Entry& e : entries) by_size.push_back(&e);
+  std::stable_sort(by_size.begin(), by_size.end(), [](const Entry* a, const Entry* b) { return a->size > b->size; });
+  std::vector<uint8_t> damaged(entries.size(), 0);
+  ParallelFor(by_size.size(), [&](size_t k) {
+    const Entry& e = *by_size[k];
+    damaged[&e - entries.data()] = Crc32c(bytes.data() + e.offset, e.size) != e.crc;
+  });
   for (const Entry& e : entries) {
-    if (Crc32c(bytes.data() + e.offset, e.size) != e.crc)
+    if (damaged[&e - entries.data()])
       return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {}: checksum mismatch (damaged file)", SectionName(e.id), e.offset));
   }
 
@@ -324,7 +344,6 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
       return Bad(ErrorCode::kUnsupportedVersion, name,
                  fmt::format("section 0x{:x} at byte {} is required but unknown to this profana (convert it again with a newer profana)", e.id, e.offset));
   }
-  if (Status st = ValidateTrace(t); !st.ok()) return Bad(st.code(), name, st.message());
   if (const Entry* e = find(kFunctionIndex)) {
     std::string_view info = bytes.substr(e->offset, e->size);
     ByteReader r(info);
@@ -343,11 +362,16 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
       ForEachIndexColumn(t, load);
       PROFANA_RETURN_IF_ERROR(status);
       x.version = version;
-      if (Status st = ValidateFunctionIndex(t); !st.ok()) return Bad(st.code(), name, st.message());
     } else {
       x = FunctionEventIndex();
     }
   }
+  // The events and the index are checked side by side (neither check reads what the other
+  // checks); the events' error comes first when both are damaged.
+  Status checks[2];
+  ParallelFor(t.function_index.present() ? 2 : 1, [&](size_t k) { checks[k] = k == 0 ? ValidateTrace(t) : ValidateFunctionIndex(t); });
+  for (const Status& st : checks)
+    if (!st.ok()) return Bad(st.code(), name, st.message());
   t.backing = std::move(backing);
   return t;
 }

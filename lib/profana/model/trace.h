@@ -145,7 +145,8 @@ struct TraceMetadata {
 // defines the columns; they are FunctionEventList's columns of the same names.
 // Bump when BuildFunctionEvents would decide anything differently, or the columns change: a file
 // with an index of another version is analysed from its events instead.
-constexpr uint32_t kFunctionEventIndexVersion = 1;
+// Version 2 added the CUDA totals.
+constexpr uint32_t kFunctionEventIndexVersion = 2;
 
 struct FunctionEventIndex {
   uint32_t version = 0;                  // 0 = absent; else the kFunctionEventIndexVersion that wrote it
@@ -157,6 +158,10 @@ struct FunctionEventIndex {
   Column<uint32_t> child_begin, child_index;
   Column<uint32_t> kernel_begin, kernel_index;
   Column<int64_t> cpu_memory, cuda_memory;
+  // Each event's cuda_time_total, exact and in PyTorch's floats (passes/event_times.h): the one time
+  // that sums a whole subtree, so the one worth storing.
+  Column<int64_t> cuda_total_ns;
+  Column<double> cuda_total_us;
   uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0, external_id_mismatches = 0;
 
   bool present() const { return version != 0; }

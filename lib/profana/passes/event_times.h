@@ -5,9 +5,9 @@
 // computes them the same way.
 //
 // An event's times are worked out when asked for, from its own interval and its children's; only
-// the CUDA totals, which sum whole subtrees, are computed ahead, in one sweep from the last event
-// to the first (children follow their parents). Passes that visit each event once (key averages,
-// stacks) so never hold a column per time.
+// the CUDA totals, which sum whole subtrees, are needed ahead: a native file's index stores them,
+// otherwise one sweep from the last event to the first computes them (children follow their
+// parents). Passes that visit each event once (key averages, stacks) so never hold a column per time.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,14 @@ struct EventTime {
   double self_cuda_us = 0;
 };
 
+// cuda_time_total of every event, exact and as PyTorch's float sum (kernels in order, then children
+// in order), for the index; both empty when no event can have one (no kernels, no device events).
+struct CudaTotals {
+  std::vector<int64_t> ns;
+  std::vector<double> us;
+};
+CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& events);
+
 class EventTimes {
  public:
   // Reads the list and the trace while it is used: keep both alive.
@@ -41,11 +49,15 @@ class EventTimes {
  private:
   double Us(int64_t ns) const { return static_cast<double>(ns - events_.origin_ns) / 1000.0; }
 
-  const Trace& trace_;
   const FunctionEventList& events_;
-  // Per event; empty when no event can have a CUDA total (no kernels and no device events).
-  std::vector<int64_t> cuda_total_ns_;
-  std::vector<double> cuda_total_us_;
+  // The columns read for every event, as plain pointers.
+  const DeviceType* device_;
+  const uint32_t *child_begin_, *child_index_;
+  const int64_t *cpu_memory_, *cuda_memory_;
+  // The CUDA totals: the list's (from an index), or computed here; null when all are 0.
+  CudaTotals computed_;
+  const int64_t* cuda_ns_ = nullptr;
+  const double* cuda_us_ = nullptr;
 };
 
 }  // namespace profana::passes

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "profana/base/flat_hash_map.h"
+#include "profana/passes/event_times.h"
 
 namespace profana::passes {
 namespace {
@@ -542,6 +543,8 @@ void ForEachIndexedField(Index& x, List& o, F f) {
   f(x.kernel_index, o.kernel_index);
   f(x.cpu_memory, o.cpu_memory);
   f(x.cuda_memory, o.cuda_memory);
+  f(x.cuda_total_ns, o.cuda_total_ns);
+  f(x.cuda_total_us, o.cuda_total_us);
   f(x.removed_duplicates, o.removed_duplicates);
   f(x.kernels_attributed, o.kernels_attributed);
   f(x.kernels_unattributed, o.kernels_unattributed);
@@ -617,10 +620,15 @@ FunctionEventList BuildFunctionEvents(const Trace& trace) {
   return out;
 }
 
-FunctionEventIndex MakeFunctionEventIndex(const FunctionEventList& events) {
+FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEventList& events) {
   FunctionEventIndex x;
   x.version = kFunctionEventIndexVersion;
   ForEachIndexedField(x, events, [](auto& to, const auto& from) { to = from; });
+  if (x.cuda_total_ns.size() != events.size()) {
+    CudaTotals totals = ComputeCudaTotals(trace, events);
+    x.cuda_total_ns.owned() = std::move(totals.ns);
+    x.cuda_total_us.owned() = std::move(totals.us);
+  }
   auto& device = x.device_type.owned();
   for (DeviceType d : events.device_type) device.push_back(static_cast<uint8_t>(d));
   return x;

@@ -61,7 +61,10 @@ struct FunctionEventList {
   Column<uint32_t> kernel_index;
   Column<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
   Column<int64_t> cuda_memory;
-  // Times and self memory are worked out per event when asked for: see event_times.h.
+  // Times and self memory are worked out per event when asked for: see event_times.h. A native
+  // file's index also gives each event's CUDA total (views; empty when the list is built from events).
+  Column<int64_t> cuda_total_ns;
+  Column<double> cuda_total_us;
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
   // computed that way (see key_averages.h). The bare-array export is already relative (origin
@@ -83,8 +86,9 @@ struct FunctionEventList {
 // columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is used.
 FunctionEventList BuildFunctionEvents(const Trace& trace);
 
-// What a native file stores so that BuildFunctionEvents need not work `events` out again.
-FunctionEventIndex MakeFunctionEventIndex(const FunctionEventList& events);
+// What a native file stores so that BuildFunctionEvents need not work `events` out again (and
+// EventTimes need not sum the CUDA totals).
+FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEventList& events);
 
 // _set_backward_stacktraces over any per-event stacks (ids of whatever trie they index): events
 // under a backward function take the stack of the forward event with the same (sequence number,
