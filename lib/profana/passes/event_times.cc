@@ -60,46 +60,4 @@ EventTimes::EventTimes(const Trace& trace, const FunctionEventList& e)
   }
 }
 
-EventTime EventTimes::operator[](uint32_t i) const {
-  const FunctionEventList& e = events_;
-  EventTime t;
-  int64_t start = e.start_ns[i], end = e.end_ns[i];
-  double elapsed = Us(end) - Us(start);
-  if (device_[i] != DeviceType::kCPU) {
-    t.cuda_total_ns = t.self_cuda_ns = end - start;
-    t.cuda_total_us = t.self_cuda_us = elapsed;
-    return t;
-  }
-  int64_t children_cpu_ns = 0;
-  double children_cpu_us = 0, children_cuda_us = 0;
-  // Wrapping: byte counts may be damaged, and an index's CUDA totals forged.
-  uint64_t children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
-  for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
-    uint32_t c = child_index_[k];
-    if (device_[c] == DeviceType::kCPU) {  // a device event's CPU total is 0
-      int64_t c_start = e.start_ns[c], c_end = e.end_ns[c];
-      children_cpu_ns += c_end - c_start;
-      children_cpu_us += Us(c_end) - Us(c_start);
-    }
-    if (cuda_ns_) {
-      children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
-      children_cuda_us += cuda_us_[c];
-    }
-    children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
-    children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
-  }
-  t.cpu_total_ns = end - start;
-  t.self_cpu_ns = t.cpu_total_ns - children_cpu_ns;
-  t.cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
-  // The event's own kernels: its total less its children's.
-  t.self_cuda_ns = static_cast<int64_t>(static_cast<uint64_t>(t.cuda_total_ns) - children_cuda_ns);
-  t.self_cpu_memory = static_cast<int64_t>(static_cast<uint64_t>(cpu_memory_[i]) - children_cpu_mem);
-  t.self_cuda_memory = static_cast<int64_t>(static_cast<uint64_t>(cuda_memory_[i]) - children_cuda_mem);
-  t.cpu_total_us = elapsed;
-  t.self_cpu_us = elapsed - children_cpu_us;
-  t.cuda_total_us = cuda_us_ ? cuda_us_[i] : 0.0;
-  t.self_cuda_us = t.cuda_total_us - children_cuda_us;
-  return t;
-}
-
 }  // namespace profana::passes
