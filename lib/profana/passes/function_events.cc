@@ -626,6 +626,10 @@ FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEven
   ForEachIndexedField(x, events, [](auto& to, const auto& from) { to = from; });
   if (x.cuda_total_ns.size() != events.size()) {
     CudaTotals totals = ComputeCudaTotals(trace, events);
+    if (totals.ns.empty()) {  // none has one: the index still has a row per event
+      totals.ns.assign(events.size(), 0);
+      totals.us.assign(events.size(), 0.0);
+    }
     x.cuda_total_ns.owned() = std::move(totals.ns);
     x.cuda_total_us.owned() = std::move(totals.us);
   }
