@@ -1,6 +1,5 @@
-// CRC-32C (Castagnoli), the checksum of the native format's sections. SSE4.2's crc32 instruction
-// where the build targets it (x86-64-v3 does), a table-driven fallback otherwise; both give the
-// same value, so files are portable between the two builds.
+// CRC-32C (Castagnoli), the checksum of the native format's sections, computed by ISA-L (the
+// library profana already uses to inflate gzip), which picks the fastest code the CPU has.
 #pragma once
 
 #include <cstddef>
