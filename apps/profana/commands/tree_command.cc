@@ -117,7 +117,8 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
-          passes::EventTime x = times[i];
+          passes::EventTime x;
+          times.Exact(i, &x);
           if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
           AppendIndent(&out, depth);
           out += t.str(e.name[i]);
@@ -174,7 +175,8 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
-          passes::EventTime x = times[i];
+          passes::EventTime x;
+          times.Exact(i, &x);
           if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
           w.BeginObject();
           w.Key("name").String(t.str(e.name[i]));

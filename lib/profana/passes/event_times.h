@@ -44,7 +44,12 @@ class EventTimes {
  public:
   // Reads the list and the trace while it is used: keep both alive.
   EventTimes(const Trace& trace, const FunctionEventList& events);
+  EventTimes(const EventTimes&) = delete;  // it points into its own computed totals
+  EventTimes& operator=(const EventTimes&) = delete;
   EventTime operator[](uint32_t i) const;
+  // Its halves, for passes that need only one: the _ns and _memory fields, or the _us fields.
+  void Exact(uint32_t i, EventTime* t) const;
+  void Floats(uint32_t i, EventTime* t) const;
 
  private:
   double Us(int64_t ns) const { return static_cast<double>(ns - events_.origin_ns) / 1000.0; }
@@ -60,47 +65,57 @@ class EventTimes {
   const double* cuda_us_ = nullptr;
 };
 
-// Inline: key averages calls it millions of times, and only uses it to add the fields up.
+// Inline: key averages calls these millions of times, and only adds the fields up.
 inline EventTime EventTimes::operator[](uint32_t i) const {
-  const FunctionEventList& e = events_;
   EventTime t;
+  Exact(i, &t);
+  Floats(i, &t);
+  return t;
+}
+
+inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
+  const FunctionEventList& e = events_;
   int64_t start = e.start_ns[i], end = e.end_ns[i];
-  double elapsed = Us(end) - Us(start);
   if (device_[i] != DeviceType::kCPU) {
-    t.cuda_total_ns = t.self_cuda_ns = end - start;
-    t.cuda_total_us = t.self_cuda_us = elapsed;
-    return t;
+    t->cuda_total_ns = t->self_cuda_ns = end - start;
+    return;
   }
-  int64_t children_cpu_ns = 0;
-  double children_cpu_us = 0, children_cuda_us = 0;
   // Wrapping: byte counts may be damaged, and an index's CUDA totals forged.
-  uint64_t children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
+  uint64_t children_cpu_ns = 0, children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
     uint32_t c = child_index_[k];
-    if (device_[c] == DeviceType::kCPU) {  // a device event's CPU total is 0
-      int64_t c_start = e.start_ns[c], c_end = e.end_ns[c];
-      children_cpu_ns += c_end - c_start;
-      children_cpu_us += Us(c_end) - Us(c_start);
-    }
-    if (cuda_ns_) {
-      children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
-      children_cuda_us += cuda_us_[c];
-    }
+    // A device event's CPU total is 0.
+    if (device_[c] == DeviceType::kCPU) children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
+    if (cuda_ns_) children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
     children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
     children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
   }
-  t.cpu_total_ns = end - start;
-  t.self_cpu_ns = t.cpu_total_ns - children_cpu_ns;
-  t.cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
-  // The event's own kernels: its total less its children's.
-  t.self_cuda_ns = static_cast<int64_t>(static_cast<uint64_t>(t.cuda_total_ns) - children_cuda_ns);
-  t.self_cpu_memory = static_cast<int64_t>(static_cast<uint64_t>(cpu_memory_[i]) - children_cpu_mem);
-  t.self_cuda_memory = static_cast<int64_t>(static_cast<uint64_t>(cuda_memory_[i]) - children_cuda_mem);
-  t.cpu_total_us = elapsed;
-  t.self_cpu_us = elapsed - children_cpu_us;
-  t.cuda_total_us = cuda_us_ ? cuda_us_[i] : 0.0;
-  t.self_cuda_us = t.cuda_total_us - children_cuda_us;
-  return t;
+  auto minus = [](int64_t a, uint64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - b); };
+  t->cpu_total_ns = end - start;
+  t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
+  t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
+  t->self_cuda_ns = minus(t->cuda_total_ns, children_cuda_ns);  // the event's own kernels
+  t->self_cpu_memory = minus(cpu_memory_[i], children_cpu_mem);
+  t->self_cuda_memory = minus(cuda_memory_[i], children_cuda_mem);
+}
+
+inline void EventTimes::Floats(uint32_t i, EventTime* t) const {
+  const FunctionEventList& e = events_;
+  double elapsed = Us(e.end_ns[i]) - Us(e.start_ns[i]);
+  if (device_[i] != DeviceType::kCPU) {
+    t->cuda_total_us = t->self_cuda_us = elapsed;
+    return;
+  }
+  double children_cpu_us = 0, children_cuda_us = 0;
+  for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
+    uint32_t c = child_index_[k];
+    if (device_[c] == DeviceType::kCPU) children_cpu_us += Us(e.end_ns[c]) - Us(e.start_ns[c]);
+    if (cuda_us_) children_cuda_us += cuda_us_[c];
+  }
+  t->cpu_total_us = elapsed;
+  t->self_cpu_us = elapsed - children_cpu_us;
+  t->cuda_total_us = cuda_us_ ? cuda_us_[i] : 0.0;
+  t->self_cuda_us = t->cuda_total_us - children_cuda_us;
 }
 
 }  // namespace profana::passes

@@ -225,7 +225,9 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   for (size_t c = 0; c < candidates.size(); ++c) {
     uint32_t e = candidates[c];
     int64_t duration = events.end_ns[e] - events.start_ns[e];
-    self[c] = static_cast<double>(times[e].self_cpu_ns);
+    EventTime t;
+    times.Exact(e, &t);
+    self[c] = static_cast<double>(t.self_cpu_ns);
     idle[c] = duration ? static_cast<double>(eval.idle_ns[e]) / duration : 0.0;
   }
   double self_mean, self_std, idle_mean, idle_std;
@@ -239,7 +241,9 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
     double z_self = self_std > 0 ? (self[c] - self_mean) / self_std : 0.0;
     r.score = z_idle + 0.6 * z_self;
     r.idle_fraction = idle[c];
-    r.self_ns = times[e].self_cpu_ns;
+    EventTime t;
+    times.Exact(e, &t);
+    r.self_ns = t.self_cpu_ns;
     r.idle_ns = eval.idle_ns[e];
     r.queue_depth = eval.queue_depth[e];
     out.events.push_back(r);
