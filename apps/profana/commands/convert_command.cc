@@ -74,7 +74,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"native", "text", "json", "json.gz"}));
   CommonOptions& o = args->common;
   cmd->add_flag("--no-index", args->no_index,
-                "Native files: leave out the function event index (a third smaller; every analysis then rebuilds the op tree)");
+                "Native files: leave out the function event index (about 40 % smaller; every analysis then rebuilds the op tree and sums the CUDA totals)");
   cmd->add_option("-o,--output", o.output, "Write to FILE (its extension picks the format) instead of standard output");
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
