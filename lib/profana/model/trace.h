@@ -143,9 +143,9 @@ struct TraceMetadata {
 // that analyses of it need not work it out again (docs/native-format.md, "function event index").
 // Only a native file fills it; any change to the events (filters) drops it. passes/function_events.h
 // defines the columns; they are FunctionEventList's columns of the same names.
-// Bump when BuildFunctionEvents would decide anything differently, or the columns change: a file
-// with an index of another version is analysed from its events instead.
-// Version 2 added the CUDA totals.
+// Bump when BuildFunctionEvents would decide anything differently (the origin of PyTorch's float
+// times included, which cuda_total_us depends on), or the columns change: a file with an index of
+// another version is analysed from its events instead. Version 2 added the CUDA totals.
 constexpr uint32_t kFunctionEventIndexVersion = 2;
 
 struct FunctionEventIndex {
