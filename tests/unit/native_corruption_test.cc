@@ -115,7 +115,7 @@ void Reseal(std::string* b) {
     uint64_t off = Get64(*b, at + 8), size = Get64(*b, at + 16);
     if (off <= b->size() && size <= b->size() - off) Put32(b, at + 24, profana::Crc32c(b->data() + off, size));
   }
-  Put32(b, 24, profana::Crc32c(b->data() + 32, 32 * count));
+  Put32(b, 24, profana::Crc32c(b->data() + 32, size_t{32} * count));
   Put32(b, 28, profana::Crc32c(b->data(), 28));
 }
 

@@ -3,7 +3,6 @@
 #include <isa-l/crc.h>
 
 #include <algorithm>
-#include <climits>
 
 namespace profana {
 

@@ -221,12 +221,14 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   out.candidates = candidates.size();
   if (candidates.empty()) return out;
   std::vector<double> self(candidates.size()), idle(candidates.size());
+  std::vector<int64_t> self_ns(candidates.size());
   EventTimes times(trace, events);
   for (size_t c = 0; c < candidates.size(); ++c) {
     uint32_t e = candidates[c];
     int64_t duration = events.end_ns[e] - events.start_ns[e];
     EventTime t;
     times.Exact(e, &t);
+    self_ns[c] = t.self_cpu_ns;
     self[c] = static_cast<double>(t.self_cpu_ns);
     idle[c] = duration ? static_cast<double>(eval.idle_ns[e]) / duration : 0.0;
   }
@@ -241,9 +243,7 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
     double z_self = self_std > 0 ? (self[c] - self_mean) / self_std : 0.0;
     r.score = z_idle + 0.6 * z_self;
     r.idle_fraction = idle[c];
-    EventTime t;
-    times.Exact(e, &t);
-    r.self_ns = t.self_cpu_ns;
+    r.self_ns = self_ns[c];
     r.idle_ns = eval.idle_ns[e];
     r.queue_depth = eval.queue_depth[e];
     out.events.push_back(r);
