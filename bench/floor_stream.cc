@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   size_t batch_end = 0;    // one past the '}' of the last whole event
   int depth = 0;           // nesting depth, counted from the top-level object
   bool in_str = false, in_events = false, done = false;
-  std::string last_key;    // last depth-1 string, to recognise "traceEvents": [
+  std::string last_key;  // last depth-1 string, to recognise "traceEvents": [
   size_t key_begin = 0;
 
   ondemand::parser parser;
@@ -68,7 +68,10 @@ int main(int argc, char** argv) {
         continue;
       }
       switch (buf[scan]) {
-        case '"': in_str = true; key_begin = scan + 1; break;
+        case '"':
+          in_str = true;
+          key_begin = scan + 1;
+          break;
         case '{':
           if (in_events && depth == 2) {
             open_begin = scan;
@@ -95,8 +98,8 @@ int main(int argc, char** argv) {
     buf[batch_begin - 1] = '[';
     buf[batch_end] = ']';
     try {
-      ondemand::document doc =
-          parser.iterate(buf.data() + batch_begin - 1, batch_end - batch_begin + 2, buf.size() - batch_begin + 1);
+      ondemand::document doc = parser.iterate(
+          buf.data() + batch_begin - 1, batch_end - batch_begin + 2, buf.size() - batch_begin + 1);
       for (ondemand::object ev : doc.get_array()) {
         std::string name(std::string_view(ev["name"].get_string()));
         double dur;

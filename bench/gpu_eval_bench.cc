@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   auto t0 = now();
   TraceBuilder b;
   ThreadId cpu = b.Thread(1, 1);
-  StringId op = b.Intern("aten::linear"), child = b.Intern("aten::addmm"), launch = b.Intern("cudaLaunchKernel");
+  StringId op = b.Intern("aten::linear"), child = b.Intern("aten::addmm"),
+           launch = b.Intern("cudaLaunchKernel");
   StringId kernel = b.Intern("gemm_kernel"), cpu_op = b.Intern("cpu_op");
   ThreadId streams[4] = {b.Thread(0, 7), b.Thread(0, 8), b.Thread(0, 9), b.Thread(0, 10)};
   int64_t gpu_free[4] = {0, 0, 0, 0};
@@ -70,11 +71,15 @@ int main(int argc, char** argv) {
   auto t5 = now();
   std::vector<passes::StreamQueue> queues = passes::ComputeStreamQueues(trace);
   auto t6 = now();
-  std::printf("events=%zu kernels=%llu function_events=%zu queue_points=%zu candidates=%zu tracks=%zu streams=%zu\n",
-              trace.events.size(), static_cast<unsigned long long>(eval.kernels), events.size(), eval.queue.size(),
-              ranking.candidates, idle.tracks.size(), queues.size());
-  std::printf("build trace %.2f s | function events %.2f s | queue depth + idle %.2f s | ranking %.2f s | "
-              "idle breakdown %.2f s | stream queues %.2f s | analyses total %.2f s\n",
-              secs(t0, t1), secs(t1, t2), secs(t2, t3), secs(t3, t4), secs(t4, t5), secs(t5, t6), secs(t2, t6));
+  std::printf(
+      "events=%zu kernels=%llu function_events=%zu queue_points=%zu candidates=%zu tracks=%zu "
+      "streams=%zu\n",
+      trace.events.size(), static_cast<unsigned long long>(eval.kernels), events.size(),
+      eval.queue.size(), ranking.candidates, idle.tracks.size(), queues.size());
+  std::printf(
+      "build trace %.2f s | function events %.2f s | queue depth + idle %.2f s | ranking %.2f s | "
+      "idle breakdown %.2f s | stream queues %.2f s | analyses total %.2f s\n",
+      secs(t0, t1), secs(t1, t2), secs(t2, t3), secs(t3, t4), secs(t4, t5), secs(t5, t6),
+      secs(t2, t6));
   return 0;
 }

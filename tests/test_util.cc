@@ -1,17 +1,19 @@
 #include "test_util.h"
 
-#include <fstream>
-#include <sstream>
-#include <sys/stat.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "profana/cli.h"
 
 namespace profana::test {
 
-std::string TestData(const std::string& relative) { return std::string(PROFANA_TESTDATA_DIR) + "/" + relative; }
+std::string TestData(const std::string& relative) {
+  return std::string(PROFANA_TESTDATA_DIR) + "/" + relative;
+}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

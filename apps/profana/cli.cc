@@ -3,10 +3,9 @@
 #include <exception>
 #include <sstream>
 
-#include "spdlog/sinks/ostream_sink.h"
-
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "spdlog/sinks/ostream_sink.h"
 
 namespace profana::app {
 
@@ -23,7 +22,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     std::string* err;
     ~FlushLog() { err->insert(0, text.str()); }
   } flush_log{log_text, err};
-  CLI::App app("profana: offline analysis of PyTorch profiler traces (Chrome-trace JSON, plain or gzip)", "profana");
+  CLI::App app(
+      "profana: offline analysis of PyTorch profiler traces (Chrome-trace JSON, plain or gzip)",
+      "profana");
   app.require_subcommand(1);
   app.set_version_flag("--version", "profana 0.1.0");
   RegisterTableCommand(app, ctx);
@@ -57,7 +58,8 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
       out->append(e.what());
       return kExitOk;
     }
-    err->append(fmt::format("profana: error: {}\nRun 'profana --help' or 'profana COMMAND --help'.\n", e.what()));
+    err->append(fmt::format(
+        "profana: error: {}\nRun 'profana --help' or 'profana COMMAND --help'.\n", e.what()));
     return kExitBadInput;
   }
   if (!ctx.run) return kExitBadInput;

@@ -11,7 +11,10 @@ int main(int argc, char** argv) {
 #if defined(PROFANA_NEEDS_AVX2)
   // Say so instead of dying on an illegal instruction (see PROFANA_ARCH in CMakeLists.txt).
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) {
-    std::fputs("profana: error: this build needs an x86-64-v3 CPU (AVX2, BMI2); rebuild with -DPROFANA_ARCH=\n", stderr);
+    std::fputs(
+        "profana: error: this build needs an x86-64-v3 CPU (AVX2, BMI2); rebuild with "
+        "-DPROFANA_ARCH=\n",
+        stderr);
     return 2;
   }
 #endif
@@ -24,7 +27,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
   int code = profana::app::RunCli(args, &out, &err);
-  if (!out.empty() && std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) code = code ? code : 2;
+  if (!out.empty() && std::fwrite(out.data(), 1, out.size(), stdout) != out.size())
+    code = code ? code : 2;
   if (std::fflush(stdout) != 0) code = code ? code : 2;
   if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);
   return code;

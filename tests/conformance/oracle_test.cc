@@ -9,12 +9,11 @@
 //  * Sessions with async events (a forked TorchScript function that ends on another thread; no
 //    trace records that) differ only on the async rows and their enclosing labels: there, counts
 //    and CPU totals must match, and every other row line must match exactly.
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "profana/importers/importer.h"
 #include "profana/passes/function_events.h"
@@ -32,11 +31,15 @@ const std::map<std::string, std::vector<std::string>>& TableArgs() {
       {"table_self_cpu.txt", {"--sort", "self_cpu_time_total", "--row-limit", "-1"}},
       {"table_cpu_total_top10.txt", {"--sort", "cpu_time_total", "--row-limit", "10"}},
       {"table_count_top15.txt", {"--sort", "count", "--row-limit", "15"}},
-      {"table_by_input_shape.txt", {"--group-by-input-shape", "--sort", "cpu_time_total", "--row-limit", "-1"}},
-      {"table_by_stack_n5.txt", {"--group-by-stack", "5", "--sort", "self_cpu_time_total", "--row-limit", "-1"}},
-      {"table_top_level.txt", {"--sort", "cpu_time_total", "--row-limit", "-1", "--top-level-only"}},
+      {"table_by_input_shape.txt",
+       {"--group-by-input-shape", "--sort", "cpu_time_total", "--row-limit", "-1"}},
+      {"table_by_stack_n5.txt",
+       {"--group-by-stack", "5", "--sort", "self_cpu_time_total", "--row-limit", "-1"}},
+      {"table_top_level.txt",
+       {"--sort", "cpu_time_total", "--row-limit", "-1", "--top-level-only"}},
       {"table_self_cpu_mem.txt", {"--sort", "self_cpu_memory_usage", "--row-limit", "-1"}},
-      {"table_raw_events_top25.txt", {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
+      {"table_raw_events_top25.txt",
+       {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
   };
   return kArgs;
 }
@@ -69,12 +72,14 @@ std::vector<Session> Sessions() {
       size_t name_at = std::find(fields.begin(), fields.end(), "name") - fields.begin();
       size_t async_at = std::find(fields.begin(), fields.end(), "is_async") - fields.begin();
       for (simdjson::dom::array row : events["events"]["rows"].get_array()) {
-        if (bool(row.at(async_at))) s.async_names.insert(std::string(std::string_view(row.at(name_at))));
+        if (bool(row.at(async_at)))
+          s.async_names.insert(std::string(std::string_view(row.at(name_at))));
       }
       sessions.push_back(std::move(s));
     }
   }
-  std::sort(sessions.begin(), sessions.end(), [](const Session& a, const Session& b) { return a.name < b.name; });
+  std::sort(sessions.begin(), sessions.end(),
+            [](const Session& a, const Session& b) { return a.name < b.name; });
   return sessions;
 }
 
@@ -109,7 +114,8 @@ std::set<std::string> AffectedNames(const Session& s, const std::string& input) 
   profana::passes::FunctionEventList events = profana::passes::BuildFunctionEvents(*trace);
   for (size_t i = 0; i < events.size(); ++i) {
     if (!s.async_names.count(std::string(trace->str(events.name[i])))) continue;
-    for (int32_t p = events.parent[i]; p >= 0; p = events.parent[p]) names.insert(std::string(trace->str(events.name[p])));
+    for (int32_t p = events.parent[i]; p >= 0; p = events.parent[p])
+      names.insert(std::string(trace->str(events.name[p])));
   }
   return names;
 }
@@ -117,8 +123,11 @@ std::set<std::string> AffectedNames(const Session& s, const std::string& input) 
 bool Applicable(const Session& s, const std::string& input, const std::string& table) {
   if (input == "trace.kineto_like.json") return true;
   if (s.profile_memory) return false;
-  if (s.record_shapes && (table == "table_by_input_shape.txt" || table == "table_raw_events_top25.txt")) return false;
-  if (s.with_stack && (table == "table_by_stack_n5.txt" || table == "table_raw_events_top25.txt")) return false;
+  if (s.record_shapes &&
+      (table == "table_by_input_shape.txt" || table == "table_raw_events_top25.txt"))
+    return false;
+  if (s.with_stack && (table == "table_by_stack_n5.txt" || table == "table_raw_events_top25.txt"))
+    return false;
   return true;
 }
 
@@ -153,8 +162,10 @@ TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
         bool limited = std::find(args.begin(), args.end(), "-1") == args.end();
         if (limited) {
           auto limit = std::find(argv.begin(), argv.end(), "--row-limit");
-          if (limit == argv.end()) argv.insert(argv.end(), {"--row-limit", "-1"});
-          else *(limit + 1) = "-1";
+          if (limit == argv.end())
+            argv.insert(argv.end(), {"--row-limit", "-1"});
+          else
+            *(limit + 1) = "-1";
           r = Run(argv);
           REQUIRE(r.code == 0);
         }
@@ -164,7 +175,8 @@ TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
         for (const std::string& l : Lines(want))
           if (!affected.count(RowName(l))) want_lines.insert(l);
         if (limited) {
-          CHECK(std::includes(got_lines.begin(), got_lines.end(), want_lines.begin(), want_lines.end()));
+          CHECK(std::includes(got_lines.begin(), got_lines.end(), want_lines.begin(),
+                              want_lines.end()));
         } else {
           CHECK(got_lines == want_lines);
         }
@@ -177,7 +189,8 @@ TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
   CHECK(async_compared >= 20);
 }
 
-TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages row", "[conformance]") {
+TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages row",
+          "[conformance]") {
   for (const Session& s : Sessions()) {
     if (s.async_names.empty()) continue;
     for (std::string input : {"trace.kineto_like.json", "trace.json"}) {
@@ -191,7 +204,9 @@ TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages
       simdjson::dom::element oracle = p2.load(s.dir + "/key_averages.json");
       std::vector<std::string> fields;
       for (std::string_view f : oracle["default"]["fields"].get_array()) fields.emplace_back(f);
-      auto at = [&](const char* name) { return std::find(fields.begin(), fields.end(), name) - fields.begin(); };
+      auto at = [&](const char* name) {
+        return std::find(fields.begin(), fields.end(), name) - fields.begin();
+      };
       simdjson::dom::array want_rows = oracle["default"]["rows"];
       simdjson::dom::array got_rows = ours["rows"];
       REQUIRE(want_rows.size() == got_rows.size());
@@ -202,7 +217,8 @@ TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages
         INFO(name);
         CHECK(std::string(std::string_view(got["name"])) == name);
         CHECK(int64_t(got["count"]) == int64_t(want.at(at("count"))));
-        CHECK(double(got["cpu_time_total_us"]) == Approx(double(want.at(at("cpu_time_total")))).margin(1e-6));
+        CHECK(double(got["cpu_time_total_us"]) ==
+              Approx(double(want.at(at("cpu_time_total")))).margin(1e-6));
         if (!affected.count(name))
           CHECK(double(got["self_cpu_time_total_us"]) ==
                 Approx(double(want.at(at("self_cpu_time_total")))).margin(1e-6));
@@ -223,13 +239,16 @@ TEST_CASE("the op tree matches PyTorch's cpu_parent and cpu_children", "[conform
     simdjson::dom::element oracle = parser.load(s.dir + "/events.json");
     std::vector<std::string> fields;
     for (std::string_view f : oracle["events"]["fields"].get_array()) fields.emplace_back(f);
-    auto at = [&](const char* name) { return std::find(fields.begin(), fields.end(), name) - fields.begin(); };
+    auto at = [&](const char* name) {
+      return std::find(fields.begin(), fields.end(), name) - fields.begin();
+    };
     simdjson::dom::array rows = oracle["events"]["rows"];
     REQUIRE(rows.size() == events.size());
     size_t i = 0;
     for (simdjson::dom::array row : rows) {
       INFO("event " << i);
-      CHECK(std::string(trace->str(events.name[i])) == std::string(std::string_view(row.at(at("name")))));
+      CHECK(std::string(trace->str(events.name[i])) ==
+            std::string(std::string_view(row.at(at("name")))));
       simdjson::dom::element parent = row.at(at("cpu_parent"));
       CHECK(events.parent[i] == (parent.is_null() ? -1 : int32_t(int64_t(parent))));
       std::vector<int64_t> want_children, got_children;

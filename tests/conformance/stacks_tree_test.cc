@@ -1,10 +1,9 @@
 // profana stacks and profana tree against PyTorch 1.13 (export_stacks files and events.json of
 // testdata/oracle), and stack invariants on real GPU traces.
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "simdjson.h"
 #include "test_util.h"
@@ -17,7 +16,8 @@ namespace {
 int64_t SumWeights(const std::string& folded) {
   int64_t sum = 0;
   std::istringstream in(folded);
-  for (std::string line; std::getline(in, line);) sum += std::stoll(line.substr(line.rfind(' ') + 1));
+  for (std::string line; std::getline(in, line);)
+    sum += std::stoll(line.substr(line.rfind(' ') + 1));
   return sum;
 }
 
@@ -79,7 +79,10 @@ TEST_CASE("merged stacks sum to the unmerged total", "[stacks]") {
   std::vector<std::vector<std::string>> cases = {
       {"stacks", "testdata/oracle/lstm_forward/all/trace.kineto_like.json"},
       {"stacks", "testdata/oracle/mlp_train/stack/trace.kineto_like.json", "--stacks", "both"},
-      {"stacks", "testdata/traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", "--metric", "self_cuda"},
+      {"stacks",
+       "testdata/traces/kineto/be239c04/resnet50_num_workers_0/"
+       "worker0.1623143089861.pt.trace.json.gz",
+       "--metric", "self_cuda"},
       {"stacks", "testdata/traces/tracelens/b200/eager_trace.json.gz", "--metric", "self_cuda"},
       {"stacks", "testdata/traces/param/resnet_kineto.json.gz", "--stacks", "ops"},
   };
@@ -109,8 +112,11 @@ TEST_CASE("self_cuda op stacks account for every nanosecond of device time", "[s
     const char* file;
     int64_t total_ns;
   } cases[] = {
-      {"testdata/traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz", 11042000},
-      {"testdata/traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz", 66203000},
+      {"testdata/traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz",
+       11042000},
+      {"testdata/traces/hta/critical_path/alexnet/"
+       "benchmark_result_2869224_1695835535_trace.json.gz",
+       66203000},
       {"testdata/traces/tracelens/mi300/resnet_act_checkpoint.json.gz", 100230072},
       {"testdata/traces/tracelens/b200/eager_trace.json.gz", 11665760},
   };
@@ -134,7 +140,8 @@ TEST_CASE("op stacks work on every real trace", "[stacks]") {
     INFO(e.path());
     auto cpu = Run({"stacks", e.path().string(), "--stacks", "ops", "--merge", "--unit", "ns"});
     REQUIRE(cpu.code == 0);
-    auto cuda = Run({"stacks", e.path().string(), "--stacks", "ops", "--metric", "self_cuda", "--merge"});
+    auto cuda =
+        Run({"stacks", e.path().string(), "--stacks", "ops", "--metric", "self_cuda", "--merge"});
     REQUIRE(cuda.code == 0);
     // Either there are device stacks, or one line says there is no device activity.
     CHECK((!cuda.out.empty() || cuda.err.find("no device activity") != std::string::npos));
@@ -160,10 +167,12 @@ TEST_CASE("a differential folded file lists both weights of every stack", "[stac
   }
   CHECK(sum_base == SumWeights(base.out));
   CHECK(sum_next == SumWeights(next.out));
-  CHECK(Run({"stacks", "--diff", "testdata/oracle/mlp_train/all/trace.kineto_like.json"}).code == 2);
+  CHECK(Run({"stacks", "--diff", "testdata/oracle/mlp_train/all/trace.kineto_like.json"}).code ==
+        2);
 }
 
-TEST_CASE("the tree command has PyTorch's cpu_parent / cpu_children structure", "[tree][conformance]") {
+TEST_CASE("the tree command has PyTorch's cpu_parent / cpu_children structure",
+          "[tree][conformance]") {
   int sessions = 0;
   for (const std::string& dir : OracleSessions()) {
     if (HasAsyncEvents(dir) || !fs::exists(dir + "/trace.kineto_like.json")) continue;
@@ -191,7 +200,9 @@ TEST_CASE("the tree command has PyTorch's cpu_parent / cpu_children structure", 
     simdjson::dom::element oracle = p2.load(dir + "/events.json");
     std::vector<std::string> fields;
     for (std::string_view f : oracle["events"]["fields"].get_array()) fields.emplace_back(f);
-    auto at = [&](const char* f) { return std::find(fields.begin(), fields.end(), f) - fields.begin(); };
+    auto at = [&](const char* f) {
+      return std::find(fields.begin(), fields.end(), f) - fields.begin();
+    };
     std::vector<simdjson::dom::array> rows;
     for (simdjson::dom::array row : oracle["events"]["rows"].get_array()) rows.push_back(row);
     std::vector<std::pair<std::string, size_t>> want;

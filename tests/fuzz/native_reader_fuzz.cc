@@ -17,8 +17,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto trace = profana::native::SniffNativeText(bytes) ? profana::native::ReadNativeText(bytes, "fuzz")
-                                                      : profana::native::ReadNative(bytes, "fuzz");
+  auto trace = profana::native::SniffNativeText(bytes)
+                   ? profana::native::ReadNativeText(bytes, "fuzz")
+                   : profana::native::ReadNative(bytes, "fuzz");
   if (!trace.ok()) return 0;
   // A file the reader accepts must be safe for every pass.
   auto events = profana::passes::BuildFunctionEvents(*trace);

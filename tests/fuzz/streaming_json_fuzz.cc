@@ -17,7 +17,8 @@
 #include "profana/io/native_writer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string path = "/tmp/profana-streaming-fuzz-" + std::to_string(getpid()) + ".json";
+  static const std::string path =
+      "/tmp/profana-streaming-fuzz-" + std::to_string(getpid()) + ".json";
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -39,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!input.ok()) std::abort();
   auto whole = profana::json::ImportChromeJson(*input);
   if (!whole.ok()) {
-    std::fprintf(stderr, "streamed accepted what the whole-file import refuses: %s\n", whole.status().message().c_str());
+    std::fprintf(stderr, "streamed accepted what the whole-file import refuses: %s\n",
+                 whole.status().message().c_str());
     std::abort();
   }
   if (profana::native::WriteNative(*whole) != profana::native::WriteNative(*streamed.trace)) {

@@ -2,12 +2,11 @@
 // the repository root), `expected.stdout`, and optionally `expected.stderr` and `expected.rc`
 // (default 0; stderr must then be empty unless expected.stderr says otherwise). The CLI runs
 // in-process. PROFANA_UPDATE_GOLDEN=1 rewrites the expectations; review the diff.
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "test_util.h"
 
@@ -56,17 +55,25 @@ TEST_CASE("golden cases", "[golden]") {
     auto r = profana::test::Run(SplitArgs(args_text));
     if (update) {
       Write(dir / "expected.stdout", r.out);
-      if (!r.err.empty()) Write(dir / "expected.stderr", r.err);
-      else fs::remove(dir / "expected.stderr");
-      if (r.code != 0) Write(dir / "expected.rc", std::to_string(r.code) + "\n");
-      else fs::remove(dir / "expected.rc");
+      if (!r.err.empty())
+        Write(dir / "expected.stderr", r.err);
+      else
+        fs::remove(dir / "expected.stderr");
+      if (r.code != 0)
+        Write(dir / "expected.rc", std::to_string(r.code) + "\n");
+      else
+        fs::remove(dir / "expected.rc");
       continue;
     }
     INFO("case " << dir.filename().string() << ": profana " << args_text);
-    int want_rc = fs::exists(dir / "expected.rc") ? std::stoi(profana::test::ReadFile((dir / "expected.rc").string())) : 0;
+    int want_rc = fs::exists(dir / "expected.rc")
+                      ? std::stoi(profana::test::ReadFile((dir / "expected.rc").string()))
+                      : 0;
     CHECK(r.code == want_rc);
     CHECK(r.out == profana::test::ReadFile((dir / "expected.stdout").string()));
-    std::string want_err = fs::exists(dir / "expected.stderr") ? profana::test::ReadFile((dir / "expected.stderr").string()) : "";
+    std::string want_err = fs::exists(dir / "expected.stderr")
+                               ? profana::test::ReadFile((dir / "expected.stderr").string())
+                               : "";
     CHECK(r.err == want_err);
   }
 }

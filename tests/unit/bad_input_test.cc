@@ -2,11 +2,10 @@
 // code; truncation at every byte of a small trace recovers exactly the complete events.
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "profana/base/input_buffer.h"
 #include "profana/importers/importer.h"
@@ -53,7 +52,8 @@ std::string MakeInput(const std::string& column, const std::string& made) {
   std::vector<std::string> steps;
   for (size_t pos = 0;;) {
     size_t bar = column.find('|', pos);
-    steps.push_back(Trim(column.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos)));
+    steps.push_back(
+        Trim(column.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos)));
     if (bar == std::string::npos) break;
     pos = bar + 1;
   }
@@ -104,7 +104,8 @@ TEST_CASE("every broken input in testdata/bad gives its first error line and exi
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> f = SplitTabs(line);
     REQUIRE(f.size() == 4);
-    std::string made = "/tmp/profana_bad_" + std::to_string(::getpid()) + "_" + std::to_string(cases);
+    std::string made =
+        "/tmp/profana_bad_" + std::to_string(::getpid()) + "_" + std::to_string(cases);
     std::string path = MakeInput(f[0], made);
     std::vector<std::string> args = {"table", path};
     std::istringstream extra(f[1]);
@@ -113,8 +114,10 @@ TEST_CASE("every broken input in testdata/bad gives its first error line and exi
     INFO("profana " << args[0] << " " << path << " " << f[1]);
     CHECK(r.code == std::stoi(f[2]));
     CHECK(r.err.substr(0, r.err.find('\n')) == Replace(f[3], "{}", path));
-    if (r.code == 0) CHECK_FALSE(r.out.empty());  // a warning never costs the result
-    else CHECK(r.out.empty());
+    if (r.code == 0)
+      CHECK_FALSE(r.out.empty());  // a warning never costs the result
+    else
+      CHECK(r.out.empty());
     std::remove(made.c_str());
     ++cases;
   }
@@ -126,7 +129,8 @@ TEST_CASE("a trace cut at any byte keeps exactly its complete events", "[bad]") 
   text = Replace(text, "\"1020.250\"", "1020.250");  // a valid three-event trace
   // Offsets just past each event's closing brace.
   std::vector<size_t> ends;
-  for (size_t at = text.find("}},"); at != std::string::npos; at = text.find("}},", at + 1)) ends.push_back(at + 2);
+  for (size_t at = text.find("}},"); at != std::string::npos; at = text.find("}},", at + 1))
+    ends.push_back(at + 2);
   ends.push_back(text.find("}}\n  ]") + 2);
   REQUIRE(ends.size() == 3);
   for (size_t cut = 1; cut < text.size(); ++cut) {
@@ -143,7 +147,8 @@ TEST_CASE("a trace cut at any byte keeps exactly its complete events", "[bad]") 
     CHECK(trace->events.size() == complete);
     // The closing "]\n}" is not an event: cutting inside it loses nothing but is still said.
     bool whole_events_kept = complete == 3;
-    CHECK((trace->metadata.lost_bytes == 0 || !whole_events_kept || trace->metadata.lost_bytes < 8));
+    CHECK(
+        (trace->metadata.lost_bytes == 0 || !whole_events_kept || trace->metadata.lost_bytes < 8));
   }
   auto full = profana::InputFromBytes(text, "full.json");
   auto trace = profana::LoadTraceFromBuffer(*full);

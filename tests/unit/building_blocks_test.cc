@@ -1,7 +1,6 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
 // truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns.
 #include <catch2/catch.hpp>
-
 #include <utility>
 
 #include "profana/base/column.h"
@@ -74,7 +73,8 @@ TEST_CASE("Input Dims print as Python prints the list", "[shapes]") {
   CHECK_FALSE(json::RenderPythonShapes("[[1, 2]", &out));
 }
 
-TEST_CASE("truncation repair cuts after the last whole event and closes what is open", "[truncation]") {
+TEST_CASE("truncation repair cuts after the last whole event and closes what is open",
+          "[truncation]") {
   auto r = json::FindTruncationRepair("{\"traceEvents\": [{\"a\": 1}, {\"b\": \"x}");
   CHECK(r.truncated);
   CHECK(r.cut == 25);
@@ -136,7 +136,16 @@ TEST_CASE("sort keys accept PyTorch's names and short aliases", "[sort]") {
 TEST_CASE("JSON writer escapes and writes nanoseconds as exact microseconds", "[json]") {
   std::string out;
   report::JsonWriter w(&out, false);
-  w.BeginObject().Key("a\"b").String("x\n\x01").Key("t").Micros(1500).Key("n").Micros(-500).Key("z").Micros(2000).EndObject();
+  w.BeginObject()
+      .Key("a\"b")
+      .String("x\n\x01")
+      .Key("t")
+      .Micros(1500)
+      .Key("n")
+      .Micros(-500)
+      .Key("z")
+      .Micros(2000)
+      .EndObject();
   CHECK(out == "{\"a\\\"b\":\"x\\n\\u0001\",\"t\":1.5,\"n\":-0.5,\"z\":2}");
 }
 
@@ -155,13 +164,15 @@ TEST_CASE("CRC-32C matches the bitwise definition at every length and split", "[
     }
     return ~c;
   };
-  for (size_t n : {size_t{7}, size_t{8192 * 3 - 1}, size_t{8192 * 3}, size_t{8192 * 3 + 9}, bytes.size()}) {
+  for (size_t n :
+       {size_t{7}, size_t{8192 * 3 - 1}, size_t{8192 * 3}, size_t{8192 * 3 + 9}, bytes.size()}) {
     CAPTURE(n);
     CHECK(Crc32c(bytes.data(), n) == bitwise(bytes.data(), n));
   }
   for (size_t split : {size_t{1}, size_t{8192}, size_t{30001}}) {
     CAPTURE(split);
-    CHECK(Crc32c(bytes.data() + split, bytes.size() - split, Crc32c(bytes.data(), split)) == Crc32c(bytes.data(), bytes.size()));
+    CHECK(Crc32c(bytes.data() + split, bytes.size() - split, Crc32c(bytes.data(), split)) ==
+          Crc32c(bytes.data(), bytes.size()));
   }
 }
 

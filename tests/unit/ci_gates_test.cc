@@ -58,7 +58,8 @@ TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in t
   CHECK(passes::TraceOrigin(two) == passes::TraceOrigin(all));
 }
 
-TEST_CASE("skipping the first step drops the warm-up; steps outside the trace are an error", "[filter]") {
+TEST_CASE("skipping the first step drops the warm-up; steps outside the trace are an error",
+          "[filter]") {
   Trace t = Load(kControl);
   passes::TraceFilter f;
   f.skip_first_step = true;
@@ -72,7 +73,9 @@ TEST_CASE("skipping the first step drops the warm-up; steps outside the trace ar
   CHECK(st.message() == "--steps selects no step: the trace has ProfilerStep#1009 to #1014");
 }
 
-TEST_CASE("the name filter keeps matching ops with their children and kernels, exclude removes them", "[filter]") {
+TEST_CASE(
+    "the name filter keeps matching ops with their children and kernels, exclude removes them",
+    "[filter]") {
   Trace t = Load(kRank0);
   passes::TraceFilter f;
   f.name = "^Optimizer\\.step";
@@ -81,7 +84,8 @@ TEST_CASE("the name filter keeps matching ops with their children and kernels, e
   std::vector<passes::AverageRow> rows = passes::ComputeKeyAverages(t, e, {});
   // One top-level optimizer step, everything else inside it.
   int64_t top = 0;
-  for (size_t i = 0; i < e.size(); ++i) top += e.parent[i] < 0 && e.device_type[i] == passes::DeviceType::kCPU;
+  for (size_t i = 0; i < e.size(); ++i)
+    top += e.parent[i] < 0 && e.device_type[i] == passes::DeviceType::kCPU;
   CHECK(top == 1);
   CHECK(e.kernels_attributed > 0);
   Trace x = Load(kRank0);
@@ -101,7 +105,8 @@ TEST_CASE("diff normalises per step when the step counts differ", "[diff]") {
   f.steps = {{1010, 1011}};
   REQUIRE(passes::FilterTrace(f, &base).ok());
   Trace next = Load(kTest);
-  passes::FunctionEventList be = passes::BuildFunctionEvents(base), ne = passes::BuildFunctionEvents(next);
+  passes::FunctionEventList be = passes::BuildFunctionEvents(base),
+                            ne = passes::BuildFunctionEvents(next);
   passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
   CHECK(d.per_step);
   CHECK(d.base.steps == 2);
@@ -111,12 +116,14 @@ TEST_CASE("diff normalises per step when the step counts differ", "[diff]") {
   CHECK(d.next.step_time_us == Approx(124067).margin(1));
   // The largest change leads.
   REQUIRE(!d.rows.empty());
-  for (size_t i = 1; i < d.rows.size(); ++i) CHECK(std::fabs(d.rows[i - 1].change) >= std::fabs(d.rows[i].change));
+  for (size_t i = 1; i < d.rows.size(); ++i)
+    CHECK(std::fabs(d.rows[i - 1].change) >= std::fabs(d.rows[i].change));
 }
 
 TEST_CASE("diff of the HTA pair: cudaMemcpyAsync grew most", "[diff]") {
   Trace base = Load(kControl), next = Load(kTest);
-  passes::FunctionEventList be = passes::BuildFunctionEvents(base), ne = passes::BuildFunctionEvents(next);
+  passes::FunctionEventList be = passes::BuildFunctionEvents(base),
+                            ne = passes::BuildFunctionEvents(next);
   passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
   CHECK(!d.per_step);
   CHECK(d.rows.size() == 433);
@@ -131,19 +138,22 @@ TEST_CASE("diff of the HTA pair: cudaMemcpyAsync grew most", "[diff]") {
 }
 
 TEST_CASE("budget files: every rule measured, bad keys named with the rule index", "[budget]") {
-  auto b = passes::ParseBudget(test::ReadFile(test::TestData("budgets/dlrm-pass.json")), "dlrm-pass.json");
+  auto b = passes::ParseBudget(test::ReadFile(test::TestData("budgets/dlrm-pass.json")),
+                               "dlrm-pass.json");
   REQUIRE(b.ok());
   REQUIRE(b->rules.size() == 7);
   Trace t = Load(kRank0);
   passes::FunctionEventList e = passes::BuildFunctionEvents(t);
   auto r = passes::EvaluateBudget(t, e, *b);
   REQUIRE(r.ok());
-  CHECK((*r)[0].value == Approx(6851));       // self device time per step, us
-  CHECK((*r)[2].value == Approx(14455));      // mean step time, us
+  CHECK((*r)[0].value == Approx(6851));                 // self device time per step, us
+  CHECK((*r)[2].value == Approx(14455));                // mean step time, us
   CHECK((*r)[3].value == Approx(0.4934).margin(1e-4));  // gpu idle share
-  CHECK((*r)[6].value == 3);                  // aten::bmm calls
+  CHECK((*r)[6].value == 3);                            // aten::bmm calls
   for (const auto& x : *r) CHECK(x.passed);
-  auto bad = passes::ParseBudget(R"({"rules":[{"metric":"op_count","op":"x","max":1},{"metric":"op_count","max":1}]})", "b.json");
+  auto bad = passes::ParseBudget(
+      R"({"rules":[{"metric":"op_count","op":"x","max":1},{"metric":"op_count","max":1}]})",
+      "b.json");
   CHECK(bad.status().message() == "b.json: rules[1]: metric op_count needs \"op\"");
   auto nolimit = passes::ParseBudget(R"({"rules":[{"metric":"step_time"}]})", "b.json");
   CHECK(nolimit.status().message() == "b.json: rules[0]: needs a limit: \"max\" or \"min\"");

@@ -2,11 +2,10 @@
 // importer on databases built at test time from testdata/nvprof/*.sql.
 #include <unistd.h>
 
-#include <cstdio>
-#include <cmath>
-#include <fstream>
-
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
 
 #include "simdjson.h"
 #include "test_util.h"
@@ -15,7 +14,9 @@ using profana::test::Run;
 
 namespace {
 
-simdjson::dom::element Json(simdjson::dom::parser& parser, const std::string& text) { return parser.parse(text); }
+simdjson::dom::element Json(simdjson::dom::parser& parser, const std::string& text) {
+  return parser.parse(text);
+}
 
 // Builds testdata/nvprof/<name>.sql into a database file (the text is the fixture; the binary
 // is made here, never committed).
@@ -28,7 +29,8 @@ std::string BuildDatabase(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("queue depth, idle time and ranking follow BasicEvaluation on a worked example", "[gpu]") {
+TEST_CASE("queue depth, idle time and ranking follow BasicEvaluation on a worked example",
+          "[gpu]") {
   // testdata/gpu/queue_rank.json (times in us from the first event): op A [0,100) launches k1..k4
   // at 10, 20, 30, 40 (5 us each); the kernels run back to back at 50, 60, 70, 80 (10 us each).
   // Queue points (launch or kernel, depth when it began): launches 1, 2, 3, 4; kernels 3, 2, 1, 0.
@@ -59,8 +61,10 @@ TEST_CASE("queue depth, idle time and ranking follow BasicEvaluation on a worked
   // The text is get_optimizable_events' block.
   auto text = Run({"optimizable", "testdata/gpu/queue_rank.json"});
   std::string rule(80, '-');
-  CHECK(text.out == "Optimizable events:\n" + rule + "\nEvent:                A\nSource code location: model.py(12): forward\n"
-                    "Percentage idle time: 10.00%\n" + rule + "\n");
+  CHECK(text.out == "Optimizable events:\n" + rule +
+                        "\nEvent:                A\nSource code location: model.py(12): forward\n"
+                        "Percentage idle time: 10.00%\n" +
+                        rule + "\n");
 }
 
 TEST_CASE("a trace without kernels has nothing to optimize and says so", "[gpu]") {
@@ -99,7 +103,8 @@ TEST_CASE("idle time splits into host wait, kernel wait and other", "[gpu]") {
   CHECK(std::string_view(gaps.at(1)["kind"]) == "host_wait");
   CHECK(std::string_view(gaps.at(2)["kind"]) == "kernel_wait");
   // A larger kernel-delay threshold turns the 20 us gap into kernel wait too.
-  auto wide = Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "25000"});
+  auto wide = Run(
+      {"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "25000"});
   simdjson::dom::parser p2;
   CHECK(double(Json(p2, wide.out)["tracks"].at(1)["kernel_wait_us"]) == Approx(20.01));
 }
@@ -137,8 +142,8 @@ TEST_CASE("nvprof: markers, kernels through their launch, and counted damage", "
   CHECK(double(doc["self_cuda_time_total_us"]) == 1250);
   // Kernel names are demangled through the StringTable.
   auto tree = Run({"tree", db});
-  CHECK(tree.out.find("-> void gemm_tile<64>(float const*, float const*, float*, int)  1.000ms on device 0 stream 7") !=
-        std::string::npos);
+  CHECK(tree.out.find("-> void gemm_tile<64>(float const*, float const*, float*, int)  1.000ms on "
+                      "device 0 stream 7") != std::string::npos);
   // The damage is counted, with table and row.
   auto info = Run({"info", db, "--format", "json"});
   simdjson::dom::parser p2;
@@ -157,7 +162,8 @@ TEST_CASE("nvprof: not an nvprof database, and a corrupt page", "[nvprof]") {
   CHECK(r.code == 2);
   CHECK(r.err == "profana: error: " + other +
                      ": SQLite database, but not an nvprof profile: missing tables StringTable, "
-                     "CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MARKER\n");
+                     "CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "
+                     "CUPTI_ACTIVITY_KIND_MARKER\n");
   std::remove(other.c_str());
   // Scribble over every page after the schema page: the read fails with the table and row.
   std::string db = BuildDatabase("small");
@@ -173,7 +179,8 @@ TEST_CASE("nvprof: not an nvprof database, and a corrupt page", "[nvprof]") {
   // The real Nsight Systems export in the corpus is named for what it is.
   auto nsys = Run({"table", "testdata/traces/nsys/dynamicvit/nsys_profile.sqlite"});
   CHECK(nsys.code == 2);
-  CHECK(nsys.err.find("an Nsight Systems SQLite export, not an nvprof database") != std::string::npos);
+  CHECK(nsys.err.find("an Nsight Systems SQLite export, not an nvprof database") !=
+        std::string::npos);
 }
 
 TEST_CASE("the real nvprof databases import", "[nvprof]") {
@@ -184,7 +191,8 @@ TEST_CASE("the real nvprof databases import", "[nvprof]") {
   CHECK(int64_t(doc["function_events"]) == 683);  // 683 marker ranges
   CHECK(int64_t(doc["device_activities_linked"]) == 189);
   CHECK(int64_t(doc["device_activities_unlinked"]) == 0);
-  auto nccl = Run({"table", "testdata/traces/nvprof/blinkplus-nccl/output.nvvp", "--format", "json", "--row-limit", "-1"});
+  auto nccl = Run({"table", "testdata/traces/nvprof/blinkplus-nccl/output.nvvp", "--format", "json",
+                   "--row-limit", "-1"});
   CHECK(nccl.code == 0);  // no markers: the calls and kernels themselves are the rows
   simdjson::dom::parser p2;
   CHECK(simdjson::dom::array(Json(p2, nccl.out)["rows"]).size() > 10);
@@ -196,9 +204,16 @@ TEST_CASE("the real nvprof databases import", "[nvprof]") {
 TEST_CASE("every command reads nvprof input, and the database file is never touched", "[nvprof]") {
   std::string db = BuildDatabase("small");
   std::string before = profana::test::ReadFile(db);
-  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
-           {"table"}, {"table", "--raw"}, {"stacks", "--stacks", "ops"}, {"stacks", "--metric", "self_cuda"},
-           {"tree"}, {"info"}, {"optimizable"}, {"queue"}, {"idle"}}) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"table"},
+                                             {"table", "--raw"},
+                                             {"stacks", "--stacks", "ops"},
+                                             {"stacks", "--metric", "self_cuda"},
+                                             {"tree"},
+                                             {"info"},
+                                             {"optimizable"},
+                                             {"queue"},
+                                             {"idle"}}) {
     args.insert(args.begin() + 1, db);
     auto r = Run(args);
     INFO(args[0]);
@@ -212,7 +227,9 @@ TEST_CASE("every command reads nvprof input, and the database file is never touc
   std::remove(db.c_str());
 }
 
-TEST_CASE("the real nvprof database converts to a Chrome trace and a native file with the same table", "[nvprof]") {
+TEST_CASE(
+    "the real nvprof database converts to a Chrome trace and a native file with the same table",
+    "[nvprof]") {
   std::string src = "testdata/traces/nvprof/profiling-lm/net.sql";
   std::string json = "/tmp/profana_test_nvprof_" + std::to_string(::getpid()) + ".json";
   std::string pfa = "/tmp/profana_test_nvprof_" + std::to_string(::getpid()) + ".pfa";

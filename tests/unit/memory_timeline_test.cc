@@ -2,14 +2,14 @@
 // records, and on every real trace that records Total Allocated, the replayed running total
 // agrees with it at every record up to one constant per device (memory allocated before the
 // trace), measured here.
-#include <map>
+#include "profana/passes/memory_timeline.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "profana/importers/importer.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_summary.h"
-#include "profana/passes/memory_timeline.h"
 #include "test_util.h"
 
 namespace {
@@ -115,15 +115,18 @@ TEST_CASE("damaged memory records are counted, never fatal", "[memory][bad]") {
   CHECK(absurd.summary[0].peak_bytes == b.timeline.summary[0].peak_bytes);
   // Every format runs on it.
   for (const char* format : {"text", "json", "csv", "timeline", "raw", "html"}) {
-    auto r = profana::test::Run({"memory", profana::test::TestData("memory/bad_records.json"), "--format", format});
+    auto r = profana::test::Run(
+        {"memory", profana::test::TestData("memory/bad_records.json"), "--format", format});
     INFO(format);
     CHECK(r.code == 0);
     CHECK(!r.out.empty());
   }
 }
 
-TEST_CASE("the replay agrees with Total Allocated at every record, up to memory allocated before the trace",
-          "[memory][real]") {
+TEST_CASE(
+    "the replay agrees with Total Allocated at every record, up to memory allocated before the "
+    "trace",
+    "[memory][real]") {
   // (trace, device, records compared, offset in bytes). The offset is Total Allocated minus the
   // replayed sum of Bytes; constant per device means every record agrees.
   struct Case {
@@ -135,9 +138,11 @@ TEST_CASE("the replay agrees with Total Allocated at every record, up to memory 
   const Case cases[] = {
       {"traces/hta/df_index_resolver/df_index_resolver.json.gz", "cuda:1", 26770, 4096614400},
       {"traces/hta/df_index_resolver/df_index_resolver.json.gz", "cpu", 1240, 0},
-      {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "hip:0", 415, 665600},
+      {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "hip:0", 415,
+       665600},
       {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "cpu", 60, 0},
-      {"traces/tracelens/inference/vllm_decode_full/capture_traces/graph_capture_rank_0.1773709742341309550.pt.trace.json.gz",
+      {"traces/tracelens/inference/vllm_decode_full/capture_traces/"
+       "graph_capture_rank_0.1773709742341309550.pt.trace.json.gz",
        "hip:0", 1184, 191610969088},
       {"oracle/cnn_train/memory/trace.kineto_like.json", "cpu", 86, 56664},
       {"oracle/cnn_train/all/trace.kineto_like.json", "cpu", 86, 62912},
@@ -166,12 +171,14 @@ TEST_CASE("the replay agrees with Total Allocated at every record, up to memory 
     int64_t off = c.offset - t.summary[d].preexisting_bytes;
     uint64_t equal = 0;
     for (size_t p = 0; p < t.size(); ++p)
-      if (t.device[p] == static_cast<uint32_t>(d)) equal += t.level[p] + off == b.trace.memory.total_allocated[t.order[p]];
+      if (t.device[p] == static_cast<uint32_t>(d))
+        equal += t.level[p] + off == b.trace.memory.total_allocated[t.order[p]];
     CHECK(equal == c.records);
   }
 }
 
-TEST_CASE("in file order the replay disagrees: Kineto writes records per thread buffer", "[memory][real]") {
+TEST_CASE("in file order the replay disagrees: Kineto writes records per thread buffer",
+          "[memory][real]") {
   // Why the pass sorts: summing df_index_resolver's records in file order gives 12 different
   // offsets on cuda:1, in time order one.
   Built b = Build("traces/hta/df_index_resolver/df_index_resolver.json.gz");
@@ -188,11 +195,13 @@ TEST_CASE("in file order the replay disagrees: Kineto writes records per thread 
     first = false;
   }
   CHECK(changes == 11);
-  CHECK(b.timeline.summary[profana::passes::FindMemoryDevice(b.timeline, "cuda:1")].total_allocated.agreeing == 26770);
+  CHECK(b.timeline.summary[profana::passes::FindMemoryDevice(b.timeline, "cuda:1")]
+            .total_allocated.agreeing == 26770);
 }
 
 TEST_CASE("records without Addr: a level and per-op bytes, no pairing", "[memory][real]") {
-  Built b = Build("traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  Built b =
+      Build("traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   const auto& t = b.timeline;
   CHECK(t.counters.without_addr == 12838);
   CHECK(t.blocks.empty());

@@ -3,15 +3,13 @@
 // version, and files whose checksums are made right again but whose content lies (ids out of
 // range, overlapping or missing sections, a looping stack trie). Each gives an error, exit 2 from
 // the command line, and never a crash (the ASan build runs this too).
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <fstream>
-
-#include <catch2/catch.hpp>
+#include <limits>
 
 #include "fmt/format.h"
-
 #include "profana/base/crc32c.h"
 #include "profana/io/native_format.h"
 #include "profana/io/native_reader.h"
@@ -113,7 +111,8 @@ void Reseal(std::string* b) {
   for (uint32_t i = 0; i < count; ++i) {
     size_t at = 32 + 32 * i;
     uint64_t off = Get64(*b, at + 8), size = Get64(*b, at + 16);
-    if (off <= b->size() && size <= b->size() - off) Put32(b, at + 24, profana::Crc32c(b->data() + off, size));
+    if (off <= b->size() && size <= b->size() - off)
+      Put32(b, at + 24, profana::Crc32c(b->data() + off, size));
   }
   Put32(b, 24, profana::Crc32c(b->data() + 32, size_t{32} * count));
   Put32(b, 28, profana::Crc32c(b->data(), 28));
@@ -124,7 +123,8 @@ std::string Error(const std::string& bytes) {
   return r.ok() ? "" : r.status().message();
 }
 
-// The error for `b` with value `index` of section `id` replaced and every checksum made right again.
+// The error for `b` with value `index` of section `id` replaced and every checksum made right
+// again.
 template <typename T>
 std::string Lie(const std::string& b, uint32_t id, size_t index, T value) {
   std::string d = b;
@@ -136,7 +136,8 @@ std::string Lie(const std::string& b, uint32_t id, size_t index, T value) {
 
 }  // namespace
 
-TEST_CASE("a native file reads back to the same bytes, and its layout is the documented one", "[native]") {
+TEST_CASE("a native file reads back to the same bytes, and its layout is the documented one",
+          "[native]") {
   std::string b = profana::native::WriteNative(SmallTrace());
   REQUIRE(b.substr(0, 8) == std::string("\x89PFA\r\n\x1a\n", 8));
   CHECK(Get32(b, 8) == 1);
@@ -190,10 +191,14 @@ TEST_CASE("a native file with any byte flipped is refused, except in padding", "
   std::string damaged = b;
   uint64_t off = Get64(b, EntryAt(b, profana::native::kEventsBase + 5) + 8);
   damaged[off + 3] ^= 1;
-  CHECK(Error(damaged) == fmt::format("t.pfa: section events.start_ns at byte {}: checksum mismatch (damaged file)", off));
+  CHECK(Error(damaged) ==
+        fmt::format("t.pfa: section events.start_ns at byte {}: checksum mismatch (damaged file)",
+                    off));
 }
 
-TEST_CASE("bad magic, a future version and a required unknown section are refused with their own errors", "[native]") {
+TEST_CASE(
+    "bad magic, a future version and a required unknown section are refused with their own errors",
+    "[native]") {
   std::string b = profana::native::WriteNative(SmallTrace());
   std::string bad = b;
   bad[1] = 'X';
@@ -203,7 +208,9 @@ TEST_CASE("bad magic, a future version and a required unknown section are refuse
   Put32(&future, 8, 2);
   r = profana::native::ReadNative(future, "t.pfa");
   CHECK(r.status().code() == ErrorCode::kUnsupportedVersion);
-  CHECK(r.status().message() == "t.pfa: byte 8: native format version 2; this profana reads version 1 (a newer profana wrote it)");
+  CHECK(r.status().message() ==
+        "t.pfa: byte 8: native format version 2; this profana reads version 1 (a newer profana "
+        "wrote it)");
   // An unknown optional section is skipped; marked required, it is refused.
   std::string unknown = b;
   size_t at = EntryAt(b, profana::native::kDiagnostics);
@@ -219,16 +226,25 @@ TEST_CASE("a resealed file that lies is still refused", "[native]") {
   using namespace profana::native;
   std::string b = WriteNative(SmallTrace());
   auto lie = [&](uint32_t id, size_t index, auto value) { return Lie(b, id, index, value); };
-  CHECK(lie(kEventsBase + 4, 1, uint32_t{9}) == "t.pfa: section events.thread row 1: value 9 out of range (must be below 2)");
-  CHECK(lie(kEventsBase + 0, 0, uint32_t{1000}).find("section events.name row 0: value 1000 out of range") != std::string::npos);
-  CHECK(lie(kEventsBase + 3, 2, uint8_t{200}).find("section events.kind row 2: value 200") != std::string::npos);
-  CHECK(lie(kEventsBase + 12, 0, uint32_t{77}).find("section events.stack row 0: value 77") != std::string::npos);
-  CHECK(lie(kFlowsBase + 4, 0, uint8_t{3}).find("section flows.is_start row 0") != std::string::npos);
-  CHECK(lie(kStacksBase + 0, 1, uint32_t{2}).find("section stacks row 1: parent 2 must be an earlier row") != std::string::npos);
-  CHECK(lie(kEventsBase + 5, 1, int64_t{1}).find("section events row 1: not in (start, -end) order") != std::string::npos);
-  CHECK(lie(kEventsBase + 6, 0, int64_t{0}).find("section events row 0: ends before it starts") != std::string::npos);
+  CHECK(lie(kEventsBase + 4, 1, uint32_t{9}) ==
+        "t.pfa: section events.thread row 1: value 9 out of range (must be below 2)");
+  CHECK(lie(kEventsBase + 0, 0, uint32_t{1000})
+            .find("section events.name row 0: value 1000 out of range") != std::string::npos);
+  CHECK(lie(kEventsBase + 3, 2, uint8_t{200}).find("section events.kind row 2: value 200") !=
+        std::string::npos);
+  CHECK(lie(kEventsBase + 12, 0, uint32_t{77}).find("section events.stack row 0: value 77") !=
+        std::string::npos);
+  CHECK(lie(kFlowsBase + 4, 0, uint8_t{3}).find("section flows.is_start row 0") !=
+        std::string::npos);
+  CHECK(lie(kStacksBase + 0, 1, uint32_t{2})
+            .find("section stacks row 1: parent 2 must be an earlier row") != std::string::npos);
+  CHECK(lie(kEventsBase + 5, 1, int64_t{1})
+            .find("section events row 1: not in (start, -end) order") != std::string::npos);
+  CHECK(lie(kEventsBase + 6, 0, int64_t{0}).find("section events row 0: ends before it starts") !=
+        std::string::npos);
   CHECK(lie(kStrings, 3, uint64_t{0}).find("section strings at byte") != std::string::npos);
-  CHECK(lie(kThreads, 4, uint32_t{999}).find("section threads row 0: string 999 out of range") != std::string::npos);
+  CHECK(lie(kThreads, 4, uint32_t{999}).find("section threads row 0: string 999 out of range") !=
+        std::string::npos);
 
   // Overlapping sections, a section twice, a column of the wrong length, a section past the end.
   std::string d = b;
@@ -243,7 +259,8 @@ TEST_CASE("a resealed file that lies is still refused", "[native]") {
   d = b;
   Put64(&d, a1 + 16, Get64(b, a1 + 16) - 4);
   Reseal(&d);
-  CHECK(Error(d).find("section events.trace_name: 2 rows, other columns of the table have 3") != std::string::npos);
+  CHECK(Error(d).find("section events.trace_name: 2 rows, other columns of the table have 3") !=
+        std::string::npos);
   d = b;
   Put64(&d, a1 + 8, uint64_t{1} << 62);
   Reseal(&d);
@@ -254,7 +271,8 @@ TEST_CASE("a resealed file that lies is still refused", "[native]") {
   CHECK(Error(d).find("section count 5000 out of range") != std::string::npos);
 }
 
-TEST_CASE("a function event index that lies is refused; one of another version is set aside", "[native]") {
+TEST_CASE("a function event index that lies is refused; one of another version is set aside",
+          "[native]") {
   using namespace profana::native;
   Trace t = SmallTrace();
   profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
@@ -274,15 +292,28 @@ TEST_CASE("a function event index that lies is refused; one of another version i
     CHECK(Error(d).find("checksum mismatch") != std::string::npos);
   }
   auto lie = [&](uint32_t id, size_t index, auto value) { return Lie(b, id, index, value); };
-  CHECK(lie(kIndexBase + 0, 1, uint32_t{99}).find("section function_index.source row 1: event 99 out of range") != std::string::npos);
-  CHECK(lie(kIndexBase + 2, 0, uint8_t{2}).find("section function_index.device_type row 0") != std::string::npos);
-  CHECK(lie(kIndexBase + 4, 1, int32_t{1}) == "t.pfa: section function_index.parent row 1: parent 1 must be -1 or an earlier event");
-  CHECK(lie(kIndexBase + 5, 1, uint32_t{9}).find("section function_index.child_begin row") != std::string::npos);
-  CHECK(lie(kIndexBase + 6, 0, uint32_t{0}).find("section function_index.child_index row 0: a child of event 0 must be a later event") != std::string::npos);
-  CHECK(lie(kIndexBase + 8, 0, uint32_t{1000}).find("section function_index.kernel_index row 0: 1000 out of range") != std::string::npos);
-  CHECK(lie(kIndexBase + 11, 2, int64_t{-5}).find("section function_index.cuda_total_ns row 2: CUDA total -5 ns") != std::string::npos);
-  CHECK(lie(kIndexBase + 12, 1, std::numeric_limits<double>::quiet_NaN()).find("section function_index.cuda_total_ns row 1:") != std::string::npos);
-  CHECK(lie(kIndexBase + 12, 0, std::numeric_limits<double>::infinity()).find("section function_index.cuda_total_ns row 0:") != std::string::npos);
+  CHECK(lie(kIndexBase + 0, 1, uint32_t{99})
+            .find("section function_index.source row 1: event 99 out of range") !=
+        std::string::npos);
+  CHECK(lie(kIndexBase + 2, 0, uint8_t{2}).find("section function_index.device_type row 0") !=
+        std::string::npos);
+  CHECK(lie(kIndexBase + 4, 1, int32_t{1}) ==
+        "t.pfa: section function_index.parent row 1: parent 1 must be -1 or an earlier event");
+  CHECK(lie(kIndexBase + 5, 1, uint32_t{9}).find("section function_index.child_begin row") !=
+        std::string::npos);
+  CHECK(lie(kIndexBase + 6, 0, uint32_t{0})
+            .find("section function_index.child_index row 0: a child of event 0 must be a later "
+                  "event") != std::string::npos);
+  CHECK(lie(kIndexBase + 8, 0, uint32_t{1000})
+            .find("section function_index.kernel_index row 0: 1000 out of range") !=
+        std::string::npos);
+  CHECK(lie(kIndexBase + 11, 2, int64_t{-5})
+            .find("section function_index.cuda_total_ns row 2: CUDA total -5 ns") !=
+        std::string::npos);
+  CHECK(lie(kIndexBase + 12, 1, std::numeric_limits<double>::quiet_NaN())
+            .find("section function_index.cuda_total_ns row 1:") != std::string::npos);
+  CHECK(lie(kIndexBase + 12, 0, std::numeric_limits<double>::infinity())
+            .find("section function_index.cuda_total_ns row 0:") != std::string::npos);
   // A column of the wrong length.
   std::string d = b;
   size_t at = EntryAt(b, kIndexBase + 4);
@@ -332,9 +363,12 @@ TEST_CASE("the text twin reads back what it wrote and refuses what it cannot rea
         "t.txt: line 1: text twin version 9; this profana reads version 1");
   CHECK(err("string 2 ", "string 7 ").find("t.txt: line ") == 0);
   CHECK(err("\nevents ", "\nevents 99999 ").find("values, expected 14") != std::string::npos);
-  CHECK(err("metadata rank -1", "metadata rank x") .find("bad value for metadata rank") != std::string::npos);
-  CHECK(err("metadata format \"kineto-json\"", "metadata format \"kineto").find("unterminated") != std::string::npos);
-  CHECK(err("columns flows", "columns flowz").find("columns of table \"flowz\"") != std::string::npos);
+  CHECK(err("metadata rank -1", "metadata rank x").find("bad value for metadata rank") !=
+        std::string::npos);
+  CHECK(err("metadata format \"kineto-json\"", "metadata format \"kineto").find("unterminated") !=
+        std::string::npos);
+  CHECK(err("columns flows", "columns flowz").find("columns of table \"flowz\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("empty tables read back: an empty section overlaps nothing", "[native]") {

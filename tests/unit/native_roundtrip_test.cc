@@ -2,21 +2,19 @@
 // inputs that still load): every command prints on the native file exactly what it prints on the
 // original; the text twin reads back to the same bytes; the Chrome trace written from the native
 // file is strict JSON, re-imports to the same table, and is a fixed point (JSON -> native -> JSON).
+#include <simdjson.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include <catch2/catch.hpp>
-#include <simdjson.h>
-
 #include "fmt/format.h"
-
 #include "profana/base/input_buffer.h"
 #include "profana/importers/importer.h"
 #include "profana/io/chrome_trace_writer.h"
-#include "profana/io/native_text.h"
 #include "profana/io/native_reader.h"
+#include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
@@ -31,8 +29,9 @@ std::vector<std::string> AllTraces() {
   for (const char* dir : {"oracle", "traces", "bad"}) {
     for (const auto& e : fs::recursive_directory_iterator(profana::test::TestData(dir))) {
       std::string p = e.path().string(), f = e.path().filename().string();
-      bool trace = std::string(dir) == "oracle" ? (f == "trace.json" || f == "trace.kineto_like.json")
-                                                 : f.find(".json") != std::string::npos;
+      bool trace = std::string(dir) == "oracle"
+                       ? (f == "trace.json" || f == "trace.kineto_like.json")
+                       : f.find(".json") != std::string::npos;
       if (e.is_regular_file() && trace) files.push_back(p);
     }
   }
@@ -82,8 +81,10 @@ struct TempDir {
 
 }  // namespace
 
-TEST_CASE("every trace in testdata: same output from the native file, text twin and Chrome trace round trips",
-          "[native]") {
+TEST_CASE(
+    "every trace in testdata: same output from the native file, text twin and Chrome trace round "
+    "trips",
+    "[native]") {
   TempDir tmp;
   simdjson::dom::parser strict;
   std::vector<std::string> files = AllTraces();
@@ -91,8 +92,14 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
   // `table` on every file; the other commands rotate over the files, so each command meets every
   // kind of trace while the suite stays fast under ASan (it imports each original only twice).
   const std::vector<std::vector<std::string>> commands = {
-      {"table", "--format", "json"}, {"stacks"}, {"stacks", "--metric", "self_cuda", "--stacks", "ops"}, {"tree"},
-      {"info"}, {"info", "--format", "json"}, {"table", "--format", "csv", "--group-by-input-shape"}, {"tree", "--format", "json"}};
+      {"table", "--format", "json"},
+      {"stacks"},
+      {"stacks", "--metric", "self_cuda", "--stacks", "ops"},
+      {"tree"},
+      {"info"},
+      {"info", "--format", "json"},
+      {"table", "--format", "csv", "--group-by-input-shape"},
+      {"tree", "--format", "json"}};
   int loaded = 0, compared = 0;
   for (size_t n = 0; n < files.size(); ++n) {
     const std::string& file = files[n];
@@ -102,14 +109,16 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
     ++loaded;
     // As `convert` writes it: with the function event index, which the commands below then use.
     std::string plain = profana::native::WriteNative(*trace);
-    trace->function_index = profana::passes::MakeFunctionEventIndex(*trace, profana::passes::BuildFunctionEvents(*trace));
+    trace->function_index = profana::passes::MakeFunctionEventIndex(
+        *trace, profana::passes::BuildFunctionEvents(*trace));
     std::string native = profana::native::WriteNative(*trace);
     std::string path = (tmp.path / (std::to_string(n) + ".pfa")).string();
     WriteBytes(path, native);
     auto table = profana::test::Run({"table", file});
     CHECK(Output({"table"}, path) == Normalised(table, file));
     // The text twin holds the same model (less the index): reading it back writes the same bytes.
-    auto from_text = profana::native::ReadNativeText(profana::native::WriteNativeText(*trace), "twin");
+    auto from_text =
+        profana::native::ReadNativeText(profana::native::WriteNativeText(*trace), "twin");
     REQUIRE(from_text.ok());
     CHECK(profana::native::WriteNative(*from_text) == plain);
     ++compared;
@@ -148,8 +157,8 @@ TEST_CASE("every trace in testdata: same output from the native file, text twin 
 namespace {
 
 // Every column and count of two function event lists, column by column, and every event's times.
-void CheckSameList(const profana::Trace& ta, const profana::passes::FunctionEventList& a, const profana::Trace& tb,
-                   const profana::passes::FunctionEventList& b) {
+void CheckSameList(const profana::Trace& ta, const profana::passes::FunctionEventList& a,
+                   const profana::Trace& tb, const profana::passes::FunctionEventList& b) {
   CHECK(a.source == b.source);
   CHECK(a.synthetic_record == b.synthetic_record);
   CHECK(a.synthetic_row == b.synthetic_row);
@@ -183,17 +192,21 @@ void CheckSameList(const profana::Trace& ta, const profana::passes::FunctionEven
   size_t differ = 0;
   for (uint32_t i = 0; i < a.size(); ++i) {
     profana::passes::EventTime x = times_a[i], y = times_b[i];
-    differ += x.cpu_total_ns != y.cpu_total_ns || x.self_cpu_ns != y.self_cpu_ns || x.cuda_total_ns != y.cuda_total_ns ||
-              x.self_cuda_ns != y.self_cuda_ns || x.self_cpu_memory != y.self_cpu_memory ||
-              x.self_cuda_memory != y.self_cuda_memory || x.cpu_total_us != y.cpu_total_us ||
-              x.self_cpu_us != y.self_cpu_us || x.cuda_total_us != y.cuda_total_us || x.self_cuda_us != y.self_cuda_us;
+    differ += x.cpu_total_ns != y.cpu_total_ns || x.self_cpu_ns != y.self_cpu_ns ||
+              x.cuda_total_ns != y.cuda_total_ns || x.self_cuda_ns != y.self_cuda_ns ||
+              x.self_cpu_memory != y.self_cpu_memory || x.self_cuda_memory != y.self_cuda_memory ||
+              x.cpu_total_us != y.cpu_total_us || x.self_cpu_us != y.self_cpu_us ||
+              x.cuda_total_us != y.cuda_total_us || x.self_cuda_us != y.self_cuda_us;
   }
   CHECK(differ == 0);
 }
 
 }  // namespace
 
-TEST_CASE("every trace in testdata: the function event index of a native file gives the same function events", "[native]") {
+TEST_CASE(
+    "every trace in testdata: the function event index of a native file gives the same function "
+    "events",
+    "[native]") {
   int indexed = 0;
   for (const std::string& file : AllTraces()) {
     INFO(file);

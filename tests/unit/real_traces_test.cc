@@ -1,9 +1,8 @@
 // Every real trace in testdata/traces (38 files, 2020-2026, CUDA/ROCm/MTIA/CPU) imports without
 // a fatal error or an error-severity diagnostic, and its function events keep the invariants
 // PyTorch's tree has.
-#include <filesystem>
-
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "profana/importers/importer.h"
 #include "profana/passes/event_times.h"
@@ -16,7 +15,8 @@ namespace fs = std::filesystem;
 TEST_CASE("every real trace imports cleanly and its tree is consistent", "[traces]") {
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(profana::test::TestData("traces")))
-    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path().string());
+    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos)
+      files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 38);
   for (const std::string& file : files) {
@@ -32,8 +32,9 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
     for (size_t i = 0; i < events.size(); ++i) {
       for (uint32_t k = events.child_begin[i]; k < events.child_begin[i + 1]; ++k) {
         uint32_t c = events.child_index[k];
-        broken += events.parent[c] != static_cast<int32_t>(i) || events.start_ns[c] < events.start_ns[i] ||
-                  events.end_ns[c] > events.end_ns[i] || events.thread[c] != events.thread[i];
+        broken += events.parent[c] != static_cast<int32_t>(i) ||
+                  events.start_ns[c] < events.start_ns[i] || events.end_ns[c] > events.end_ns[i] ||
+                  events.thread[c] != events.thread[i];
       }
       self_sum += times[i].self_cpu_ns;
       if (events.parent[i] < 0) top_sum += times[i].cpu_total_ns;

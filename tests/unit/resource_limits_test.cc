@@ -4,11 +4,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "test_util.h"
 
@@ -28,9 +27,11 @@ struct Temp {
 
 std::string Trace(const std::string& events) { return "{\"traceEvents\": [\n" + events + "\n]}\n"; }
 
-std::string Op(const std::string& name, const std::string& ts, const std::string& dur, const std::string& args = "") {
-  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts +
-         ", \"dur\": " + dur + (args.empty() ? "" : ", \"args\": {" + args + "}") + "}";
+std::string Op(const std::string& name, const std::string& ts, const std::string& dur,
+               const std::string& args = "") {
+  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts + ", \"dur\": " + dur +
+         (args.empty() ? "" : ", \"args\": {" + args + "}") + "}";
 }
 
 // n ops, each inside the one before: op i, named f or g by turns (a parent with a same-named
@@ -47,7 +48,9 @@ std::string NestedOps(int n) {
 
 size_t Count(const std::string& text, char c) { return std::count(text.begin(), text.end(), c); }
 size_t Lines(const std::string& text) { return Count(text, '\n'); }
-std::string LastLine(const std::string& text) { return text.substr(text.rfind('\n', text.size() - 2) + 1); }
+std::string LastLine(const std::string& text) {
+  return text.substr(text.rfind('\n', text.size() - 2) + 1);
+}
 
 std::string Gzip(const std::string& text) {
   z_stream zs{};
@@ -76,7 +79,8 @@ TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[l
   auto tree = Run({"tree", file.path});
   REQUIRE(tree.code == 0);
   CHECK(Lines(tree.out) == kDepth + 1);  // the thread's line, then one per op
-  CHECK(tree.out.find(std::string(128, ' ') + "[depth 100000] g  total 2.000us, self 2.000us") != std::string::npos);
+  CHECK(tree.out.find(std::string(128, ' ') + "[depth 100000] g  total 2.000us, self 2.000us") !=
+        std::string::npos);
   CHECK(tree.out.size() < 30u << 20);
   auto tree_json = Run({"tree", file.path, "--format", "json"});
   CHECK(tree_json.code == 0);
@@ -88,16 +92,19 @@ TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[l
   std::string last = LastLine(stacks.out);
   CHECK(Count(last, ';') == 1024);
   CHECK(last.substr(0, 8) == "f;g;f;g;");
-  CHECK(last.substr(last.size() - 28) == "g;[deeper_frames] " + std::to_string(98976 * 2000) + "\n");
+  CHECK(last.substr(last.size() - 28) ==
+        "g;[deeper_frames] " + std::to_string(98976 * 2000) + "\n");
   Temp svg("nested.svg", "");
   CHECK(Run({"stacks", file.path, "--stacks", "ops", "--svg", svg.path}).code == 0);
   CHECK(profana::test::ReadFile(svg.path).find("data-d=\"1025\"") != std::string::npos);
 }
 
-TEST_CASE("JSON nested 100,000 levels deep is read or refused, never a stack overflow", "[limits]") {
+TEST_CASE("JSON nested 100,000 levels deep is read or refused, never a stack overflow",
+          "[limits]") {
   // In an args value profana does not read, and in the input shapes it renders: the event is kept.
   std::string nest = std::string(100000, '[') + std::string(100000, ']');
-  Temp file("deep.json", Trace(Op("a", "1", "1", "\"x\": " + nest) + ",\n" + Op("b", "3", "1", "\"Input Dims\": " + nest)));
+  Temp file("deep.json", Trace(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
+                               Op("b", "3", "1", "\"Input Dims\": " + nest)));
   auto r = Run({"table", file.path, "--group-by-input-shape", "--format", "csv"});
   CHECK(r.code == 0);
   CHECK(r.err == "");
@@ -106,10 +113,12 @@ TEST_CASE("JSON nested 100,000 levels deep is read or refused, never a stack ove
   Temp top("deep_top.json", nest);
   auto t = Run({"table", top.path});
   CHECK(t.code == 2);
-  CHECK(t.err == "profana: error: " + top.path + ": byte 1 (line 1, column 2): event #0: expected a JSON object, found "
-                 "something else\n");
+  CHECK(t.err == "profana: error: " + top.path +
+                     ": byte 1 (line 1, column 2): event #0: expected a JSON object, found "
+                     "something else\n");
   // Cut short inside the nesting: the complete event before it is kept.
-  std::string cut = "{\"traceEvents\": [" + Op("a", "1", "1") + ", " + Op("b", "2", "1", "\"x\": " + std::string(100000, '['));
+  std::string cut = "{\"traceEvents\": [" + Op("a", "1", "1") + ", " +
+                    Op("b", "2", "1", "\"x\": " + std::string(100000, '['));
   Temp truncated("deep_cut.json", cut);
   auto c = Run({"table", truncated.path});
   CHECK(c.code == 0);
@@ -124,11 +133,13 @@ TEST_CASE("a 16 MB name: bounded tables and stacks", "[limits]") {
   CHECK(table.out.size() < 4096);  // the Name column is 55 wide
   auto stacks = Run({"stacks", file.path, "--stacks", "ops"});
   REQUIRE(stacks.code == 0);
-  CHECK(stacks.out == std::string(4096, 'n') + "[...] 7\n" + std::string(4096, 'n') + "[...];child 3\n");
+  CHECK(stacks.out ==
+        std::string(4096, 'n') + "[...] 7\n" + std::string(4096, 'n') + "[...];child 3\n");
   CHECK(Run({"info", file.path}).code == 0);
 }
 
-TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, in seconds", "[limits]") {
+TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, in seconds",
+          "[limits]") {
   // Equal intervals contain each other ([s, e) containment, sorted by (start, -end)): a chain a
   // million deep, which every pass and the table must walk without recursion.
   constexpr int kEvents = 1000000;
@@ -154,40 +165,50 @@ TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, 
   CHECK(stacks.out.substr(stacks.out.size() - 23) == "b;[deeper_frames] 1000\n");
 }
 
-TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds cost their event", "[limits]") {
-  Temp ids("ids.json",
-           Trace(Op("big_ids", "1", "5", "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
-                 ",\n" + Op("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
+TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds cost their event",
+          "[limits]") {
+  Temp ids(
+      "ids.json",
+      Trace(Op("big_ids", "1", "5",
+               "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
+            ",\n" + Op("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
   auto r = Run({"table", ids.path, "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"big_ids\"") != std::string::npos);
   CHECK(r.out.find("\"max_ids\"") != std::string::npos);
-  CHECK(r.err == "profana: warning: " + ids.path + ": 1 problem (1 dropped_field); first: byte 18, event #0: field "
-                 "\"args.External id\" does not fit in a signed 64-bit integer; field dropped, event kept (see `profana "
-                 "info`; --strict makes these fatal)\n");
+  CHECK(r.err == "profana: warning: " + ids.path +
+                     ": 1 problem (1 dropped_field); first: byte 18, event #0: field "
+                     "\"args.External id\" does not fit in a signed 64-bit integer; field dropped, "
+                     "event kept (see `profana "
+                     "info`; --strict makes these fatal)\n");
   CHECK(Run({"table", ids.path, "--strict"}).code == 2);
 
   // 2^62 ns is the last time kept; past it, and ts + dur past it, the event is skipped.
-  Temp times("times.json", Trace(Op("edge", "4611686018427387.904", "0") + ",\n" +
-                                 Op("past", "4611686018427387.905", "0") + ",\n" +
-                                 Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") + ",\n" +
-                                 Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
+  Temp times("times.json",
+             Trace(Op("edge", "4611686018427387.904", "0") + ",\n" +
+                   Op("past", "4611686018427387.905", "0") + ",\n" +
+                   Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") + ",\n" +
+                   Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
   auto t = Run({"info", times.path, "--format", "json"});
   REQUIRE(t.code == 0);
   CHECK(t.out.find("\"bad_number\": 4") != std::string::npos);
   auto first = Run({"table", times.path});
-  CHECK(first.err.find("event #1: field \"ts\" is out of range (times must be within +-146 years of 0 in 64-bit "
-                       "nanoseconds); event skipped") != std::string::npos);
+  CHECK(
+      first.err.find(
+          "event #1: field \"ts\" is out of range (times must be within +-146 years of 0 in 64-bit "
+          "nanoseconds); event skipped") != std::string::npos);
 }
 
-TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the way past it", "[limits]") {
+TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the way past it",
+          "[limits]") {
   std::string bomb_text = "[" + std::string(64 << 20, ' ') + "]";
   Temp bomb("bomb.json.gz", Gzip(bomb_text));
   CHECK(profana::test::ReadFile(bomb.path).size() < 200000);
   auto r = Run({"table", bomb.path, "--max-memory", "8M"});
   CHECK(r.code == 2);
   CHECK(r.err.rfind("profana: error: " + bomb.path + ": compressed byte ", 0) == 0);
-  CHECK(r.err.find(": inflates past the memory limit of 8.0 MiB (--max-memory); if the file is genuine, raise the "
+  CHECK(r.err.find(": inflates past the memory limit of 8.0 MiB (--max-memory); if the file is "
+                   "genuine, raise the "
                    "limit, e.g. --max-memory 32M, or 0 for none\n") != std::string::npos);
   // Under the limit (or with none) the same file is read: it is an empty trace, not a bomb.
   CHECK(Run({"info", bomb.path, "--max-memory", "0"}).code == 0);
@@ -197,8 +218,10 @@ TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the 
   auto big = Run({"table", plain.path, "--max-memory", "1M"});
   CHECK(big.code == 2);
   CHECK(big.err.rfind("profana: error: " + plain.path + ": byte 0: is 1.", 0) == 0);
-  CHECK(big.err.find(" MiB, more than the memory limit of 1.0 MiB (--max-memory)") != std::string::npos);
+  CHECK(big.err.find(" MiB, more than the memory limit of 1.0 MiB (--max-memory)") !=
+        std::string::npos);
   auto bad = Run({"table", plain.path, "--max-memory", "lots"});
   CHECK(bad.code == 2);
-  CHECK(bad.err == "profana: error: --max-memory lots: expected a size such as 512M, 16G or 0 (no limit)\n");
+  CHECK(bad.err ==
+        "profana: error: --max-memory lots: expected a size such as 512M, 16G or 0 (no limit)\n");
 }

@@ -2,16 +2,16 @@
 // native serialisation of both (strings, columns, metadata, diagnostics) is compared byte for
 // byte, on every JSON trace in testdata/ and on synthetic traces whose strings put escaped
 // quotes, backslashes and brackets across every possible read and batch boundary.
-#include <filesystem>
-#include <fstream>
+#include "profana/importers/chrome_json/streaming_import.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "fmt/format.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/base/input_buffer.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
-#include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/io/native_writer.h"
 #include "test_util.h"
 
@@ -42,13 +42,15 @@ void WriteFile(const std::string& path, const std::string& bytes) {
 
 }  // namespace
 
-TEST_CASE("streamed import equals the whole-file import on every JSON trace in testdata", "[streaming]") {
+TEST_CASE("streamed import equals the whole-file import on every JSON trace in testdata",
+          "[streaming]") {
   std::vector<std::string> files;
   for (const char* dir : {"traces", "oracle", "gpu", "memory", "golden"}) {
     if (!fs::exists(profana::test::TestData(dir))) continue;
     for (const auto& e : fs::recursive_directory_iterator(profana::test::TestData(dir))) {
       std::string p = e.path().string();
-      if (e.is_regular_file() && (p.size() > 5 && (p.substr(p.size() - 5) == ".json" || p.substr(p.size() - 8) == ".json.gz")))
+      if (e.is_regular_file() && (p.size() > 5 && (p.substr(p.size() - 5) == ".json" ||
+                                                   p.substr(p.size() - 8) == ".json.gz")))
         files.push_back(p);
     }
   }
@@ -75,13 +77,19 @@ TEST_CASE("streamed import equals the whole-file import on every JSON trace in t
 
 TEST_CASE("streamed import: boundaries inside strings with escapes and brackets", "[streaming]") {
   // Names full of what a naive splitter would cut at: quotes, backslash runs, brackets, braces.
-  const char* names[] = {R"(a\"b)", R"(]}{[)", R"(\\)", R"(\\\"],{)", R"(x\\\\\"y)", R"(\u005d\"}\\)", R"({\"ph\":\"X\"})"};
-  std::string text = "{\"schemaVersion\": 1, \"deviceProperties\": [{\"name\": \"G\\\"PU]\"}], \"traceEvents\": [\n";
+  const char* names[] = {R"(a\"b)",        R"(]}{[)",          R"(\\)", R"(\\\"],{)", R"(x\\\\\"y)",
+                         R"(\u005d\"}\\)", R"({\"ph\":\"X\"})"};
+  std::string text =
+      "{\"schemaVersion\": 1, \"deviceProperties\": [{\"name\": \"G\\\"PU]\"}], \"traceEvents\": "
+      "[\n";
   for (int i = 0; i < 60; ++i) {
     text += fmt::format(
-        "{}{{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"{}\", \"pid\": 1, \"tid\": {}, \"ts\": {}.{:03d}, \"dur\": {}, "
-        "\"args\": {{\"Input Dims\": [[{}], []], \"Call stack\": \"{};f{}\", \"External id\": {}}}}}",
-        i ? ",\n  " : "  ", names[i % 7], i % 3, 1000 + i, i * 7 % 1000, 5 + i % 4, i, names[(i + 3) % 7], i, i);
+        "{}{{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"{}\", \"pid\": 1, \"tid\": {}, "
+        "\"ts\": {}.{:03d}, \"dur\": {}, "
+        "\"args\": {{\"Input Dims\": [[{}], []], \"Call stack\": \"{};f{}\", \"External id\": "
+        "{}}}}}",
+        i ? ",\n  " : "  ", names[i % 7], i % 3, 1000 + i, i * 7 % 1000, 5 + i % 4, i,
+        names[(i + 3) % 7], i, i);
   }
   text += "\n], \"traceName\": \"t]\\\"\", \"baseTimeNanoseconds\": 17}\n";
   fs::path dir = fs::temp_directory_path() / "profana_streaming_test";
@@ -101,21 +109,25 @@ TEST_CASE("streamed import: boundaries inside strings with escapes and brackets"
   CHECK(StreamedModel(gz, {100, 50, 2}) == WholeFileModel(gz));
 }
 
-TEST_CASE("streamed import hands damaged or odd input back to the whole-file importer", "[streaming]") {
+TEST_CASE("streamed import hands damaged or odd input back to the whole-file importer",
+          "[streaming]") {
   fs::path dir = fs::temp_directory_path() / "profana_streaming_test";
   fs::create_directories(dir);
-  const std::string good = R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]})";
+  const std::string good =
+      R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]})";
   struct Case {
     const char* what;
     std::string text;
   } cases[] = {
       {"cut short", good.substr(0, good.size() - 10)},
       {"trailing comma", R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2},]})"},
-      {"a number among events", R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2}, 5]})"},
+      {"a number among events",
+       R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2}, 5]})"},
       {"no traceEvents", R"({"other": []})"},
       {"traceEvents not an array", R"({"traceEvents": {}})"},
       {"two traceEvents", R"({"traceEvents": [], "traceEvents": []})"},
-      {"syntax error inside an event", R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2,, "pid": 1}]})"},
+      {"syntax error inside an event",
+       R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2,, "pid": 1}]})"},
       {"not JSON", "SQLite format 3\0"},
   };
   for (const Case& c : cases) {

@@ -33,14 +33,18 @@ Result<double> ParsePercent(const std::string& text) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--max-regression \"{}\": expected a percentage like 5% (or a fraction like 0.05)", text));
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format(
+            "--max-regression \"{}\": expected a percentage like 5% (or a fraction like 0.05)",
+            text));
   return percent ? v / 100 : v;
 }
 
 Result<std::string> ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (!in)
+    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -61,18 +65,21 @@ std::string Limits(const passes::RuleResult& r) {
   return s;
 }
 
-std::string Text(const std::string& file, const std::string& mode, const std::vector<passes::RuleResult>& results) {
+std::string Text(const std::string& file, const std::string& mode,
+                 const std::vector<passes::RuleResult>& results) {
   size_t failed = 0;
   for (const auto& r : results) failed += !r.passed;
-  std::string out = fmt::format("{}: {} rule{} ({}), {} failed\n", file, results.size(), results.size() == 1 ? "" : "s",
-                                mode, failed);
+  std::string out = fmt::format("{}: {} rule{} ({}), {} failed\n", file, results.size(),
+                                results.size() == 1 ? "" : "s", mode, failed);
   for (const auto& r : results)
     out += fmt::format("  {}  {:<44}  {:>12}  {}{}\n", r.passed ? "ok  " : "FAIL", r.rule.name,
-                       Show(r.value, r.rule.metric), Limits(r), r.note.empty() ? "" : "  (" + r.note + ")");
+                       Show(r.value, r.rule.metric), Limits(r),
+                       r.note.empty() ? "" : "  (" + r.note + ")");
   return out;
 }
 
-std::string Json(const std::string& file, const std::string& mode, const std::vector<passes::RuleResult>& results) {
+std::string Json(const std::string& file, const std::string& mode,
+                 const std::vector<passes::RuleResult>& results) {
   std::string out;
   report::JsonWriter w(&out);
   size_t failed = 0;
@@ -112,21 +119,23 @@ std::string Shorten(std::string_view s) {
 }
 
 // Validation checks as rules with a limit of 0 (informational counts have none).
-std::string ValidationText(const std::string& file, const std::vector<passes::ValidationCheck>& checks, const Trace& t) {
+std::string ValidationText(const std::string& file,
+                           const std::vector<passes::ValidationCheck>& checks, const Trace& t) {
   std::string out = fmt::format("{}: trace validation\n", file);
   for (const auto& c : checks) {
     bool ok = !c.fatal || c.count == 0;
-    out += fmt::format("  {}  {:<28}  {:>8}  {}", ok ? (c.fatal ? "ok  " : "info") : "FAIL", c.name, c.count,
-                       c.description);
+    out += fmt::format("  {}  {:<28}  {:>8}  {}", ok ? (c.fatal ? "ok  " : "info") : "FAIL", c.name,
+                       c.count, c.description);
     if (c.first_event >= 0)
-      out += fmt::format("; first: \"{}\" at event #{}", Shorten(t.str(t.events.trace_name[c.first_event])),
-                         c.first_event);
+      out += fmt::format("; first: \"{}\" at event #{}",
+                         Shorten(t.str(t.events.trace_name[c.first_event])), c.first_event);
     out += "\n";
   }
   return out;
 }
 
-std::string ValidationJson(const std::string& file, const std::vector<passes::ValidationCheck>& checks, size_t failed) {
+std::string ValidationJson(const std::string& file,
+                           const std::vector<passes::ValidationCheck>& checks, size_t failed) {
   std::string out;
   report::JsonWriter w(&out);
   w.BeginObject();
@@ -157,7 +166,8 @@ std::string ValidationJson(const std::string& file, const std::vector<passes::Va
   return out;
 }
 
-int Report(const CheckArgs& a, const std::string& text, size_t failed, const std::string& failures, Context& ctx) {
+int Report(const CheckArgs& a, const std::string& text, size_t failed, const std::string& failures,
+           Context& ctx) {
   int rc = Emit(text, a.common, ctx);
   if (rc != kExitOk) return rc;
   if (failed == 0) return kExitOk;
@@ -167,7 +177,8 @@ int Report(const CheckArgs& a, const std::string& text, size_t failed, const std
 
 int RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
-    return Fail(Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time"), ctx);
+    return Fail(Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time"),
+                ctx);
   double max_regression = 0;
   if (!a.baseline.empty()) {
     auto p = ParsePercent(a.max_regression);
@@ -195,8 +206,9 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
       ++failed;
       failures += fmt::format("{}{} {}", failures.empty() ? "" : ", ", c.count, c.name);
     }
-    return Report(a, json ? ValidationJson(a.file, checks, failed) : ValidationText(a.file, checks, *trace), failed,
-                  failures, ctx);
+    return Report(
+        a, json ? ValidationJson(a.file, checks, failed) : ValidationText(a.file, checks, *trace),
+        failed, failures, ctx);
   }
 
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
@@ -204,7 +216,9 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
   std::string mode;
   if (!a.budget.empty()) {
     auto r = passes::EvaluateBudget(*trace, events, budget);
-    if (!r.ok()) return Fail(Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message())), ctx);
+    if (!r.ok())
+      return Fail(Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message())),
+                  ctx);
     results = std::move(*r);
     mode = "budget " + a.budget;
   } else {
@@ -223,19 +237,24 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
     failures += fmt::format("{}{} is {} (limit {})", failures.empty() ? "" : "; ", r.rule.name,
                             Show(r.value, r.rule.metric), Limits(r));
   }
-  return Report(a, json ? Json(a.file, mode, results) : Text(a.file, mode, results), failed, failures, ctx);
+  return Report(a, json ? Json(a.file, mode, results) : Text(a.file, mode, results), failed,
+                failures, ctx);
 }
 
 }  // namespace
 
 void RegisterCheckCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "check", "CI gate: check a trace against a budget file or a baseline trace, or validate it; exit 1 on failure");
+  CLI::App* cmd = app.add_subcommand("check",
+                                     "CI gate: check a trace against a budget file or a baseline "
+                                     "trace, or validate it; exit 1 on failure");
   cmd->add_option("FILE", args->file, "Trace file to check")->required();
-  cmd->add_option("--budget", args->budget, "Budget file (JSON; docs/budget.md): rules with limits");
-  cmd->add_option("--baseline", args->baseline, "A reference trace: fail when FILE is slower by --max-regression");
-  cmd->add_option("--max-regression", args->max_regression, "Allowed growth over the baseline: 5% or 0.05")
+  cmd->add_option("--budget", args->budget,
+                  "Budget file (JSON; docs/budget.md): rules with limits");
+  cmd->add_option("--baseline", args->baseline,
+                  "A reference trace: fail when FILE is slower by --max-regression");
+  cmd->add_option("--max-regression", args->max_regression,
+                  "Allowed growth over the baseline: 5% or 0.05")
       ->default_str("5%");
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunCheck(*args, ctx); }; });

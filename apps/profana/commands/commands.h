@@ -10,26 +10,26 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "spdlog/spdlog.h"
 #include "profana/base/status.h"
 #include "profana/model/trace.h"
+#include "spdlog/spdlog.h"
 
 namespace profana::app {
 
 struct Context {
   std::string* out;
   std::string* err;
-  std::function<int()> run;         // set by the chosen subcommand's callback
+  std::function<int()> run;             // set by the chosen subcommand's callback
   std::shared_ptr<spdlog::logger> log;  // --verbose diagnostics, appended to *err; off by default
 };
 
 struct CommonOptions {
-  std::string output;          // -o FILE; empty = stdout
+  std::string output;  // -o FILE; empty = stdout
   std::string format = "text";
   bool strict = false;
   bool verbose = false;
   bool quiet = false;
-  std::string max_memory;      // --max-memory SIZE; empty = the default (see base/memory_limit.h)
+  std::string max_memory;  // --max-memory SIZE; empty = the default (see base/memory_limit.h)
   // Filters, applied by LoadForCommand before any analysis (passes/trace_filter.h).
   std::string steps;
   bool skip_first_step = false;
@@ -62,11 +62,13 @@ constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;
 
-void AddCommonOptions(CLI::App* command, CommonOptions* options, const std::vector<std::string>& formats);
-// Adds only the filter options (for commands that load more than one trace with one set of filters).
+void AddCommonOptions(CLI::App* command, CommonOptions* options,
+                      const std::vector<std::string>& formats);
+// Adds only the filter options (for commands that load more than one trace with one set of
+// filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
-// Loads a trace and applies the filters; prints one warning line for its diagnostics unless --quiet; with --strict,
-// error-severity diagnostics fail the load.
+// Loads a trace and applies the filters; prints one warning line for its diagnostics unless
+// --quiet; with --strict, error-severity diagnostics fail the load.
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
 // Writes text to -o FILE or stdout. Returns an exit code.
 int Emit(std::string text, const CommonOptions& options, Context& ctx);

@@ -1,11 +1,11 @@
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
@@ -14,17 +14,22 @@
 
 namespace profana::app {
 
-void AddCommonOptions(CLI::App* command, CommonOptions* o, const std::vector<std::string>& formats) {
-  command->add_option("-o,--output", o->output, "Write the result to FILE instead of standard output");
+void AddCommonOptions(CLI::App* command, CommonOptions* o,
+                      const std::vector<std::string>& formats) {
+  command->add_option("-o,--output", o->output,
+                      "Write the result to FILE instead of standard output");
   command->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember(formats))
       ->default_str(formats.front());
-  command->add_flag("--strict", o->strict, "Treat damaged events (counted warnings) as fatal: exit 2");
-  command->add_flag("-v,--verbose", o->verbose, "Print diagnostics of the import on standard error");
+  command->add_flag("--strict", o->strict,
+                    "Treat damaged events (counted warnings) as fatal: exit 2");
+  command->add_flag("-v,--verbose", o->verbose,
+                    "Print diagnostics of the import on standard error");
   command->add_flag("-q,--quiet", o->quiet, "Do not print warnings");
-  command->add_option("--max-memory", o->max_memory,
-                      "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
-                      "(default: half the physical memory)");
+  command->add_option(
+      "--max-memory", o->max_memory,
+      "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
+      "(default: half the physical memory)");
   AddFilterOptions(command, o);
 }
 
@@ -33,19 +38,36 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   // A command's own option of the same name wins: `tree --thread` (which threads to print, the
   // same selection) and `memory --device cuda:0` (a memory device by name).
   auto has = [command](const char* name) { return command->get_option_no_throw(name) != nullptr; };
-  command->add_option("--steps", o->steps, "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")->group(group);
-  command->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")->group(group);
-  command->add_option("--window", o->window, "Keep START:END, microseconds from the trace start (either may be empty)")
+  command->add_option("--steps", o->steps, "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")
+      ->group(group);
+  command
+      ->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")
+      ->group(group);
+  command
+      ->add_option("--window", o->window,
+                   "Keep START:END, microseconds from the trace start (either may be empty)")
       ->group(group);
   if (!has("--thread"))
-    command->add_option("--thread", o->threads, "Keep host events of this thread (tid or name); repeatable")->group(group);
+    command
+        ->add_option("--thread", o->threads,
+                     "Keep host events of this thread (tid or name); repeatable")
+        ->group(group);
   if (!has("--device"))
-    command->add_option("--device", o->devices, "Keep device activity of this device index; repeatable")->group(group);
-  command->add_option("--stream", o->streams, "Keep device activity of this stream (7 or \"stream 7\"); repeatable")
+    command
+        ->add_option("--device", o->devices,
+                     "Keep device activity of this device index; repeatable")
+        ->group(group);
+  command
+      ->add_option("--stream", o->streams,
+                   "Keep device activity of this stream (7 or \"stream 7\"); repeatable")
       ->group(group);
-  command->add_option("--name", o->name, "Keep events whose name matches REGEX, with what they enclose and launch")
+  command
+      ->add_option("--name", o->name,
+                   "Keep events whose name matches REGEX, with what they enclose and launch")
       ->group(group);
-  command->add_option("--exclude", o->exclude, "Drop events whose name matches REGEX, with what they enclose and launch")
+  command
+      ->add_option("--exclude", o->exclude,
+                   "Drop events whose name matches REGEX, with what they enclose and launch")
       ->group(group);
 }
 
@@ -91,13 +113,15 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
     auto kind = static_cast<DiagnosticKind>(k);
     if (DiagnosticSeverity(kind) < at_least || diag.count(kind) == 0) continue;
     total += diag.count(kind);
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", diag.count(kind), DiagnosticName(kind));
+    kinds +=
+        fmt::format("{}{} {}", kinds.empty() ? "" : ", ", diag.count(kind), DiagnosticName(kind));
   }
   std::string first;
   for (const DiagnosticSample& s : diag.samples()) {
     if (DiagnosticSeverity(s.kind) < at_least) continue;
     std::string where = s.byte_offset == UINT64_MAX ? "" : fmt::format("byte {}", s.byte_offset);
-    if (s.event_index >= 0) where += fmt::format("{}event #{}", where.empty() ? "" : ", ", s.event_index);
+    if (s.event_index >= 0)
+      where += fmt::format("{}event #{}", where.empty() ? "" : ", ", s.event_index);
     first = fmt::format("; first: {}{}{}", where, where.empty() ? "" : ": ", s.detail);
     break;
   }
@@ -114,31 +138,38 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   LoadOptions load;
   if (!o.max_memory.empty() && !ParseByteSize(o.max_memory, &load.limits.max_bytes))
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)", o.max_memory));
+                  fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)",
+                              o.max_memory));
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path, load));
   double ms = clock.Lap();
-  ctx.log->debug("{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} memory, {} flow; {} strings, {} stacks",
-                 path, trace.metadata.format, trace.metadata.input_bytes,
-                 trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes) : "",
-                 trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(), trace.flows.size(),
-                 trace.strings.size(), trace.stacks.size() - 1);
+  ctx.log->debug(
+      "{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} "
+      "memory, {} flow; {} strings, {} stacks",
+      path, trace.metadata.format, trace.metadata.input_bytes,
+      trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes)
+                                      : "",
+      trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(),
+      trace.flows.size(), trace.strings.size(), trace.stacks.size() - 1);
   std::string name = path == "-" ? "<stdin>" : path;
   const Diagnostics& diag = trace.diagnostics;
   // --strict: every problem a warning would mention is fatal (informational counts are not).
   if (o.strict && diag.CountAtLeast(Severity::kWarning) > 0)
-    return Status(ErrorCode::kMalformed,
-                  DiagnosticSummary(name, diag, Severity::kWarning) + " (--strict makes these fatal)");
+    return Status(ErrorCode::kMalformed, DiagnosticSummary(name, diag, Severity::kWarning) +
+                                             " (--strict makes these fatal)");
   if (!o.quiet && diag.CountAtLeast(Severity::kWarning) > 0)
-    ctx.err->append(fmt::format("profana: warning: {} (see `profana info`; --strict makes these fatal)\n",
-                                DiagnosticSummary(name, diag, Severity::kWarning)));
+    ctx.err->append(
+        fmt::format("profana: warning: {} (see `profana info`; --strict makes these fatal)\n",
+                    DiagnosticSummary(name, diag, Severity::kWarning)));
   for (const DiagnosticSample& s : diag.samples())
     ctx.log->debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
-                   s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset), s.event_index, s.detail);
+                   s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
+                   s.event_index, s.detail);
   if (!filter.empty()) {
     size_t before = trace.events.size();
     Status st = passes::FilterTrace(filter, &trace);
     if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
-    ctx.log->debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before, clock.Lap());
+    ctx.log->debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before,
+                   clock.Lap());
   }
   return trace;
 }
@@ -146,12 +177,17 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
 int Emit(std::string text, const CommonOptions& o, Context& ctx) {
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
-    if (ctx.out->empty()) *ctx.out = std::move(text);
-    else ctx.out->append(text);
+    if (ctx.out->empty())
+      *ctx.out = std::move(text);
+    else
+      ctx.out->append(text);
     return kExitOk;
   }
   FILE* f = std::fopen(o.output.c_str(), "wb");
-  if (!f) return Fail(Status(ErrorCode::kIo, fmt::format("{}: cannot write: {}", o.output, std::strerror(errno))), ctx);
+  if (!f)
+    return Fail(
+        Status(ErrorCode::kIo, fmt::format("{}: cannot write: {}", o.output, std::strerror(errno))),
+        ctx);
   bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   ok = std::fclose(f) == 0 && ok;
   if (!ok) return Fail(Status(ErrorCode::kIo, fmt::format("{}: write failed", o.output)), ctx);

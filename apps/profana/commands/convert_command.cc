@@ -19,7 +19,8 @@ struct ConvertArgs {
 };
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // "native", "text", "json" or "json.gz" from --to or the output's name; empty if neither says.
@@ -37,7 +38,8 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
   std::string to = TargetFormat(a);
   if (to.empty())
     return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("convert: cannot tell the output format from \"{}\": name it *.pfa, *.txt, *.json or "
+                       fmt::format("convert: cannot tell the output format from \"{}\": name it "
+                                   "*.pfa, *.txt, *.json or "
                                    "*.json.gz, or say --to native|text|json|json.gz",
                                    a.common.output.empty() ? "standard output" : a.common.output)),
                 ctx);
@@ -46,8 +48,10 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
   Stopwatch clock;
   if (to == "native" && !a.no_index) {
     // The op tree and attributions go into the file, so analyses of it start from them.
-    trace->function_index = passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace));
-    ctx.log->debug("convert: function event index of {} events in {:.1f} ms", trace->function_index.source.size(), clock.Lap());
+    trace->function_index =
+        passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace));
+    ctx.log->debug("convert: function event index of {} events in {:.1f} ms",
+                   trace->function_index.source.size(), clock.Lap());
   }
   std::string bytes = to == "native" ? native::WriteNative(*trace)
                       : to == "text" ? native::WriteNativeText(*trace)
@@ -66,16 +70,21 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
 
 void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "convert", "Convert a trace: to profana's native file (.pfa, fast to load), its text twin (.txt), or Chrome-trace JSON "
-                 "(.json, .json.gz) for Perfetto and chrome://tracing");
-  cmd->add_option("FILE", args->file, "Trace file (any format profana reads); - reads standard input")->required();
+  CLI::App* cmd = app.add_subcommand("convert",
+                                     "Convert a trace: to profana's native file (.pfa, fast to "
+                                     "load), its text twin (.txt), or Chrome-trace JSON "
+                                     "(.json, .json.gz) for Perfetto and chrome://tracing");
+  cmd->add_option("FILE", args->file,
+                  "Trace file (any format profana reads); - reads standard input")
+      ->required();
   cmd->add_option("--to", args->to, "Output format; default: from the -o file's extension")
       ->check(CLI::IsMember({"native", "text", "json", "json.gz"}));
   CommonOptions& o = args->common;
   cmd->add_flag("--no-index", args->no_index,
-                "Native files: leave out the function event index (about 40 % smaller; every analysis then rebuilds the op tree and sums the CUDA totals)");
-  cmd->add_option("-o,--output", o.output, "Write to FILE (its extension picks the format) instead of standard output");
+                "Native files: leave out the function event index (about 40 % smaller; every "
+                "analysis then rebuilds the op tree and sums the CUDA totals)");
+  cmd->add_option("-o,--output", o.output,
+                  "Write to FILE (its extension picks the format) instead of standard output");
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
   cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");

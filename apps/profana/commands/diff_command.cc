@@ -22,10 +22,13 @@ struct DiffArgs {
 int RunDiff(const DiffArgs& a, Context& ctx) {
   passes::DiffOptions options;
   if (!passes::ParseDiffMetric(a.sort_by, &options.sort))
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("--sort: unknown metric \"{}\" (expected one of: self, self_cpu, self_device, "
-                                   "cpu_total, device_total, count)", a.sort_by)),
-                ctx);
+    return Fail(
+        Status(ErrorCode::kInvalidArgument,
+               fmt::format(
+                   "--sort: unknown metric \"{}\" (expected one of: self, self_cpu, self_device, "
+                   "cpu_total, device_total, count)",
+                   a.sort_by)),
+        ctx);
   options.keys = {a.group_by_input_shape, a.group_by_stack_n};
   auto base = LoadForCommand(a.base, a.common, ctx);
   if (!base.ok()) return Fail(base.status(), ctx);
@@ -54,18 +57,23 @@ int RunDiff(const DiffArgs& a, Context& ctx) {
 
 void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<DiffArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "diff", "Compare two traces per op and kernel (key_averages keys): counts, self and total times, changes");
+  CLI::App* cmd = app.add_subcommand("diff",
+                                     "Compare two traces per op and kernel (key_averages keys): "
+                                     "counts, self and total times, changes");
   cmd->add_option("BASE", args->base, "The reference trace")->required();
   cmd->add_option("NEW", args->next, "The trace to compare with it")->required();
-  cmd->add_option("--sort", args->sort_by,
-                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, cpu_total, "
-                  "device_total, count")
+  cmd->add_option(
+         "--sort", args->sort_by,
+         "Order by the change of: self (self CPU + self device), self_cpu, self_device, cpu_total, "
+         "device_total, count")
       ->default_str("self");
   cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(30);
-  cmd->add_flag("--group-by-input-shape", args->group_by_input_shape, "Key rows by (name, input shapes)");
-  cmd->add_option("--group-by-stack", args->group_by_stack_n, "Key rows by (name, top N stack frames)");
-  cmd->add_option("--color", args->color, "Colour the changes: auto (when standard output is a terminal), always, never")
+  cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
+                "Key rows by (name, input shapes)");
+  cmd->add_option("--group-by-stack", args->group_by_stack_n,
+                  "Key rows by (name, top N stack frames)");
+  cmd->add_option("--color", args->color,
+                  "Colour the changes: auto (when standard output is a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->default_str("auto");
   AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "markdown"});

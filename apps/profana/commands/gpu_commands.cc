@@ -19,7 +19,8 @@ double Us(int64_t ns) { return ns / 1000.0; }
 std::string StreamName(const Trace& t, ThreadId id) {
   if (id.value == UINT32_MAX) return "all";
   const ThreadInfo& info = t.threads[id.value];
-  return info.tid_text.value ? std::string(t.str(info.tid_text)) : fmt::format("stream {}", info.tid);
+  return info.tid_text.value ? std::string(t.str(info.tid_text))
+                             : fmt::format("stream {}", info.tid);
 }
 
 std::string Percent(int64_t part, int64_t whole) {
@@ -33,7 +34,8 @@ struct QueueArgs {
   std::string file;
 };
 
-std::string QueueText(const Trace& t, const passes::GpuEvaluation& g, const std::vector<passes::StreamQueue>& streams) {
+std::string QueueText(const Trace& t, const passes::GpuEvaluation& g,
+                      const std::vector<passes::StreamQueue>& streams) {
   std::string out;
   int32_t max_depth = 0;
   double sum = 0;
@@ -41,24 +43,28 @@ std::string QueueText(const Trace& t, const passes::GpuEvaluation& g, const std:
     max_depth = std::max(max_depth, p.depth);
     sum += p.depth;
   }
-  out += fmt::format("CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
-  out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches, g.kernels,
-                     g.launches_without_kernel);
+  out += fmt::format(
+      "CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
+  out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches,
+                     g.kernels, g.launches_without_kernel);
   out += fmt::format("  points {}, max depth {}, mean depth {:.2f}\n", g.queue.size(), max_depth,
                      g.queue.empty() ? 0.0 : sum / g.queue.size());
   int64_t idle = 0;
   for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
-  out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)), g.idle.size());
+  out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
+                     g.idle.size());
   out += "Queue length per stream (operations launched and not finished)\n";
-  out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8}  {:>12}  {:>12}\n", "device", "stream", "max", "mean", "time at max",
-                     "blocked");
+  out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8}  {:>12}  {:>12}\n", "device", "stream", "max",
+                     "mean", "time at max", "blocked");
   for (const passes::StreamQueue& q : streams)
-    out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8.2f}  {:>12}  {:>12}\n", q.device, StreamName(t, q.stream), q.max_length,
-                       q.mean_length, FormatTime(Us(q.time_at_max_ns)), FormatTime(Us(q.blocked_ns)));
+    out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8.2f}  {:>12}  {:>12}\n", q.device,
+                       StreamName(t, q.stream), q.max_length, q.mean_length,
+                       FormatTime(Us(q.time_at_max_ns)), FormatTime(Us(q.blocked_ns)));
   return out;
 }
 
-std::string QueueCsv(const Trace& t, const passes::FunctionEventList& e, const passes::GpuEvaluation& g,
+std::string QueueCsv(const Trace& t, const passes::FunctionEventList& e,
+                     const passes::GpuEvaluation& g,
                      const std::vector<passes::StreamQueue>& streams) {
   std::string out = "scope,device,stream,ts_us,value\n";
   std::string ts;
@@ -78,7 +84,8 @@ std::string QueueCsv(const Trace& t, const passes::FunctionEventList& e, const p
 }
 
 std::string QueueJson(const QueueArgs& a, const Trace& t, const passes::FunctionEventList& e,
-                      const passes::GpuEvaluation& g, const std::vector<passes::StreamQueue>& streams) {
+                      const passes::GpuEvaluation& g,
+                      const std::vector<passes::StreamQueue>& streams) {
   std::string out;
   report::JsonWriter w(&out);
   w.BeginObject();
@@ -140,41 +147,51 @@ struct IdleArgs {
 std::string IdleText(const IdleArgs& a, const Trace& t, const passes::FunctionEventList& e,
                      const passes::IdleBreakdown& b) {
   std::string out = fmt::format(
-      "GPU idle time between device activities (kernel wait: gaps under {} ns after an early launch)\n",
+      "GPU idle time between device activities (kernel wait: gaps under {} ns after an early "
+      "launch)\n",
       b.consecutive_kernel_delay_ns);
-  out += fmt::format("  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n", "device", "stream",
-                     "activities", "window", "busy", "idle", "idle %", "host wait", "kernel wait", "other");
+  out +=
+      fmt::format("  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
+                  "device", "stream", "activities", "window", "busy", "idle", "idle %", "host wait",
+                  "kernel wait", "other");
   for (const passes::IdleTrack& tr : b.tracks) {
-    out += fmt::format("  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n", tr.device,
-                       StreamName(t, tr.stream), tr.kernels, FormatTime(Us(tr.window_ns)), FormatTime(Us(tr.busy_ns)),
-                       FormatTime(Us(tr.idle_ns())), Percent(tr.idle_ns(), tr.window_ns), FormatTime(Us(tr.gap_ns[0])),
-                       FormatTime(Us(tr.gap_ns[1])), FormatTime(Us(tr.gap_ns[2])));
+    out += fmt::format(
+        "  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
+        tr.device, StreamName(t, tr.stream), tr.kernels, FormatTime(Us(tr.window_ns)),
+        FormatTime(Us(tr.busy_ns)), FormatTime(Us(tr.idle_ns())),
+        Percent(tr.idle_ns(), tr.window_ns), FormatTime(Us(tr.gap_ns[0])),
+        FormatTime(Us(tr.gap_ns[1])), FormatTime(Us(tr.gap_ns[2])));
   }
   if (b.longest.empty()) return out;
   out += fmt::format("\nLongest gaps (of {} shown)\n", a.gaps);
   for (const passes::Gap& g : b.longest) {
-    std::string op = g.running_op >= 0 ? std::string(t.str(e.name[g.running_op])) : "(no op running on the launching thread)";
+    std::string op = g.running_op >= 0 ? std::string(t.str(e.name[g.running_op]))
+                                       : "(no op running on the launching thread)";
     out += fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
-                       FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)), g.device,
-                       StreamName(t, g.stream), passes::GapKindName(g.kind), t.str(t.events.name[g.next_activity]), op);
+                       FormatTime(Us(g.end_ns - g.start_ns)),
+                       FormatTime(Us(g.start_ns - e.origin_ns)), g.device, StreamName(t, g.stream),
+                       passes::GapKindName(g.kind), t.str(t.events.name[g.next_activity]), op);
   }
   return out;
 }
 
 std::string IdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
-  std::string out = "device,stream,activities,window_us,busy_us,idle_us,host_wait_us,kernel_wait_us,other_us\n";
+  std::string out =
+      "device,stream,activities,window_us,busy_us,idle_us,host_wait_us,kernel_wait_us,other_us\n";
   auto us = [](int64_t ns) {
     std::string s;
     report::JsonWriter(&s, false).Micros(ns);
     return s;
   };
   for (const passes::IdleTrack& tr : b.tracks)
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", tr.device, StreamName(t, tr.stream), tr.kernels, us(tr.window_ns),
-                       us(tr.busy_ns), us(tr.idle_ns()), us(tr.gap_ns[0]), us(tr.gap_ns[1]), us(tr.gap_ns[2]));
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", tr.device, StreamName(t, tr.stream),
+                       tr.kernels, us(tr.window_ns), us(tr.busy_ns), us(tr.idle_ns()),
+                       us(tr.gap_ns[0]), us(tr.gap_ns[1]), us(tr.gap_ns[2]));
   return out;
 }
 
-std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEventList& e, const passes::IdleBreakdown& b) {
+std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEventList& e,
+                     const passes::IdleBreakdown& b) {
   std::string out;
   report::JsonWriter w(&out);
   w.BeginObject();
@@ -190,7 +207,8 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
     w.Key("window_us").Micros(tr.window_ns);
     w.Key("busy_us").Micros(tr.busy_ns);
     w.Key("idle_us").Micros(tr.idle_ns());
-    w.Key("idle_share").Double(tr.window_ns > 0 ? static_cast<double>(tr.idle_ns()) / tr.window_ns : 0.0);
+    w.Key("idle_share")
+        .Double(tr.window_ns > 0 ? static_cast<double>(tr.idle_ns()) / tr.window_ns : 0.0);
     w.Key("host_wait_us").Micros(tr.gap_ns[0]);
     w.Key("kernel_wait_us").Micros(tr.gap_ns[1]);
     w.Key("other_us").Micros(tr.gap_ns[2]);
@@ -207,8 +225,10 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
     w.Key("kind").String(passes::GapKindName(g.kind));
     w.Key("next_activity").String(t.str(t.events.name[g.next_activity]));
     w.Key("cpu_op");
-    if (g.running_op >= 0) w.String(t.str(e.name[g.running_op]));
-    else w.Null();
+    if (g.running_op >= 0)
+      w.String(t.str(e.name[g.running_op]));
+    else
+      w.Null();
     w.EndObject();
   }
   w.EndArray();
@@ -216,19 +236,24 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
   return out;
 }
 
-void WarnWithoutDevice(const Trace& t, const std::string& file, const CommonOptions& o, Context& ctx) {
+void WarnWithoutDevice(const Trace& t, const std::string& file, const CommonOptions& o,
+                       Context& ctx) {
   for (ActivityKind k : t.events.kind)
-    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset) return;
+    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
+      return;
   if (!o.quiet)
-    ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset)\n", file == "-" ? "<stdin>" : file));
+    ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset)\n",
+                                file == "-" ? "<stdin>" : file));
 }
 
 }  // namespace
 
 void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<QueueArgs>();
-  CLI::App* cmd = app.add_subcommand("queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
-  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
+  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")
+      ->required();
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
@@ -249,14 +274,19 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
 
 void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<IdleArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "idle", "GPU idle time per device and stream: host wait, kernel wait, other; the longest gaps and the op running");
-  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")->required();
+  CLI::App* cmd = app.add_subcommand("idle",
+                                     "GPU idle time per device and stream: host wait, kernel wait, "
+                                     "other; the longest gaps and the op running");
+  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")
+      ->required();
   cmd->add_option("--kernel-delay", args->kernel_delay_ns,
-                  "Gaps shorter than NS nanoseconds after an early launch are kernel wait (HTA's consecutive_kernel_delay)")
+                  "Gaps shorter than NS nanoseconds after an early launch are kernel wait (HTA's "
+                  "consecutive_kernel_delay)")
       ->default_val(30)
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")->default_val(10)->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
+      ->default_val(10)
+      ->check(CLI::NonNegativeNumber);
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
@@ -264,8 +294,8 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
       if (!trace.ok()) return Fail(trace.status(), ctx);
       WarnWithoutDevice(*trace, args->file, args->common, ctx);
       passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::IdleBreakdown b =
-          passes::ComputeIdleBreakdown(*trace, events, args->kernel_delay_ns, static_cast<size_t>(args->gaps));
+      passes::IdleBreakdown b = passes::ComputeIdleBreakdown(*trace, events, args->kernel_delay_ns,
+                                                             static_cast<size_t>(args->gaps));
       const std::string& f = args->common.format;
       return Emit(f == "json"  ? IdleJson(*args, *trace, events, b)
                   : f == "csv" ? IdleCsv(*trace, b)

@@ -56,21 +56,26 @@ std::string Text(const std::string& name, const Trace& t) {
   out += fmt::format("flow events:     {}\n", t.flows.size());
   out += fmt::format("instant events:  {}\n", m.instant_events);
   out += fmt::format("metadata events: {}\n", m.metadata_events);
-  out += fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_tracks);
+  out +=
+      fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_tracks);
   out += fmt::format("distinct stacks: {}\n", t.stacks.size() - 1);
   passes::FunctionEventList fe = passes::BuildFunctionEvents(t);
-  out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(), fe.removed_duplicates);
+  out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(),
+                     fe.removed_duplicates);
   if (fe.kernels_attributed + fe.kernels_unattributed)
-    out += fmt::format("device activity: {} linked to the op that launched it, {} not linked{}\n", fe.kernels_attributed,
-                       fe.kernels_unattributed,
-                       fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)", fe.external_id_mismatches) : "");
+    out += fmt::format("device activity: {} linked to the op that launched it, {} not linked{}\n",
+                       fe.kernels_attributed, fe.kernels_unattributed,
+                       fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)",
+                                                               fe.external_id_mismatches)
+                                                 : "");
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
   if (!m.devices.empty()) {
     std::map<std::string, int> devices;
     for (const std::string& d : m.devices) ++devices[d.empty() ? "(unnamed)" : d];
     std::string list;
-    for (const auto& [d, n] : devices) list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", d, n);
+    for (const auto& [d, n] : devices)
+      list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", d, n);
     out += fmt::format("devices:         {}\n", list);
   }
   if (m.rank >= 0)
@@ -84,11 +89,13 @@ std::string Text(const std::string& name, const Trace& t) {
   for (size_t k = 0; k < kDiagnosticKinds; ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
     if (!t.diagnostics.count(kind)) continue;
-    out += fmt::format("  {:<24} {:>8}  {}\n", DiagnosticName(kind), t.diagnostics.count(kind), DiagnosticDescription(kind));
+    out += fmt::format("  {:<24} {:>8}  {}\n", DiagnosticName(kind), t.diagnostics.count(kind),
+                       DiagnosticDescription(kind));
     for (const DiagnosticSample& d : t.diagnostics.samples()) {
       if (d.kind != kind) continue;
       std::string where = d.byte_offset == UINT64_MAX ? "" : fmt::format("byte {}", d.byte_offset);
-      if (d.event_index >= 0) where += fmt::format("{}event #{}", where.empty() ? "" : ", ", d.event_index);
+      if (d.event_index >= 0)
+        where += fmt::format("{}event #{}", where.empty() ? "" : ", ", d.event_index);
       out += fmt::format("    {}{}{}\n", where, where.empty() ? "" : ": ", d.detail);
     }
   }
@@ -131,7 +138,8 @@ std::string Json(const std::string& name, const Trace& t) {
   w.Key("diagnostics").BeginObject();
   for (size_t k = 0; k < kDiagnosticKinds; ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
-    if (t.diagnostics.count(kind)) w.Key(DiagnosticName(kind)).Int(static_cast<int64_t>(t.diagnostics.count(kind)));
+    if (t.diagnostics.count(kind))
+      w.Key(DiagnosticName(kind)).Int(static_cast<int64_t>(t.diagnostics.count(kind)));
   }
   w.EndObject();
   w.EndObject();
@@ -142,7 +150,8 @@ std::string Json(const std::string& name, const Trace& t) {
 
 void RegisterInfoCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<InfoArgs>();
-  CLI::App* cmd = app.add_subcommand("info", "Describe a trace file: format, counts, span, devices, diagnostics");
+  CLI::App* cmd = app.add_subcommand(
+      "info", "Describe a trace file: format, counts, span, devices, diagnostics");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
@@ -152,7 +161,8 @@ void RegisterInfoCommand(CLI::App& app, Context& ctx) {
       auto trace = LoadForCommand(args->file, quiet, ctx);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       std::string name = args->file == "-" ? "<stdin>" : args->file;
-      return Emit(args->common.format == "json" ? Json(name, *trace) : Text(name, *trace), args->common, ctx);
+      return Emit(args->common.format == "json" ? Json(name, *trace) : Text(name, *trace),
+                  args->common, ctx);
     };
   });
 }

@@ -39,15 +39,16 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
   ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(*trace, events);
-  ctx.log->debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(), t.blocks.size(),
-                 t.devices.size(), clock.Lap());
+  ctx.log->debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
+                 t.blocks.size(), t.devices.size(), clock.Lap());
 
   std::vector<uint32_t> devices;
   if (!a.device.empty()) {
     int d = passes::FindMemoryDevice(t, a.device);
     if (d < 0) {
       std::string have;
-      for (const auto& dev : t.devices) have += fmt::format("{}{}", have.empty() ? "" : ", ", dev.name);
+      for (const auto& dev : t.devices)
+        have += fmt::format("{}{}", have.empty() ? "" : ", ", dev.name);
       return Fail(Status(ErrorCode::kInvalidArgument,
                          fmt::format("--device {}: no memory records on it (devices: {})", a.device,
                                      have.empty() ? "none" : have)),
@@ -78,7 +79,8 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
   } else if (format == "csv") {
     out = report::FormatTimelineCsv(*trace, t, c);
   } else {
-    if (t.devices.empty()) return Fail(Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events"), ctx);
+    if (t.devices.empty())
+      return Fail(Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events"), ctx);
     uint32_t d = a.device.empty() ? DefaultDevice(t) : devices.front();
     if (format == "timeline") {
       out = report::FormatTimelineJson(passes::CoalesceTimeline(*trace, t, d));
@@ -100,15 +102,19 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
 void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<MemoryArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "memory", "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
-                "PyTorch's export_memory_timeline formats");
-  cmd->add_option("FILE", args->file, "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
+      "memory",
+      "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
+      "PyTorch's export_memory_timeline formats");
+  cmd->add_option("FILE", args->file,
+                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
       ->required();
-  cmd->add_option("--device", args->device,
-                  "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "
-                  "highest peak when it is not given");
-  cmd->add_flag("--by-op", args->by_op,
-                "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
+  cmd->add_option(
+      "--device", args->device,
+      "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "
+      "highest peak when it is not given");
+  cmd->add_flag(
+      "--by-op", args->by_op,
+      "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
   cmd->add_option("--top", args->top, "Rows per grouped list in the text report")->default_val(10);
   AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "timeline", "raw", "html"});
   cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunMemory(*args, ctx); }; });

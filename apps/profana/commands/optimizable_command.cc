@@ -21,9 +21,10 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const passe
   for (size_t k = 0; k < r.events.size(); ++k) {
     const passes::RankedEvent& ev = r.events[k];
     if (k) out += "\n";
-    out += fmt::format("{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}", rule,
-                       t.str(e.name[ev.event]), passes::SourceCodeLocation(t, e, ev.event), ev.idle_fraction * 100,
-                       rule);
+    out += fmt::format(
+        "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
+        rule, t.str(e.name[ev.event]), passes::SourceCodeLocation(t, e, ev.event),
+        ev.idle_fraction * 100, rule);
   }
   return out + "\n";
 }
@@ -73,9 +74,11 @@ std::string Json(const OptimizableArgs& a, const Trace& t, const passes::Functio
 
 void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<OptimizableArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "optimizable", "The CPU ops worth optimising, as PyTorch's BasicEvaluation.get_optimizable_events ranks them");
-  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")->required();
+  CLI::App* cmd = app.add_subcommand("optimizable",
+                                     "The CPU ops worth optimising, as PyTorch's "
+                                     "BasicEvaluation.get_optimizable_events ranks them");
+  cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")
+      ->required();
   cmd->add_option("--top", args->top, "How many events (get_optimizable_events(length=N))")
       ->default_val(1)
       ->check(CLI::PositiveNumber);
@@ -87,14 +90,16 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
       Stopwatch clock;
       passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
       passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
-      passes::Ranking ranking = passes::RankEvents(*trace, events, eval, static_cast<size_t>(args->top));
-      ctx.log->debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms", eval.launches,
-                     eval.kernels, ranking.candidates, clock.Lap());
+      passes::Ranking ranking =
+          passes::RankEvents(*trace, events, eval, static_cast<size_t>(args->top));
+      ctx.log->debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms",
+                     eval.launches, eval.kernels, ranking.candidates, clock.Lap());
       if (eval.kernels == 0 && !args->common.quiet)
-        ctx.err->append(fmt::format("profana: {}: no kernels: nothing keeps the GPU busy, so nothing ranks\n",
-                                    args->file == "-" ? "<stdin>" : args->file));
+        ctx.err->append(
+            fmt::format("profana: {}: no kernels: nothing keeps the GPU busy, so nothing ranks\n",
+                        args->file == "-" ? "<stdin>" : args->file));
       return Emit(args->common.format == "json" ? Json(*args, *trace, events, eval, ranking)
-                                                 : Text(*trace, events, ranking),
+                                                : Text(*trace, events, ranking),
                   args->common, ctx);
     };
   });

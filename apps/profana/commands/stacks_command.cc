@@ -30,10 +30,14 @@ struct Loaded {
 
 const char* SourceName(passes::StackSource s) {
   switch (s) {
-    case passes::StackSource::kPython: return "python";
-    case passes::StackSource::kOps: return "ops";
-    case passes::StackSource::kBoth: return "both";
-    case passes::StackSource::kAuto: return "auto";
+    case passes::StackSource::kPython:
+      return "python";
+    case passes::StackSource::kOps:
+      return "ops";
+    case passes::StackSource::kBoth:
+      return "both";
+    case passes::StackSource::kAuto:
+      return "auto";
   }
   return "auto";
 }
@@ -46,21 +50,28 @@ Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::Sta
   passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
   ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::StackSamples samples = passes::ComputeStackSamples(trace, events, source, metric);
-  ctx.log->debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(), samples.trie.size() - 1,
-                 clock.Lap());
+  ctx.log->debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
+                 samples.trie.size() - 1, clock.Lap());
   report::StackUnit unit = a.unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
   std::string name = file == "-" ? "<stdin>" : file;
   if (metric == passes::StackMetric::kSelfCuda && !samples.has_device_activity && !a.common.quiet)
-    ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset): no self_cuda stacks\n", name));
-  else if (samples.stack.empty() && samples.source == passes::StackSource::kPython && !a.common.quiet)
-    ctx.err->append(fmt::format("profana: {}: no Python stacks recorded (profile with with_stack=True, or use --stacks ops)\n", name));
+    ctx.err->append(fmt::format(
+        "profana: {}: no device activity (no kernel, memcpy or memset): no self_cuda stacks\n",
+        name));
+  else if (samples.stack.empty() && samples.source == passes::StackSource::kPython &&
+           !a.common.quiet)
+    ctx.err->append(
+        fmt::format("profana: {}: no Python stacks recorded (profile with with_stack=True, or use "
+                    "--stacks ops)\n",
+                    name));
   Loaded out;
   out.source = samples.source;
   // One line per event (export_stacks) needs no merging; everything else is drawn from the merge.
   bool per_event = !a.merge && !a.diff && a.common.format != "json";
   if (per_event) out.collapsed = report::FormatCollapsed(trace, samples, unit);
   if (!per_event || !a.svg.empty()) out.merged = report::MergeStacks(trace, samples, unit);
-  ctx.log->debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(), out.merged.size(), clock.Lap());
+  ctx.log->debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
+                 out.merged.size(), clock.Lap());
   return out;
 }
 
@@ -100,16 +111,21 @@ int RunStacks(const StacksArgs& a, Context& ctx) {
   passes::StackMetric metric;
   passes::StackSource source;
   if (!passes::ParseStackMetric(a.metric, &metric))
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("--metric: unknown metric \"{}\" (expected self_cpu or self_cuda)", a.metric)),
-                ctx);
+    return Fail(
+        Status(ErrorCode::kInvalidArgument,
+               fmt::format("--metric: unknown metric \"{}\" (expected self_cpu or self_cuda)",
+                           a.metric)),
+        ctx);
   if (!passes::ParseStackSource(a.source, &source))
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("--stacks: unknown source \"{}\" (expected auto, python, ops or both)", a.source)),
-                ctx);
+    return Fail(
+        Status(ErrorCode::kInvalidArgument,
+               fmt::format("--stacks: unknown source \"{}\" (expected auto, python, ops or both)",
+                           a.source)),
+        ctx);
   if (a.diff != (a.files.size() == 2))
-    return Fail(Status(ErrorCode::kInvalidArgument, a.diff ? "--diff needs two files: BASE NEW"
-                                                           : "two files are compared only with --diff BASE NEW"),
+    return Fail(Status(ErrorCode::kInvalidArgument,
+                       a.diff ? "--diff needs two files: BASE NEW"
+                              : "two files are compared only with --diff BASE NEW"),
                 ctx);
   auto first = Compute(a.files[0], a, source, metric, ctx);
   if (!first.ok()) return Fail(first.status(), ctx);
@@ -124,10 +140,12 @@ int RunStacks(const StacksArgs& a, Context& ctx) {
     text = a.merge ? report::FormatMerged(first->merged) : first->collapsed;
   }
   if (!a.svg.empty()) {
-    std::string title = fmt::format("{} ({}, {} stacks)", a.files[0], a.metric, SourceName(first->source));
+    std::string title =
+        fmt::format("{} ({}, {} stacks)", a.files[0], a.metric, SourceName(first->source));
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
-    if (int rc = Emit(report::FormatFlamegraphSvg(first->merged, title, a.unit), svg_out, ctx)) return rc;
+    if (int rc = Emit(report::FormatFlamegraphSvg(first->merged, title, a.unit), svg_out, ctx))
+      return rc;
     if (a.common.output.empty()) return kExitOk;  // the SVG was what was asked for
   }
   return Emit(std::move(text), a.common, ctx);
@@ -137,8 +155,9 @@ int RunStacks(const StacksArgs& a, Context& ctx) {
 
 void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<StacksArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "stacks", "Flamegraph stacks (PyTorch's export_stacks, merged, or a differential of two runs), and an SVG");
+  CLI::App* cmd = app.add_subcommand("stacks",
+                                     "Flamegraph stacks (PyTorch's export_stacks, merged, or a "
+                                     "differential of two runs), and an SVG");
   cmd->add_option("FILE", args->files, "Trace file; - reads standard input. With --diff: BASE NEW")
       ->required()
       ->expected(1, 2);
@@ -146,15 +165,20 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
                   "self_cpu or self_cuda (or PyTorch's self_cpu_time_total, self_cuda_time_total)")
       ->default_str("self_cpu");
   cmd->add_option("--stacks", args->source,
-                  "Where stacks come from: python (recorded Python stacks), ops (the op tree; kernels as leaves "
+                  "Where stacks come from: python (recorded Python stacks), ops (the op tree; "
+                  "kernels as leaves "
                   "for self_cuda), both, or auto (python where recorded, else ops)")
       ->default_str("auto");
-  cmd->add_flag("--merge", args->merge, "One line per distinct stack with the summed weight, sorted");
-  cmd->add_flag("--diff", args->diff, "Differential folded stacks of BASE and NEW: 'stack weight_base weight_new'");
-  cmd->add_option("--unit", args->unit, "Weights in integer microseconds (PyTorch's) or nanoseconds (exact sums)")
+  cmd->add_flag("--merge", args->merge,
+                "One line per distinct stack with the summed weight, sorted");
+  cmd->add_flag("--diff", args->diff,
+                "Differential folded stacks of BASE and NEW: 'stack weight_base weight_new'");
+  cmd->add_option("--unit", args->unit,
+                  "Weights in integer microseconds (PyTorch's) or nanoseconds (exact sums)")
       ->check(CLI::IsMember({"us", "ns"}))
       ->default_str("us");
-  cmd->add_option("--svg", args->svg, "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
+  cmd->add_option("--svg", args->svg,
+                  "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunStacks(*args, ctx); }; });
 }

@@ -32,23 +32,30 @@ int RunTable(const TableArgs& a, Context& ctx) {
   passes::SortKey sort = passes::SortKey::kNone;
   if (!a.sort_by.empty() && !passes::ParseSortKey(a.sort_by, &sort)) {
     std::string names;
-    for (std::string_view n : passes::SortKeyNames()) names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("--sort: unknown key \"{}\" (expected one of: {})", a.sort_by, names)),
-                ctx);
+    for (std::string_view n : passes::SortKeyNames())
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
+    return Fail(
+        Status(ErrorCode::kInvalidArgument,
+               fmt::format("--sort: unknown key \"{}\" (expected one of: {})", a.sort_by, names)),
+        ctx);
   }
   if (a.raw && (a.group_by_input_shape || a.group_by_stack_n > 0))
-    return Fail(Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"), ctx);
+    return Fail(
+        Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"),
+        ctx);
   auto trace = LoadForCommand(a.file, a.common, ctx);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(), PeakRssMb());
+  ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(),
+                 clock.Lap(), PeakRssMb());
   std::vector<passes::AverageRow> rows =
       a.raw ? passes::RawEventRows(*trace, events)
-            : passes::ComputeKeyAverages(*trace, events, {a.group_by_input_shape, a.group_by_stack_n});
+            : passes::ComputeKeyAverages(*trace, events,
+                                         {a.group_by_input_shape, a.group_by_stack_n});
   passes::SortRows(&rows, sort);
-  ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(), PeakRssMb());
+  ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(),
+                 clock.Lap(), PeakRssMb());
 
   if (a.common.format == "text") {
     report::TableOptions options;
@@ -66,7 +73,8 @@ int RunTable(const TableArgs& a, Context& ctx) {
     return Emit(report::FormatTable(*trace, rows, options), a.common, ctx);
   }
   std::vector<size_t> shown = report::ShownRows(rows, a.row_limit, a.top_level_only);
-  if (a.common.format == "csv") return Emit(report::FormatRowsCsv(*trace, rows, shown), a.common, ctx);
+  if (a.common.format == "csv")
+    return Emit(report::FormatRowsCsv(*trace, rows, shown), a.common, ctx);
   report::RowsContext context;
   context.input = a.file;
   if (sort != passes::SortKey::kNone) {
@@ -93,26 +101,33 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<TableArgs>();
   CLI::App* cmd = app.add_subcommand(
       "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
-  cmd->add_option("FILE", args->file, "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
+  cmd->add_option("FILE", args->file,
+                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
       ->required();
-  std::string keys = "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
-                     "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "
-                     "self_cuda_memory_usage, count; short aliases self_cpu, self_cuda, cpu_total, cuda_total, "
-                     "cpu_mem, self_cpu_mem, cuda_mem, self_cuda_mem, calls";
-  cmd->add_option("--sort", args->sort_by, "Sort rows by this attribute, descending (" + keys + ")");
+  std::string keys =
+      "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
+      "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "
+      "self_cuda_memory_usage, count; short aliases self_cpu, self_cuda, cpu_total, cuda_total, "
+      "cpu_mem, self_cpu_mem, cuda_mem, self_cuda_mem, calls";
+  cmd->add_option("--sort", args->sort_by,
+                  "Sort rows by this attribute, descending (" + keys + ")");
   cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(100);
   cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
                 "One row per (name, input shapes), like key_averages(group_by_input_shape=True)");
   cmd->add_option("--group-by-stack", args->group_by_stack_n,
                   "One row per (name, top N stack frames), like key_averages(group_by_stack_n=N)");
-  cmd->add_flag("--top-level-only", args->top_level_only, "Only rows whose first event has no parent op");
+  cmd->add_flag("--top-level-only", args->top_level_only,
+                "Only rows whose first event has no parent op");
   cmd->add_option("--header", args->header, "A title line above the table")
       ->each([args](const std::string&) { args->has_header = true; });
   cmd->add_option("--max-name-width", args->max_name_width, "Widest Name column")->default_val(55);
-  cmd->add_option("--max-src-width", args->max_src_width, "Widest Source Location column")->default_val(75);
-  cmd->add_option("--max-shapes-width", args->max_shapes_width, "Widest Input Shapes column")->default_val(80);
+  cmd->add_option("--max-src-width", args->max_src_width, "Widest Source Location column")
+      ->default_val(75);
+  cmd->add_option("--max-shapes-width", args->max_shapes_width, "Widest Input Shapes column")
+      ->default_val(80);
   cmd->add_flag("--raw", args->raw, "One row per event, un-averaged (function_events.table())");
-  cmd->add_flag("--no-truncate", args->no_truncate, "Never shorten names, shapes or source locations");
+  cmd->add_flag("--no-truncate", args->no_truncate,
+                "Never shorten names, shapes or source locations");
   AddCommonOptions(cmd, &args->common, {"text", "json", "csv"});
   cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunTable(*args, ctx); }; });
 }

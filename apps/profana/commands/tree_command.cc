@@ -1,7 +1,7 @@
 // profana tree: the CPU op tree per thread, with self and total time, the device activity each op
 // launched, and input shapes. Walked iteratively: traces can nest very deep.
-#include <iterator>
 #include <algorithm>
+#include <iterator>
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
@@ -23,8 +23,10 @@ struct TreeArgs {
 
 std::string ThreadLabel(const Trace& t, ThreadId id) {
   const ThreadInfo& info = t.threads[id.value];
-  std::string tid = info.tid_text.value ? std::string(t.str(info.tid_text)) : std::to_string(info.tid);
-  std::string pid = info.pid_text.value ? std::string(t.str(info.pid_text)) : std::to_string(info.pid);
+  std::string tid =
+      info.tid_text.value ? std::string(t.str(info.tid_text)) : std::to_string(info.tid);
+  std::string pid =
+      info.pid_text.value ? std::string(t.str(info.pid_text)) : std::to_string(info.pid);
   std::string label = fmt::format("thread {} (pid {})", tid, pid);
   if (info.name.value) label += fmt::format(" \"{}\"", t.str(info.name));
   return label;
@@ -33,13 +35,14 @@ std::string ThreadLabel(const Trace& t, ThreadId id) {
 bool ThreadMatches(const Trace& t, ThreadId id, const std::string& wanted) {
   if (wanted.empty()) return true;
   const ThreadInfo& info = t.threads[id.value];
-  std::string tid = info.tid_text.value ? std::string(t.str(info.tid_text)) : std::to_string(info.tid);
+  std::string tid =
+      info.tid_text.value ? std::string(t.str(info.tid_text)) : std::to_string(info.tid);
   return wanted == tid || (info.name.value && wanted == t.str(info.name));
 }
 
 // The roots of each thread, threads in order of their first root.
-std::vector<std::pair<ThreadId, std::vector<uint32_t>>> RootsByThread(const Trace& t, const passes::FunctionEventList& e,
-                                                                      const TreeArgs& a) {
+std::vector<std::pair<ThreadId, std::vector<uint32_t>>> RootsByThread(
+    const Trace& t, const passes::FunctionEventList& e, const TreeArgs& a) {
   std::vector<std::pair<ThreadId, std::vector<uint32_t>>> threads;
   std::vector<int32_t> slot(t.threads.size(), -1);
   for (uint32_t i = 0; i < e.size(); ++i) {
@@ -60,7 +63,8 @@ enum Visited { kSkipped, kShown, kDescend };
 
 // Pre-order walk with an explicit stack; leave(i) follows every node visit() did not skip.
 template <typename Visit, typename Leave>
-void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots, Visit visit, Leave leave) {
+void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots, Visit visit,
+          Leave leave) {
   struct Frame {
     uint32_t node;
     uint32_t next_child;
@@ -84,15 +88,18 @@ void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots
       uint32_t c = e.child_index[f.next_child++];
       int depth = f.depth + 1;
       Visited v = visit(c, depth);
-      if (v == kDescend) stack.push_back({c, e.child_begin[c], depth});
-      else if (v == kShown) leave(c);
+      if (v == kDescend)
+        stack.push_back({c, e.child_begin[c], depth});
+      else if (v == kShown)
+        leave(c);
     }
   }
 }
 
 std::string StreamLabel(const Trace& t, uint32_t event) {
   const ThreadInfo& info = t.threads[t.events.thread[event].value];
-  std::string stream = info.tid_text.value ? std::string(t.str(info.tid_text)) : fmt::format("stream {}", info.tid);
+  std::string stream =
+      info.tid_text.value ? std::string(t.str(info.tid_text)) : fmt::format("stream {}", info.tid);
   int32_t device = t.events.device[event];
   return device >= 0 ? fmt::format("device {} {}", device, stream) : stream;
 }
@@ -165,11 +172,15 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
     const ThreadInfo& info = t.threads[thread.value];
     w.BeginObject();
     w.Key("pid");
-    if (info.pid_text.value) w.String(t.str(info.pid_text));
-    else w.Int(info.pid);
+    if (info.pid_text.value)
+      w.String(t.str(info.pid_text));
+    else
+      w.Int(info.pid);
     w.Key("tid");
-    if (info.tid_text.value) w.String(t.str(info.tid_text));
-    else w.Int(info.tid);
+    if (info.tid_text.value)
+      w.String(t.str(info.tid_text));
+    else
+      w.Int(info.tid);
     w.Key("name").String(t.str(info.name));
     w.Key("roots").BeginArray();
     Walk(
@@ -186,8 +197,10 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
           w.Key("device_total_us").Micros(x.cuda_total_ns);
           w.Key("device_self_us").Micros(x.self_cuda_ns);
           w.Key("input_shapes");
-          if (e.input_shapes[i].value) w.String(t.str(e.input_shapes[i]));
-          else w.Null();
+          if (e.input_shapes[i].value)
+            w.String(t.str(e.input_shapes[i]));
+          else
+            w.Null();
           w.Key("kernels").BeginArray();
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k];
@@ -219,11 +232,14 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
 
 void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<TreeArgs>();
-  CLI::App* cmd = app.add_subcommand("tree", "The CPU op tree per thread: total and self time, launched kernels, shapes");
+  CLI::App* cmd = app.add_subcommand(
+      "tree", "The CPU op tree per thread: total and self time, launched kernels, shapes");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  cmd->add_option("--depth", args->depth, "Show at most N levels (1 = top-level ops only)")->check(CLI::PositiveNumber);
+  cmd->add_option("--depth", args->depth, "Show at most N levels (1 = top-level ops only)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--thread", args->thread, "Only this thread (its tid, or its name)");
-  cmd->add_option("--min-time", args->min_time_us, "Hide ops (and what they contain) under US microseconds")
+  cmd->add_option("--min-time", args->min_time_us,
+                  "Hide ops (and what they contain) under US microseconds")
       ->check(CLI::NonNegativeNumber);
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
@@ -231,8 +247,9 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
       auto trace = LoadForCommand(args->file, args->common, ctx);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      return Emit(args->common.format == "json" ? Json(*trace, events, *args) : Text(*trace, events, *args),
-                  args->common, ctx);
+      return Emit(
+          args->common.format == "json" ? Json(*trace, events, *args) : Text(*trace, events, *args),
+          args->common, ctx);
     };
   });
 }

@@ -32,7 +32,7 @@ class ByteSource {
   size_t ReadRaw(char* dst, size_t n);
   size_t Inflate(char* dst, size_t n);
   bool RefillCompressed();  // reads more compressed bytes once the last are used; false on error
-  void InflateAhead();  // the inflater thread
+  void InflateAhead();      // the inflater thread
   size_t ReadInflated(char* dst, size_t n);
 
   int fd_ = -1;

@@ -41,7 +41,9 @@ class Column {
   const T& back() const { return data()[size() - 1]; }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size(); }
-  bool operator==(const Column& o) const { return size() == o.size() && std::equal(begin(), end(), o.begin()); }
+  bool operator==(const Column& o) const {
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+  }
 
   // Writes: each takes ownership first.
   std::vector<T>& owned() {

@@ -10,6 +10,8 @@ namespace profana {
 
 // crc is the value of the bytes before (0 to start); Crc32c(b, Crc32c(a)) == Crc32c(a + b).
 uint32_t Crc32c(const void* data, size_t size, uint32_t crc = 0);
-inline uint32_t Crc32c(std::string_view bytes, uint32_t crc = 0) { return Crc32c(bytes.data(), bytes.size(), crc); }
+inline uint32_t Crc32c(std::string_view bytes, uint32_t crc = 0) {
+  return Crc32c(bytes.data(), bytes.size(), crc);
+}
 
 }  // namespace profana

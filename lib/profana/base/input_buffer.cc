@@ -26,7 +26,9 @@ class PaddedBytes {
     capacity_ = cap;
   }
   char* tail() { return data_.get() + size_; }
-  size_t room() const { return capacity_ > kInputPadding + size_ ? capacity_ - kInputPadding - size_ : 0; }
+  size_t room() const {
+    return capacity_ > kInputPadding + size_ ? capacity_ - kInputPadding - size_ : 0;
+  }
   void Grow(size_t n) { size_ += n; }
   size_t size() const { return size_; }
   void Finish(InputBuffer* out) {
@@ -46,7 +48,8 @@ Status ReadAll(int fd, const std::string& name, uint64_t limit, PaddedBytes* byt
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     if (limit && static_cast<uint64_t>(st.st_size) > limit)
-      return TooLargeError(name, "byte 0", "is " + FormatByteSize(st.st_size) + ", more than", limit);
+      return TooLargeError(name, "byte 0", "is " + FormatByteSize(st.st_size) + ", more than",
+                           limit);
     bytes->Reserve(static_cast<size_t>(st.st_size));
   }
   for (;;) {
@@ -82,7 +85,9 @@ Status Gunzip(std::string_view in, uint64_t limit, InputBuffer* out) {
   for (;;) {
     if (bytes.room() < (1 << 16)) {
       size_t want = bytes.size() + std::max<size_t>(bytes.size() / 2, 1 << 20);
-      bytes.Reserve(limit ? std::min<uint64_t>(want, std::max<uint64_t>(limit + 1, bytes.size() + (1 << 16))) : want);
+      bytes.Reserve(
+          limit ? std::min<uint64_t>(want, std::max<uint64_t>(limit + 1, bytes.size() + (1 << 16)))
+                : want);
     }
     size_t avail_in = std::min<size_t>(in.size() - consumed, 1u << 30);
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
@@ -94,7 +99,8 @@ Status Gunzip(std::string_view in, uint64_t limit, InputBuffer* out) {
     consumed += avail_in - zs.avail_in;
     bytes.Grow(room - zs.avail_out);
     if (limit && bytes.size() > limit) {
-      status = TooLargeError(out->name, fmt::format("compressed byte {}", consumed), "inflates past", limit);
+      status = TooLargeError(out->name, fmt::format("compressed byte {}", consumed),
+                             "inflates past", limit);
       break;
     }
     if (rc == Z_STREAM_END) {
@@ -160,7 +166,8 @@ Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits
   return FromRaw(std::move(raw), std::move(name), limits.max_bytes);
 }
 
-Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name, const InputLimits& limits) {
+Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name,
+                                   const InputLimits& limits) {
   PaddedBytes raw;
   raw.Reserve(bytes.size());
   if (!bytes.empty()) std::memcpy(raw.tail(), bytes.data(), bytes.size());

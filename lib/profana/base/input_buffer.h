@@ -19,8 +19,8 @@ constexpr size_t kInputPadding = 64;
 
 struct InputBuffer {
   std::unique_ptr<char[]> data;
-  size_t size = 0;             // bytes of content (after gunzip)
-  std::string name;            // what messages call this input ("<stdin>" for "-")
+  size_t size = 0;   // bytes of content (after gunzip)
+  std::string name;  // what messages call this input ("<stdin>" for "-")
   bool gzipped = false;
   uint64_t compressed_size = 0;
   // Set when a gzip stream ends early: the compressed offset where it stopped. The content
@@ -40,7 +40,8 @@ struct InputLimits {
 // file, a gzip bomb) is a kTooLarge error, found before the memory is spent.
 Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits = {});
 // Wraps bytes already in memory (tests, fuzzers); gunzips like ReadInput.
-Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name, const InputLimits& limits = {});
+Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name,
+                                   const InputLimits& limits = {});
 
 bool HasGzipMagic(std::string_view bytes);
 

@@ -36,11 +36,21 @@ void AppendJsonString(std::string_view s, std::string* out) {
   for (char c : s) {
     auto u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
       default:
         if (u < 0x20 || u == 0x7f) {
           out->append("\\u00");
@@ -70,14 +80,30 @@ bool ParseJsonString(std::string_view in, std::string* out, size_t* used) {
     }
     if (++i >= in.size()) return false;
     switch (in[i]) {
-      case '"': out->push_back('"'); break;
-      case '\\': out->push_back('\\'); break;
-      case '/': out->push_back('/'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
+      case '"':
+        out->push_back('"');
+        break;
+      case '\\':
+        out->push_back('\\');
+        break;
+      case '/':
+        out->push_back('/');
+        break;
+      case 'b':
+        out->push_back('\b');
+        break;
+      case 'f':
+        out->push_back('\f');
+        break;
+      case 'n':
+        out->push_back('\n');
+        break;
+      case 'r':
+        out->push_back('\r');
+        break;
+      case 't':
+        out->push_back('\t');
+        break;
       case 'u': {
         auto hex4 = [&](size_t at, uint32_t* v) {
           if (at + 4 > in.size()) return false;
@@ -93,15 +119,16 @@ bool ParseJsonString(std::string_view in, std::string* out, size_t* used) {
         if (!hex4(i + 1, &cp)) return false;
         i += 4;
         uint32_t lo;
-        if (cp >= 0xd800 && cp < 0xdc00 && i + 2 < in.size() && in[i + 1] == '\\' && in[i + 2] == 'u' &&
-            hex4(i + 3, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+        if (cp >= 0xd800 && cp < 0xdc00 && i + 2 < in.size() && in[i + 1] == '\\' &&
+            in[i + 2] == 'u' && hex4(i + 3, &lo) && lo >= 0xdc00 && lo < 0xe000) {
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
           i += 6;
         }
         AppendUtf8(cp, out);
         break;
       }
-      default: return false;
+      default:
+        return false;
     }
   }
   return false;

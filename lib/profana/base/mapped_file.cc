@@ -29,7 +29,8 @@ MappedFile::~MappedFile() {
 
 Result<MappedFile> MappedFile::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (fd < 0)
+    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);

@@ -12,7 +12,8 @@ namespace profana {
 
 uint64_t DefaultMaxMemory() {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  uint64_t physical = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+  uint64_t physical =
+      pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
   return std::max<uint64_t>(physical / 2, uint64_t{1} << 30);
 }
 
@@ -25,12 +26,27 @@ bool ParseByteSize(std::string_view text, uint64_t* bytes) {
   double scale = 1;
   if (!unit.empty()) {
     switch (unit[0]) {
-      case 'k': case 'K': scale = 1024.0; break;
-      case 'm': case 'M': scale = 1024.0 * 1024; break;
-      case 'g': case 'G': scale = 1024.0 * 1024 * 1024; break;
-      case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
-      case 'b': case 'B': break;
-      default: return false;
+      case 'k':
+      case 'K':
+        scale = 1024.0;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1024.0 * 1024;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1024.0 * 1024 * 1024;
+        break;
+      case 't':
+      case 'T':
+        scale = 1024.0 * 1024 * 1024 * 1024;
+        break;
+      case 'b':
+      case 'B':
+        break;
+      default:
+        return false;
     }
     if (unit[0] != 'b' && unit[0] != 'B') unit.remove_prefix(1);
     if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB")) return false;
@@ -64,7 +80,8 @@ std::string SuggestedLimit(uint64_t limit) {
 
 }  // namespace
 
-Status TooLargeError(const std::string& name, const std::string& where, const std::string& what, uint64_t limit) {
+Status TooLargeError(const std::string& name, const std::string& where, const std::string& what,
+                     uint64_t limit) {
   return Status(ErrorCode::kTooLarge,
                 fmt::format("{}: {}: {} the memory limit of {} (--max-memory); if the file is "
                             "genuine, raise the limit, e.g. --max-memory {}, or 0 for none",

@@ -26,6 +26,7 @@ std::string FormatByteSize(uint64_t bytes);
 
 // The error for content that passes the budget. `where` is the position text ("byte 0",
 // "compressed byte 120") and `what` what crossed it ("inflates past", "is 20.0 GiB, more than").
-Status TooLargeError(const std::string& name, const std::string& where, const std::string& what, uint64_t limit);
+Status TooLargeError(const std::string& name, const std::string& where, const std::string& what,
+                     uint64_t limit);
 
 }  // namespace profana

@@ -16,11 +16,11 @@ enum class ErrorCode {
   kUnrecognizedFormat,  // no importer claims the bytes
   kBadMagic,
   kUnsupportedVersion,
-  kTruncated,           // input ends early (fatal only when nothing usable is left, or --strict)
-  kMalformed,           // structure broken
+  kTruncated,  // input ends early (fatal only when nothing usable is left, or --strict)
+  kMalformed,  // structure broken
   kTooLarge,
-  kInvalidArgument,     // bad option value
-  kCheckFailed,         // a CI gate failed
+  kInvalidArgument,  // bad option value
+  kCheckFailed,      // a CI gate failed
   kInternal,
 };
 
@@ -45,8 +45,8 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Status status) : value_(std::move(status)) {}   // NOLINT: must not be Ok
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(Status status) : value_(std::move(status)) {}  // NOLINT: must not be Ok
 
   bool ok() const { return std::holds_alternative<T>(value_); }
   const Status& status() const {
@@ -67,16 +67,15 @@ class [[nodiscard]] Result {
 
 }  // namespace profana
 
-#define PROFANA_RETURN_IF_ERROR(expr)      \
-  do {                                     \
-    ::profana::Status _st = (expr);        \
-    if (!_st.ok()) return _st;             \
+#define PROFANA_RETURN_IF_ERROR(expr) \
+  do {                                \
+    ::profana::Status _st = (expr);   \
+    if (!_st.ok()) return _st;        \
   } while (0)
 
 #define PROFANA_CONCAT_INNER(a, b) a##b
 #define PROFANA_CONCAT(a, b) PROFANA_CONCAT_INNER(a, b)
-#define PROFANA_ASSIGN_OR_RETURN(lhs, expr)                          \
-  auto PROFANA_CONCAT(_res_, __LINE__) = (expr);                     \
-  if (!PROFANA_CONCAT(_res_, __LINE__).ok())                         \
-    return PROFANA_CONCAT(_res_, __LINE__).status();                 \
+#define PROFANA_ASSIGN_OR_RETURN(lhs, expr)                                                   \
+  auto PROFANA_CONCAT(_res_, __LINE__) = (expr);                                              \
+  if (!PROFANA_CONCAT(_res_, __LINE__).ok()) return PROFANA_CONCAT(_res_, __LINE__).status(); \
   lhs = std::move(PROFANA_CONCAT(_res_, __LINE__)).value()

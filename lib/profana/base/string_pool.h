@@ -31,9 +31,9 @@ class StringPool {
   void Grow();
   const char* Store(std::string_view s);
 
-  std::vector<std::string_view> views_;   // id -> text
-  std::vector<uint64_t> hashes_;          // id -> hash (rehash without rehashing text)
-  std::vector<uint32_t> slots_;           // open addressing; 0 = empty, else id + 1
+  std::vector<std::string_view> views_;  // id -> text
+  std::vector<uint64_t> hashes_;         // id -> hash (rehash without rehashing text)
+  std::vector<uint32_t> slots_;          // open addressing; 0 = empty, else id + 1
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
   size_t block_size_ = 0;

@@ -1,12 +1,12 @@
 #include <memory>
 
 #include "fmt/format.h"
+#include "profana/base/mapped_file.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
-#include "profana/importers/nvprof/nvprof_importer.h"
-#include "profana/base/mapped_file.h"
 #include "profana/importers/native/native_importer.h"
+#include "profana/importers/nvprof/nvprof_importer.h"
 #include "profana/io/native_reader.h"
 
 namespace profana {
@@ -14,11 +14,13 @@ namespace profana {
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
       {"chrome-json",
-       "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or gzip",
+       "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
+       "gzip",
        json::SniffChromeJson, json::ImportChromeJson},
-      {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
-       nvprof::ImportNvprof},
-      {"profana-native", "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
+      {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
+       nvprof::SniffSqlite, nvprof::ImportNvprof},
+      {"profana-native",
+       "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
        native::SniffNativeBinary, native::ImportNativeBinary},
       {"profana-native-text", "the native format's text twin (profana convert IN -o OUT.txt)",
        native::SniffNativeTextFile, native::ImportNativeText},
@@ -36,14 +38,16 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   if (input.size == 0) {
     if (input.gzip_truncated)
       return Status(ErrorCode::kTruncated,
-                    fmt::format("{}: compressed byte {}: gzip stream ends before any data", input.name,
-                                input.gzip_truncated_at));
-    return Status(ErrorCode::kMalformed, fmt::format("{}: byte 0: empty input, not a trace", input.name));
+                    fmt::format("{}: compressed byte {}: gzip stream ends before any data",
+                                input.name, input.gzip_truncated_at));
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{}: byte 0: empty input, not a trace", input.name));
   }
   const ImporterInfo* info = DetectFormat(input.view());
   if (!info) {
     return Status(ErrorCode::kUnrecognizedFormat,
-                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads Chrome-trace JSON and nvprof databases)",
+                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads "
+                              "Chrome-trace JSON and nvprof databases)",
                               input.name, input.gzipped ? " after gunzip" : ""));
   }
   return info->import(input);

@@ -23,8 +23,8 @@ class Writer {
     fmt::format_int whole(mag / 1000);
     out_.append(whole.data(), whole.size());
     unsigned frac = static_cast<unsigned>(mag % 1000);
-    char buf[4] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
-                   static_cast<char>('0' + frac % 10)};
+    char buf[4] = {'.', static_cast<char>('0' + frac / 100),
+                   static_cast<char>('0' + frac / 10 % 10), static_cast<char>('0' + frac % 10)};
     out_.append(buf, 4);
   }
   void Str(StringId id) { AppendJsonString(t_.str(id), &out_); }
@@ -49,19 +49,32 @@ class Writer {
   // Kineto's category for an activity kind; null for CPU ops, which need none.
   static const char* CategoryOf(ActivityKind kind) {
     switch (kind) {
-      case ActivityKind::kCpuOp: return nullptr;
-      case ActivityKind::kUserAnnotation: return "user_annotation";
-      case ActivityKind::kRuntime: return "cuda_runtime";
-      case ActivityKind::kDriver: return "cuda_driver";
-      case ActivityKind::kCpuInstant: return "cpu_instant_event";
-      case ActivityKind::kPythonFunction: return "python_function";
-      case ActivityKind::kCpuOther: return "overhead";
-      case ActivityKind::kKernel: return "kernel";
-      case ActivityKind::kMemcpy: return "gpu_memcpy";
-      case ActivityKind::kMemset: return "gpu_memset";
-      case ActivityKind::kGpuUserAnnotation: return "gpu_user_annotation";
-      case ActivityKind::kDeviceOther: return "cuda_sync";
-      case ActivityKind::kTraceSpan: return "Trace";
+      case ActivityKind::kCpuOp:
+        return nullptr;
+      case ActivityKind::kUserAnnotation:
+        return "user_annotation";
+      case ActivityKind::kRuntime:
+        return "cuda_runtime";
+      case ActivityKind::kDriver:
+        return "cuda_driver";
+      case ActivityKind::kCpuInstant:
+        return "cpu_instant_event";
+      case ActivityKind::kPythonFunction:
+        return "python_function";
+      case ActivityKind::kCpuOther:
+        return "overhead";
+      case ActivityKind::kKernel:
+        return "kernel";
+      case ActivityKind::kMemcpy:
+        return "gpu_memcpy";
+      case ActivityKind::kMemset:
+        return "gpu_memset";
+      case ActivityKind::kGpuUserAnnotation:
+        return "gpu_user_annotation";
+      case ActivityKind::kDeviceOther:
+        return "cuda_sync";
+      case ActivityKind::kTraceSpan:
+        return "Trace";
     }
     return nullptr;
   }
@@ -112,8 +125,10 @@ class Writer {
       }
       AppendJsonString(joined, &out_);
     }
-    if (out_.size() == open) out_.resize(args_at);
-    else out_ += '}';
+    if (out_.size() == open)
+      out_.resize(args_at);
+    else
+      out_ += '}';
     out_ += '}';
   }
 
@@ -135,8 +150,8 @@ class Writer {
         json += "false", i += 4;
       } else if (py.substr(i, 4) == "None") {
         json += "null", i += 3;
-      } else if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c == '[' ||
-                 c == ']' || c == ',' || c == ' ') {
+      } else if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
+                 c == 'E' || c == '[' || c == ']' || c == ',' || c == ' ') {
         json += c;
       } else {
         return;
@@ -164,7 +179,8 @@ class Writer {
     Key("Bytes");
     Int(m.bytes[i]);
     if (m.addr[i] != kNoId) out_ += ',', Key("Addr"), Int(m.addr[i]);
-    if (m.total_allocated[i] != kNoId) out_ += ',', Key("Total Allocated"), Int(m.total_allocated[i]);
+    if (m.total_allocated[i] != kNoId)
+      out_ += ',', Key("Total Allocated"), Int(m.total_allocated[i]);
     if (m.total_reserved[i] != kNoId) out_ += ',', Key("Total Reserved"), Int(m.total_reserved[i]);
     out_ += "}}";
   }
@@ -194,7 +210,8 @@ class Writer {
     const EventTable& e = t_.events;
     std::unordered_map<int64_t, uint32_t> launch;
     for (uint32_t i = 0; i < e.size(); ++i)
-      if ((e.kind[i] == ActivityKind::kRuntime || e.kind[i] == ActivityKind::kDriver) && e.correlation[i] != kNoId)
+      if ((e.kind[i] == ActivityKind::kRuntime || e.kind[i] == ActivityKind::kDriver) &&
+          e.correlation[i] != kNoId)
         launch.try_emplace(e.correlation[i], i);
     for (uint32_t i = 0; i < e.size(); ++i) {
       if (!IsDeviceActivity(e.kind[i]) || e.correlation[i] == kNoId) continue;
@@ -223,7 +240,8 @@ class Writer {
         StringId name = which ? th.process_name : th.name;
         if (!name.value) continue;
         Separator();
-        out_ += which ? "{\"ph\":\"M\",\"name\":\"process_name\"," : "{\"ph\":\"M\",\"name\":\"thread_name\",";
+        out_ += which ? "{\"ph\":\"M\",\"name\":\"process_name\","
+                      : "{\"ph\":\"M\",\"name\":\"thread_name\",";
         Key("pid");
         th.pid_text.value ? Str(th.pid_text) : Int(th.pid);
         out_ += ',';
@@ -266,7 +284,8 @@ std::string WriteChromeTrace(const Trace& t) {
       out += "],\n";
     }
     if (m.rank >= 0) {
-      out += fmt::format("\"distributedInfo\":{{\"rank\":{},\"world_size\":{}", m.rank, m.world_size);
+      out +=
+          fmt::format("\"distributedInfo\":{{\"rank\":{},\"world_size\":{}", m.rank, m.world_size);
       if (!m.backend.empty()) {
         out += ",\"backend\":";
         AppendJsonString(m.backend, &out);
@@ -277,7 +296,8 @@ std::string WriteChromeTrace(const Trace& t) {
     // nvprof profiles are read legacy-style (kernels belong to the markers around their launch);
     // the key carries that through a round trip.
     if (m.legacy_kernels) out += "\"profanaLegacyKernels\":1,\n";
-    if (m.base_time_ns != kNoId) out += fmt::format("\"baseTimeNanoseconds\":{},\n", m.base_time_ns);
+    if (m.base_time_ns != kNoId)
+      out += fmt::format("\"baseTimeNanoseconds\":{},\n", m.base_time_ns);
     if (!m.display_time_unit.empty()) {
       out += "\"displayTimeUnit\":";
       AppendJsonString(m.display_time_unit, &out);
@@ -292,7 +312,8 @@ std::string WriteChromeTrace(const Trace& t) {
     w.LaunchFlows();
   } else {
     for (size_t i = 0; i < t.flows.size(); ++i)
-      w.Flow(t.flows.is_start[i] != 0, t.flows.id[i], t.flows.ts_ns[i], t.flows.thread[i], t.str(t.flows.category[i]));
+      w.Flow(t.flows.is_start[i] != 0, t.flows.id[i], t.flows.ts_ns[i], t.flows.thread[i],
+             t.str(t.flows.category[i]));
   }
   // Names last: a process_name names the threads of its pid that exist when it is read.
   w.Names();

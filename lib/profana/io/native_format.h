@@ -18,14 +18,15 @@ constexpr uint32_t kVersion = 1;
 constexpr uint32_t kHeaderSize = 32;
 constexpr uint32_t kSectionEntrySize = 32;
 constexpr uint32_t kMaxSections = 4096;
-constexpr uint32_t kSectionRequired = 1;  // flags bit: a reader that does not know the id must refuse
+constexpr uint32_t kSectionRequired =
+    1;  // flags bit: a reader that does not know the id must refuse
 constexpr std::string_view kTextMagic = "profana-native-text";
 
 enum SectionId : uint32_t {
   kStrings = 1,      // u64 count, u64 offsets[count + 1], then the bytes; string 0 is ""
   kMetadata = 2,     // key/typed-value records (TraceMetadata)
   kDiagnostics = 3,  // counts and samples by diagnostic name
-  kThreads = 4,      // ThreadInfo records: i64 pid, i64 tid, u32 pid_text, tid_text, name, process_name
+  kThreads = 4,  // ThreadInfo records: i64 pid, i64 tid, u32 pid_text, tid_text, name, process_name
   kFunctionIndex = 5,  // optional: u32 version, u32 0, u64 removed_duplicates, kernels_attributed,
                        // kernels_unattributed, external_id_mismatches; then the kIndexBase columns
   // Columns: 0x100 + 0x20 * table + column; a section is the raw little-endian array.
@@ -94,7 +95,8 @@ template <typename TraceT, typename F>
 void ForEachIndexColumn(TraceT& t, F&& f) {
   auto& x = t.function_index;
   f(ColumnInfo{kIndexBase + 0, "function_index", "source", Ref::kNone}, x.source);
-  f(ColumnInfo{kIndexBase + 1, "function_index", "synthetic_record", Ref::kNone}, x.synthetic_record);
+  f(ColumnInfo{kIndexBase + 1, "function_index", "synthetic_record", Ref::kNone},
+    x.synthetic_record);
   f(ColumnInfo{kIndexBase + 2, "function_index", "device_type", Ref::kNone}, x.device_type);
   f(ColumnInfo{kIndexBase + 3, "function_index", "scope", Ref::kNone}, x.scope);
   f(ColumnInfo{kIndexBase + 4, "function_index", "parent", Ref::kNone}, x.parent);

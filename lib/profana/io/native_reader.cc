@@ -26,12 +26,18 @@ struct Entry {
 
 std::string SectionName(uint32_t id) {
   switch (id) {
-    case kStrings: return "strings";
-    case kMetadata: return "metadata";
-    case kDiagnostics: return "diagnostics";
-    case kThreads: return "threads";
-    case kFunctionIndex: return "function_index";
-    default: break;
+    case kStrings:
+      return "strings";
+    case kMetadata:
+      return "metadata";
+    case kDiagnostics:
+      return "diagnostics";
+    case kThreads:
+      return "threads";
+    case kFunctionIndex:
+      return "function_index";
+    default:
+      break;
   }
   std::string name = fmt::format("0x{:x}", id);
   Trace empty;
@@ -64,7 +70,8 @@ Status ReadStrings(std::string_view bytes, StringPool* pool) {
   ByteReader r(bytes);
   uint64_t count = r.U64();
   if (!r.ok() || count == 0 || count > UINT32_MAX || count + 1 > r.remaining() / 8)
-    return Status(ErrorCode::kMalformed, fmt::format("string count {} does not fit the section", count));
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("string count {} does not fit the section", count));
   const char* offsets = bytes.data() + 8;
   r.Skip((count + 1) * 8);
   std::string_view text = bytes.substr(r.offset());
@@ -74,8 +81,10 @@ Status ReadStrings(std::string_view bytes, StringPool* pool) {
     std::memcpy(&begin, offsets + i * 8, 8);
     std::memcpy(&end, offsets + (i + 1) * 8, 8);
     if (begin != prev || end < begin || end > text.size())
-      return Status(ErrorCode::kMalformed, fmt::format("string {}: offsets {}..{} out of order or past the {} bytes of text",
-                                                       i, begin, end, text.size()));
+      return Status(
+          ErrorCode::kMalformed,
+          fmt::format("string {}: offsets {}..{} out of order or past the {} bytes of text", i,
+                      begin, end, text.size()));
     prev = end;
     std::string_view s = text.substr(begin, end - begin);
     if (i == 0) {
@@ -84,7 +93,8 @@ Status ReadStrings(std::string_view bytes, StringPool* pool) {
     }
     // Ids are positions: a string twice (or an empty one) would shift every id after it.
     if (pool->Intern(s).value != i)
-      return Status(ErrorCode::kMalformed, fmt::format("string {} is empty or repeats an earlier one", i));
+      return Status(ErrorCode::kMalformed,
+                    fmt::format("string {} is empty or repeats an earlier one", i));
   }
   if (prev != text.size()) return Status(ErrorCode::kMalformed, "bytes after the last string");
   return Status::Ok();
@@ -100,31 +110,44 @@ Status ValidateTrace(const Trace& t) {
     const ThreadInfo& th = t.threads[i];
     for (StringId s : {th.pid_text, th.tid_text, th.name, th.process_name})
       if (s.value >= strings)
-        return Status(ErrorCode::kMalformed, fmt::format("section threads row {}: string {} out of range ({} strings)", i, s.value, strings));
+        return Status(ErrorCode::kMalformed,
+                      fmt::format("section threads row {}: string {} out of range ({} strings)", i,
+                                  s.value, strings));
   }
   Status status;
   size_t rows[5] = {t.events.size(), t.memory.size(), t.flows.size(), t.stacks.size(), 0};
   ForEachColumn(t, [&](const ColumnInfo& c, const auto& column) {
     if (!status.ok()) return;
-    size_t want = c.id < kMemoryBase ? rows[0] : c.id < kFlowsBase ? rows[1] : c.id < kStacksBase ? rows[2] : rows[3];
+    size_t want = c.id < kMemoryBase   ? rows[0]
+                  : c.id < kFlowsBase  ? rows[1]
+                  : c.id < kStacksBase ? rows[2]
+                                       : rows[3];
     if (column.size() != want) {
-      status = Status(ErrorCode::kMalformed, fmt::format("section {}.{}: {} rows, other columns of the table have {}",
-                                                         c.table, c.name, column.size(), want));
+      status = Status(ErrorCode::kMalformed,
+                      fmt::format("section {}.{}: {} rows, other columns of the table have {}",
+                                  c.table, c.name, column.size(), want));
       return;
     }
-    uint64_t limit = c.ref == Ref::kString ? strings : c.ref == Ref::kThread ? threads : c.ref == Ref::kStack ? stacks
-                     : c.ref == Ref::kKind ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1 : c.ref == Ref::kBool ? 2 : 0;
+    uint64_t limit = c.ref == Ref::kString   ? strings
+                     : c.ref == Ref::kThread ? threads
+                     : c.ref == Ref::kStack  ? stacks
+                     : c.ref == Ref::kKind   ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1
+                     : c.ref == Ref::kBool   ? 2
+                                             : 0;
     if (limit == 0) return;
     const auto* data = column.data();  // a plain pointer, so that the scan vectorises
     auto value = [&](size_t i) -> uint64_t {
       using T = std::decay_t<decltype(column[0])>;
-      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return static_cast<uint64_t>(data[i]);
-      else return data[i].value;
+      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+        return static_cast<uint64_t>(data[i]);
+      else
+        return data[i].value;
     };
     size_t i = FirstWrong(column.size(), [&](size_t i) { return value(i) >= limit; });
     if (i == column.size()) return;
-    status = Status(ErrorCode::kMalformed, fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
-                                                       c.table, c.name, i, value(i), limit));
+    status = Status(ErrorCode::kMalformed,
+                    fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
+                                c.table, c.name, i, value(i), limit));
   });
   PROFANA_RETURN_IF_ERROR(status);
   const StackTable& st = t.stacks;
@@ -133,8 +156,11 @@ Status ValidateTrace(const Trace& t) {
   for (size_t i = 1; i < st.size(); ++i) {
     // Parents before children: walking parents always ends at the root, never loops.
     if (st.parent[i].value >= i || st.depth[i] != st.depth[st.parent[i].value] + 1)
-      return Status(ErrorCode::kMalformed, fmt::format("section stacks row {}: parent {} must be an earlier row, depth {} its depth + 1",
-                                                       i, st.parent[i].value, st.depth[i]));
+      return Status(
+          ErrorCode::kMalformed,
+          fmt::format(
+              "section stacks row {}: parent {} must be an earlier row, depth {} its depth + 1", i,
+              st.parent[i].value, st.depth[i]));
   }
   const EventTable& e = t.events;
   const int64_t* start = e.start_ns.data();
@@ -146,22 +172,31 @@ Status ValidateTrace(const Trace& t) {
     return (end[i] < start[i]) | !TimeInRange(start[i]) | !TimeInRange(end[i]) | order;
   });
   if (i == e.size()) return Status::Ok();
-  if (end[i] < start[i]) return Status(ErrorCode::kMalformed, fmt::format("section events row {}: ends before it starts", i));
+  if (end[i] < start[i])
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("section events row {}: ends before it starts", i));
   if (!TimeInRange(start[i]) || !TimeInRange(end[i]))
-    return Status(ErrorCode::kMalformed, fmt::format("section events row {}: time out of range (+-2^62 ns, as every importer keeps)", i));
-  return Status(ErrorCode::kMalformed, fmt::format("section events row {}: not in (start, -end) order", i));
+    return Status(
+        ErrorCode::kMalformed,
+        fmt::format("section events row {}: time out of range (+-2^62 ns, as every importer keeps)",
+                    i));
+  return Status(ErrorCode::kMalformed,
+                fmt::format("section events row {}: not in (start, -end) order", i));
 }
 
 Status ValidateFunctionIndex(const Trace& t) {
   const FunctionEventIndex& x = t.function_index;
   const size_t n = x.source.size(), events = t.events.size(), records = t.memory.size();
   auto bad = [](const char* column, size_t row, const std::string& what) {
-    return Status(ErrorCode::kMalformed, fmt::format("section function_index.{} row {}: {}", column, row, what));
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("section function_index.{} row {}: {}", column, row, what));
   };
   auto rows = [&](const char* column, size_t have, size_t want) {
-    return have == want ? Status::Ok()
-                        : Status(ErrorCode::kMalformed, fmt::format("section function_index.{}: {} rows, {} expected from function_index.source",
-                                                                    column, have, want));
+    return have == want
+               ? Status::Ok()
+               : Status(ErrorCode::kMalformed, fmt::format("section function_index.{}: {} rows, {} "
+                                                           "expected from function_index.source",
+                                                           column, have, want));
   };
   PROFANA_RETURN_IF_ERROR(rows("device_type", x.device_type.size(), n));
   PROFANA_RETURN_IF_ERROR(rows("scope", x.scope.size(), n));
@@ -177,27 +212,42 @@ Status ValidateFunctionIndex(const Trace& t) {
   const uint8_t* device = x.device_type.data();
   const uint8_t* scope = x.scope.data();
   const int32_t* parent = x.parent.data();
-  size_t i = FirstWrong(n, [&](size_t i) { return (source[i] >= events) & ((source[i] != UINT32_MAX) | (device[i] != 0)); });
-  if (i < n) return bad("source", i, fmt::format("event {} out of range ({} events), or a [memory] event on a device", source[i], events));
+  size_t i = FirstWrong(n, [&](size_t i) {
+    return (source[i] >= events) & ((source[i] != UINT32_MAX) | (device[i] != 0));
+  });
+  if (i < n)
+    return bad("source", i,
+               fmt::format("event {} out of range ({} events), or a [memory] event on a device",
+                           source[i], events));
   size_t synthetic = 0;
   for (size_t i = 0; i < n; ++i) synthetic += source[i] == UINT32_MAX;
   if (synthetic != x.synthetic_record.size())
-    return bad("synthetic_record", 0, fmt::format("{} records for {} [memory] events", x.synthetic_record.size(), synthetic));
+    return bad(
+        "synthetic_record", 0,
+        fmt::format("{} records for {} [memory] events", x.synthetic_record.size(), synthetic));
   i = FirstWrong(synthetic, [&](size_t i) { return x.synthetic_record[i] >= records; });
-  if (i < synthetic) return bad("synthetic_record", i, fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
+  if (i < synthetic)
+    return bad("synthetic_record", i,
+               fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
   i = FirstWrong(n, [&](size_t i) { return (device[i] > 1) | (scope[i] > 1); });
   if (i < n) return bad("device_type", i, "device type and scope must be 0 or 1");
   // Parents come before their children, so every walk up the tree ends.
-  i = FirstWrong(n, [&](size_t i) { return (parent[i] < -1) | (parent[i] >= static_cast<int64_t>(i)); });
-  if (i < n) return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", parent[i]));
-  auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index, const char* begin_name,
-                       const char* index_name, size_t limit) -> Status {
+  i = FirstWrong(
+      n, [&](size_t i) { return (parent[i] < -1) | (parent[i] >= static_cast<int64_t>(i)); });
+  if (i < n)
+    return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", parent[i]));
+  auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index,
+                       const char* begin_name, const char* index_name, size_t limit) -> Status {
     const uint32_t* b = begin.data();
     size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return b[i + 1] < b[i]; });
-    if (i < n || begin[n] != index.size()) return bad(begin_name, i, fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
+    if (i < n || begin[n] != index.size())
+      return bad(
+          begin_name, i,
+          fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
     const uint32_t* v = index.data();
     i = FirstWrong(index.size(), [&](size_t i) { return v[i] >= limit; });
-    if (i < index.size()) return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
+    if (i < index.size())
+      return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
@@ -209,8 +259,11 @@ Status ValidateFunctionIndex(const Trace& t) {
     for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k) back |= child_index[k] <= r;
     return back;
   });
-  if (i < n) return bad("child_index", x.child_begin[i], fmt::format("a child of event {} must be a later event", i));
-  PROFANA_RETURN_IF_ERROR(check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
+  if (i < n)
+    return bad("child_index", x.child_begin[i],
+               fmt::format("a child of event {} must be a later event", i));
+  PROFANA_RETURN_IF_ERROR(
+      check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
   // Sums of durations, which are never negative. On the bits (which vectorises): a double is
   // positive and finite when its bits are below infinity's, and NaN and the negatives lie above.
   const int64_t* cuda_ns = x.cuda_total_ns.data();
@@ -221,30 +274,46 @@ Status ValidateFunctionIndex(const Trace& t) {
     std::memcpy(&bits, &cuda_us[i], 8);
     return (cuda_ns[i] < 0) | (bits >= kInfinityBits);
   });
-  if (i < n) return bad("cuda_total_ns", i, fmt::format("CUDA total {} ns / {} us must be a finite sum of durations", cuda_ns[i], cuda_us[i]));
+  if (i < n)
+    return bad("cuda_total_ns", i,
+               fmt::format("CUDA total {} ns / {} us must be a finite sum of durations", cuda_ns[i],
+                           cuda_us[i]));
   return Status::Ok();
 }
 
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::shared_ptr<const void> backing) {
-  if (!SniffNative(bytes)) return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
+                         std::shared_ptr<const void> backing) {
+  if (!SniffNative(bytes))
+    return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
   ByteReader h(bytes);
   h.Skip(8);
   uint32_t version = h.U32(), header_size = h.U32(), count = h.U32();
   h.U32();  // flags: none defined in version 1
   uint32_t table_crc = h.U32(), header_crc = h.U32();
-  if (!h.ok()) return Bad(ErrorCode::kTruncated, name, fmt::format("byte {}: file ends inside the header", bytes.size()));
+  if (!h.ok())
+    return Bad(ErrorCode::kTruncated, name,
+               fmt::format("byte {}: file ends inside the header", bytes.size()));
   // The version is checked first: its place is fixed forever, the rest of the header may change.
   if (version == 0 || version > kVersion)
     return Bad(ErrorCode::kUnsupportedVersion, name,
-               fmt::format("byte 8: native format version {}; this profana reads version {} (a newer profana wrote it)", version, kVersion));
-  if (Crc32c(bytes.data(), 28) != header_crc) return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
+               fmt::format("byte 8: native format version {}; this profana reads version {} (a "
+                           "newer profana wrote it)",
+                           version, kVersion));
+  if (Crc32c(bytes.data(), 28) != header_crc)
+    return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
   if (header_size < kHeaderSize || count > kMaxSections)
-    return Bad(ErrorCode::kMalformed, name, fmt::format("byte 12: header size {} or section count {} out of range", header_size, count));
+    return Bad(ErrorCode::kMalformed, name,
+               fmt::format("byte 12: header size {} or section count {} out of range", header_size,
+                           count));
   uint64_t table_end = header_size + uint64_t{kSectionEntrySize} * count;
   if (table_end > bytes.size())
-    return Bad(ErrorCode::kTruncated, name, fmt::format("byte {}: file ends inside the section table (needs {} bytes)", bytes.size(), table_end));
+    return Bad(ErrorCode::kTruncated, name,
+               fmt::format("byte {}: file ends inside the section table (needs {} bytes)",
+                           bytes.size(), table_end));
   std::string_view table = bytes.substr(header_size, table_end - header_size);
-  if (Crc32c(table) != table_crc) return Bad(ErrorCode::kMalformed, name, fmt::format("byte {}: section table checksum mismatch", header_size));
+  if (Crc32c(table) != table_crc)
+    return Bad(ErrorCode::kMalformed, name,
+               fmt::format("byte {}: section table checksum mismatch", header_size));
 
   std::vector<Entry> entries;
   ByteReader r(table);
@@ -262,23 +331,32 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   std::vector<const Entry*> by_offset;
   std::unordered_set<uint32_t> ids;
   for (const Entry& e : entries) {
-    std::string where = fmt::format("section {} (id 0x{:x}) at byte {}", SectionName(e.id), e.id, e.offset);
-    if (!ids.insert(e.id).second) return Bad(ErrorCode::kMalformed, name, where + ": appears twice in the section table");
+    std::string where =
+        fmt::format("section {} (id 0x{:x}) at byte {}", SectionName(e.id), e.id, e.offset);
+    if (!ids.insert(e.id).second)
+      return Bad(ErrorCode::kMalformed, name, where + ": appears twice in the section table");
     if (e.offset < table_end || e.offset > bytes.size() || e.size > bytes.size() - e.offset)
-      return Bad(e.offset + e.size > bytes.size() && e.offset >= table_end ? ErrorCode::kTruncated : ErrorCode::kMalformed, name,
-                 fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where, e.size, bytes.size()));
+      return Bad(e.offset + e.size > bytes.size() && e.offset >= table_end ? ErrorCode::kTruncated
+                                                                           : ErrorCode::kMalformed,
+                 name,
+                 fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where,
+                             e.size, bytes.size()));
     if (e.size) by_offset.push_back(&e);  // an empty section overlaps nothing
   }
-  std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->offset < b->offset; });
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const Entry* a, const Entry* b) { return a->offset < b->offset; });
   for (size_t i = 1; i < by_offset.size(); ++i)
     if (by_offset[i]->offset < by_offset[i - 1]->offset + by_offset[i - 1]->size)
-      return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {} overlaps section {}", SectionName(by_offset[i]->id),
-                                                          by_offset[i]->offset, SectionName(by_offset[i - 1]->id)));
+      return Bad(
+          ErrorCode::kMalformed, name,
+          fmt::format("section {} at byte {} overlaps section {}", SectionName(by_offset[i]->id),
+                      by_offset[i]->offset, SectionName(by_offset[i - 1]->id)));
   // Checksums on every core (reading the file is most of a load), the biggest sections first; a
   // mismatch is reported for the first damaged section in table order, whichever finished first.
   std::vector<const Entry*> by_size;
   for (const Entry& e : entries) by_size.push_back(&e);
-  std::stable_sort(by_size.begin(), by_size.end(), [](const Entry* a, const Entry* b) { return a->size > b->size; });
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [](const Entry* a, const Entry* b) { return a->size > b->size; });
   std::vector<uint8_t> damaged(entries.size(), 0);
   ParallelFor(by_size.size(), [&](size_t k) {
     const Entry& e = *by_size[k];
@@ -286,7 +364,9 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   });
   for (const Entry& e : entries) {
     if (damaged[&e - entries.data()])
-      return Bad(ErrorCode::kMalformed, name, fmt::format("section {} at byte {}: checksum mismatch (damaged file)", SectionName(e.id), e.offset));
+      return Bad(ErrorCode::kMalformed, name,
+                 fmt::format("section {} at byte {}: checksum mismatch (damaged file)",
+                             SectionName(e.id), e.offset));
   }
 
   auto find = [&](uint32_t id) -> const Entry* {
@@ -296,12 +376,16 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   };
   auto section = [&](uint32_t id, std::string_view* out) -> Status {
     const Entry* e = find(id);
-    if (!e) return Bad(ErrorCode::kMalformed, name, fmt::format("section {} (id 0x{:x}) is missing", SectionName(id), id));
+    if (!e)
+      return Bad(ErrorCode::kMalformed, name,
+                 fmt::format("section {} (id 0x{:x}) is missing", SectionName(id), id));
     *out = bytes.substr(e->offset, e->size);
     return Status::Ok();
   };
   auto in_section = [&](uint32_t id, const Status& s) {
-    return Bad(s.code(), name, fmt::format("section {} at byte {}: {}", SectionName(id), find(id)->offset, s.message()));
+    return Bad(
+        s.code(), name,
+        fmt::format("section {} at byte {}: {}", SectionName(id), find(id)->offset, s.message()));
   };
 
   Trace t;
@@ -311,10 +395,14 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   PROFANA_RETURN_IF_ERROR(section(kMetadata, &s));
   if (Status st = DecodeMetadata(s, &t.metadata); !st.ok()) return in_section(kMetadata, st);
   PROFANA_RETURN_IF_ERROR(section(kDiagnostics, &s));
-  if (Status st = DecodeDiagnostics(s, &t.diagnostics); !st.ok()) return in_section(kDiagnostics, st);
+  if (Status st = DecodeDiagnostics(s, &t.diagnostics); !st.ok())
+    return in_section(kDiagnostics, st);
   PROFANA_RETURN_IF_ERROR(section(kThreads, &s));
   if (s.size() % sizeof(ThreadInfo))
-    return in_section(kThreads, Status(ErrorCode::kMalformed, fmt::format("{} bytes is not a whole number of 32-byte records", s.size())));
+    return in_section(
+        kThreads,
+        Status(ErrorCode::kMalformed,
+               fmt::format("{} bytes is not a whole number of 32-byte records", s.size())));
   t.threads.resize(s.size() / sizeof(ThreadInfo));
   if (!s.empty()) std::memcpy(t.threads.data(), s.data(), s.size());
   t.stacks.parent.clear();
@@ -330,7 +418,10 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
     }
     constexpr size_t width = sizeof(column[0]);
     if (col.size() % width) {
-      status = in_section(c.id, Status(ErrorCode::kMalformed, fmt::format("{} bytes is not a whole number of {}-byte values", col.size(), width)));
+      status =
+          in_section(c.id, Status(ErrorCode::kMalformed,
+                                  fmt::format("{} bytes is not a whole number of {}-byte values",
+                                              col.size(), width)));
       return;
     }
     using T = typename std::decay_t<decltype(column)>::value_type;
@@ -348,7 +439,9 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   for (const Entry& e : entries) {
     if (find(e.id) && (e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)
       return Bad(ErrorCode::kUnsupportedVersion, name,
-                 fmt::format("section 0x{:x} at byte {} is required but unknown to this profana (convert it again with a newer profana)", e.id, e.offset));
+                 fmt::format("section 0x{:x} at byte {} is required but unknown to this profana "
+                             "(convert it again with a newer profana)",
+                             e.id, e.offset));
   }
   if (const Entry* e = find(kFunctionIndex)) {
     std::string_view info = bytes.substr(e->offset, e->size);
@@ -361,7 +454,9 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
     x.kernels_unattributed = r.U64();
     x.external_id_mismatches = r.U64();
     if (!r.ok() || info.size() != kFunctionIndexSize)
-      return in_section(kFunctionIndex, Status(ErrorCode::kMalformed, fmt::format("{} bytes, {} expected", info.size(), kFunctionIndexSize)));
+      return in_section(kFunctionIndex, Status(ErrorCode::kMalformed,
+                                               fmt::format("{} bytes, {} expected", info.size(),
+                                                           kFunctionIndexSize)));
     // An index another profana version wrote may mean something else: analyses then work from the
     // events, as for a file without one.
     if (version == kFunctionEventIndexVersion) {
@@ -375,7 +470,8 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::s
   // The events and the index are checked side by side (neither check reads what the other
   // checks); the events' error comes first when both are damaged.
   Status checks[2];
-  ParallelFor(t.function_index.present() ? 2 : 1, [&](size_t k) { checks[k] = k == 0 ? ValidateTrace(t) : ValidateFunctionIndex(t); });
+  ParallelFor(t.function_index.present() ? 2 : 1,
+              [&](size_t k) { checks[k] = k == 0 ? ValidateTrace(t) : ValidateFunctionIndex(t); });
   for (const Status& st : checks)
     if (!st.ok()) return Bad(st.code(), name, st.message());
   t.backing = std::move(backing);

@@ -18,7 +18,8 @@ bool SniffNative(std::string_view first_bytes);
 // `name` is what messages call the input. With `backing` (what keeps `bytes` alive and unchanged:
 // the file's mapping), the columns view `bytes` in place and the trace holds on to `backing`;
 // without it each column is copied.
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name, std::shared_ptr<const void> backing = nullptr);
+Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
+                         std::shared_ptr<const void> backing = nullptr);
 
 // The invariants a Trace from any native source must satisfy before a pass may read it: ids in
 // range, stack trie well formed (parents before children), events in (start, -end) order.

@@ -82,17 +82,24 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m) {
       }
     });
     if (!good)
-      return Status(ErrorCode::kMalformed, fmt::format("byte {}: record \"{}\" has the wrong type or size", r.offset(), key));
+      return Status(
+          ErrorCode::kMalformed,
+          fmt::format("byte {}: record \"{}\" has the wrong type or size", r.offset(), key));
   }
-  if (!r.ok()) return Status(ErrorCode::kTruncated, fmt::format("byte {}: record cut short", r.error_offset()));
-  if (r.remaining()) return Status(ErrorCode::kMalformed, fmt::format("byte {}: bytes after the last record", r.offset()));
+  if (!r.ok())
+    return Status(ErrorCode::kTruncated,
+                  fmt::format("byte {}: record cut short", r.error_offset()));
+  if (r.remaining())
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("byte {}: bytes after the last record", r.offset()));
   return Status::Ok();
 }
 
 std::string EncodeDiagnostics(const Diagnostics& d) {
   std::string out;
   uint32_t kinds = 0;
-  for (size_t k = 0; k < kDiagnosticKinds; ++k) kinds += d.count(static_cast<DiagnosticKind>(k)) != 0;
+  for (size_t k = 0; k < kDiagnosticKinds; ++k)
+    kinds += d.count(static_cast<DiagnosticKind>(k)) != 0;
   Put(&out, kinds);
   for (size_t k = 0; k < kDiagnosticKinds; ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
@@ -130,8 +137,12 @@ Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d) {
     if (r.ok() && DiagnosticKindByName(name, &kind))
       d->AddSample(DiagnosticSample{kind, offset, index, std::string(detail)});
   }
-  if (!r.ok()) return Status(ErrorCode::kTruncated, fmt::format("byte {}: record cut short", r.error_offset()));
-  if (r.remaining()) return Status(ErrorCode::kMalformed, fmt::format("byte {}: bytes after the last record", r.offset()));
+  if (!r.ok())
+    return Status(ErrorCode::kTruncated,
+                  fmt::format("byte {}: record cut short", r.error_offset()));
+  if (r.remaining())
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("byte {}: bytes after the last record", r.offset()));
   return Status::Ok();
 }
 

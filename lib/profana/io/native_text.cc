@@ -16,9 +16,12 @@ namespace {
 
 template <typename T>
 int64_t AsInt(const T& v) {
-  if constexpr (std::is_enum_v<T>) return static_cast<int64_t>(v);
-  else if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(v);
-  else return static_cast<int64_t>(v.value);
+  if constexpr (std::is_enum_v<T>)
+    return static_cast<int64_t>(v);
+  else if constexpr (std::is_integral_v<T>)
+    return static_cast<int64_t>(v);
+  else
+    return static_cast<int64_t>(v.value);
 }
 
 // Splits a line into tokens: bare words, and JSON strings (kept quoted) as single tokens.
@@ -36,11 +39,15 @@ bool Tokens(std::string_view line, std::vector<std::string_view>* out) {
       char close = line[i] == '"' ? '"' : ']';
       bool in_string = line[i] == '"';
       for (++i; i < line.size(); ++i) {
-        if (in_string && line[i] == '\\') { ++i; continue; }
+        if (in_string && line[i] == '\\') {
+          ++i;
+          continue;
+        }
         if (line[i] == '"') {
           in_string = !in_string;
           if (close == '"' && !in_string) break;
-        } else if (!in_string && line[i] == close) break;
+        } else if (!in_string && line[i] == close)
+          break;
       }
       if (i >= line.size()) return false;
       ++i;
@@ -92,10 +99,13 @@ std::string Quote(std::string_view s) {
 
 }  // namespace
 
-bool SniffNativeText(std::string_view first_bytes) { return first_bytes.substr(0, kTextMagic.size()) == kTextMagic; }
+bool SniffNativeText(std::string_view first_bytes) {
+  return first_bytes.substr(0, kTextMagic.size()) == kTextMagic;
+}
 
 std::string WriteNativeText(const Trace& t) {
-  std::string out = fmt::format("{} {}\n# profana native format, text twin (docs/native-format.md)\n", kTextMagic, kVersion);
+  std::string out = fmt::format(
+      "{} {}\n# profana native format, text twin (docs/native-format.md)\n", kTextMagic, kVersion);
   ForEachMetadataField(t.metadata, [&](const char* key, const auto& v) {
     using T = std::decay_t<decltype(v)>;
     if constexpr (std::is_same_v<T, std::string>) {
@@ -110,15 +120,18 @@ std::string WriteNativeText(const Trace& t) {
   });
   for (size_t k = 0; k < kDiagnosticKinds; ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
-    if (t.diagnostics.count(kind)) out += fmt::format("diagnostic {} {}\n", DiagnosticName(kind), t.diagnostics.count(kind));
+    if (t.diagnostics.count(kind))
+      out += fmt::format("diagnostic {} {}\n", DiagnosticName(kind), t.diagnostics.count(kind));
   }
   for (const DiagnosticSample& s : t.diagnostics.samples())
-    out += fmt::format("sample {} {} {} {}\n", DiagnosticName(s.kind), static_cast<int64_t>(s.byte_offset), s.event_index, Quote(s.detail));
-  for (uint32_t i = 1; i < t.strings.size(); ++i) out += fmt::format("string {} {}\n", i, Quote(t.str(StringId(i))));
+    out += fmt::format("sample {} {} {} {}\n", DiagnosticName(s.kind),
+                       static_cast<int64_t>(s.byte_offset), s.event_index, Quote(s.detail));
+  for (uint32_t i = 1; i < t.strings.size(); ++i)
+    out += fmt::format("string {} {}\n", i, Quote(t.str(StringId(i))));
   out += "columns threads pid tid pid_text tid_text name process_name\n";
   for (const ThreadInfo& th : t.threads)
-    out += fmt::format("threads {} {} {} {} {} {}\n", th.pid, th.tid, th.pid_text.value, th.tid_text.value, th.name.value,
-                       th.process_name.value);
+    out += fmt::format("threads {} {} {} {} {} {}\n", th.pid, th.tid, th.pid_text.value,
+                       th.tid_text.value, th.name.value, th.process_name.value);
   // Rows of each table: a header line naming the columns, then one line per row.
   std::string table, header;
   std::vector<std::vector<int64_t>> columns;
@@ -166,12 +179,16 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     ++line_no;
     if (line_no == 1) {
-      if (!SniffNativeText(line)) return Status(ErrorCode::kBadMagic, fmt::format("{}: line 1: not a profana native text file", name));
+      if (!SniffNativeText(line))
+        return Status(ErrorCode::kBadMagic,
+                      fmt::format("{}: line 1: not a profana native text file", name));
       int64_t version;
       if (!Tokens(line, &tok) || tok.size() != 2 || !ParseInt(tok[1], &version))
         return bad(1, "expected \"profana-native-text VERSION\"");
       if (version != kVersion)
-        return Status(ErrorCode::kUnsupportedVersion, fmt::format("{}: line 1: text twin version {}; this profana reads version {}", name, version, kVersion));
+        return Status(ErrorCode::kUnsupportedVersion,
+                      fmt::format("{}: line 1: text twin version {}; this profana reads version {}",
+                                  name, version, kVersion));
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
@@ -183,8 +200,10 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       ForEachMetadataField(t.metadata, [&](const char* key, auto& field) {
         using T = std::decay_t<decltype(field)>;
         if (tok[1] != key) return;
-        if constexpr (std::is_same_v<T, std::string>) good = ParseString(tok[2], &field);
-        else if constexpr (std::is_same_v<T, std::vector<std::string>>) good = ParseStringList(tok[2], &field);
+        if constexpr (std::is_same_v<T, std::string>)
+          good = ParseString(tok[2], &field);
+        else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+          good = ParseStringList(tok[2], &field);
         else {
           int64_t v;
           good = ParseInt(tok[2], &v);
@@ -195,19 +214,26 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
     } else if (kind == "diagnostic") {
       int64_t n;
       DiagnosticKind k;
-      if (tok.size() != 3 || !ParseInt(tok[2], &n)) return bad(line_no, "expected \"diagnostic NAME COUNT\"");
+      if (tok.size() != 3 || !ParseInt(tok[2], &n))
+        return bad(line_no, "expected \"diagnostic NAME COUNT\"");
       if (DiagnosticKindByName(tok[1], &k)) t.diagnostics.SetCount(k, static_cast<uint64_t>(n));
     } else if (kind == "sample") {
       int64_t offset, index;
       DiagnosticKind k;
-      if (tok.size() != 5 || !ParseInt(tok[2], &offset) || !ParseInt(tok[3], &index) || !ParseString(tok[4], &s))
+      if (tok.size() != 5 || !ParseInt(tok[2], &offset) || !ParseInt(tok[3], &index) ||
+          !ParseString(tok[4], &s))
         return bad(line_no, "expected \"sample NAME BYTE_OFFSET EVENT_INDEX \\\"DETAIL\\\"\"");
-      if (DiagnosticKindByName(tok[1], &k)) t.diagnostics.AddSample(DiagnosticSample{k, static_cast<uint64_t>(offset), index, s});
+      if (DiagnosticKindByName(tok[1], &k))
+        t.diagnostics.AddSample(DiagnosticSample{k, static_cast<uint64_t>(offset), index, s});
     } else if (kind == "string") {
       int64_t id;
-      if (tok.size() != 3 || !ParseInt(tok[1], &id) || !ParseString(tok[2], &s)) return bad(line_no, "expected \"string ID \\\"TEXT\\\"\"");
-      if (id != static_cast<int64_t>(t.strings.size()) || s.empty() || t.strings.Intern(s).value != id)
-        return bad(line_no, fmt::format("string {} must be the next id ({}), non-empty and not a repeat", id, t.strings.size()));
+      if (tok.size() != 3 || !ParseInt(tok[1], &id) || !ParseString(tok[2], &s))
+        return bad(line_no, "expected \"string ID \\\"TEXT\\\"\"");
+      if (id != static_cast<int64_t>(t.strings.size()) || s.empty() ||
+          t.strings.Intern(s).value != id)
+        return bad(line_no,
+                   fmt::format("string {} must be the next id ({}), non-empty and not a repeat", id,
+                               t.strings.size()));
     } else if (kind == "columns") {
       if (tok.size() < 2) return bad(line_no, "expected \"columns TABLE NAME...\"");
       table = std::string(tok[1]);
@@ -217,16 +243,20 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       ForEachColumn(t, [&](const ColumnInfo& c, auto&) {
         if (table == c.table) want.push_back(c.name);
       });
-      if (header != want) return bad(line_no, fmt::format("columns of table \"{}\" are not this version's", table));
+      if (header != want)
+        return bad(line_no, fmt::format("columns of table \"{}\" are not this version's", table));
     } else if (kind == table) {
-      if (tok.size() != header.size() + 1) return bad(line_no, fmt::format("{} values, expected {}", tok.size() - 1, header.size()));
+      if (tok.size() != header.size() + 1)
+        return bad(line_no, fmt::format("{} values, expected {}", tok.size() - 1, header.size()));
       std::vector<int64_t> v(header.size());
       for (size_t i = 0; i < v.size(); ++i)
-        if (!ParseInt(tok[i + 1], &v[i])) return bad(line_no, fmt::format("column {}: not an integer", header[i]));
+        if (!ParseInt(tok[i + 1], &v[i]))
+          return bad(line_no, fmt::format("column {}: not an integer", header[i]));
       if (table == "threads") {
         auto id = [](int64_t x) { return StringId(static_cast<uint32_t>(x)); };
         for (size_t i = 2; i < 6; ++i)
-          if (v[i] < 0 || v[i] > UINT32_MAX) return bad(line_no, fmt::format("column {}: out of range", header[i]));
+          if (v[i] < 0 || v[i] > UINT32_MAX)
+            return bad(line_no, fmt::format("column {}: out of range", header[i]));
         t.threads.push_back(ThreadInfo{v[0], v[1], id(v[2]), id(v[3]), id(v[4]), id(v[5])});
         continue;
       }
@@ -237,10 +267,13 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
         using T = std::decay_t<decltype(column[0])>;
         int64_t x = v[i++];
         if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-          using U = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
+          using U =
+              std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
           using I = typename U::type;
           if (x < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
-              (std::is_same_v<I, uint64_t> ? false : x > static_cast<int64_t>(std::numeric_limits<I>::max())))
+              (std::is_same_v<I, uint64_t>
+                   ? false
+                   : x > static_cast<int64_t>(std::numeric_limits<I>::max())))
             good = false;
           column.push_back(static_cast<T>(static_cast<I>(x)));
         } else {
@@ -253,8 +286,11 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       return bad(line_no, fmt::format("unknown line kind \"{}\"", kind));
     }
   }
-  if (line_no == 0) return Status(ErrorCode::kBadMagic, fmt::format("{}: line 1: not a profana native text file", name));
-  if (Status st = ValidateTrace(t); !st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
+  if (line_no == 0)
+    return Status(ErrorCode::kBadMagic,
+                  fmt::format("{}: line 1: not a profana native text file", name));
+  if (Status st = ValidateTrace(t); !st.ok())
+    return Status(st.code(), fmt::format("{}: {}", name, st.message()));
   return t;
 }
 

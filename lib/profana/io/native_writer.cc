@@ -46,10 +46,12 @@ std::string WriteNative(const Trace& t) {
       {kStrings, strings.data(), strings.size()},
       {kMetadata, metadata.data(), metadata.size()},
       {kDiagnostics, diagnostics.data(), diagnostics.size()},
-      {kThreads, reinterpret_cast<const char*>(t.threads.data()), t.threads.size() * sizeof(ThreadInfo)},
+      {kThreads, reinterpret_cast<const char*>(t.threads.data()),
+       t.threads.size() * sizeof(ThreadInfo)},
   };
   auto add = [&](const ColumnInfo& c, const auto& column) {
-    sections.push_back({c.id, reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0])});
+    sections.push_back(
+        {c.id, reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0])});
   };
   ForEachColumn(t, add);
   std::string index;
@@ -57,7 +59,8 @@ std::string WriteNative(const Trace& t) {
     const FunctionEventIndex& x = t.function_index;
     Put(&index, x.version);
     Put(&index, uint32_t{0});
-    for (uint64_t v : {x.removed_duplicates, x.kernels_attributed, x.kernels_unattributed, x.external_id_mismatches})
+    for (uint64_t v : {x.removed_duplicates, x.kernels_attributed, x.kernels_unattributed,
+                       x.external_id_mismatches})
       Put(&index, v);
     sections.push_back({kFunctionIndex, index.data(), index.size()});
     ForEachIndexColumn(t, add);

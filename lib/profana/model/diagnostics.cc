@@ -54,7 +54,9 @@ bool DiagnosticKindByName(std::string_view name, DiagnosticKind* kind) {
   return false;
 }
 
-Severity DiagnosticSeverity(DiagnosticKind kind) { return kInfos[static_cast<size_t>(kind)].severity; }
+Severity DiagnosticSeverity(DiagnosticKind kind) {
+  return kInfos[static_cast<size_t>(kind)].severity;
+}
 
 void Diagnostics::Add(DiagnosticKind kind, uint64_t byte_offset, int64_t event_index,
                       std::string detail) {

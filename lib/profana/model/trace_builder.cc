@@ -12,9 +12,12 @@ uint64_t MixKey(int64_t a, int64_t b);
 
 bool KeepStackEntry(std::string_view entry) {
   static constexpr std::pair<std::string_view, std::string_view> kFiltered[] = {
-      {"autograd/__init__", "_make_grads"},       {"autograd/__init__", "backward"},
-      {"torch/tensor", "backward"},               {"_internal/common_utils", "prof_callable"},
-      {"_internal/common_utils", "prof_func_call"}, {"_internal/common_utils", "prof_meth_call"},
+      {"autograd/__init__", "_make_grads"},
+      {"autograd/__init__", "backward"},
+      {"torch/tensor", "backward"},
+      {"_internal/common_utils", "prof_callable"},
+      {"_internal/common_utils", "prof_func_call"},
+      {"_internal/common_utils", "prof_meth_call"},
   };
   for (const auto& [a, b] : kFiltered)
     if (entry.find(a) != std::string_view::npos && entry.find(b) != std::string_view::npos)
@@ -42,19 +45,32 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
 
 const char* ActivityKindName(ActivityKind kind) {
   switch (kind) {
-    case ActivityKind::kCpuOp: return "cpu_op";
-    case ActivityKind::kUserAnnotation: return "user_annotation";
-    case ActivityKind::kRuntime: return "runtime";
-    case ActivityKind::kDriver: return "driver";
-    case ActivityKind::kCpuInstant: return "cpu_instant_event";
-    case ActivityKind::kPythonFunction: return "python_function";
-    case ActivityKind::kCpuOther: return "cpu_other";
-    case ActivityKind::kKernel: return "kernel";
-    case ActivityKind::kMemcpy: return "memcpy";
-    case ActivityKind::kMemset: return "memset";
-    case ActivityKind::kGpuUserAnnotation: return "gpu_user_annotation";
-    case ActivityKind::kDeviceOther: return "device_other";
-    case ActivityKind::kTraceSpan: return "trace_span";
+    case ActivityKind::kCpuOp:
+      return "cpu_op";
+    case ActivityKind::kUserAnnotation:
+      return "user_annotation";
+    case ActivityKind::kRuntime:
+      return "runtime";
+    case ActivityKind::kDriver:
+      return "driver";
+    case ActivityKind::kCpuInstant:
+      return "cpu_instant_event";
+    case ActivityKind::kPythonFunction:
+      return "python_function";
+    case ActivityKind::kCpuOther:
+      return "cpu_other";
+    case ActivityKind::kKernel:
+      return "kernel";
+    case ActivityKind::kMemcpy:
+      return "memcpy";
+    case ActivityKind::kMemset:
+      return "memset";
+    case ActivityKind::kGpuUserAnnotation:
+      return "gpu_user_annotation";
+    case ActivityKind::kDeviceOther:
+      return "device_other";
+    case ActivityKind::kTraceSpan:
+      return "trace_span";
   }
   return "unknown";
 }
@@ -79,7 +95,8 @@ ThreadId TraceBuilder::Thread(int64_t pid, int64_t tid, StringId pid_text, Strin
   if (tid_text.value) tid = static_cast<int64_t>(tid_text.value) | (int64_t{1} << 62);
   uint64_t key = MixKey(pid, tid);
   if (key == last_thread_key_) return ThreadId(last_thread_);
-  auto [it, inserted] = thread_index_.try_emplace(key, static_cast<uint32_t>(trace_.threads.size()));
+  auto [it, inserted] =
+      thread_index_.try_emplace(key, static_cast<uint32_t>(trace_.threads.size()));
   if (inserted) {
     ThreadInfo info;
     info.pid = pid_text.value ? 0 : pid;
@@ -100,7 +117,8 @@ void TraceBuilder::SetProcessName(int64_t pid, StringId pid_text, StringId name)
 
 StackId TraceBuilder::InternFrame(StackId parent, StringId frame) {
   uint64_t key = (static_cast<uint64_t>(parent.value) << 32) | frame.value;
-  auto [it, inserted] = stack_nodes_.try_emplace(key, StackId(static_cast<uint32_t>(trace_.stacks.size())));
+  auto [it, inserted] =
+      stack_nodes_.try_emplace(key, StackId(static_cast<uint32_t>(trace_.stacks.size())));
   if (inserted) {
     trace_.stacks.parent.push_back(parent);
     trace_.stacks.frame.push_back(frame);
@@ -111,8 +129,10 @@ StackId TraceBuilder::InternFrame(StackId parent, StringId frame) {
 
 StackId TraceBuilder::InternCallStack(StringId call_stack) {
   if (call_stack.value == 0) return StackId(0);
-  if (stack_cache_.size() <= call_stack.value) stack_cache_.resize(trace_.strings.size(), StackId(0));
-  if (stack_cache_[call_stack.value].value) return StackId(stack_cache_[call_stack.value].value - 1);
+  if (stack_cache_.size() <= call_stack.value)
+    stack_cache_.resize(trace_.strings.size(), StackId(0));
+  if (stack_cache_[call_stack.value].value)
+    return StackId(stack_cache_[call_stack.value].value - 1);
   // Frames are written innermost first; the trie is built from the outermost.
   std::string_view text = trace_.strings.Get(call_stack);
   std::vector<std::string_view> frames;
@@ -126,13 +146,15 @@ StackId TraceBuilder::InternCallStack(StringId call_stack) {
   }
   StackId node(0);
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) node = InternFrame(node, Intern(*it));
-  if (stack_cache_.size() <= call_stack.value) stack_cache_.resize(call_stack.value + 1, StackId(0));
+  if (stack_cache_.size() <= call_stack.value)
+    stack_cache_.resize(call_stack.value + 1, StackId(0));
   stack_cache_[call_stack.value] = StackId(node.value + 1);
   return node;
 }
 
 StringId TraceBuilder::Rewrite(StringId trace_name) {
-  if (rewritten_.size() <= trace_name.value) rewritten_.resize(trace_.strings.size() + 1, StringId(0));
+  if (rewritten_.size() <= trace_name.value)
+    rewritten_.resize(trace_.strings.size() + 1, StringId(0));
   StringId& cached = rewritten_[trace_name.value];
   if (cached.value == 0) {
     // PyTorch's rewrite_name(with_wildcard=True): every ProfilerStep#N aggregates as ProfilerStep*.

@@ -78,7 +78,7 @@ class TraceBuilder {
   uint32_t last_thread_ = 0;
   std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
-  std::unordered_map<uint64_t, StackId> stack_nodes_;  // (parent, frame) -> node
+  std::unordered_map<uint64_t, StackId> stack_nodes_;      // (parent, frame) -> node
   std::unordered_map<uint32_t, std::vector<Event>> open_;  // B events per thread
 };
 

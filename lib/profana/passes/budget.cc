@@ -63,35 +63,48 @@ Result<BudgetRule> ParseRule(simdjson::dom::element e, size_t index, const std::
     bool flag = false;
     if (key == "metric") {
       if (v.get_string().get(text)) return Bad(file, index, "\"metric\" must be a string");
-      auto it = std::find_if(std::begin(kMetrics), std::end(kMetrics), [&](const MetricInfo& i) { return text == i.name; });
+      auto it = std::find_if(std::begin(kMetrics), std::end(kMetrics),
+                             [&](const MetricInfo& i) { return text == i.name; });
       if (it == std::end(kMetrics))
-        return Bad(file, index, fmt::format("unknown metric \"{}\" (expected one of: {})", text, MetricNames()));
+        return Bad(file, index,
+                   fmt::format("unknown metric \"{}\" (expected one of: {})", text, MetricNames()));
       r.metric = it->metric;
       have_metric = true;
     } else if (key == "name" || key == "op") {
-      if (v.get_string().get(text)) return Bad(file, index, fmt::format("\"{}\" must be a string", key));
+      if (v.get_string().get(text))
+        return Bad(file, index, fmt::format("\"{}\" must be a string", key));
       (key == "name" ? r.name : r.op) = std::string(text);
     } else if (key == "device") {
-      if (!v.get_string().get(text)) r.device = std::string(text);
-      else if (!v.get_double().get(number)) r.device = fmt::format("{}", static_cast<int64_t>(number));
-      else return Bad(file, index, "\"device\" must be a string or a number");
+      if (!v.get_string().get(text))
+        r.device = std::string(text);
+      else if (!v.get_double().get(number))
+        r.device = fmt::format("{}", static_cast<int64_t>(number));
+      else
+        return Bad(file, index, "\"device\" must be a string or a number");
     } else if (key == "per_step") {
       if (v.get_bool().get(flag)) return Bad(file, index, "\"per_step\" must be true or false");
       r.per_step = flag;
     } else if (key == "max" || key == "min") {
-      if (v.get_double().get(number)) return Bad(file, index, fmt::format("\"{}\" must be a number", key));
+      if (v.get_double().get(number))
+        return Bad(file, index, fmt::format("\"{}\" must be a number", key));
       (key == "max" ? r.max : r.min) = number;
     } else {
-      return Bad(file, index,
-                 fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min)", key));
+      return Bad(
+          file, index,
+          fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min)",
+                      key));
     }
   }
   if (!have_metric) return Bad(file, index, "missing \"metric\"");
   const MetricInfo& info = Info(r.metric);
-  if (info.needs_op && r.op.empty()) return Bad(file, index, fmt::format("metric {} needs \"op\"", info.name));
-  if (!info.needs_op && !r.op.empty()) return Bad(file, index, fmt::format("metric {} takes no \"op\"", info.name));
-  if (r.per_step && !info.per_step_ok) return Bad(file, index, fmt::format("metric {} cannot be per_step", info.name));
-  if (!r.device.empty() && !info.device_ok) return Bad(file, index, fmt::format("metric {} takes no \"device\"", info.name));
+  if (info.needs_op && r.op.empty())
+    return Bad(file, index, fmt::format("metric {} needs \"op\"", info.name));
+  if (!info.needs_op && !r.op.empty())
+    return Bad(file, index, fmt::format("metric {} takes no \"op\"", info.name));
+  if (r.per_step && !info.per_step_ok)
+    return Bad(file, index, fmt::format("metric {} cannot be per_step", info.name));
+  if (!r.device.empty() && !info.device_ok)
+    return Bad(file, index, fmt::format("metric {} takes no \"device\"", info.name));
   if (!r.max && !r.min) return Bad(file, index, "needs a limit: \"max\" or \"min\"");
   if (r.name.empty()) {
     r.name = info.name;
@@ -144,13 +157,17 @@ Result<double> PeakMemory(const Trace& t, const FunctionEventList& e, const Budg
     peak = std::max(peak.value_or(0), m.summary[d].peak_bytes);
   }
   if (!peak)
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("rules[{}] ({}): the trace has no memory records{} (profile_memory=True records them)",
-                              r.index, r.name, r.device.empty() ? "" : " for " + r.device));
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format(
+            "rules[{}] ({}): the trace has no memory records{} (profile_memory=True records them)",
+            r.index, r.name, r.device.empty() ? "" : " for " + r.device));
   return static_cast<double>(*peak);
 }
 
-bool Holds(const BudgetRule& r, double v) { return (!r.max || v <= *r.max) && (!r.min || v >= *r.min); }
+bool Holds(const BudgetRule& r, double v) {
+  return (!r.max || v <= *r.max) && (!r.min || v >= *r.min);
+}
 
 }  // namespace
 
@@ -162,10 +179,12 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
   simdjson::padded_string padded(text);
   simdjson::dom::element root;
   if (auto error = parser.parse(padded).get(root))
-    return Status(ErrorCode::kInvalidArgument, fmt::format("{}: not a valid budget: {}", file, simdjson::error_message(error)));
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: not a valid budget: {}", file, simdjson::error_message(error)));
   simdjson::dom::object obj;
   if (root.get_object().get(obj))
-    return Status(ErrorCode::kInvalidArgument, fmt::format("{}: a budget is a JSON object with \"rules\"", file));
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: a budget is a JSON object with \"rules\"", file));
   Budget b;
   bool have_rules = false;
   for (auto field : obj) {
@@ -173,10 +192,12 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
     if (key == "description") continue;
     if (key != "rules")
       return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: unknown top-level key \"{}\" (expected: rules, description)", file, key));
+                    fmt::format("{}: unknown top-level key \"{}\" (expected: rules, description)",
+                                file, key));
     simdjson::dom::array rules;
     if (field.value.get_array().get(rules))
-      return Status(ErrorCode::kInvalidArgument, fmt::format("{}: \"rules\" must be an array", file));
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: \"rules\" must be an array", file));
     have_rules = true;
     size_t index = 0;
     for (simdjson::dom::element e : rules) {
@@ -189,14 +210,17 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
   return b;
 }
 
-Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEventList& e, const Budget& budget) {
+Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEventList& e,
+                                               const Budget& budget) {
   std::vector<AverageRow> rows = ComputeKeyAverages(t, e, {});
   StepStats steps = CountSteps(t);
   std::vector<RuleResult> out;
   for (const BudgetRule& r : budget.rules) {
     if (r.per_step && steps.steps == 0)
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("rules[{}] ({}): per_step needs ProfilerStep#N markers; the trace has none", r.index, r.name));
+      return Status(
+          ErrorCode::kInvalidArgument,
+          fmt::format("rules[{}] ({}): per_step needs ProfilerStep#N markers; the trace has none",
+                      r.index, r.name));
     RuleResult res;
     res.rule = r;
     double v = 0;
@@ -210,8 +234,10 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
       case BudgetMetric::kSelfDeviceTime: {
         int64_t ns = 0;
         for (const AverageRow& a : rows) {
-          if (r.metric == BudgetMetric::kSelfCpuTime) ns += a.self_cpu_ns;
-          else if (a.device_type == DeviceType::kCUDA || a.legacy) ns += a.self_cuda_ns;
+          if (r.metric == BudgetMetric::kSelfCpuTime)
+            ns += a.self_cpu_ns;
+          else if (a.device_type == DeviceType::kCUDA || a.legacy)
+            ns += a.self_cuda_ns;
         }
         v = ns / 1000.0;
         break;
@@ -219,7 +245,8 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
       case BudgetMetric::kStepTime:
         if (steps.steps == 0)
           return Status(ErrorCode::kInvalidArgument,
-                        fmt::format("rules[{}] ({}): the trace has no ProfilerStep#N markers", r.index, r.name));
+                        fmt::format("rules[{}] ({}): the trace has no ProfilerStep#N markers",
+                                    r.index, r.name));
         v = steps.mean_ns / 1000.0;
         break;
       case BudgetMetric::kGpuIdleShare: {
@@ -230,11 +257,21 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
         PROFANA_ASSIGN_OR_RETURN(v, PeakMemory(t, e, r));
         break;
       }
-      case BudgetMetric::kOpCount: v = static_cast<double>(op.count); break;
-      case BudgetMetric::kOpSelfCpuTime: v = op.self_cpu / 1000.0; break;
-      case BudgetMetric::kOpCpuTotalTime: v = op.cpu_total / 1000.0; break;
-      case BudgetMetric::kOpSelfDeviceTime: v = op.self_device / 1000.0; break;
-      case BudgetMetric::kOpDeviceTotalTime: v = op.device_total / 1000.0; break;
+      case BudgetMetric::kOpCount:
+        v = static_cast<double>(op.count);
+        break;
+      case BudgetMetric::kOpSelfCpuTime:
+        v = op.self_cpu / 1000.0;
+        break;
+      case BudgetMetric::kOpCpuTotalTime:
+        v = op.cpu_total / 1000.0;
+        break;
+      case BudgetMetric::kOpSelfDeviceTime:
+        v = op.self_device / 1000.0;
+        break;
+      case BudgetMetric::kOpDeviceTotalTime:
+        v = op.device_total / 1000.0;
+        break;
     }
     if (r.per_step) v /= static_cast<double>(steps.steps);
     res.value = v;
@@ -260,7 +297,8 @@ std::vector<RuleResult> BaselineRules(const TraceDiff& d, double max_regression)
   };
   add(BudgetMetric::kSelfCpuTime, "self_cpu_time", d.base.self_cpu_us, d.next.self_cpu_us);
   if (d.base.self_device_us > 0 || d.next.self_device_us > 0)
-    add(BudgetMetric::kSelfDeviceTime, "self_device_time", d.base.self_device_us, d.next.self_device_us);
+    add(BudgetMetric::kSelfDeviceTime, "self_device_time", d.base.self_device_us,
+        d.next.self_device_us);
   if (d.base.steps > 0 && d.next.steps > 0)
     add(BudgetMetric::kStepTime, "step_time", d.base.step_time_us, d.next.step_time_us);
   return out;

@@ -16,28 +16,28 @@
 namespace profana::passes {
 
 enum class BudgetMetric {
-  kSelfCpuTime,      // us: self CPU time of every host op
-  kSelfDeviceTime,   // us: time of every device activity (kernels, memcpy, memset)
-  kStepTime,         // us: mean ProfilerStep#N duration
-  kGpuIdleShare,     // 0..1: idle time / window of the device (the largest over devices)
-  kPeakMemory,       // bytes: peak of the replayed memory timeline (the largest over devices)
-  kOpCount,          // calls of the op named "op"
-  kOpSelfCpuTime,    // us
-  kOpCpuTotalTime,   // us
-  kOpSelfDeviceTime, // us
-  kOpDeviceTotalTime,// us
+  kSelfCpuTime,        // us: self CPU time of every host op
+  kSelfDeviceTime,     // us: time of every device activity (kernels, memcpy, memset)
+  kStepTime,           // us: mean ProfilerStep#N duration
+  kGpuIdleShare,       // 0..1: idle time / window of the device (the largest over devices)
+  kPeakMemory,         // bytes: peak of the replayed memory timeline (the largest over devices)
+  kOpCount,            // calls of the op named "op"
+  kOpSelfCpuTime,      // us
+  kOpCpuTotalTime,     // us
+  kOpSelfDeviceTime,   // us
+  kOpDeviceTotalTime,  // us
 };
 
 const char* BudgetMetricName(BudgetMetric m);
 const char* BudgetMetricUnit(BudgetMetric m);  // "us", "bytes", "share", "count"
 
 struct BudgetRule {
-  size_t index = 0;               // position in the file's "rules"
-  std::string name;               // "name" of the rule, or a generated label
+  size_t index = 0;  // position in the file's "rules"
+  std::string name;  // "name" of the rule, or a generated label
   BudgetMetric metric = BudgetMetric::kSelfCpuTime;
-  std::string op;                 // for op_* metrics: the key_averages name (ProfilerStep*)
-  std::string device;             // gpu_idle_share: "0"; peak_memory: "cuda:0", "cpu"; empty = all
-  bool per_step = false;          // divide by the number of ProfilerStep#N markers
+  std::string op;         // for op_* metrics: the key_averages name (ProfilerStep*)
+  std::string device;     // gpu_idle_share: "0"; peak_memory: "cuda:0", "cpu"; empty = all
+  bool per_step = false;  // divide by the number of ProfilerStep#N markers
   std::optional<double> max;
   std::optional<double> min;
 };
@@ -53,7 +53,7 @@ struct RuleResult {
   BudgetRule rule;
   double value = 0;
   bool passed = true;
-  std::string note;               // e.g. "op not in the trace"
+  std::string note;  // e.g. "op not in the trace"
 };
 
 // Errors (kInvalidArgument) when a rule cannot be measured on this trace: per_step without

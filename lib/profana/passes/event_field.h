@@ -30,8 +30,14 @@ class EventField {
  public:
   EventField() = default;
   // Rows read events[source[j]]; [memory] rows read records[record] or, without records, constant.
-  EventField(const uint32_t* source, size_t size, const T* events, SyntheticRows synthetic, const T* records, T constant)
-      : source_(source), size_(size), events_(events), synthetic_(synthetic), records_(records), constant_(constant) {}
+  EventField(const uint32_t* source, size_t size, const T* events, SyntheticRows synthetic,
+             const T* records, T constant)
+      : source_(source),
+        size_(size),
+        events_(events),
+        synthetic_(synthetic),
+        records_(records),
+        constant_(constant) {}
 
   size_t size() const { return owning_ ? owned_.size() : size_; }
   T operator[](size_t j) const {
@@ -59,7 +65,9 @@ class EventField {
 
  private:
   T Synthetic(size_t j) const {
-    size_t k = std::lower_bound(synthetic_.row, synthetic_.row + synthetic_.count, static_cast<uint32_t>(j)) - synthetic_.row;
+    size_t k = std::lower_bound(synthetic_.row, synthetic_.row + synthetic_.count,
+                                static_cast<uint32_t>(j)) -
+               synthetic_.row;
     return records_ ? records_[synthetic_.record[k]] : constant_;
   }
 

@@ -8,7 +8,8 @@ CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& e) {
   CudaTotals out;
   size_t m = e.size();
   const DeviceType* device = e.device_type.data();
-  bool device_events = std::any_of(device, device + m, [](DeviceType d) { return d != DeviceType::kCPU; });
+  bool device_events =
+      std::any_of(device, device + m, [](DeviceType d) { return d != DeviceType::kCPU; });
   if (e.kernel_index.empty() && !device_events) return out;  // every CUDA total is 0
   auto us = [&](int64_t ns) { return static_cast<double>(ns - e.origin_ns) / 1000.0; };
   const int64_t* kernel_start = trace.events.start_ns.data();

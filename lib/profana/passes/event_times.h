@@ -7,7 +7,8 @@
 // An event's times are worked out when asked for, from its own interval and its children's; only
 // the CUDA totals, which sum whole subtrees, are needed ahead: a native file's index stores them,
 // otherwise one sweep from the last event to the first computes them (children follow their
-// parents). Passes that visit each event once (key averages, stacks) so never hold a column per time.
+// parents). Passes that visit each event once (key averages, stacks) so never hold a column per
+// time.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +20,11 @@ namespace profana::passes {
 
 struct EventTime {
   // Exact: nanoseconds and bytes.
-  int64_t cpu_total_ns = 0;   // end - start for CPU events, 0 for device events
+  int64_t cpu_total_ns = 0;  // end - start for CPU events, 0 for device events
   int64_t self_cpu_ns = 0;
   int64_t cuda_total_ns = 0;  // own kernels + children's; the duration of a device event
   int64_t self_cuda_ns = 0;
-  int64_t self_cpu_memory = 0;   // own bytes minus the children's (wrapping, as damaged counts may)
+  int64_t self_cpu_memory = 0;  // own bytes minus the children's (wrapping, as damaged counts may)
   int64_t self_cuda_memory = 0;
   // PyTorch's floats, in microseconds.
   double cpu_total_us = 0;
@@ -85,12 +86,15 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
     uint32_t c = child_index_[k];
     // A device event's CPU total is 0.
-    if (device_[c] == DeviceType::kCPU) children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
+    if (device_[c] == DeviceType::kCPU)
+      children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
     if (cuda_ns_) children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
     children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
     children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
   }
-  auto minus = [](int64_t a, uint64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - b); };
+  auto minus = [](int64_t a, uint64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
+  };
   t->cpu_total_ns = end - start;
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
   t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;

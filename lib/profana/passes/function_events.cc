@@ -13,9 +13,12 @@ namespace {
 
 // Names parse_kineto_results drops (PyTorch 1.13's _filter_name).
 constexpr std::string_view kFilteredNames[] = {
-    "profiler::_record_function_enter", "profiler::_record_function_enter_new",
-    "profiler::_record_function_exit",  "aten::is_leaf",
-    "aten::output_nr",                  "aten::_version",
+    "profiler::_record_function_enter",
+    "profiler::_record_function_enter_new",
+    "profiler::_record_function_exit",
+    "aten::is_leaf",
+    "aten::output_nr",
+    "aten::_version",
 };
 
 bool IsCpuFunctionEvent(ActivityKind kind) {
@@ -23,19 +26,21 @@ bool IsCpuFunctionEvent(ActivityKind kind) {
          kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver;
 }
 bool IsDeviceFunctionEvent(ActivityKind kind) {
-  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy || kind == ActivityKind::kMemset;
+  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy ||
+         kind == ActivityKind::kMemset;
 }
 
 // The pre-dedup list, as parse_kineto_results leaves it.
 struct Candidate {
-  uint32_t source;      // trace event, or memory record index when synthetic
+  uint32_t source;  // trace event, or memory record index when synthetic
   bool synthetic;
   int64_t start_ns, end_ns;
 };
 
 // PyTorch's scope for backward functions is not in trace files; it is recognised by name
 // (docs/semantics.md): a node wrapped by "autograd::engine::evaluate_function: <same name>",
-// or a name ending in Backward<N> or starting with torch::autograd:: (AccumulateGrad runs unwrapped).
+// or a name ending in Backward<N> or starting with torch::autograd:: (AccumulateGrad runs
+// unwrapped).
 bool LooksLikeBackwardName(std::string_view name) {
   if (name.substr(0, 6) == "aten::" || name.substr(0, 10) == "autograd::") return false;
   if (name.substr(0, 17) == "torch::autograd::") return true;
@@ -62,7 +67,8 @@ class IdIndex {
     if (count == 0) return;
     dense_ = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 4 * count + 1024;
     lo_ = lo;
-    if (dense_) table_.assign(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1, UINT32_MAX);
+    if (dense_)
+      table_.assign(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1, UINT32_MAX);
     for (uint32_t i = 0; i < n; ++i) {
       if (!get(i, &id)) continue;
       if (dense_) {
@@ -103,8 +109,8 @@ class Builder {
   // totals are allocated lowers the peak (the freed blocks are reused), by about 75 bytes an event.
   void ReleaseWorkingColumns() {
     auto release = [](auto&... v) { ((std::decay_t<decltype(v)>().swap(v)), ...); };
-    release(cand_, device_, parent_, scope_, cpu_mem_, cuda_mem_, child_begin_, child_index_, list_owner_,
-            kernel_owner_, kernel_begin_, kernel_index_, removed_, new_index_);
+    release(cand_, device_, parent_, scope_, cpu_mem_, cuda_mem_, child_begin_, child_index_,
+            list_owner_, kernel_owner_, kernel_begin_, kernel_index_, removed_, new_index_);
   }
 
   bool IsCpu(size_t i) const { return device_[i] == DeviceType::kCPU; }
@@ -131,9 +137,9 @@ class Builder {
   std::vector<int32_t> parent_;
   std::vector<uint8_t> scope_;
   std::vector<int64_t> cpu_mem_, cuda_mem_;
-  std::vector<uint32_t> child_begin_, child_index_;  // original children (CSR)
-  std::vector<uint32_t> list_owner_;                  // whose original child list i has now
-  std::vector<uint32_t> kernel_owner_;                // whose kernel list i has now
+  std::vector<uint32_t> child_begin_, child_index_;    // original children (CSR)
+  std::vector<uint32_t> list_owner_;                   // whose original child list i has now
+  std::vector<uint32_t> kernel_owner_;                 // whose kernel list i has now
   std::vector<uint32_t> kernel_begin_, kernel_index_;  // kernels each candidate launched (CSR)
   std::vector<uint8_t> removed_;
   std::vector<uint32_t> new_index_;
@@ -189,7 +195,9 @@ void Builder::AttributeMemory() {
     while (lo < ts.size() && ts[lo] < cand_[i].start_ns) ++lo;
     size_t step = 1, hi = lo;
     while (hi + step < ts.size() && ts[hi + step] <= cand_[i].end_ns) hi += step, step *= 2;
-    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), cand_[i].end_ns) - ts.begin();
+    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step),
+                          cand_[i].end_ns) -
+         ts.begin();
     if (lo >= hi) continue;
     cpu_mem_[i] = static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]);
     cuda_mem_[i] = static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]);
@@ -316,12 +324,14 @@ void Builder::AttributeKernels() {
   IdIndex launch_by_correlation, op_by_external_id;
   auto is_launch = [&](uint32_t i, uint32_t e) {
     ActivityKind kind = ev_.kind[e];
-    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
+    return !cand_[i].synthetic && IsCpu(i) &&
+           (kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
            ev_.correlation[e] != kNoId;
   };
   auto is_op = [&](uint32_t i, uint32_t e) {
     ActivityKind kind = ev_.kind[e];
-    return !cand_[i].synthetic && IsCpu(i) && (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
+    return !cand_[i].synthetic && IsCpu(i) &&
+           (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
            ev_.external_id[e] != kNoId;
   };
   // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
@@ -337,7 +347,8 @@ void Builder::AttributeKernels() {
     *id = ev_.external_id[e];
     return true;
   });
-  std::vector<std::pair<uint32_t, uint32_t>> owned;  // (owner candidate, kernel event), in kernel order
+  std::vector<std::pair<uint32_t, uint32_t>>
+      owned;  // (owner candidate, kernel event), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (IsCpu(i)) continue;
     uint32_t e = cand_[i].source;
@@ -351,7 +362,8 @@ void Builder::AttributeKernels() {
         // A launch outside every op on its thread (old Kineto wrote ops and launches on different
         // tids): the launch's own External id names its op; 0 or its correlation means none.
         int64_t launch_ext = ev_.external_id[cand_[*launch].source];
-        const uint32_t* op = launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : nullptr;
+        const uint32_t* op =
+            launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : nullptr;
         if (op) owner = static_cast<int32_t>(*op);
       }
       if (owner >= 0 && ext != kNoId && ext != corr) {
@@ -389,7 +401,9 @@ void Builder::RemoveDuplicates() {
   kernel_owner_.resize(n);
   std::iota(list_owner_.begin(), list_owner_.end(), 0u);
   std::iota(kernel_owner_.begin(), kernel_owner_.end(), 0u);
-  auto list_size = [&](uint32_t i) { return child_begin_[list_owner_[i] + 1] - child_begin_[list_owner_[i]]; };
+  auto list_size = [&](uint32_t i) {
+    return child_begin_[list_owner_[i] + 1] - child_begin_[list_owner_[i]];
+  };
   for (uint32_t i = 0; i < n; ++i) {
     if (Hidden(i)) {
       removed_[i] = 1;
@@ -400,7 +414,8 @@ void Builder::RemoveDuplicates() {
     list_owner_[p] = list_owner_[i];
     kernel_owner_[p] = kernel_owner_[i];  // lift kernels up (replacing the parent's, as PyTorch)
     uint32_t owner = list_owner_[i];
-    for (uint32_t k = child_begin_[owner]; k < child_begin_[owner + 1]; ++k) parent_[child_index_[k]] = p;
+    for (uint32_t k = child_begin_[owner]; k < child_begin_[owner + 1]; ++k)
+      parent_[child_index_[k]] = p;
     removed_[i] = 1;
     ++out_.removed_duplicates;
   }
@@ -454,7 +469,8 @@ void Builder::Compact() {
 
 }  // namespace
 
-void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std::vector<StackId>* stacks) {
+void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o,
+                             std::vector<StackId>* stacks) {
   // _set_backward_stacktraces: the first non-backward event per (sequence_nr, thread) lends its
   // stack (possibly empty) to every event under a backward function of that (sequence_nr,
   // forward thread).
@@ -467,7 +483,8 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o, std
   };
   struct KeyHash {
     uint64_t operator()(const Key& k) const {
-      return MixHash64(static_cast<uint64_t>(k.seq) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.thread));
+      return MixHash64(static_cast<uint64_t>(k.seq) * 0x9e3779b97f4a7c15ull ^
+                       static_cast<uint64_t>(k.thread));
     }
   };
   // Which backward function each event is under (-1: none); the keys those will ask for.
@@ -557,7 +574,8 @@ FunctionEventList FromIndex(const Trace& trace) {
   const FunctionEventIndex& x = trace.function_index;
   FunctionEventList o;
   ForEachIndexedField(x, o, [](const auto& from, auto& to) { to = from; });
-  o.device_type = Column<DeviceType>::View(reinterpret_cast<const DeviceType*>(x.device_type.data()), x.device_type.size());
+  o.device_type = Column<DeviceType>::View(
+      reinterpret_cast<const DeviceType*>(x.device_type.data()), x.device_type.size());
   return o;
 }
 
@@ -577,10 +595,12 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
   // The importer interns "[memory]" with the records; a trace without it names them "".
   StringId memory_name;
   trace.strings.Find("[memory]", &memory_name);
-  SyntheticRows synthetic{o.synthetic_row.data(), o.synthetic_record.data(), o.synthetic_row.size()};
+  SyntheticRows synthetic{o.synthetic_row.data(), o.synthetic_record.data(),
+                          o.synthetic_row.size()};
   auto bind = [&](auto& field, const auto& events, const auto* records, auto constant) {
     using T = std::decay_t<decltype(events[0])>;
-    field = EventField<T>(o.source.data(), o.source.size(), events.data(), synthetic, records, constant);
+    field = EventField<T>(o.source.data(), o.source.size(), events.data(), synthetic, records,
+                          constant);
   };
   bind(o.name, ev.name, static_cast<const StringId*>(nullptr), memory_name);
   bind(o.trace_name, ev.trace_name, static_cast<const StringId*>(nullptr), StringId(0));

@@ -39,7 +39,7 @@ struct FunctionEventList {
   FunctionEventList& operator=(const FunctionEventList&) = delete;
 
   // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
-  Column<uint32_t> source;        // index into trace.events, or kSynthetic
+  Column<uint32_t> source;            // index into trace.events, or kSynthetic
   Column<uint32_t> synthetic_record;  // the memory record of each kSynthetic event, in order
   Column<uint32_t> synthetic_row;     // and its row in this list (rising)
   // The trace event's values (a [memory] event's from its record): views, see event_field.h.
@@ -49,20 +49,21 @@ struct FunctionEventList {
   EventField<int64_t> start_ns;
   EventField<int64_t> end_ns;
   Column<DeviceType> device_type;
-  Column<uint8_t> scope;          // 1 = backward function
+  Column<uint8_t> scope;  // 1 = backward function
   EventField<int32_t> sequence_nr;
   EventField<int32_t> fwd_thread;
   EventField<StringId> input_shapes;  // 0 = not recorded ("[]")
   EventField<StackId> stack;          // after backward propagation
-  Column<int32_t> parent;         // -1 = top level (device events are never in the tree)
-  Column<uint32_t> child_begin;   // children of i: child_index[child_begin[i] .. child_begin[i+1])
+  Column<int32_t> parent;             // -1 = top level (device events are never in the tree)
+  Column<uint32_t> child_begin;  // children of i: child_index[child_begin[i] .. child_begin[i+1])
   Column<uint32_t> child_index;
   Column<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
   Column<uint32_t> kernel_index;
-  Column<int64_t> cpu_memory;     // bytes, own (children included, as PyTorch)
+  Column<int64_t> cpu_memory;  // bytes, own (children included, as PyTorch)
   Column<int64_t> cuda_memory;
   // Times and self memory are worked out per event when asked for: see event_times.h. A native
-  // file's index also gives each event's CUDA total (views; empty when the list is built from events).
+  // file's index also gives each event's CUDA total (views; empty when the list is built from
+  // events).
   Column<int64_t> cuda_total_ns;
   Column<double> cuda_total_us;
 
@@ -70,8 +71,8 @@ struct FunctionEventList {
   // computed that way (see key_averages.h). The bare-array export is already relative (origin
   // 0); Kineto files are shifted to the profiler's own span, or to the first event.
   int64_t origin_ns = 0;
-  bool legacy = false;                 // FunctionEvent.is_legacy: kernels live on CPU events only
-  bool has_memory_records = false;     // the trace recorded memory (columns shown)
+  bool legacy = false;              // FunctionEvent.is_legacy: kernels live on CPU events only
+  bool has_memory_records = false;  // the trace recorded memory (columns shown)
   uint64_t removed_duplicates = 0;
   uint64_t kernels_attributed = 0;
   uint64_t kernels_unattributed = 0;
@@ -83,7 +84,8 @@ struct FunctionEventList {
 
 // Uses the trace's function event index when it has one of this version (a native file written by
 // `convert`), which gives the same list without redoing the tree and the attributions. The list's
-// columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is used.
+// columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is
+// used.
 FunctionEventList BuildFunctionEvents(const Trace& trace);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
@@ -94,6 +96,7 @@ FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEven
 // under a backward function take the stack of the forward event with the same (sequence number,
 // forward thread). BuildFunctionEvents applies it to the "Call stack" stacks; the stacks pass to
 // stacks rebuilt from python_function events.
-void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& events, std::vector<StackId>* stacks);
+void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& events,
+                             std::vector<StackId>* stacks);
 
 }  // namespace profana::passes

@@ -11,10 +11,12 @@ namespace {
 
 bool IsKernelActivity(const Trace& trace, uint32_t e) {
   ActivityKind k = trace.events.kind[e];
-  if (k != ActivityKind::kKernel && k != ActivityKind::kMemcpy && k != ActivityKind::kMemset) return false;
+  if (k != ActivityKind::kKernel && k != ActivityKind::kMemcpy && k != ActivityKind::kMemset)
+    return false;
   // The reference's is_cuda_kernel: memory operations are not kernels.
   std::string name(trace.str(trace.events.name[e]));
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   for (const char* word : {"mem", "cpy", "alloc", "free"})
     if (name.find(word) != std::string::npos) return false;
   return true;
@@ -36,7 +38,8 @@ class IntervalSet {
       }
     }
     prefix_.assign(merged_.size() + 1, 0);
-    for (size_t k = 0; k < merged_.size(); ++k) prefix_[k + 1] = prefix_[k] + merged_[k].end_ns - merged_[k].start_ns;
+    for (size_t k = 0; k < merged_.size(); ++k)
+      prefix_[k + 1] = prefix_[k] + merged_[k].end_ns - merged_[k].start_ns;
   }
   int64_t Overlap(int64_t a, int64_t b) const { return b > a ? Covered(b) - Covered(a) : 0; }
   const std::vector<TimeInterval>& intervals() const { return merged_; }
@@ -57,7 +60,8 @@ class IntervalSet {
 
 // The order BasicEvaluation's metrics dict is filled in: a stack seeded with the roots, popped
 // from the right, children pushed in order.
-std::vector<uint32_t> MetricsOrder(const FunctionEventList& e, const std::vector<uint8_t>& evaluated) {
+std::vector<uint32_t> MetricsOrder(const FunctionEventList& e,
+                                   const std::vector<uint8_t>& evaluated) {
   std::vector<uint32_t> stack, order;
   for (uint32_t i = 0; i < e.size(); ++i)
     if (evaluated[i] && e.parent[i] < 0) stack.push_back(i);
@@ -73,7 +77,8 @@ std::vector<uint32_t> MetricsOrder(const FunctionEventList& e, const std::vector
 
 std::vector<uint8_t> Evaluated(const FunctionEventList& e) {
   std::vector<uint8_t> evaluated(e.size(), 0);
-  for (uint32_t i = 0; i < e.size(); ++i) evaluated[i] = e.device_type[i] == DeviceType::kCPU && e.source[i] != kSynthetic;
+  for (uint32_t i = 0; i < e.size(); ++i)
+    evaluated[i] = e.device_type[i] == DeviceType::kCPU && e.source[i] != kSynthetic;
   return evaluated;
 }
 
@@ -91,8 +96,13 @@ void MeanStd(const std::vector<double>& v, double* mean, double* std) {
 
 bool IsLaunchName(std::string_view name) {
   static constexpr std::string_view kPrefixes[] = {
-      "cudaLaunchKernel", "__cudaLaunchKernel", "cudaLaunchCooperativeKernel",  // the reference's list
-      "hipLaunchKernel",  "hipExtLaunchKernel", "hipModuleLaunchKernel",  "hipExtModuleLaunchKernel",
+      "cudaLaunchKernel",
+      "__cudaLaunchKernel",
+      "cudaLaunchCooperativeKernel",  // the reference's list
+      "hipLaunchKernel",
+      "hipExtLaunchKernel",
+      "hipModuleLaunchKernel",
+      "hipExtModuleLaunchKernel",
       "cuLaunchKernel",
   };
   for (std::string_view p : kPrefixes)
@@ -106,7 +116,8 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
   std::vector<uint32_t> launches, kernels;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     ActivityKind k = ev.kind[e];
-    if ((k == ActivityKind::kRuntime || k == ActivityKind::kDriver) && IsLaunchName(trace.str(ev.name[e])))
+    if ((k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
+        IsLaunchName(trace.str(ev.name[e])))
       launches.push_back(e);
     else if (IsKernelActivity(trace, e))
       kernels.push_back(e);
@@ -117,7 +128,8 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
   // mapped (the reference matches on the linked op's id; the correlation id is the exact link).
   std::unordered_map<int64_t, int32_t> kernel_by_correlation;
   for (size_t k = 0; k < kernels.size(); ++k)
-    if (ev.correlation[kernels[k]] != kNoId) kernel_by_correlation.try_emplace(ev.correlation[kernels[k]], static_cast<int32_t>(k));
+    if (ev.correlation[kernels[k]] != kNoId)
+      kernel_by_correlation.try_emplace(ev.correlation[kernels[k]], static_cast<int32_t>(k));
   std::vector<int32_t> spawned(launches.size(), -1);
   int32_t last_mapped = 0;
   for (size_t l = 0; l < launches.size(); ++l) {
@@ -187,7 +199,8 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
   return out;
 }
 
-Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const GpuEvaluation& eval, size_t length) {
+Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const GpuEvaluation& eval,
+                   size_t length) {
   Ranking out;
   // Falling phases, walking the queue series backwards from each empty point: the highest depth
   // before the previous empty point, when at least 4, makes [peak start, empty point start].
@@ -254,7 +267,8 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   return out;
 }
 
-std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events, uint32_t event) {
+std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events,
+                               uint32_t event) {
   auto names_python_file = [](std::string_view frame) {
     size_t py = frame.find(".py(");
     return py != std::string_view::npos && frame.find(')', py) != std::string_view::npos;
@@ -267,7 +281,8 @@ std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& even
   int64_t best_start = INT64_MIN;
   std::string best;
   for (uint32_t e = 0; e < ev.size() && ev.start_ns[e] <= events.start_ns[event]; ++e) {
-    if (ev.kind[e] != ActivityKind::kPythonFunction || ev.thread[e] != events.thread[event]) continue;
+    if (ev.kind[e] != ActivityKind::kPythonFunction || ev.thread[e] != events.thread[event])
+      continue;
     if (ev.end_ns[e] < events.end_ns[event] || ev.start_ns[e] < best_start) continue;
     if (!names_python_file(trace.str(ev.name[e]))) continue;
     best_start = ev.start_ns[e];

@@ -23,13 +23,13 @@ struct QueuePoint {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   int32_t depth = 0;
-  uint32_t event = 0;   // index into trace.events
+  uint32_t event = 0;  // index into trace.events
   bool is_launch = false;
 };
 
 struct GpuEvaluation {
-  std::vector<QueuePoint> queue;        // launches and kernels, by start
-  std::vector<TimeInterval> idle;       // merged, sorted intervals with an empty queue
+  std::vector<QueuePoint> queue;   // launches and kernels, by start
+  std::vector<TimeInterval> idle;  // merged, sorted intervals with an empty queue
   // Per FunctionEvent (index into the FunctionEventList): queue depth when it started and time
   // spent while the queue was empty. Only CPU events are evaluated; others stay 0.
   std::vector<int32_t> queue_depth;
@@ -42,9 +42,9 @@ struct GpuEvaluation {
 GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events);
 
 struct RankedEvent {
-  uint32_t event = 0;          // index into the FunctionEventList
-  double score = 0;            // z(idle fraction) + 0.6 z(self time)
-  double idle_fraction = 0;    // idle time / duration
+  uint32_t event = 0;        // index into the FunctionEventList
+  double score = 0;          // z(idle fraction) + 0.6 z(self time)
+  double idle_fraction = 0;  // idle time / duration
   int64_t self_ns = 0;
   int64_t idle_ns = 0;
   int32_t queue_depth = 0;
@@ -59,7 +59,8 @@ struct Ranking {
 // rank_events(length). Deviations from the reference where it breaks: with fewer than two
 // candidates, or when a standard deviation is 0, that z-score term is 0 (the reference divides
 // by NaN or 0).
-Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const GpuEvaluation& eval, size_t length);
+Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const GpuEvaluation& eval,
+                   size_t length);
 
 // source_code_location: the innermost Python frame of the event's stack that names a .py file,
 // or "No source code location found".

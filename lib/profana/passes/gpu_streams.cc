@@ -16,7 +16,8 @@ std::unordered_map<int64_t, uint32_t> LaunchesByCorrelation(const Trace& trace) 
   const EventTable& ev = trace.events;
   std::unordered_map<int64_t, uint32_t> launches;
   for (uint32_t e = 0; e < ev.size(); ++e)
-    if ((ev.kind[e] == ActivityKind::kRuntime || ev.kind[e] == ActivityKind::kDriver) && ev.correlation[e] != kNoId)
+    if ((ev.kind[e] == ActivityKind::kRuntime || ev.kind[e] == ActivityKind::kDriver) &&
+        ev.correlation[e] != kNoId)
       launches.try_emplace(ev.correlation[e], e);
   return launches;
 }
@@ -32,7 +33,8 @@ class OpFinder {
     auto it = by_thread_.find(thread.value);
     if (it == by_thread_.end()) return -1;
     const std::vector<uint32_t>& v = it->second;  // by start
-    auto pos = std::upper_bound(v.begin(), v.end(), t, [&](int64_t x, uint32_t i) { return x < e_.start_ns[i]; });
+    auto pos = std::upper_bound(v.begin(), v.end(), t,
+                                [&](int64_t x, uint32_t i) { return x < e_.start_ns[i]; });
     if (pos == v.begin()) return -1;
     for (int32_t i = static_cast<int32_t>(*(pos - 1)); i >= 0; i = e_.parent[i])
       if (e_.end_ns[i] > t) return i;
@@ -48,9 +50,12 @@ class OpFinder {
 
 const char* GapKindName(GapKind kind) {
   switch (kind) {
-    case GapKind::kHostWait: return "host_wait";
-    case GapKind::kKernelWait: return "kernel_wait";
-    case GapKind::kOther: return "other";
+    case GapKind::kHostWait:
+      return "host_wait";
+    case GapKind::kKernelWait:
+      return "kernel_wait";
+    case GapKind::kOther:
+      return "other";
   }
   return "other";
 }
@@ -67,7 +72,9 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
   std::map<std::pair<int32_t, uint32_t>, std::vector<uint32_t>> by_stream;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     if (!IsActivity(ev.kind[e])) continue;
-    int32_t device = ev.device[e] >= 0 ? ev.device[e] : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
+    int32_t device = ev.device[e] >= 0
+                         ? ev.device[e]
+                         : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
     by_device[device].push_back(e);
     by_stream[{device, ev.thread[e].value}].push_back(e);
   }
@@ -88,8 +95,10 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
         // launched earlier but started after a short delay: kernel wait; otherwise other.
         auto launch = launches.find(ev.correlation[next]);
         GapKind kind = GapKind::kOther;
-        if (launch != launches.end() && ev.start_ns[launch->second] > busy_end) kind = GapKind::kHostWait;
-        else if (launch != launches.end() && start - busy_end < consecutive_kernel_delay_ns) kind = GapKind::kKernelWait;
+        if (launch != launches.end() && ev.start_ns[launch->second] > busy_end)
+          kind = GapKind::kHostWait;
+        else if (launch != launches.end() && start - busy_end < consecutive_kernel_delay_ns)
+          kind = GapKind::kKernelWait;
         t.gap_ns[static_cast<int>(kind)] += start - busy_end;
         if (!whole) {
           Gap g{device, stream, busy_end, start, kind, next, -1};
@@ -129,11 +138,15 @@ std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace) {
   for (uint32_t e = 0; e < ev.size(); ++e) {
     if (!IsActivity(ev.kind[e])) continue;
     auto launch = launches.find(ev.correlation[e]);
-    int64_t enqueued = launch != launches.end() ? std::min(ev.start_ns[launch->second], ev.start_ns[e]) : ev.start_ns[e];
+    int64_t enqueued = launch != launches.end()
+                           ? std::min(ev.start_ns[launch->second], ev.start_ns[e])
+                           : ev.start_ns[e];
     auto& c = changes[ev.thread[e].value];
     c.push_back({enqueued, +1});
     c.push_back({ev.end_ns[e], -1});
-    devices[ev.thread[e].value] = ev.device[e] >= 0 ? ev.device[e] : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
+    devices[ev.thread[e].value] = ev.device[e] >= 0
+                                      ? ev.device[e]
+                                      : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
   }
   std::vector<StreamQueue> out;
   constexpr int32_t kFullQueue = 1024;
@@ -152,14 +165,16 @@ std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace) {
         if (length >= kFullQueue) q.blocked_ns += dt;
       }
       length += c[i].second;
-      if (i + 1 == c.size() || c[i + 1].first != c[i].first) q.series.push_back({c[i].first, length});
+      if (i + 1 == c.size() || c[i + 1].first != c[i].first)
+        q.series.push_back({c[i].first, length});
       q.max_length = std::max(q.max_length, length);
     }
     int64_t window = c.back().first - c.front().first;
     q.mean_length = window > 0 ? weighted / window : 0;
     // Time at the maximum, from the coalesced series.
     for (size_t i = 0; i + 1 < q.series.size(); ++i)
-      if (q.series[i].length == q.max_length) q.time_at_max_ns += q.series[i + 1].ts_ns - q.series[i].ts_ns;
+      if (q.series[i].length == q.max_length)
+        q.time_at_max_ns += q.series[i + 1].ts_ns - q.series[i].ts_ns;
     out.push_back(std::move(q));
   }
   return out;

@@ -16,11 +16,11 @@ const char* GapKindName(GapKind kind);
 
 struct IdleTrack {
   int32_t device = -1;
-  ThreadId stream;           // a device track; invalid (UINT32_MAX) for a whole-device row
+  ThreadId stream;  // a device track; invalid (UINT32_MAX) for a whole-device row
   bool whole_device = false;
   int64_t kernels = 0;
-  int64_t window_ns = 0;     // first activity start to last activity end
-  int64_t busy_ns = 0;       // union of activity intervals
+  int64_t window_ns = 0;          // first activity start to last activity end
+  int64_t busy_ns = 0;            // union of activity intervals
   int64_t gap_ns[3] = {0, 0, 0};  // idle between activities, by GapKind
   int64_t idle_ns() const { return gap_ns[0] + gap_ns[1] + gap_ns[2]; }
 };
@@ -56,9 +56,9 @@ struct StreamQueue {
   ThreadId stream;
   std::vector<QueueSample> series;  // the length after each change
   int32_t max_length = 0;
-  double mean_length = 0;           // time-weighted, between the first and last change
-  int64_t time_at_max_ns = 0;       // time spent at max_length
-  int64_t blocked_ns = 0;           // time with >= 1024 outstanding (CUDA's queue is full)
+  double mean_length = 0;      // time-weighted, between the first and last change
+  int64_t time_at_max_ns = 0;  // time spent at max_length
+  int64_t blocked_ns = 0;      // time with >= 1024 outstanding (CUDA's queue is full)
 };
 
 // Per stream: +1 when the runtime call that launched an activity starts, -1 when the activity

@@ -1,15 +1,17 @@
 #include "profana/passes/key_averages.h"
 
-#include "profana/passes/event_times.h"
-
 #include <algorithm>
 #include <unordered_map>
+
+#include "profana/passes/event_times.h"
 
 namespace profana::passes {
 namespace {
 
 // Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
-int64_t WrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
 
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
 void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, AverageRow* row) {
@@ -61,7 +63,8 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
     // A row per (name id, device type): a vector indexed by both, no hashing per event.
     std::vector<uint32_t> index(trace.strings.size() * 2, UINT32_MAX);
     for (uint32_t i = 0; i < events.size(); ++i) {
-      uint32_t& slot = index[events.name[i].value * size_t{2} + (events.device_type[i] == DeviceType::kCPU ? 0 : 1)];
+      uint32_t& slot = index[events.name[i].value * size_t{2} +
+                             (events.device_type[i] == DeviceType::kCPU ? 0 : 1)];
       if (slot == UINT32_MAX) {
         slot = static_cast<uint32_t>(rows.size());
         rows.push_back(FirstRow(events, i));
@@ -169,31 +172,45 @@ constexpr SortKeyName kSortKeys[] = {
 // The value Python compares: times are the float microsecond sums, averages their division.
 double TimeValue(const AverageRow& r, SortKey key) {
   switch (key) {
-    case SortKey::kCpuTime: return r.count ? r.cpu_total_us / r.count : 0.0;
-    case SortKey::kCudaTime: return r.count ? r.cuda_total_us / r.count : 0.0;
-    case SortKey::kCpuTimeTotal: return r.cpu_total_us;
-    case SortKey::kCudaTimeTotal: return r.cuda_total_us;
-    case SortKey::kSelfCpuTimeTotal: return r.self_cpu_us;
-    case SortKey::kSelfCudaTimeTotal: return r.self_cuda_us;
-    default: return 0;
+    case SortKey::kCpuTime:
+      return r.count ? r.cpu_total_us / r.count : 0.0;
+    case SortKey::kCudaTime:
+      return r.count ? r.cuda_total_us / r.count : 0.0;
+    case SortKey::kCpuTimeTotal:
+      return r.cpu_total_us;
+    case SortKey::kCudaTimeTotal:
+      return r.cuda_total_us;
+    case SortKey::kSelfCpuTimeTotal:
+      return r.self_cpu_us;
+    case SortKey::kSelfCudaTimeTotal:
+      return r.self_cuda_us;
+    default:
+      return 0;
   }
 }
 
 // Memory and counts are exact integers.
 int64_t IntegerValue(const AverageRow& r, SortKey key) {
   switch (key) {
-    case SortKey::kCpuMemoryUsage: return r.cpu_memory;
-    case SortKey::kCudaMemoryUsage: return r.cuda_memory;
-    case SortKey::kSelfCpuMemoryUsage: return r.self_cpu_memory;
-    case SortKey::kSelfCudaMemoryUsage: return r.self_cuda_memory;
-    case SortKey::kCount: return r.count;
-    default: return 0;
+    case SortKey::kCpuMemoryUsage:
+      return r.cpu_memory;
+    case SortKey::kCudaMemoryUsage:
+      return r.cuda_memory;
+    case SortKey::kSelfCpuMemoryUsage:
+      return r.self_cpu_memory;
+    case SortKey::kSelfCudaMemoryUsage:
+      return r.self_cuda_memory;
+    case SortKey::kCount:
+      return r.count;
+    default:
+      return 0;
   }
 }
 
 bool IsTimeKey(SortKey key) {
   return key == SortKey::kCpuTime || key == SortKey::kCudaTime || key == SortKey::kCpuTimeTotal ||
-         key == SortKey::kCudaTimeTotal || key == SortKey::kSelfCpuTimeTotal || key == SortKey::kSelfCudaTimeTotal;
+         key == SortKey::kCudaTimeTotal || key == SortKey::kSelfCpuTimeTotal ||
+         key == SortKey::kSelfCudaTimeTotal;
 }
 
 }  // namespace

@@ -13,14 +13,14 @@
 namespace profana::passes {
 
 struct AverageRow {
-  StringId key;                  // the event name
+  StringId key;  // the event name
   DeviceType device_type = DeviceType::kCPU;
-  bool legacy = false;           // is_legacy: the row's device time counts in the CUDA total
-  StringId input_shapes;         // of the first event; meaningful only when shapes_shown
-  bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
-  std::vector<StringId> stack;   // first N frames (all of them for raw rows)
-  bool top_level = false;        // the first event has no CPU parent
-  uint32_t first_event = 0;      // index into the FunctionEventList
+  bool legacy = false;          // is_legacy: the row's device time counts in the CUDA total
+  StringId input_shapes;        // of the first event; meaningful only when shapes_shown
+  bool shapes_shown = false;    // grouped by input shape, or a raw row: shapes are a list
+  std::vector<StringId> stack;  // first N frames (all of them for raw rows)
+  bool top_level = false;       // the first event has no CPU parent
+  uint32_t first_event = 0;     // index into the FunctionEventList
   int64_t count = 0;
   // Times as PyTorch computes and prints them: float microseconds, summed in event order.
   // They equal the nanosecond totals / 1000 except for float rounding, which decides the last
@@ -61,8 +61,18 @@ namespace profana::passes {
 
 // The attributes table(sort_by=...) accepts, as FunctionEventAvg names them.
 enum class SortKey {
-  kNone, kCpuTime, kCudaTime, kCpuTimeTotal, kCudaTimeTotal, kSelfCpuTimeTotal, kSelfCudaTimeTotal,
-  kCpuMemoryUsage, kCudaMemoryUsage, kSelfCpuMemoryUsage, kSelfCudaMemoryUsage, kCount,
+  kNone,
+  kCpuTime,
+  kCudaTime,
+  kCpuTimeTotal,
+  kCudaTimeTotal,
+  kSelfCpuTimeTotal,
+  kSelfCudaTimeTotal,
+  kCpuMemoryUsage,
+  kCudaMemoryUsage,
+  kSelfCpuMemoryUsage,
+  kSelfCudaMemoryUsage,
+  kCount,
 };
 
 // PyTorch's names ("self_cpu_time_total") and short aliases ("self_cpu"). False if unknown.

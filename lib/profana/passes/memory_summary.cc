@@ -41,8 +41,8 @@ class Grouper {
 
 }  // namespace
 
-MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEventList& ev, const MemoryTimeline& t,
-                                         uint32_t device) {
+MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEventList& ev,
+                                         const MemoryTimeline& t, uint32_t device) {
   MemoryDeviceReport r;
   const MemoryDeviceSummary& s = t.summary[device];
   int64_t peak = s.peak_pos;
@@ -61,7 +61,8 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     int32_t alloc_op = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : -1;
     if (peak >= 0 && b.alloc_pos <= peak && (b.free_pos < 0 || b.free_pos > peak)) {
       live.Add(ev, alloc_op, b.alloc_pos < 0, b.bytes);
-      r.live_by_category[static_cast<int>(b.category)] = SatAdd(r.live_by_category[static_cast<int>(b.category)], b.bytes);
+      r.live_by_category[static_cast<int>(b.category)] =
+          SatAdd(r.live_by_category[static_cast<int>(b.category)], b.bytes);
       paired_live = SatAdd(paired_live, b.bytes);
     }
     if (b.alloc_pos >= 0 && b.free_pos < 0) {
@@ -76,7 +77,10 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     }
   }
   // Records without Addr (or double frees) move the level without a block: Unknown.
-  if (peak >= 0) r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)] = SatAdd(r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)], SatAdd(s.peak_bytes, paired_live == INT64_MIN ? INT64_MAX : -paired_live));
+  if (peak >= 0)
+    r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)] =
+        SatAdd(r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)],
+               SatAdd(s.peak_bytes, paired_live == INT64_MIN ? INT64_MAX : -paired_live));
   r.live_by_op = live.Sorted(trace);
   r.not_freed_by_op = leaked.Sorted(trace);
   r.preexisting_by_op = preexisting.Sorted(trace);

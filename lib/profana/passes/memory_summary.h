@@ -14,19 +14,20 @@ namespace profana::passes {
 // Blocks grouped by the name of the op that allocated (or freed) them.
 struct MemoryOpGroup {
   enum Kind : uint8_t { kOp, kNoOp, kBeforeTrace };
-  Kind kind = kOp;      // kNoOp: inside no CPU op ("[memory]"); kBeforeTrace: pre-existing
-  StringId name;        // for kOp
+  Kind kind = kOp;  // kNoOp: inside no CPU op ("[memory]"); kBeforeTrace: pre-existing
+  StringId name;    // for kOp
   uint64_t blocks = 0;
   int64_t bytes = 0;
 };
 
 struct MemoryDeviceReport {
   int64_t peak_ts_ns = 0;
-  int64_t peak_total_allocated = kNoId;    // the allocator's total recorded at the peak record
-  int32_t peak_op = -1;                    // FunctionEvent, or -1
-  std::vector<int32_t> peak_op_path;       // outermost first, ending with peak_op
-  std::array<int64_t, kMemoryCategories> live_by_category{};  // at the peak; Unknown includes unpaired
-  std::vector<MemoryOpGroup> live_by_op;   // at the peak, largest first
+  int64_t peak_total_allocated = kNoId;  // the allocator's total recorded at the peak record
+  int32_t peak_op = -1;                  // FunctionEvent, or -1
+  std::vector<int32_t> peak_op_path;     // outermost first, ending with peak_op
+  std::array<int64_t, kMemoryCategories>
+      live_by_category{};                 // at the peak; Unknown includes unpaired
+  std::vector<MemoryOpGroup> live_by_op;  // at the peak, largest first
   uint64_t not_freed_blocks = 0;
   int64_t not_freed_bytes = 0;
   std::vector<MemoryOpGroup> not_freed_by_op;

@@ -31,7 +31,7 @@ class BlockMap {
  public:
   BlockMap() : slots_(1024) {}
   int32_t* Find(int64_t addr, uint32_t device) {
-    for (size_t i = Hash(addr, device) & mask(); ; i = (i + 1) & mask()) {
+    for (size_t i = Hash(addr, device) & mask();; i = (i + 1) & mask()) {
       Slot& s = slots_[i];
       if (s.addr == kNoId) return nullptr;
       if (s.addr == addr && s.device == device) return &s.block;
@@ -39,7 +39,7 @@ class BlockMap {
   }
   void Set(int64_t addr, uint32_t device, int32_t block) {
     if ((used_ + 1) * 2 > slots_.size()) Grow();
-    for (size_t i = Hash(addr, device) & mask(); ; i = (i + 1) & mask()) {
+    for (size_t i = Hash(addr, device) & mask();; i = (i + 1) & mask()) {
       Slot& s = slots_[i];
       if (s.addr == kNoId) {
         s = {addr, device, block};
@@ -115,7 +115,8 @@ std::vector<uint32_t> CanonicalThreads(const Trace& trace) {
   auto value = [&](int64_t number, StringId text) -> std::pair<bool, int64_t> {
     if (!text.value) return {true, number};
     std::string_view s = trace.str(text);
-    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string_view::npos) return {false, 0};
+    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string_view::npos)
+      return {false, 0};
     return {true, std::stoll(std::string(s))};
   };
   std::map<std::pair<int64_t, int64_t>, uint32_t> first;
@@ -132,12 +133,14 @@ std::vector<uint32_t> CanonicalThreads(const Trace& trace) {
 // The innermost CPU FunctionEvent on the record's own thread whose [start, end] holds each
 // record: per thread, FunctionEvents (already in (start, -end) order) merged with the records
 // by time, with a stack of open events.
-std::vector<int32_t> AttributeOps(const Trace& trace, const FunctionEventList& ev, const MemoryTimeline& t) {
+std::vector<int32_t> AttributeOps(const Trace& trace, const FunctionEventList& ev,
+                                  const MemoryTimeline& t) {
   size_t threads = trace.threads.size();
   std::vector<uint32_t> canonical = CanonicalThreads(trace);
   std::vector<std::vector<uint32_t>> ops(threads), recs(threads);
   for (uint32_t i = 0; i < ev.size(); ++i)
-    if (IsCpuOp(ev, i) && ev.thread[i].value < threads) ops[canonical[ev.thread[i].value]].push_back(i);
+    if (IsCpuOp(ev, i) && ev.thread[i].value < threads)
+      ops[canonical[ev.thread[i].value]].push_back(i);
   for (uint32_t p = 0; p < t.size(); ++p) {
     uint32_t th = trace.memory.thread[t.order[p]].value;
     if (th < threads) recs[canonical[th]].push_back(p);
@@ -163,10 +166,10 @@ std::vector<int32_t> AttributeOps(const Trace& trace, const FunctionEventList& e
 
 // What the op tree says about each CPU FunctionEvent, inherited from its parents.
 struct OpContext {
-  std::vector<uint8_t> backward;     // under a backward function (scope 1)
-  std::vector<uint8_t> accumulate;   // under AccumulateGrad
-  std::vector<uint8_t> zero_grad;    // under Optimizer.zero_grad#...
-  std::vector<int32_t> step;         // the enclosing Optimizer.step#... annotation, or -1
+  std::vector<uint8_t> backward;    // under a backward function (scope 1)
+  std::vector<uint8_t> accumulate;  // under AccumulateGrad
+  std::vector<uint8_t> zero_grad;   // under Optimizer.zero_grad#...
+  std::vector<int32_t> step;        // the enclosing Optimizer.step#... annotation, or -1
 };
 
 OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
@@ -182,20 +185,24 @@ OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
     int32_t p = ev.parent[i];
     bool has_parent = p >= 0 && static_cast<size_t>(p) < i;
     c.backward[i] = ev.scope[i] == 1 || (has_parent && c.backward[p]);
-    c.accumulate[i] = name.find("AccumulateGrad") != std::string_view::npos || (has_parent && c.accumulate[p]);
+    c.accumulate[i] =
+        name.find("AccumulateGrad") != std::string_view::npos || (has_parent && c.accumulate[p]);
     c.zero_grad[i] = name.rfind("Optimizer.zero_grad#", 0) == 0 || (has_parent && c.zero_grad[p]);
-    c.step[i] = name.rfind("Optimizer.step#", 0) == 0 ? static_cast<int32_t>(i) : has_parent ? c.step[p] : -1;
+    c.step[i] = name.rfind("Optimizer.step#", 0) == 0 ? static_cast<int32_t>(i)
+                : has_parent                          ? c.step[p]
+                                                      : -1;
   }
   return c;
 }
 
 // The categorisation rules, first match wins (docs/memory.md).
-MemoryCategory Categorise(const MemoryBlock& b, int32_t a, int32_t f, int64_t free_ts, const FunctionEventList& ev,
-                          const OpContext& c) {
+MemoryCategory Categorise(const MemoryBlock& b, int32_t a, int32_t f, int64_t free_ts,
+                          const FunctionEventList& ev, const OpContext& c) {
   bool freed = b.free_pos >= 0;
   if (a >= 0 && freed && free_ts <= ev.end_ns[a]) return MemoryCategory::kTemporary;
   if ((a >= 0 && c.accumulate[a]) || (f >= 0 && c.zero_grad[f])) return MemoryCategory::kGradient;
-  if (a >= 0 && c.step[a] >= 0 && (!freed || free_ts > ev.end_ns[c.step[a]])) return MemoryCategory::kOptimizerState;
+  if (a >= 0 && c.step[a] >= 0 && (!freed || free_ts > ev.end_ns[c.step[a]]))
+    return MemoryCategory::kOptimizerState;
   if (a >= 0 && c.backward[a]) return MemoryCategory::kAutogradDetail;
   if (a >= 0 && c.step[a] < 0 && f >= 0 && c.backward[f]) return MemoryCategory::kActivation;
   return MemoryCategory::kUnknown;
@@ -204,8 +211,9 @@ MemoryCategory Categorise(const MemoryBlock& b, int32_t a, int32_t f, int64_t fr
 }  // namespace
 
 const char* MemoryCategoryName(MemoryCategory c) {
-  static const char* const kNames[] = {"PARAMETER", "OPTIMIZER_STATE", "INPUT",           "TEMPORARY",
-                                       "ACTIVATION", "GRADIENT",       "AUTOGRAD_DETAIL", "Unknown"};
+  static const char* const kNames[] = {"PARAMETER",       "OPTIMIZER_STATE", "INPUT",
+                                       "TEMPORARY",       "ACTIVATION",      "GRADIENT",
+                                       "AUTOGRAD_DETAIL", "Unknown"};
   return kNames[static_cast<int>(c)];
 }
 
@@ -228,11 +236,15 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
   for (size_t p = 0; p < n; ++p) {
     uint32_t r = t.order[p];
     uint32_t d = last_device;
-    if (d == UINT32_MAX || t.devices[d].type != m.device_type[r] || t.devices[d].id != m.device_id[r]) {
+    if (d == UINT32_MAX || t.devices[d].type != m.device_type[r] ||
+        t.devices[d].id != m.device_id[r]) {
       d = 0;
-      while (d < t.devices.size() && (t.devices[d].type != m.device_type[r] || t.devices[d].id != m.device_id[r])) ++d;
+      while (d < t.devices.size() &&
+             (t.devices[d].type != m.device_type[r] || t.devices[d].id != m.device_id[r]))
+        ++d;
       if (d == t.devices.size()) {
-        t.devices.push_back({m.device_type[r], m.device_id[r], DeviceSpelling(m.device_type[r], m.device_id[r])});
+        t.devices.push_back(
+            {m.device_type[r], m.device_id[r], DeviceSpelling(m.device_type[r], m.device_id[r])});
         t.summary.emplace_back();
         t.summary.back().first_ts_ns = m.ts_ns[r];
         running.push_back(0);
@@ -257,11 +269,15 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
       TotalAllocatedCheck& c = s.total_allocated;
       int64_t offset = SatAdd(total, running[d] == INT64_MIN ? INT64_MAX : -running[d]);
       if (c.compared++ == 0) c.offset = offset;
-      if (offset == c.offset) ++c.agreeing;
-      else if (c.first_disagreement < 0) c.first_disagreement = static_cast<int64_t>(p);
-      if (s.max_total_allocated == kNoId || total > s.max_total_allocated) s.max_total_allocated = total;
+      if (offset == c.offset)
+        ++c.agreeing;
+      else if (c.first_disagreement < 0)
+        c.first_disagreement = static_cast<int64_t>(p);
+      if (s.max_total_allocated == kNoId || total > s.max_total_allocated)
+        s.max_total_allocated = total;
     }
-    if (reserved != kNoId && reserved >= 0 && (s.max_total_reserved == kNoId || reserved > s.max_total_reserved)) {
+    if (reserved != kNoId && reserved >= 0 &&
+        (s.max_total_reserved == kNoId || reserved > s.max_total_reserved)) {
       s.max_total_reserved = reserved;
       s.max_reserved_pos = static_cast<int64_t>(p);
     }
@@ -341,18 +357,20 @@ int FindMemoryDevice(const MemoryTimeline& t, const std::string& name) {
   return -1;
 }
 
-std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t, uint32_t device) {
+std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t,
+                                        uint32_t device) {
   std::vector<RawMemoryEvent> out;
   // Pre-existing blocks first, at time -1, as the reference's timeline lists them.
   for (const MemoryBlock& b : t.blocks)
-    if (b.device == device && b.alloc_pos < 0) out.push_back({-1, MemoryAction::kPreexisting, b.bytes, b.category});
+    if (b.device == device && b.alloc_pos < 0)
+      out.push_back({-1, MemoryAction::kPreexisting, b.bytes, b.category});
   for (size_t p = 0; p < t.size(); ++p) {
     if (t.device[p] != device) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];
     if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
     MemoryCategory c = t.block[p] >= 0 ? t.blocks[t.block[p]].category : MemoryCategory::kUnknown;
-    out.push_back({trace.memory.ts_ns[t.order[p]], bytes > 0 ? MemoryAction::kCreate : MemoryAction::kDestroy,
-                   bytes, c});
+    out.push_back({trace.memory.ts_ns[t.order[p]],
+                   bytes > 0 ? MemoryAction::kCreate : MemoryAction::kDestroy, bytes, c});
   }
   return out;
 }
@@ -379,8 +397,8 @@ CoalescedTimeline CoalesceTimeline(const Trace& trace, const MemoryTimeline& t, 
   return out;
 }
 
-std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList& ev, const MemoryTimeline& t,
-                                    int device) {
+std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList& ev,
+                                    const MemoryTimeline& t, int device) {
   size_t n = ev.size();
   std::vector<MemoryOpRow> self(n), total;
   MemoryOpRow outside;  // records inside no op: PyTorch's "[memory]" events
@@ -427,9 +445,10 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
     r.self_alloc_bytes = SatAdd(r.self_alloc_bytes, e.self_alloc_bytes);
     r.self_freed_bytes = SatAdd(r.self_freed_bytes, e.self_freed_bytes);
   }
-  rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [](const MemoryOpRow& r) { return r.alloc_count == 0 && r.freed_bytes == 0; }),
-             rows.end());
+  rows.erase(
+      std::remove_if(rows.begin(), rows.end(),
+                     [](const MemoryOpRow& r) { return r.alloc_count == 0 && r.freed_bytes == 0; }),
+      rows.end());
   if (outside.self_alloc_count > 0 || outside.self_freed_bytes > 0) {
     outside.name = StringId(0);
     outside.alloc_count = outside.self_alloc_count;

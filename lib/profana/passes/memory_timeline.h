@@ -51,12 +51,17 @@ constexpr int kMemoryCategories = 8;
 const char* MemoryCategoryName(MemoryCategory c);  // "PARAMETER", ..., "Unknown"
 
 // The reference's Action values (its raw export writes these numbers).
-enum class MemoryAction : uint8_t { kPreexisting = 1, kCreate = 2, kIncrementVersion = 3, kDestroy = 4 };
+enum class MemoryAction : uint8_t {
+  kPreexisting = 1,
+  kCreate = 2,
+  kIncrementVersion = 3,
+  kDestroy = 4
+};
 
 struct MemoryDevice {
-  int8_t type = 0;     // c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP, ...
+  int8_t type = 0;  // c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP, ...
   int16_t id = -1;
-  std::string name;    // "cpu", "cuda:0" (torch.device's spelling)
+  std::string name;  // "cpu", "cuda:0" (torch.device's spelling)
 };
 
 // Counted problems of the memory records. Each is also a reason a number may be off.
@@ -78,18 +83,18 @@ struct MemoryCounters {
 
 // Agreement of the replayed running total with the recorded Total Allocated, per device.
 struct TotalAllocatedCheck {
-  uint64_t compared = 0;      // records carrying Total Allocated
-  int64_t offset = 0;         // Total Allocated - replayed total at the first such record
-  uint64_t agreeing = 0;      // records where the difference equals `offset`
+  uint64_t compared = 0;            // records carrying Total Allocated
+  int64_t offset = 0;               // Total Allocated - replayed total at the first such record
+  uint64_t agreeing = 0;            // records where the difference equals `offset`
   int64_t first_disagreement = -1;  // time-order position, or -1
 };
 
 struct MemoryDeviceSummary {
   uint64_t records = 0;
-  uint64_t without_addr = 0;          // of them; leaks and pre-existing memory need Addr
-  int64_t preexisting_bytes = 0;      // sum of pre-existing frees: the timeline's starting level
-  int64_t peak_bytes = 0;             // max of preexisting_bytes + running total
-  int64_t peak_pos = -1;              // time-order position of the record that reached it
+  uint64_t without_addr = 0;            // of them; leaks and pre-existing memory need Addr
+  int64_t preexisting_bytes = 0;        // sum of pre-existing frees: the timeline's starting level
+  int64_t peak_bytes = 0;               // max of preexisting_bytes + running total
+  int64_t peak_pos = -1;                // time-order position of the record that reached it
   int64_t max_total_allocated = kNoId;  // as recorded
   int64_t max_total_reserved = kNoId;
   int64_t max_reserved_pos = -1;
@@ -144,7 +149,8 @@ struct RawMemoryEvent {
   int64_t bytes;
   MemoryCategory category;
 };
-std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t, uint32_t device);
+std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t,
+                                        uint32_t device);
 
 // Per op name, the TensorBoard plugin's memory view columns. Inclusive counts take every record
 // inside an op or its children; self counts those whose innermost op it is.
@@ -158,7 +164,7 @@ struct MemoryOpRow {
   int64_t self_size_increase() const { return self_alloc_bytes - self_freed_bytes; }
 };
 // device < 0: all devices. Rows sorted by allocated bytes, descending, then name.
-std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList& events, const MemoryTimeline& t,
-                                    int device);
+std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList& events,
+                                    const MemoryTimeline& t, int device);
 
 }  // namespace profana::passes

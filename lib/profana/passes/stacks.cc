@@ -40,7 +40,8 @@ bool HasPythonFunctions(const Trace& trace) {
 }
 
 // The "Call stack" stacks (already propagated), copied into the pass's trie.
-std::vector<StackId> CallStacks(const Trace& trace, const FunctionEventList& events, FrameTrie* trie) {
+std::vector<StackId> CallStacks(const Trace& trace, const FunctionEventList& events,
+                                FrameTrie* trie) {
   std::vector<StackId> mapped(trace.stacks.size(), StackId(0));
   for (uint32_t n = 1; n < trace.stacks.size(); ++n)  // parents are interned before children
     mapped[n] = trie->Intern(mapped[trace.stacks.parent[n].value], trace.stacks.frame[n]);
@@ -52,7 +53,8 @@ std::vector<StackId> CallStacks(const Trace& trace, const FunctionEventList& eve
 // Stacks rebuilt from python_function events: an op's frames are the Python calls open around it
 // on its thread, innermost last in the trie. Both sequences are in (start, -end) order, so one
 // merge with a stack of open calls per thread does it.
-std::vector<StackId> PythonFunctionStacks(const Trace& trace, const FunctionEventList& events, FrameTrie* trie) {
+std::vector<StackId> PythonFunctionStacks(const Trace& trace, const FunctionEventList& events,
+                                          FrameTrie* trie) {
   const EventTable& ev = trace.events;
   struct Open {
     int64_t end_ns;
@@ -75,7 +77,8 @@ std::vector<StackId> PythonFunctionStacks(const Trace& trace, const FunctionEven
       if (ev.kind[p] != ActivityKind::kPythonFunction) continue;
       std::vector<Open>& s = top(ev.thread[p].value, ev.start_ns[p], ev.end_ns[p]);
       StackId parent = s.empty() ? StackId(0) : s.back().node;
-      StackId node = KeepStackEntry(trace.str(ev.name[p])) ? trie->Intern(parent, ev.trace_name[p]) : parent;
+      StackId node =
+          KeepStackEntry(trace.str(ev.name[p])) ? trie->Intern(parent, ev.trace_name[p]) : parent;
       s.push_back({ev.end_ns[p], node});
     }
     if (events.device_type[i] != DeviceType::kCPU) continue;
@@ -91,36 +94,45 @@ int64_t Truncate(double us) { return static_cast<int64_t>(std::trunc(us)); }
 }  // namespace
 
 bool ParseStackSource(std::string_view text, StackSource* source) {
-  if (text == "auto") *source = StackSource::kAuto;
-  else if (text == "python") *source = StackSource::kPython;
-  else if (text == "ops") *source = StackSource::kOps;
-  else if (text == "both") *source = StackSource::kBoth;
-  else return false;
+  if (text == "auto")
+    *source = StackSource::kAuto;
+  else if (text == "python")
+    *source = StackSource::kPython;
+  else if (text == "ops")
+    *source = StackSource::kOps;
+  else if (text == "both")
+    *source = StackSource::kBoth;
+  else
+    return false;
   return true;
 }
 
 bool ParseStackMetric(std::string_view text, StackMetric* metric) {
-  if (text == "self_cpu" || text == "self_cpu_time_total") *metric = StackMetric::kSelfCpu;
-  else if (text == "self_cuda" || text == "self_cuda_time_total") *metric = StackMetric::kSelfCuda;
-  else return false;
+  if (text == "self_cpu" || text == "self_cpu_time_total")
+    *metric = StackMetric::kSelfCpu;
+  else if (text == "self_cuda" || text == "self_cuda_time_total")
+    *metric = StackMetric::kSelfCuda;
+  else
+    return false;
   return true;
 }
 
-StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events, StackSource source,
-                                 StackMetric metric) {
+StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events,
+                                 StackSource source, StackMetric metric) {
   StackSamples out;
   FrameTrie trie(&out.trie);
   for (DeviceType d : events.device_type) out.has_device_activity |= d != DeviceType::kCPU;
   bool call_stacks = trace.stacks.size() > 1;
   bool python_functions = !call_stacks && HasPythonFunctions(trace);
-  if (source == StackSource::kAuto) source = call_stacks || python_functions ? StackSource::kPython : StackSource::kOps;
+  if (source == StackSource::kAuto)
+    source = call_stacks || python_functions ? StackSource::kPython : StackSource::kOps;
   out.source = source;
 
   std::vector<StackId> python;
   if (source != StackSource::kOps) {
-    python = call_stacks ? CallStacks(trace, events, &trie)
-                         : python_functions ? PythonFunctionStacks(trace, events, &trie)
-                                            : std::vector<StackId>(events.size(), StackId(0));
+    python = call_stacks        ? CallStacks(trace, events, &trie)
+             : python_functions ? PythonFunctionStacks(trace, events, &trie)
+                                : std::vector<StackId>(events.size(), StackId(0));
   }
   EventTimes times(trace, events);
   std::unordered_map<uint32_t, size_t> folded;  // [deeper frames] node -> its one sample
@@ -143,8 +155,10 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
     for (size_t i = 0; i < events.size(); ++i) {
       if (python[i].value == 0) continue;
       EventTime t = times[i];
-      if (metric == StackMetric::kSelfCpu) add(python[i], t.self_cpu_us, t.self_cpu_ns);
-      else add(python[i], t.self_cuda_us, t.self_cuda_ns);
+      if (metric == StackMetric::kSelfCpu)
+        add(python[i], t.self_cpu_us, t.self_cpu_ns);
+      else
+        add(python[i], t.self_cuda_us, t.self_cuda_ns);
     }
     return out;
   }
@@ -167,7 +181,10 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
   }
   // Device time: each activity under the op that launched it; the rest under one root frame.
   const EventTable& ev = trace.events;
-  auto us = [&](uint32_t e) { return (ev.end_ns[e] - events.origin_ns) / 1000.0 - (ev.start_ns[e] - events.origin_ns) / 1000.0; };
+  auto us = [&](uint32_t e) {
+    return (ev.end_ns[e] - events.origin_ns) / 1000.0 -
+           (ev.start_ns[e] - events.origin_ns) / 1000.0;
+  };
   std::vector<uint8_t> linked(ev.size(), 0);
   for (size_t i = 0; i < events.size(); ++i) {
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k) {

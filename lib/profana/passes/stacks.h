@@ -33,20 +33,21 @@ bool ParseStackMetric(std::string_view text, StackMetric* metric);
 constexpr uint32_t kMaxStackFrames = 1024;
 
 struct StackSamples {
-  StackTable trie;                  // node 0 = empty stack; frames root first
-  std::vector<StackId> stack;       // per sample: its innermost frame's node
+  StackTable trie;             // node 0 = empty stack; frames root first
+  std::vector<StackId> stack;  // per sample: its innermost frame's node
   // Per sample: the metric as PyTorch's export_stacks writes it, int() of float microseconds;
   // and exactly, in nanoseconds.
   std::vector<int64_t> weight_us;
   std::vector<int64_t> weight_ns;
   StackSource source = StackSource::kPython;  // what kAuto resolved to
-  StackId orphan_root;              // the "[no launching op]" frame, 0 if none
+  StackId orphan_root;                        // the "[no launching op]" frame, 0 if none
   static constexpr std::string_view kOrphanFrame = "[no launching op]";
-  static constexpr std::string_view kDeeperFrame = "[deeper frames]";  // at depth kMaxStackFrames + 1
+  static constexpr std::string_view kDeeperFrame =
+      "[deeper frames]";  // at depth kMaxStackFrames + 1
   bool has_device_activity = false;
 };
 
-StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events, StackSource source,
-                                 StackMetric metric);
+StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events,
+                                 StackSource source, StackMetric metric);
 
 }  // namespace profana::passes

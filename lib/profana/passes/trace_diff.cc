@@ -13,7 +13,10 @@ namespace {
 // Rows keyed by text: strings are interned per trace, so ids do not match across traces.
 std::string RowKey(const Trace& t, const AverageRow& r, const KeyAverageOptions& o) {
   std::string key(t.str(r.key));
-  key += r.device_type == DeviceType::kCPU ? "\x1f" "c" : "\x1f" "d";
+  key += r.device_type == DeviceType::kCPU ? "\x1f"
+                                             "c"
+                                           : "\x1f"
+                                             "d";
   if (o.group_by_input_shape) key.append("\x1f").append(t.str(r.input_shapes));
   for (StringId f : r.stack) key.append("\x1e").append(t.str(f));
   return key;
@@ -24,7 +27,8 @@ DiffValues Values(const AverageRow& r, double scale) {
           r.self_cuda_ns * scale / 1000, r.cuda_total_ns * scale / 1000};
 }
 
-DiffTotals Totals(const Trace& t, const FunctionEventList& e, const std::vector<AverageRow>& rows, double scale) {
+DiffTotals Totals(const Trace& t, const FunctionEventList& e, const std::vector<AverageRow>& rows,
+                  double scale) {
   DiffTotals d;
   StepStats s = CountSteps(t);
   d.steps = s.steps;
@@ -44,9 +48,12 @@ DiffTotals Totals(const Trace& t, const FunctionEventList& e, const std::vector<
 
 bool ParseDiffMetric(std::string_view text, DiffMetric* m) {
   static const std::pair<std::string_view, DiffMetric> kNames[] = {
-      {"self", DiffMetric::kSelf},          {"self_cpu", DiffMetric::kSelfCpu},
-      {"self_device", DiffMetric::kSelfDevice}, {"cpu_total", DiffMetric::kCpuTotal},
-      {"device_total", DiffMetric::kDeviceTotal}, {"count", DiffMetric::kCount}};
+      {"self", DiffMetric::kSelf},
+      {"self_cpu", DiffMetric::kSelfCpu},
+      {"self_device", DiffMetric::kSelfDevice},
+      {"cpu_total", DiffMetric::kCpuTotal},
+      {"device_total", DiffMetric::kDeviceTotal},
+      {"count", DiffMetric::kCount}};
   for (auto [name, metric] : kNames)
     if (text == name) return *m = metric, true;
   return false;
@@ -54,24 +61,36 @@ bool ParseDiffMetric(std::string_view text, DiffMetric* m) {
 
 const char* DiffMetricName(DiffMetric m) {
   switch (m) {
-    case DiffMetric::kSelf: return "self";
-    case DiffMetric::kSelfCpu: return "self_cpu";
-    case DiffMetric::kSelfDevice: return "self_device";
-    case DiffMetric::kCpuTotal: return "cpu_total";
-    case DiffMetric::kDeviceTotal: return "device_total";
-    case DiffMetric::kCount: return "count";
+    case DiffMetric::kSelf:
+      return "self";
+    case DiffMetric::kSelfCpu:
+      return "self_cpu";
+    case DiffMetric::kSelfDevice:
+      return "self_device";
+    case DiffMetric::kCpuTotal:
+      return "cpu_total";
+    case DiffMetric::kDeviceTotal:
+      return "device_total";
+    case DiffMetric::kCount:
+      return "count";
   }
   return "self";
 }
 
 double MetricValue(const DiffValues& v, DiffMetric m) {
   switch (m) {
-    case DiffMetric::kSelf: return v.self_cpu_us + v.self_device_us;
-    case DiffMetric::kSelfCpu: return v.self_cpu_us;
-    case DiffMetric::kSelfDevice: return v.self_device_us;
-    case DiffMetric::kCpuTotal: return v.cpu_total_us;
-    case DiffMetric::kDeviceTotal: return v.device_total_us;
-    case DiffMetric::kCount: return v.count;
+    case DiffMetric::kSelf:
+      return v.self_cpu_us + v.self_device_us;
+    case DiffMetric::kSelfCpu:
+      return v.self_cpu_us;
+    case DiffMetric::kSelfDevice:
+      return v.self_device_us;
+    case DiffMetric::kCpuTotal:
+      return v.cpu_total_us;
+    case DiffMetric::kDeviceTotal:
+      return v.device_total_us;
+    case DiffMetric::kCount:
+      return v.count;
   }
   return 0;
 }
@@ -89,8 +108,8 @@ StepStats CountSteps(const Trace& t) {
   return s;
 }
 
-TraceDiff DiffTraces(const Trace& base, const FunctionEventList& be, const Trace& next, const FunctionEventList& ne,
-                     const DiffOptions& o) {
+TraceDiff DiffTraces(const Trace& base, const FunctionEventList& be, const Trace& next,
+                     const FunctionEventList& ne, const DiffOptions& o) {
   TraceDiff d;
   d.sort = o.sort;
   d.grouped_by_input_shape = o.keys.group_by_input_shape;
@@ -141,8 +160,9 @@ TraceDiff DiffTraces(const Trace& base, const FunctionEventList& be, const Trace
     d.added += r.in_new && !r.in_base;
     d.removed += r.in_base && !r.in_new;
   }
-  std::stable_sort(d.rows.begin(), d.rows.end(),
-                   [](const DiffRow& a, const DiffRow& b) { return std::fabs(a.change) > std::fabs(b.change); });
+  std::stable_sort(d.rows.begin(), d.rows.end(), [](const DiffRow& a, const DiffRow& b) {
+    return std::fabs(a.change) > std::fabs(b.change);
+  });
   return d;
 }
 

@@ -38,24 +38,24 @@ double MetricValue(const DiffValues& v, DiffMetric metric);
 struct DiffRow {
   std::string name;
   DeviceType device_type = DeviceType::kCPU;
-  std::string input_shapes;         // when grouped by input shape
-  std::vector<std::string> stack;   // when grouped by stack
+  std::string input_shapes;        // when grouped by input shape
+  std::vector<std::string> stack;  // when grouped by stack
   bool in_base = false;
   bool in_new = false;
   DiffValues base;
   DiffValues next;
-  double base_metric = 0;           // BASE's value of the sort metric
-  double change = 0;                // NEW - BASE of the sort metric
+  double base_metric = 0;  // BASE's value of the sort metric
+  double change = 0;       // NEW - BASE of the sort metric
   // change / BASE; 0 when BASE is 0 (an added row, or a row that was 0 in both).
   double relative() const { return base_metric != 0 ? change / base_metric : 0; }
 };
 
 struct DiffTotals {
-  int64_t steps = 0;                // distinct ProfilerStep#N markers
-  double step_time_us = 0;          // mean ProfilerStep duration; 0 without steps
-  double self_cpu_us = 0;           // after per-step normalisation
+  int64_t steps = 0;        // distinct ProfilerStep#N markers
+  double step_time_us = 0;  // mean ProfilerStep duration; 0 without steps
+  double self_cpu_us = 0;   // after per-step normalisation
   double self_device_us = 0;
-  int64_t events = 0;               // function events
+  int64_t events = 0;  // function events
 };
 
 struct DiffOptions {

@@ -74,7 +74,9 @@ class NameMatcher {
     try {
       re_.emplace(pattern, std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
-      return Status(ErrorCode::kInvalidArgument, fmt::format("{} \"{}\": bad regular expression: {}", option, pattern, e.what()));
+      return Status(
+          ErrorCode::kInvalidArgument,
+          fmt::format("{} \"{}\": bad regular expression: {}", option, pattern, e.what()));
     }
     cache_.assign(strings, -1);
     return Status::Ok();
@@ -105,14 +107,18 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
   }
   std::vector<Interval> out;
   if (!f.steps.empty() || f.skip_first_step) {
-    struct Step { int64_t n; Interval at; };
+    struct Step {
+      int64_t n;
+      Interval at;
+    };
     std::vector<Step> steps;
     for (uint32_t i = 0; i < t.events.size(); ++i) {
       int64_t n = StepNumber(t, i);
       if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
     }
     if (steps.empty())
-      return Status(ErrorCode::kInvalidArgument, "--steps/--skip-first-step: the trace has no ProfilerStep#N markers");
+      return Status(ErrorCode::kInvalidArgument,
+                    "--steps/--skip-first-step: the trace has no ProfilerStep#N markers");
     int64_t first = steps[0].n, last = steps[0].n;
     for (const Step& s : steps) first = std::min(first, s.n), last = std::max(last, s.n);
     for (const Step& s : steps) {
@@ -123,7 +129,8 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
     }
     if (out.empty())
       return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("--steps selects no step: the trace has ProfilerStep#{} to #{}", first, last));
+                    fmt::format("--steps selects no step: the trace has ProfilerStep#{} to #{}",
+                                first, last));
   } else if (window) {
     out.push_back(*window);
   } else {
@@ -131,20 +138,26 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
   }
   if (window) {
     for (Interval& i : out) i = {std::max(i.start, window->start), std::min(i.end, window->end)};
-    out.erase(std::remove_if(out.begin(), out.end(), [](const Interval& i) { return i.start >= i.end; }), out.end());
+    out.erase(
+        std::remove_if(out.begin(), out.end(), [](const Interval& i) { return i.start >= i.end; }),
+        out.end());
   }
-  std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::sort(out.begin(), out.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
   std::vector<Interval> merged;
   for (const Interval& i : out) {
-    if (!merged.empty() && i.start <= merged.back().end) merged.back().end = std::max(merged.back().end, i.end);
-    else merged.push_back(i);
+    if (!merged.empty() && i.start <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, i.end);
+    else
+      merged.push_back(i);
   }
   return std::optional<std::vector<Interval>>(std::move(merged));
 }
 
 // [start, end) overlaps a selected interval; a zero-length event counts as the point start.
 bool Overlaps(const std::vector<Interval>& sel, int64_t start, int64_t end) {
-  auto it = std::upper_bound(sel.begin(), sel.end(), start, [](int64_t s, const Interval& i) { return s < i.end; });
+  auto it = std::upper_bound(sel.begin(), sel.end(), start,
+                             [](int64_t s, const Interval& i) { return s < i.end; });
   return it != sel.end() && it->start < std::max(end, start + 1);
 }
 
@@ -154,7 +167,9 @@ std::vector<uint8_t> ThreadSelection(const TraceFilter& f, const Trace& t) {
     const ThreadInfo& th = t.threads[i];
     std::string tid = th.tid_text.value ? std::string(t.str(th.tid_text)) : std::to_string(th.tid);
     for (const std::string& want : f.threads)
-      if (want == tid || want == std::to_string(th.tid) || (th.name.value && want == t.str(th.name))) ok[i] = 1;
+      if (want == tid || want == std::to_string(th.tid) ||
+          (th.name.value && want == t.str(th.name)))
+        ok[i] = 1;
   }
   return ok;
 }
@@ -179,14 +194,17 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t comma = text.find(',', pos);
-    std::string_view part(text.data() + pos, (comma == std::string::npos ? text.size() : comma) - pos);
+    std::string_view part(text.data() + pos,
+                          (comma == std::string::npos ? text.size() : comma) - pos);
     size_t dash = part.find('-');
     int64_t lo = 0, hi = 0;
-    bool ok = dash == std::string_view::npos ? ParseInt(part, &lo) && ((hi = lo), true)
-                                             : ParseInt(part.substr(0, dash), &lo) && ParseInt(part.substr(dash + 1), &hi);
+    bool ok = dash == std::string_view::npos
+                  ? ParseInt(part, &lo) && ((hi = lo), true)
+                  : ParseInt(part.substr(0, dash), &lo) && ParseInt(part.substr(dash + 1), &hi);
     if (!ok || lo < 0 || hi < lo)
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("--steps \"{}\": expected step numbers and ranges like 3-5 or 3-5,9", text));
+      return Status(
+          ErrorCode::kInvalidArgument,
+          fmt::format("--steps \"{}\": expected step numbers and ranges like 3-5 or 3-5,9", text));
     out.emplace_back(lo, hi);
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -199,7 +217,9 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   int64_t v = 0;
   auto bad = [&] {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--window \"{}\": expected START:END in microseconds from the trace start (either may be empty)", text));
+                  fmt::format("--window \"{}\": expected START:END in microseconds from the trace "
+                              "start (either may be empty)",
+                              text));
   };
   if (colon == std::string::npos) return bad();
   std::string_view a(text.data(), colon), b(text.data() + colon + 1, text.size() - colon - 1);
@@ -211,7 +231,8 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
     if (!ParseInt(b, &v)) return bad();
     f->window_end_us = v;
   }
-  if (f->window_start_us && f->window_end_us && *f->window_end_us <= *f->window_start_us) return bad();
+  if (f->window_start_us && f->window_end_us && *f->window_end_us <= *f->window_start_us)
+    return bad();
   return Status::Ok();
 }
 
@@ -247,7 +268,10 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
 
   // Host events, one sweep per thread: an event inherits its enclosing event's name verdicts.
   enum : uint8_t { kTimeOk = 1, kThreadOk = 2, kNameOk = 4, kExcluded = 8 };
-  struct Open { int64_t end; uint8_t flags; };
+  struct Open {
+    int64_t end;
+    uint8_t flags;
+  };
   std::vector<std::vector<Open>> open(t.threads.size());
   std::vector<uint8_t> flags(ev.size(), 0);
   FlatHashMap<int64_t, uint32_t> launch_by_correlation;
@@ -261,10 +285,12 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
     if (thread_ok[ev.thread[i].value]) fl |= kThreadOk;
     if (!name.active() || (inherited & kNameOk) || name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
-    if (exclude.active() && ((inherited & kExcluded) || exclude.Matches(t, ev.trace_name[i]))) fl |= kExcluded;
+    if (exclude.active() && ((inherited & kExcluded) || exclude.Matches(t, ev.trace_name[i])))
+      fl |= kExcluded;
     flags[i] = fl;
     stack.push_back({ev.end_ns[i], fl});
-    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) && ev.correlation[i] != kNoId)
+    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
+        ev.correlation[i] != kNoId)
       launch_by_correlation.try_emplace(ev.correlation[i], i);
   }
 
@@ -272,7 +298,8 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   for (uint32_t i = 0; i < ev.size(); ++i) {
     uint8_t fl = flags[i];
     if (IsDeviceActivity(ev.kind[i])) {
-      const uint32_t* launch = ev.correlation[i] != kNoId ? launch_by_correlation.find(ev.correlation[i]) : nullptr;
+      const uint32_t* launch =
+          ev.correlation[i] != kNoId ? launch_by_correlation.find(ev.correlation[i]) : nullptr;
       if (launch) {
         fl = flags[*launch] & (kTimeOk | kThreadOk | kExcluded);
         if (flags[*launch] & kNameOk) fl |= kNameOk;
@@ -283,8 +310,8 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
       }
       if (name.active() && name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
       if (exclude.active() && exclude.Matches(t, ev.trace_name[i])) fl |= kExcluded;
-      bool device_ok = f.devices.empty() ||
-                       std::find(f.devices.begin(), f.devices.end(), ev.device[i]) != f.devices.end();
+      bool device_ok = f.devices.empty() || std::find(f.devices.begin(), f.devices.end(),
+                                                      ev.device[i]) != f.devices.end();
       if (!device_ok || !stream_ok[ev.thread[i].value]) continue;
     }
     keep[i] = ev.kind[i] == ActivityKind::kTraceSpan || fl == (kTimeOk | kThreadOk | kNameOk);
@@ -294,16 +321,19 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   const MemoryTable& mem = t.memory;
   keep.assign(mem.size(), 0);
   for (size_t i = 0; i < mem.size(); ++i) {
-    bool device_ok = f.devices.empty() || mem.device_type[i] == 0 ||
-                     std::find(f.devices.begin(), f.devices.end(), mem.device_id[i]) != f.devices.end();
-    keep[i] = device_ok && thread_ok[mem.thread[i].value] && (!time || Overlaps(*time, mem.ts_ns[i], mem.ts_ns[i]));
+    bool device_ok =
+        f.devices.empty() || mem.device_type[i] == 0 ||
+        std::find(f.devices.begin(), f.devices.end(), mem.device_id[i]) != f.devices.end();
+    keep[i] = device_ok && thread_ok[mem.thread[i].value] &&
+              (!time || Overlaps(*time, mem.ts_ns[i], mem.ts_ns[i]));
   }
   CompactMemory(&t.memory, keep);
 
   const FlowTable& flows = t.flows;
   keep.assign(flows.size(), 0);
   for (size_t i = 0; i < flows.size(); ++i)
-    keep[i] = thread_ok[flows.thread[i].value] && (!time || Overlaps(*time, flows.ts_ns[i], flows.ts_ns[i]));
+    keep[i] = thread_ok[flows.thread[i].value] &&
+              (!time || Overlaps(*time, flows.ts_ns[i], flows.ts_ns[i]));
   CompactFlows(&t.flows, keep);
   return Status::Ok();
 }

@@ -32,15 +32,15 @@ struct TraceFilter {
   bool skip_first_step = false;
   std::optional<int64_t> window_start_us;  // relative to the trace's origin
   std::optional<int64_t> window_end_us;
-  std::vector<std::string> threads;        // tid or thread name
+  std::vector<std::string> threads;  // tid or thread name
   std::vector<int32_t> devices;
-  std::vector<std::string> streams;        // stream number ("7") or its name ("stream 7")
-  std::string name;                        // ECMAScript regex, searched anywhere in the name
+  std::vector<std::string> streams;  // stream number ("7") or its name ("stream 7")
+  std::string name;                  // ECMAScript regex, searched anywhere in the name
   std::string exclude;
 
   bool empty() const {
-    return steps.empty() && !skip_first_step && !window_start_us && !window_end_us && threads.empty() &&
-           devices.empty() && streams.empty() && name.empty() && exclude.empty();
+    return steps.empty() && !skip_first_step && !window_start_us && !window_end_us &&
+           threads.empty() && devices.empty() && streams.empty() && name.empty() && exclude.empty();
   }
 };
 

@@ -22,14 +22,20 @@ void Count(ValidationCheck* c, uint32_t event) {
 
 std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
   const EventTable& ev = t.events;
-  ValidationCheck before{"kernels_before_launch", "device activity starting before its launch call"};
-  ValidationCheck orphan{"device_without_launch", "device activity whose correlation id matches no launch"};
-  ValidationCheck unlaunched{"launch_without_device", "launch calls whose correlation id matches no device activity"};
-  ValidationCheck edge{"unmatched_at_capture_edges",
-                       "unmatched launches and activities within 1 ms of the first or last device activity", 0, -1,
-                       false};
-  ValidationCheck host{"overlapping_host_events", "host events on one thread that overlap without nesting"};
-  ValidationCheck device{"overlapping_device_activity", "kernels, memcpys or memsets overlapping on one stream"};
+  ValidationCheck before{"kernels_before_launch",
+                         "device activity starting before its launch call"};
+  ValidationCheck orphan{"device_without_launch",
+                         "device activity whose correlation id matches no launch"};
+  ValidationCheck unlaunched{"launch_without_device",
+                             "launch calls whose correlation id matches no device activity"};
+  ValidationCheck edge{
+      "unmatched_at_capture_edges",
+      "unmatched launches and activities within 1 ms of the first or last device activity", 0, -1,
+      false};
+  ValidationCheck host{"overlapping_host_events",
+                       "host events on one thread that overlap without nesting"};
+  ValidationCheck device{"overlapping_device_activity",
+                         "kernels, memcpys or memsets overlapping on one stream"};
 
   FlatHashMap<int64_t, uint32_t> launch_by_correlation, device_by_correlation;
   int64_t first_device = INT64_MAX, last_device = INT64_MIN;
@@ -45,7 +51,9 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
       launch_by_correlation.try_emplace(ev.correlation[i], i);
     }
   }
-  auto at_edge = [&](int64_t ts) { return ts - first_device < kEdgeNs || last_device - ts < kEdgeNs; };
+  auto at_edge = [&](int64_t ts) {
+    return ts - first_device < kEdgeNs || last_device - ts < kEdgeNs;
+  };
 
   // Per-thread and per-stream sweeps: events are sorted by (start, -end).
   std::vector<std::vector<int64_t>> open(t.threads.size());
@@ -63,10 +71,12 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
     } else if (!IsDeviceActivity(k) && k != ActivityKind::kTraceSpan) {
       std::vector<int64_t>& stack = open[th];
       while (!stack.empty() && stack.back() <= ev.start_ns[i]) stack.pop_back();
-      if (!stack.empty() && stack.back() < ev.end_ns[i]) Count(&host, i);
-      else stack.push_back(ev.end_ns[i]);
-      bool is_launch = (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) && ev.correlation[i] != kNoId &&
-                       IsLaunchName(t.str(ev.name[i]));
+      if (!stack.empty() && stack.back() < ev.end_ns[i])
+        Count(&host, i);
+      else
+        stack.push_back(ev.end_ns[i]);
+      bool is_launch = (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
+                       ev.correlation[i] != kNoId && IsLaunchName(t.str(ev.name[i]));
       if (is_launch && !device_by_correlation.find(ev.correlation[i]))
         Count(first_device != INT64_MAX && !at_edge(ev.start_ns[i]) ? &unlaunched : &edge, i);
     }

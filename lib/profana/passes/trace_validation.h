@@ -18,7 +18,7 @@
 namespace profana::passes {
 
 struct ValidationCheck {
-  const char* name;         // "kernels_before_launch", ...
+  const char* name;  // "kernels_before_launch", ...
   const char* description;
   uint64_t count = 0;
   int64_t first_event = -1;  // index into trace.events of the first offender, or -1

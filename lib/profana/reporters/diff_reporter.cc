@@ -23,9 +23,13 @@ size_t Shown(const TraceDiff& d, int64_t limit) {
   return limit < 0 ? d.rows.size() : std::min(d.rows.size(), static_cast<size_t>(limit));
 }
 
-std::string Status(const DiffRow& r) { return r.in_base ? (r.in_new ? "both" : "removed") : "added"; }
+std::string Status(const DiffRow& r) {
+  return r.in_base ? (r.in_new ? "both" : "removed") : "added";
+}
 
-std::string Device(const DiffRow& r) { return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device"; }
+std::string Device(const DiffRow& r) {
+  return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device";
+}
 
 // The row's name with its grouping (input shapes, or the first stack frame).
 std::string Label(const DiffRow& r) {
@@ -65,12 +69,18 @@ std::string Scope(const TraceDiff& d) {
 
 std::string MetricLabel(passes::DiffMetric m) {
   switch (m) {
-    case passes::DiffMetric::kSelf: return "self time (self CPU + self device)";
-    case passes::DiffMetric::kSelfCpu: return "self CPU time";
-    case passes::DiffMetric::kSelfDevice: return "self device time";
-    case passes::DiffMetric::kCpuTotal: return "total CPU time";
-    case passes::DiffMetric::kDeviceTotal: return "total device time";
-    case passes::DiffMetric::kCount: return "count";
+    case passes::DiffMetric::kSelf:
+      return "self time (self CPU + self device)";
+    case passes::DiffMetric::kSelfCpu:
+      return "self CPU time";
+    case passes::DiffMetric::kSelfDevice:
+      return "self device time";
+    case passes::DiffMetric::kCpuTotal:
+      return "total CPU time";
+    case passes::DiffMetric::kDeviceTotal:
+      return "total device time";
+    case passes::DiffMetric::kCount:
+      return "count";
   }
   return "";
 }
@@ -82,18 +92,24 @@ struct SummaryLine {
 };
 
 std::vector<SummaryLine> Summary(const TraceDiff& d) {
-  std::vector<SummaryLine> s = {{"Self CPU time", d.base.self_cpu_us, d.next.self_cpu_us, false},
-                                {"Self device time", d.base.self_device_us, d.next.self_device_us, false}};
+  std::vector<SummaryLine> s = {
+      {"Self CPU time", d.base.self_cpu_us, d.next.self_cpu_us, false},
+      {"Self device time", d.base.self_device_us, d.next.self_device_us, false}};
   if (d.base.steps > 0 && d.next.steps > 0)
     s.push_back({"Step time (mean)", d.base.step_time_us, d.next.step_time_us, false});
-  s.push_back({"Steps", static_cast<double>(d.base.steps), static_cast<double>(d.next.steps), true});
+  s.push_back(
+      {"Steps", static_cast<double>(d.base.steps), static_cast<double>(d.next.steps), true});
   return s;
 }
 
 std::string SummaryValue(double v, bool is_count) { return is_count ? Count(v) : FormatTime(v); }
 std::string SummaryChange(const SummaryLine& l) {
   double c = l.next - l.base;
-  std::string abs = l.is_count ? (c > 0 ? "+" : c < 0 ? "-" : "") + Count(std::fabs(c)) : SignedTime(c);
+  std::string abs = l.is_count ? (c > 0   ? "+"
+                                  : c < 0 ? "-"
+                                          : "") +
+                                     Count(std::fabs(c))
+                               : SignedTime(c);
   return fmt::format("{} ({})", abs, SignedPercent(c, l.base));
 }
 
@@ -103,7 +119,8 @@ std::string Names(const TraceDiff& d, bool added, const char* sep, bool code) {
   for (const DiffRow& r : d.rows) {
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
-    out += fmt::format("{}{}{}{}", n > 1 ? sep : "", code ? "`" : "", Truncate(Label(r), kNameWidth), code ? "`" : "");
+    out += fmt::format("{}{}{}{}", n > 1 ? sep : "", code ? "`" : "",
+                       Truncate(Label(r), kNameWidth), code ? "`" : "");
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
   return out;
@@ -159,23 +176,29 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
   out += fmt::format("{:<18}  {:>12}  {:>12}  {:>22}\n", "", "BASE", "NEW", "change");
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("{:<18}  {:>12}  {:>12}  {}\n", l.label, SummaryValue(l.base, l.is_count),
-                       SummaryValue(l.next, l.is_count), Cell(SummaryChange(l), 22, l.next - l.base, o.color));
+                       SummaryValue(l.next, l.is_count),
+                       Cell(SummaryChange(l), 22, l.next - l.base, o.color));
   size_t shown = Shown(d, o.row_limit);
-  out += fmt::format("\n{} keys: {} in both, {} added, {} removed; by the change of {}, largest first{}\n\n",
-                     d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
-                     shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
-  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", kNameWidth, "Where", "Count",
-                     "Self CPU", "Self device", "Change", "Rel.");
+  out += fmt::format(
+      "\n{} keys: {} in both, {} added, {} removed; by the change of {}, largest first{}\n\n",
+      d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
+      shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
+  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", kNameWidth,
+                     "Where", "Count", "Self CPU", "Self device", "Change", "Rel.");
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), kNameWidth), kNameWidth,
-                       Device(r), Count(r.base.count) + " > " + Count(r.next.count),
-                       FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
-                       FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
-                       Cell(Change(r.change, d.sort), 12, r.change, o.color), Cell(Relative(r), 8, r.change, o.color));
+    out += fmt::format(
+        "{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), kNameWidth),
+        kNameWidth, Device(r), Count(r.base.count) + " > " + Count(r.next.count),
+        FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
+        FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
+        Cell(Change(r.change, d.sort), 12, r.change, o.color),
+        Cell(Relative(r), 8, r.change, o.color));
   }
   if (d.added) out += fmt::format("\nAdded ({}): {}\n", d.added, Names(d, true, ", ", false));
-  if (d.removed) out += fmt::format("{}Removed ({}): {}\n", d.added ? "" : "\n", d.removed, Names(d, false, ", ", false));
+  if (d.removed)
+    out += fmt::format("{}Removed ({}): {}\n", d.added ? "" : "\n", d.removed,
+                       Names(d, false, ", ", false));
   return out;
 }
 
@@ -185,32 +208,41 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
     for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
     return out;
   };
-  std::string out = fmt::format("### profana diff\n\nBASE `{}`, NEW `{}`: {}.\n\n", o.base_name, o.new_name, Scope(d));
+  std::string out = fmt::format("### profana diff\n\nBASE `{}`, NEW `{}`: {}.\n\n", o.base_name,
+                                o.new_name, Scope(d));
   out += "| | BASE | NEW | Change |\n|---|---:|---:|---:|\n";
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("| {} | {} | {} | {} |\n", l.label, SummaryValue(l.base, l.is_count),
                        SummaryValue(l.next, l.is_count), SummaryChange(l));
   size_t shown = Shown(d, o.row_limit);
-  out += fmt::format("\n{} keys: {} in both, {} added, {} removed. By the change of {}, largest first{}.\n\n",
-                     d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
-                     shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
-  out += "| Name | Where | Count | Self CPU | Self device | Change | Rel. |\n|---|---|---:|---:|---:|---:|---:|\n";
+  out += fmt::format(
+      "\n{} keys: {} in both, {} added, {} removed. By the change of {}, largest first{}.\n\n",
+      d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
+      shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
+  out +=
+      "| Name | Where | Count | Self CPU | Self device | Change | Rel. "
+      "|\n|---|---|---:|---:|---:|---:|---:|\n";
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out += fmt::format("| `{}` | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n", cell(Truncate(Label(r), 100)), Device(r),
-                       Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
+    out += fmt::format("| `{}` | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
+                       cell(Truncate(Label(r), 100)), Device(r), Count(r.base.count),
+                       Count(r.next.count), FormatTime(r.base.self_cpu_us),
                        FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
                        FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
   }
-  if (d.added) out += fmt::format("\n**Added** ({}): {}\n", d.added, cell(Names(d, true, ", ", true)));
-  if (d.removed) out += fmt::format("\n**Removed** ({}): {}\n", d.removed, cell(Names(d, false, ", ", true)));
+  if (d.added)
+    out += fmt::format("\n**Added** ({}): {}\n", d.added, cell(Names(d, true, ", ", true)));
+  if (d.removed)
+    out += fmt::format("\n**Removed** ({}): {}\n", d.removed, cell(Names(d, false, ", ", true)));
   return out;
 }
 
 std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
   std::string out =
-      "name,device_type,input_shapes,stack,status,count_base,count_new,self_cpu_us_base,self_cpu_us_new,"
-      "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_us_base,"
+      "name,device_type,input_shapes,stack,status,count_base,count_new,self_cpu_us_base,self_cpu_"
+      "us_new,"
+      "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_us_"
+      "base,"
       "device_total_us_new,change,relative_change\n";
   std::string num;
   auto n = [&num](double v) {
@@ -222,10 +254,12 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     std::string stack;
     for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
-    out += fmt::format("{},{},{},{},{}", CsvField(r.name), Device(r), CsvField(r.input_shapes), CsvField(stack), Status(r));
-    for (double v : {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
-                     r.next.cpu_total_us, r.base.self_device_us, r.next.self_device_us, r.base.device_total_us,
-                     r.next.device_total_us, r.change})
+    out += fmt::format("{},{},{},{},{}", CsvField(r.name), Device(r), CsvField(r.input_shapes),
+                       CsvField(stack), Status(r));
+    for (double v :
+         {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
+          r.next.cpu_total_us, r.base.self_device_us, r.next.self_device_us, r.base.device_total_us,
+          r.next.device_total_us, r.change})
       out += "," + n(v);
     out += r.in_base && r.in_new && r.base_metric != 0 ? "," + n(r.relative()) : std::string(",");
     out += "\n";
@@ -272,8 +306,10 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
     JsonValues(w, r.next);
     w.Key("change").Double(Rounded(r.change));
     w.Key("relative_change");
-    if (r.in_base && r.in_new && r.base_metric != 0) w.Double(r.relative());
-    else w.Null();
+    if (r.in_base && r.in_new && r.base_metric != 0)
+      w.Double(r.relative());
+    else
+      w.Null();
     w.EndObject();
   }
   w.EndArray();

@@ -11,7 +11,7 @@
 namespace profana::report {
 
 struct DiffReportOptions {
-  std::string base_name;   // file names as given
+  std::string base_name;  // file names as given
   std::string new_name;
   int64_t row_limit = 30;  // -1: every row
   bool color = false;      // ANSI colours: red for growth, green for shrinkage

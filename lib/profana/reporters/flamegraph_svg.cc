@@ -25,11 +25,20 @@ std::string Escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
   return out;
@@ -39,7 +48,8 @@ std::string Escape(std::string_view s) {
 std::string Colour(std::string_view name) {
   uint32_t h = 2166136261u;
   for (unsigned char c : name) h = (h ^ c) * 16777619u;
-  int r = 205 + static_cast<int>(h % 50), g = static_cast<int>((h >> 8) % 230), b = static_cast<int>((h >> 16) % 55);
+  int r = 205 + static_cast<int>(h % 50), g = static_cast<int>((h >> 8) % 230),
+      b = static_cast<int>((h >> 16) % 55);
   return fmt::format("rgb({},{},{})", r, g, b);
 }
 
@@ -51,16 +61,19 @@ struct Layout {
   size_t count = 0;
 };
 
-void Emit(const Node& n, int depth, double x, double scale, int64_t root_total, const std::string& unit, Layout* out) {
+void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
+          const std::string& unit, Layout* out) {
   if (depth > 0) {
     double width = n.total * scale;
     out->max_depth = std::max(out->max_depth, depth);
     ++out->count;
     out->frames += fmt::format(
-        "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({} {}, {:.2f}%)</title>"
-        "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text x=\"0\" y=\"0\"></text></g>\n",
-        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, x, width, kFrameHeight - 1,
-        Colour(n.name));
+        "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({} {}, "
+        "{:.2f}%)</title>"
+        "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text "
+        "x=\"0\" y=\"0\"></text></g>\n",
+        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, x, width,
+        kFrameHeight - 1, Colour(n.name));
   }
   double child_x = x;
   for (const auto& [name, child] : n.children) {
@@ -120,8 +133,8 @@ reset();
 
 }  // namespace
 
-std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged, const std::string& title,
-                                const std::string& unit) {
+std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
+                                const std::string& title, const std::string& unit) {
   Node root;
   for (const auto& [stack, weight] : merged) {
     Node* n = &root;
@@ -147,19 +160,23 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged, co
   int height = kTop + (layout.max_depth + 1) * kFrameHeight + 24;
   std::string out = fmt::format(
       "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-      "<svg version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "<svg version=\"1.1\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\" "
       "data-width=\"{w}\" data-height=\"{h}\" data-frames=\"{n}\">\n"
-      "<style>text {{ font-family: Verdana, sans-serif; font-size: 12px; fill: #000; pointer-events: none; }}\n"
-      "g.f:hover rect {{ stroke: #000; stroke-width: 0.5; cursor: pointer; }} .ui {{ cursor: pointer; fill: #333; }}</style>\n"
+      "<style>text {{ font-family: Verdana, sans-serif; font-size: 12px; fill: #000; "
+      "pointer-events: none; }}\n"
+      "g.f:hover rect {{ stroke: #000; stroke-width: 0.5; cursor: pointer; }} .ui {{ cursor: "
+      "pointer; fill: #333; }}</style>\n"
       "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fdf8f0\"/>\n"
       "<text x=\"{cx}\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">{title}</text>\n"
-      "<text id=\"unzoom\" class=\"ui\" x=\"{pad}\" y=\"24\" style=\"display:none\">Reset zoom</text>\n"
+      "<text id=\"unzoom\" class=\"ui\" x=\"{pad}\" y=\"24\" style=\"display:none\">Reset "
+      "zoom</text>\n"
       "<text id=\"search\" class=\"ui\" x=\"{sx}\" y=\"24\">Search</text>\n"
       "<text id=\"matched\" x=\"{sx}\" y=\"{dy}\"></text>\n"
       "<text id=\"details\" x=\"{pad}\" y=\"{dy}\"></text>\n",
-      fmt::arg("w", kWidth), fmt::arg("h", height), fmt::arg("n", layout.count), fmt::arg("cx", kWidth / 2),
-      fmt::arg("title", Escape(title)), fmt::arg("pad", kPad), fmt::arg("sx", kWidth - 120),
-      fmt::arg("dy", height - 6));
+      fmt::arg("w", kWidth), fmt::arg("h", height), fmt::arg("n", layout.count),
+      fmt::arg("cx", kWidth / 2), fmt::arg("title", Escape(title)), fmt::arg("pad", kPad),
+      fmt::arg("sx", kWidth - 120), fmt::arg("dy", height - 6));
   out += layout.frames;
   out += "<script><![CDATA[";
   out += kScript;

@@ -10,7 +10,7 @@
 namespace profana::report {
 
 // merged: folded stack text ("a;b;c") -> weight. unit labels the weights in titles ("us").
-std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged, const std::string& title,
-                                const std::string& unit);
+std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
+                                const std::string& title, const std::string& unit);
 
 }  // namespace profana::report

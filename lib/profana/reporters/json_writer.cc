@@ -83,8 +83,10 @@ JsonWriter& JsonWriter::Int(int64_t value) {
 
 JsonWriter& JsonWriter::Double(double value) {
   BeforeValue();
-  if (!std::isfinite(value)) out_->append("null");
-  else out_->append(fmt::format("{}", value));
+  if (!std::isfinite(value))
+    out_->append("null");
+  else
+    out_->append(fmt::format("{}", value));
   return *this;
 }
 

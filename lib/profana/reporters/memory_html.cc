@@ -22,11 +22,20 @@ std::string Escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -44,8 +53,9 @@ std::string Num(double v) { return fmt::format("{:.1f}", v); }
 
 }  // namespace
 
-std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev, const passes::MemoryTimeline& t,
-                             uint32_t device, const MemoryHtmlOptions& o) {
+std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
+                             const passes::MemoryTimeline& t, uint32_t device,
+                             const MemoryHtmlOptions& o) {
   const passes::MemoryDeviceSummary& s = t.summary[device];
   passes::MemoryDeviceReport r = passes::SummariseMemoryDevice(trace, ev, t, device);
   passes::CoalescedTimeline tl = passes::CoalesceTimeline(trace, t, device);
@@ -66,15 +76,24 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   } else {
     int64_t bucket = -1;
     for (size_t i = 0; i < n; ++i) {
-      int64_t b = static_cast<int64_t>((tl.times_us[i] - t0 - x_min) / (x_max - x_min) * (kMaxColumns - 1));
-      if (b != bucket) rows.push_back(i), bucket = b;
-      else if (total(i) > total(rows.back())) rows.back() = i;
+      int64_t b =
+          static_cast<int64_t>((tl.times_us[i] - t0 - x_min) / (x_max - x_min) * (kMaxColumns - 1));
+      if (b != bucket)
+        rows.push_back(i), bucket = b;
+      else if (total(i) > total(rows.back()))
+        rows.back() = i;
     }
   }
   int64_t y_peak = std::max<int64_t>(1, s.peak_bytes);
   for (size_t i : rows) y_peak = std::max(y_peak, total(i));
-  const char* unit = y_peak >= (1LL << 30) ? "GiB" : y_peak >= (1LL << 20) ? "MiB" : y_peak >= 1024 ? "KiB" : "B";
-  double scale = y_peak >= (1LL << 30) ? 1073741824.0 : y_peak >= (1LL << 20) ? 1048576.0 : y_peak >= 1024 ? 1024.0 : 1;
+  const char* unit = y_peak >= (1LL << 30)   ? "GiB"
+                     : y_peak >= (1LL << 20) ? "MiB"
+                     : y_peak >= 1024        ? "KiB"
+                                             : "B";
+  double scale = y_peak >= (1LL << 30)   ? 1073741824.0
+                 : y_peak >= (1LL << 20) ? 1048576.0
+                 : y_peak >= 1024        ? 1024.0
+                                         : 1;
   double y_top_units = y_peak / scale * 1.08;
   double y_step = NiceStep(y_top_units, 6);
   y_top_units = std::ceil(y_top_units / y_step) * y_step;
@@ -97,11 +116,15 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
       int64_t above = passes::SatAdd(below, tl.sizes[i][c + 1]);
       double x1 = X(tl.times_us[i] - t0);
       double x2 = k + 1 < rows.size() ? X(tl.times_us[rows[k + 1]] - t0) : X(x_max);
-      upper += fmt::format("{}{},{} {},{}", upper.empty() ? "M" : " L", Num(x1), Num(Y(above)), Num(x2), Num(Y(above)));
+      upper += fmt::format("{}{},{} {},{}", upper.empty() ? "M" : " L", Num(x1), Num(Y(above)),
+                           Num(x2), Num(Y(above)));
       lower = fmt::format(" L{},{} {},{}", Num(x2), Num(Y(below)), Num(x1), Num(Y(below))) + lower;
     }
-    svg += fmt::format("<path class=\"area\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"0.7\"><title>{}</title></path>\n",
-                       upper, lower, kColors[c], passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c)));
+    svg += fmt::format(
+        "<path class=\"area\" d=\"{}{} Z\" fill=\"{}\" "
+        "fill-opacity=\"0.7\"><title>{}</title></path>\n",
+        upper, lower, kColors[c],
+        passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c)));
   }
 
   // Axes, grid and tick labels.
@@ -110,38 +133,47 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   for (int i = 0; i <= 20 && i * y_step <= y_top_units + y_step / 2; ++i) {
     double v = i * y_step;
     double y = kTop + ph - v / y_top_units * ph;
-    axes += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
-                        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{:g}</text>\n",
-                        kLeft, Num(y), kLeft + pw, Num(y), kLeft - 8, Num(y + 4), v);
+    axes += fmt::format(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
+        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{:g}</text>\n",
+        kLeft, Num(y), kLeft + pw, Num(y), kLeft - 8, Num(y + 4), v);
   }
   double xs = NiceStep((x_max - x_min) / x_units_scale, 8);
   double x_first = std::ceil(x_min / x_units_scale / xs) * xs;
   for (int i = 0; i <= 20 && x_first + i * xs <= x_max / x_units_scale + 1e-9; ++i) {
     double v = x_first + i * xs;
     double x = X(v * x_units_scale);
-    axes += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
-                        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{:g}</text>\n",
-                        Num(x), kTop, Num(x), kTop + ph, Num(x), kTop + ph + 18, v);
+    axes += fmt::format(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
+        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{:g}</text>\n",
+        Num(x), kTop, Num(x), kTop + ph, Num(x), kTop + ph + 18, v);
   }
-  axes += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n", kLeft, kTop, pw, ph);
-  axes += fmt::format("<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"middle\">Time (ms)</text>\n",
-                      kLeft + pw / 2, kHeight - 22);
-  axes += fmt::format("<text x=\"24\" y=\"{}\" class=\"label\" text-anchor=\"middle\" "
-                      "transform=\"rotate(-90 24 {})\">Memory ({})</text>\n", kTop + ph / 2, kTop + ph / 2, unit);
+  axes += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n",
+                      kLeft, kTop, pw, ph);
+  axes += fmt::format(
+      "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"middle\">Time (ms)</text>\n",
+      kLeft + pw / 2, kHeight - 22);
+  axes += fmt::format(
+      "<text x=\"24\" y=\"{}\" class=\"label\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 24 {})\">Memory ({})</text>\n",
+      kTop + ph / 2, kTop + ph / 2, unit);
 
   // The peak: a dashed line and a label naming the op.
   std::string peak;
   if (s.peak_pos >= 0) {
-    double px = X(static_cast<double>(r.peak_ts_ns / 1000) - t0), py = Y(static_cast<double>(s.peak_bytes));
+    double px = X(static_cast<double>(r.peak_ts_ns / 1000) - t0),
+           py = Y(static_cast<double>(s.peak_bytes));
     std::string op = r.peak_op >= 0 ? std::string(trace.str(ev.name[r.peak_op])) : "no op";
     if (op.size() > 60) op = op.substr(0, 57) + "...";
     bool right = px < kLeft + pw * 0.6;
-    peak = fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"peak\"/>"
-                       "<circle cx=\"{0}\" cy=\"{1}\" r=\"5\" class=\"peakdot\"/>"
-                       "<text x=\"{3}\" y=\"{4}\" class=\"peaklabel\" text-anchor=\"{5}\">peak {6} at {7:.3f} ms: {8}</text>\n",
-                       Num(px), Num(py), kTop + ph, Num(px + (right ? 10 : -10)), Num(std::max(kTop + 14, py - 8)),
-                       right ? "start" : "end", FormatBytes(s.peak_bytes), (r.peak_ts_ns - o.origin_ns) / 1e6,
-                       Escape(op));
+    peak = fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"peak\"/>"
+        "<circle cx=\"{0}\" cy=\"{1}\" r=\"5\" class=\"peakdot\"/>"
+        "<text x=\"{3}\" y=\"{4}\" class=\"peaklabel\" text-anchor=\"{5}\">peak {6} at {7:.3f} ms: "
+        "{8}</text>\n",
+        Num(px), Num(py), kTop + ph, Num(px + (right ? 10 : -10)), Num(std::max(kTop + 14, py - 8)),
+        right ? "start" : "end", FormatBytes(s.peak_bytes), (r.peak_ts_ns - o.origin_ns) / 1e6,
+        Escape(op));
   }
 
   // Legend: every category, as the reference's figure legend.
@@ -149,9 +181,10 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   double lx = kLeft;
   for (int c = 0; c < passes::kMemoryCategories; ++c) {
     std::string name = passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c));
-    legend += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\"/>"
-                          "<text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>\n",
-                          Num(lx), kTop - 24, kColors[c], Num(lx + 19), kTop - 13, name);
+    legend += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\"/>"
+        "<text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>\n",
+        Num(lx), kTop - 24, kColors[c], Num(lx + 19), kTop - 13, name);
     lx += 34 + name.size() * 9.0;  // 13px capitals are about 9px wide
   }
 
@@ -162,20 +195,26 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
     std::string text = fmt::format("{:.2f} GiB", bytes / 1073741824.0);
     return bytes > 0 && bytes < (int64_t{10} << 20) ? text + " (" + FormatBytes(bytes) + ")" : text;
   };
-  std::string reserved = s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
+  std::string reserved =
+      s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
   std::string title = fmt::format(
       "<text x=\"{0}\" y=\"30\" class=\"title\" text-anchor=\"middle\">{1} ({2})</text>"
-      "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: {3}</text>"
-      "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: {4}</text>\n",
+      "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: "
+      "{3}</text>"
+      "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: "
+      "{4}</text>\n",
       kWidth / 2, Escape(o.title), Escape(t.devices[device].name), gib(max_alloc), reserved);
   // The plot is the replay: say what it leaves out, so the axis and the title lines agree.
-  int64_t before = s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
-  std::string note = before > 0 ? fmt::format("Plotted: memory the trace allocates or frees; {} more was allocated "
-                                              "before the trace and not freed in it",
-                                              FormatBytes(before))
-                                : std::string("Plotted: memory the trace allocates or frees");
-  title += fmt::format("<text x=\"{}\" y=\"98\" class=\"note\" text-anchor=\"middle\">{}</text>\n", kWidth / 2,
-                       Escape(note));
+  int64_t before =
+      s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
+  std::string note =
+      before > 0 ? fmt::format(
+                       "Plotted: memory the trace allocates or frees; {} more was allocated "
+                       "before the trace and not freed in it",
+                       FormatBytes(before))
+                 : std::string("Plotted: memory the trace allocates or frees");
+  title += fmt::format("<text x=\"{}\" y=\"98\" class=\"note\" text-anchor=\"middle\">{}</text>\n",
+                       kWidth / 2, Escape(note));
 
   // Data for the hover readout: the drawn rows, times in ms and per-category bytes.
   std::string data;
@@ -188,27 +227,39 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   }
   w.EndArray();
 
-  std::string page = "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
+  std::string page =
+      "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
   page += Escape(o.title) + " (" + Escape(t.devices[device].name) + ")</title>\n<style>\n";
-  page += "body{margin:0;background:#fff;font-family:sans-serif;color:#222}"
-          "svg text{font-family:sans-serif} .title{font-size:20px;font-weight:bold} .subtitle{font-size:16px}"
-          ".tick{font-size:12px;fill:#444} .label{font-size:14px} .legend{font-size:13px} .note{font-size:12px;fill:#555}"
-          ".grid{stroke:#e4e4e4;stroke-width:1} .frame{fill:none;stroke:#888}"
-          ".peak{stroke:#c00;stroke-width:1.5;stroke-dasharray:6 4} .peakdot{fill:#c00}"
-          ".peaklabel{font-size:13px;fill:#c00;font-weight:bold} #cursor{stroke:#333;stroke-width:1;pointer-events:none}"
-          "#readout{position:absolute;background:rgba(255,255,255,.95);border:1px solid #999;padding:6px 8px;"
-          "font-size:12px;pointer-events:none;display:none;white-space:pre}\n</style>\n</head>\n<body>\n";
-  page += fmt::format("<svg id=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-                      "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
-                      kWidth, kHeight, kWidth, kHeight, rows.size());
+  page +=
+      "body{margin:0;background:#fff;font-family:sans-serif;color:#222}"
+      "svg text{font-family:sans-serif} .title{font-size:20px;font-weight:bold} "
+      ".subtitle{font-size:16px}"
+      ".tick{font-size:12px;fill:#444} .label{font-size:14px} .legend{font-size:13px} "
+      ".note{font-size:12px;fill:#555}"
+      ".grid{stroke:#e4e4e4;stroke-width:1} .frame{fill:none;stroke:#888}"
+      ".peak{stroke:#c00;stroke-width:1.5;stroke-dasharray:6 4} .peakdot{fill:#c00}"
+      ".peaklabel{font-size:13px;fill:#c00;font-weight:bold} "
+      "#cursor{stroke:#333;stroke-width:1;pointer-events:none}"
+      "#readout{position:absolute;background:rgba(255,255,255,.95);border:1px solid "
+      "#999;padding:6px 8px;"
+      "font-size:12px;pointer-events:none;display:none;white-space:pre}\n</style>\n</"
+      "head>\n<body>\n";
+  page += fmt::format(
+      "<svg id=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
+      kWidth, kHeight, kWidth, kHeight, rows.size());
   page += title + legend + axes + svg + peak;
-  page += fmt::format("<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop, kTop + ph);
+  page += fmt::format(
+      "<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop,
+      kTop + ph);
   page += "</svg>\n<div id=\"readout\"></div>\n<script>\n";
-  page += fmt::format("const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},unit=\"{}\",scale={};\n", data,
-                      "[\"PARAMETER\",\"OPTIMIZER_STATE\",\"INPUT\",\"TEMPORARY\",\"ACTIVATION\",\"GRADIENT\","
-                      "\"AUTOGRAD_DETAIL\",\"Unknown\"]",
-                      kLeft, pw, x_min / x_units_scale, x_max / x_units_scale, unit, scale);
-  page += R"JS(const svg=document.getElementById('plot'),cur=document.getElementById('cursor'),box=document.getElementById('readout');
+  page += fmt::format(
+      "const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},unit=\"{}\",scale={};\n", data,
+      "[\"PARAMETER\",\"OPTIMIZER_STATE\",\"INPUT\",\"TEMPORARY\",\"ACTIVATION\",\"GRADIENT\","
+      "\"AUTOGRAD_DETAIL\",\"Unknown\"]",
+      kLeft, pw, x_min / x_units_scale, x_max / x_units_scale, unit, scale);
+  page +=
+      R"JS(const svg=document.getElementById('plot'),cur=document.getElementById('cursor'),box=document.getElementById('readout');
 svg.addEventListener('mousemove',e=>{
   const p=svg.createSVGPoint();p.x=e.clientX;p.y=e.clientY;const q=p.matrixTransform(svg.getScreenCTM().inverse());
   if(q.x<L||q.x>L+W||!rows.length){cur.setAttribute('visibility','hidden');box.style.display='none';return;}

@@ -17,6 +17,7 @@ struct MemoryHtmlOptions {
 };
 
 std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& events,
-                             const passes::MemoryTimeline& t, uint32_t device, const MemoryHtmlOptions& options);
+                             const passes::MemoryTimeline& t, uint32_t device,
+                             const MemoryHtmlOptions& options);
 
 }  // namespace profana::report

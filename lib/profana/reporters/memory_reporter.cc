@@ -29,12 +29,14 @@ std::string GroupName(const Trace& trace, const MemoryOpGroup& g) {
   return std::string(trace.str(g.name));
 }
 
-void GroupTable(const Trace& trace, const std::vector<MemoryOpGroup>& groups, int top, std::string* out) {
+void GroupTable(const Trace& trace, const std::vector<MemoryOpGroup>& groups, int top,
+                std::string* out) {
   out->append(fmt::format("    {:>12}  {:>7}  {}\n", "bytes", "blocks", "op"));
   for (size_t i = 0; i < groups.size() && static_cast<int>(i) < top; ++i)
-    out->append(fmt::format("    {:>12}  {:>7}  {}\n", FormatBytes(groups[i].bytes), groups[i].blocks,
-                            GroupName(trace, groups[i])));
-  if (groups.size() > static_cast<size_t>(top)) out->append(fmt::format("    ... {} more\n", groups.size() - top));
+    out->append(fmt::format("    {:>12}  {:>7}  {}\n", FormatBytes(groups[i].bytes),
+                            groups[i].blocks, GroupName(trace, groups[i])));
+  if (groups.size() > static_cast<size_t>(top))
+    out->append(fmt::format("    ... {} more\n", groups.size() - top));
 }
 
 void GroupsJson(const Trace& trace, const std::vector<MemoryOpGroup>& groups, JsonWriter& w) {
@@ -42,9 +44,13 @@ void GroupsJson(const Trace& trace, const std::vector<MemoryOpGroup>& groups, Js
   for (const MemoryOpGroup& g : groups) {
     w.BeginObject();
     w.Key("op");
-    if (g.kind == MemoryOpGroup::kOp) w.String(trace.str(g.name));
-    else w.Null();
-    w.Key("where").String(g.kind == MemoryOpGroup::kOp ? "op" : g.kind == MemoryOpGroup::kNoOp ? "no_op" : "before_trace");
+    if (g.kind == MemoryOpGroup::kOp)
+      w.String(trace.str(g.name));
+    else
+      w.Null();
+    w.Key("where").String(g.kind == MemoryOpGroup::kOp     ? "op"
+                          : g.kind == MemoryOpGroup::kNoOp ? "no_op"
+                                                           : "before_trace");
     w.Key("blocks").Int(static_cast<int64_t>(g.blocks));
     w.Key("bytes").Int(g.bytes);
     w.EndObject();
@@ -86,35 +92,42 @@ std::string FormatBytes(int64_t bytes) {
   return fmt::format("{:.2f} {}", v, kUnits[u]);
 }
 
-std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& ev, const passes::MemoryTimeline& t,
-                             const MemoryReportContext& c) {
+std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& ev,
+                             const passes::MemoryTimeline& t, const MemoryReportContext& c) {
   const passes::MemoryCounters& k = t.counters;
-  std::string out = fmt::format("Memory records: {} ({} allocations, {} frees) on {} device{}\n", k.records,
-                                k.allocations, k.frees, t.devices.size(), t.devices.size() == 1 ? "" : "s");
+  std::string out =
+      fmt::format("Memory records: {} ({} allocations, {} frees) on {} device{}\n", k.records,
+                  k.allocations, k.frees, t.devices.size(), t.devices.size() == 1 ? "" : "s");
   if (t.size() == 0) {
-    out += "The trace has no [memory] events: record it with torch.profiler.profile(profile_memory=True).\n";
+    out +=
+        "The trace has no [memory] events: record it with "
+        "torch.profiler.profile(profile_memory=True).\n";
     return out;
   }
   for (uint32_t d : c.devices) {
     const passes::MemoryDeviceSummary& s = t.summary[d];
     passes::MemoryDeviceReport r = passes::SummariseMemoryDevice(trace, ev, t, d);
     out += fmt::format("\n== {} ==\n", t.devices[d].name);
-    out += fmt::format("  records            {}, {} to {}\n", s.records, Ms(s.first_ts_ns, c.origin_ns),
-                       Ms(s.last_ts_ns, c.origin_ns));
-    out += fmt::format("  peak allocated     {} ({} B) at {}: memory the trace allocates or frees\n",
-                       FormatBytes(s.peak_bytes), Thousands(s.peak_bytes), Ms(r.peak_ts_ns, c.origin_ns));
+    out += fmt::format("  records            {}, {} to {}\n", s.records,
+                       Ms(s.first_ts_ns, c.origin_ns), Ms(s.last_ts_ns, c.origin_ns));
+    out += fmt::format(
+        "  peak allocated     {} ({} B) at {}: memory the trace allocates or frees\n",
+        FormatBytes(s.peak_bytes), Thousands(s.peak_bytes), Ms(r.peak_ts_ns, c.origin_ns));
     if (s.max_total_allocated != kNoId)
-      out += fmt::format("  allocator total    {} at the peak (Total Allocated); max recorded {}\n",
-                         r.peak_total_allocated == kNoId ? "not recorded" : FormatBytes(r.peak_total_allocated),
-                         FormatBytes(s.max_total_allocated));
+      out += fmt::format(
+          "  allocator total    {} at the peak (Total Allocated); max recorded {}\n",
+          r.peak_total_allocated == kNoId ? "not recorded" : FormatBytes(r.peak_total_allocated),
+          FormatBytes(s.max_total_allocated));
     if (s.max_total_reserved != kNoId)
-      out += fmt::format("  peak reserved      {} ({} B) at {}\n", FormatBytes(s.max_total_reserved),
-                         Thousands(s.max_total_reserved), Ms(trace.memory.ts_ns[t.order[s.max_reserved_pos]], c.origin_ns));
+      out += fmt::format("  peak reserved      {} ({} B) at {}\n",
+                         FormatBytes(s.max_total_reserved), Thousands(s.max_total_reserved),
+                         Ms(trace.memory.ts_ns[t.order[s.max_reserved_pos]], c.origin_ns));
     const passes::TotalAllocatedCheck& chk = s.total_allocated;
     if (chk.compared > 0) {
-      out += fmt::format("  replay check       {} of {} records: Total Allocated = replay + {} B ", chk.agreeing,
-                         chk.compared, Thousands(chk.offset));
-      out += fmt::format("({} allocated before the trace and not freed in it)\n", FormatBytes(chk.offset - s.preexisting_bytes));
+      out += fmt::format("  replay check       {} of {} records: Total Allocated = replay + {} B ",
+                         chk.agreeing, chk.compared, Thousands(chk.offset));
+      out += fmt::format("({} allocated before the trace and not freed in it)\n",
+                         FormatBytes(chk.offset - s.preexisting_bytes));
       if (chk.first_disagreement >= 0)
         out += fmt::format("                     first disagreement at {}\n",
                            Ms(trace.memory.ts_ns[t.order[chk.first_disagreement]], c.origin_ns));
@@ -123,10 +136,12 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     }
     if (r.peak_op >= 0) {
       const ThreadInfo& th = trace.threads[ev.thread[r.peak_op].value];
-      out += fmt::format("  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op]),
-                         th.tid_text.value ? std::string(trace.str(th.tid_text)) : std::to_string(th.tid));
+      out += fmt::format(
+          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op]),
+          th.tid_text.value ? std::string(trace.str(th.tid_text)) : std::to_string(th.tid));
       std::string path;
-      for (int32_t o : r.peak_op_path) path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o]));
+      for (int32_t o : r.peak_op_path)
+        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o]));
       out += fmt::format("    ops: {}\n", path);
       std::string stack = Stack(trace, ev, r.peak_op);
       if (!stack.empty()) out += "    stack (innermost first):\n" + stack;
@@ -143,23 +158,28 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
       GroupTable(trace, r.live_by_op, c.top, &out);
     }
     std::vector<passes::MemoryOpRow> ops = passes::MemoryByOp(trace, ev, t, static_cast<int>(d));
-    std::stable_sort(ops.begin(), ops.end(), [](const passes::MemoryOpRow& a, const passes::MemoryOpRow& b) {
-      return a.self_alloc_bytes > b.self_alloc_bytes;
-    });
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const passes::MemoryOpRow& a, const passes::MemoryOpRow& b) {
+                       return a.self_alloc_bytes > b.self_alloc_bytes;
+                     });
     out += "  top allocating ops (self)\n";
     out += fmt::format("    {:>12}  {:>7}  {:>12}  {}\n", "allocated", "allocs", "freed", "op");
-    for (size_t i = 0; i < ops.size() && static_cast<int>(i) < c.top && ops[i].self_alloc_count > 0; ++i)
-      out += fmt::format("    {:>12}  {:>7}  {:>12}  {}\n", FormatBytes(ops[i].self_alloc_bytes),
-                         ops[i].self_alloc_count, FormatBytes(ops[i].self_freed_bytes),
-                         ops[i].name.value ? std::string(trace.str(ops[i].name)) : "[memory] (inside no op)");
+    for (size_t i = 0; i < ops.size() && static_cast<int>(i) < c.top && ops[i].self_alloc_count > 0;
+         ++i)
+      out += fmt::format(
+          "    {:>12}  {:>7}  {:>12}  {}\n", FormatBytes(ops[i].self_alloc_bytes),
+          ops[i].self_alloc_count, FormatBytes(ops[i].self_freed_bytes),
+          ops[i].name.value ? std::string(trace.str(ops[i].name)) : "[memory] (inside no op)");
     if (s.without_addr > 0)
-      out += fmt::format("  {} of {} records have no Addr: blocks cannot be paired, so leaks and pre-existing "
-                         "memory are not known for them\n", s.without_addr, s.records);
+      out += fmt::format(
+          "  {} of {} records have no Addr: blocks cannot be paired, so leaks and pre-existing "
+          "memory are not known for them\n",
+          s.without_addr, s.records);
     out += fmt::format("  not freed by the end of the trace: {} block{}, {}\n", r.not_freed_blocks,
                        r.not_freed_blocks == 1 ? "" : "s", FormatBytes(r.not_freed_bytes));
     if (!r.not_freed_by_op.empty()) GroupTable(trace, r.not_freed_by_op, c.top, &out);
-    out += fmt::format("  frees of memory allocated before the trace: {}, {}\n", r.preexisting_frees,
-                       FormatBytes(r.preexisting_bytes));
+    out += fmt::format("  frees of memory allocated before the trace: {}, {}\n",
+                       r.preexisting_frees, FormatBytes(r.preexisting_bytes));
     if (!r.preexisting_by_op.empty()) GroupTable(trace, r.preexisting_by_op, c.top, &out);
   }
   std::string problems;
@@ -169,8 +189,8 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
   return out;
 }
 
-std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList& ev, const passes::MemoryTimeline& t,
-                             const MemoryReportContext& c) {
+std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList& ev,
+                             const passes::MemoryTimeline& t, const MemoryReportContext& c) {
   std::string out;
   JsonWriter w(&out);
   const passes::MemoryCounters& k = t.counters;
@@ -180,10 +200,21 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
   w.Key("format").String(trace.metadata.format);
   w.Key("counters").BeginObject();
   w.Key("records").Int(k.records).Key("allocations").Int(k.allocations).Key("frees").Int(k.frees);
-  w.Key("zero_byte_records").Int(k.zero_byte_records).Key("out_of_range").Int(k.out_of_range).Key("without_addr").Int(k.without_addr);
+  w.Key("zero_byte_records")
+      .Int(k.zero_byte_records)
+      .Key("out_of_range")
+      .Int(k.out_of_range)
+      .Key("without_addr")
+      .Int(k.without_addr);
   w.Key("preexisting_frees").Int(k.preexisting_frees).Key("double_frees").Int(k.double_frees);
-  w.Key("size_mismatches").Int(k.size_mismatches).Key("alloc_on_live_address").Int(k.alloc_on_live_address);
-  w.Key("address_on_two_devices").Int(k.address_on_two_devices).Key("negative_totals").Int(k.negative_totals);
+  w.Key("size_mismatches")
+      .Int(k.size_mismatches)
+      .Key("alloc_on_live_address")
+      .Int(k.alloc_on_live_address);
+  w.Key("address_on_two_devices")
+      .Int(k.address_on_two_devices)
+      .Key("negative_totals")
+      .Int(k.negative_totals);
   w.Key("without_op").Int(k.without_op);
   w.EndObject();
   w.Key("categories").BeginArray();
@@ -199,15 +230,20 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.Key("device").String(t.devices[d].name);
     w.Key("device_type").Int(t.devices[d].type).Key("device_id").Int(t.devices[d].id);
     w.Key("records").Int(s.records);
-    w.Key("first_ts_us").Micros(s.first_ts_ns - c.origin_ns).Key("last_ts_us").Micros(s.last_ts_ns - c.origin_ns);
+    w.Key("first_ts_us")
+        .Micros(s.first_ts_ns - c.origin_ns)
+        .Key("last_ts_us")
+        .Micros(s.last_ts_ns - c.origin_ns);
     w.Key("preexisting_bytes").Int(s.preexisting_bytes);
     w.Key("peak").BeginObject();
     w.Key("bytes").Int(s.peak_bytes).Key("ts_us").Micros(r.peak_ts_ns - c.origin_ns);
     w.Key("total_allocated");
     opt(r.peak_total_allocated);
     w.Key("op");
-    if (r.peak_op >= 0) w.String(trace.str(ev.name[r.peak_op]));
-    else w.Null();
+    if (r.peak_op >= 0)
+      w.String(trace.str(ev.name[r.peak_op]));
+    else
+      w.Null();
     w.Key("op_path").BeginArray();
     for (int32_t o : r.peak_op_path) w.String(trace.str(ev.name[o]));
     w.EndArray();
@@ -217,7 +253,8 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.EndArray();
     w.Key("live_by_category").BeginObject();
     for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
-      w.Key(passes::MemoryCategoryName(static_cast<MemoryCategory>(cat))).Int(r.live_by_category[cat]);
+      w.Key(passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)))
+          .Int(r.live_by_category[cat]);
     w.EndObject();
     w.Key("live_by_op");
     GroupsJson(trace, r.live_by_op, w);
@@ -227,7 +264,10 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.Key("max_total_reserved");
     opt(s.max_total_reserved);
     w.Key("total_allocated_check").BeginObject();
-    w.Key("compared").Int(s.total_allocated.compared).Key("agreeing").Int(s.total_allocated.agreeing);
+    w.Key("compared")
+        .Int(s.total_allocated.compared)
+        .Key("agreeing")
+        .Int(s.total_allocated.agreeing);
     w.Key("offset_bytes").Int(s.total_allocated.offset);
     w.EndObject();
     w.Key("not_freed").BeginObject();
@@ -260,11 +300,13 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
 std::string FormatTimelineJson(const passes::CoalescedTimeline& tl) {
   // json.dump's default separators: ", " and ": ".
   std::string out = "[[";
-  for (size_t i = 0; i < tl.times_us.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", tl.times_us[i]);
+  for (size_t i = 0; i < tl.times_us.size(); ++i)
+    out += fmt::format("{}{}", i ? ", " : "", tl.times_us[i]);
   out += "], [";
   for (size_t i = 0; i < tl.sizes.size(); ++i) {
     out += i ? ", [" : "[";
-    for (size_t j = 0; j < tl.sizes[i].size(); ++j) out += fmt::format("{}{}", j ? ", " : "", tl.sizes[i][j]);
+    for (size_t j = 0; j < tl.sizes[i].size(); ++j)
+      out += fmt::format("{}{}", j ? ", " : "", tl.sizes[i][j]);
     out += "]";
   }
   out += "]]\n";
@@ -274,13 +316,15 @@ std::string FormatTimelineJson(const passes::CoalescedTimeline& tl) {
 std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw) {
   std::string out = "[";
   for (size_t i = 0; i < raw.size(); ++i)
-    out += fmt::format("{}[{}, {}, {}, {}]", i ? ", " : "", raw[i].ts_ns, static_cast<int>(raw[i].action),
-                       raw[i].bytes, static_cast<int>(raw[i].category));
+    out += fmt::format("{}[{}, {}, {}, {}]", i ? ", " : "", raw[i].ts_ns,
+                       static_cast<int>(raw[i].action), raw[i].bytes,
+                       static_cast<int>(raw[i].category));
   out += "]\n";
   return out;
 }
 
-std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t, const MemoryReportContext& c) {
+std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t,
+                              const MemoryReportContext& c) {
   std::string out = "device,time_us";
   for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
     out += fmt::format(",{}", passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)));
@@ -307,51 +351,68 @@ std::string RowName(const Trace& trace, const passes::MemoryOpRow& r) {
 std::string Csv(const std::string& s) { return CsvField(s); }
 }  // namespace
 
-std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows, const std::string& device) {
+std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+                           const std::string& device) {
   size_t width = 4;
-  for (const auto& r : rows) width = std::max(width, std::min<size_t>(RowName(trace, r).size(), 60));
-  std::string out = fmt::format("Memory by op ({}): sizes in bytes; self = allocations inside no child op\n\n",
-                                device.empty() ? "all devices" : device);
-  out += fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n", "Name", width, "Calls",
-                     "Allocs", "Self", "Alloc size", "Self alloc", "Freed", "Size incr", "Self size incr");
+  for (const auto& r : rows)
+    width = std::max(width, std::min<size_t>(RowName(trace, r).size(), 60));
+  std::string out =
+      fmt::format("Memory by op ({}): sizes in bytes; self = allocations inside no child op\n\n",
+                  device.empty() ? "all devices" : device);
+  out += fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n",
+                     "Name", width, "Calls", "Allocs", "Self", "Alloc size", "Self alloc", "Freed",
+                     "Size incr", "Self size incr");
   for (const auto& r : rows) {
     std::string name = RowName(trace, r);
     if (name.size() > width) name = name.substr(0, width - 3) + "...";
-    out += fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n", name, width, r.calls,
-                       r.alloc_count, r.self_alloc_count, r.alloc_bytes, r.self_alloc_bytes, r.freed_bytes,
-                       r.size_increase(), r.self_size_increase());
+    out +=
+        fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n", name,
+                    width, r.calls, r.alloc_count, r.self_alloc_count, r.alloc_bytes,
+                    r.self_alloc_bytes, r.freed_bytes, r.size_increase(), r.self_size_increase());
   }
   return out;
 }
 
 std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows) {
-  std::string out = "name,calls,alloc_count,self_alloc_count,alloc_bytes,self_alloc_bytes,freed_bytes,"
-                    "self_freed_bytes,size_increase,self_size_increase\n";
+  std::string out =
+      "name,calls,alloc_count,self_alloc_count,alloc_bytes,self_alloc_bytes,freed_bytes,"
+      "self_freed_bytes,size_increase,self_size_increase\n";
   for (const auto& r : rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", Csv(RowName(trace, r)), r.calls, r.alloc_count,
-                       r.self_alloc_count, r.alloc_bytes, r.self_alloc_bytes, r.freed_bytes, r.self_freed_bytes,
-                       r.size_increase(), r.self_size_increase());
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{}\n", Csv(RowName(trace, r)), r.calls,
+                    r.alloc_count, r.self_alloc_count, r.alloc_bytes, r.self_alloc_bytes,
+                    r.freed_bytes, r.self_freed_bytes, r.size_increase(), r.self_size_increase());
   return out;
 }
 
-std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows, const std::string& input,
-                           const std::string& device) {
+std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+                           const std::string& input, const std::string& device) {
   std::string out;
   JsonWriter w(&out);
   w.BeginObject();
   w.Key("schema").String("profana.memory-by-op/1");
   w.Key("input").String(input);
   w.Key("device");
-  if (device.empty()) w.Null();
-  else w.String(device);
+  if (device.empty())
+    w.Null();
+  else
+    w.String(device);
   w.Key("rows").BeginArray();
   for (const auto& r : rows) {
     w.BeginObject();
     w.Key("name").String(RowName(trace, r));
-    w.Key("calls").Int(r.calls).Key("alloc_count").Int(r.alloc_count).Key("self_alloc_count").Int(r.self_alloc_count);
+    w.Key("calls")
+        .Int(r.calls)
+        .Key("alloc_count")
+        .Int(r.alloc_count)
+        .Key("self_alloc_count")
+        .Int(r.self_alloc_count);
     w.Key("alloc_bytes").Int(r.alloc_bytes).Key("self_alloc_bytes").Int(r.self_alloc_bytes);
     w.Key("freed_bytes").Int(r.freed_bytes).Key("self_freed_bytes").Int(r.self_freed_bytes);
-    w.Key("size_increase").Int(r.size_increase()).Key("self_size_increase").Int(r.self_size_increase());
+    w.Key("size_increase")
+        .Int(r.size_increase())
+        .Key("self_size_increase")
+        .Int(r.self_size_increase());
     w.EndObject();
   }
   w.EndArray();

@@ -26,9 +26,11 @@ std::string FormatTimelineJson(const passes::CoalescedTimeline& timeline);
 // export_memory_timeline_raw: [[time, action, bytes, category], ...] of one device.
 std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw);
 // One row per distinct time: time_us, device, one column per category, total.
-std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t, const MemoryReportContext& c);
+std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t,
+                              const MemoryReportContext& c);
 
-std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows, const std::string& device);
+std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+                           const std::string& device);
 std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows);
 std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& input, const std::string& device);

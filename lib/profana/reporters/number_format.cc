@@ -1,8 +1,7 @@
-#include <iterator>
-
 #include "profana/reporters/number_format.h"
 
 #include <cstdlib>
+#include <iterator>
 
 #include "fmt/format.h"
 
@@ -14,9 +13,12 @@ void AppendTime(std::string* out, double time_us) {
   constexpr double kUsInSecond = 1000.0 * 1000.0;
   constexpr double kUsInMs = 1000.0;
   auto to = std::back_inserter(*out);
-  if (time_us >= kUsInSecond) fmt::format_to(to, "{:.3f}s", time_us / kUsInSecond);
-  else if (time_us >= kUsInMs) fmt::format_to(to, "{:.3f}ms", time_us / kUsInMs);
-  else fmt::format_to(to, "{:.3f}us", time_us);
+  if (time_us >= kUsInSecond)
+    fmt::format_to(to, "{:.3f}s", time_us / kUsInSecond);
+  else if (time_us >= kUsInMs)
+    fmt::format_to(to, "{:.3f}ms", time_us / kUsInMs);
+  else
+    fmt::format_to(to, "{:.3f}us", time_us);
 }
 
 std::string FormatTime(double time_us) {

@@ -9,9 +9,9 @@
 namespace profana::report {
 
 double NanosToMicros(int64_t ns);
-std::string FormatTime(double time_us);                         // "1.234ms"
-void AppendTime(std::string* out, double time_us);              // the same, appended (no allocation)
-std::string FormatTimeShare(double time_us, double total_us);   // "12.34%", "NaN"
-std::string FormatMemory(int64_t bytes);                        // "41.00 Kb", "256 b"
+std::string FormatTime(double time_us);                        // "1.234ms"
+void AppendTime(std::string* out, double time_us);             // the same, appended (no allocation)
+std::string FormatTimeShare(double time_us, double total_us);  // "12.34%", "NaN"
+std::string FormatMemory(int64_t bytes);                       // "41.00 Kb", "256 b"
 
 }  // namespace profana::report

@@ -30,8 +30,10 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.Key("self_cuda_memory_usage").Int(r.self_cuda_memory);
   w.Key("top_level").Bool(r.top_level);
   w.Key("input_shapes");
-  if (r.shapes_shown) w.String(Shapes(trace, r));
-  else w.Null();
+  if (r.shapes_shown)
+    w.String(Shapes(trace, r));
+  else
+    w.Null();
   w.Key("stack").BeginArray();
   for (StringId f : r.stack) w.String(trace.str(f));
   w.EndArray();
@@ -56,8 +58,10 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.Key("format").String(trace.metadata.format);
   w.Key("options").BeginObject();
   w.Key("sort_by");
-  if (c.sort_by.empty()) w.Null();
-  else w.String(c.sort_by);
+  if (c.sort_by.empty())
+    w.Null();
+  else
+    w.String(c.sort_by);
   w.Key("row_limit").Int(c.row_limit);
   w.Key("group_by_input_shape").Bool(c.group_by_input_shape);
   w.Key("group_by_stack_n").Int(c.group_by_stack_n);
@@ -94,9 +98,10 @@ std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& row
     }
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(trace.str(r.key)),
                        r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA", r.count,
-                       MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns), MicrosText(r.self_cuda_ns),
-                       MicrosText(r.cuda_total_ns), r.cpu_memory, r.self_cpu_memory, r.cuda_memory,
-                       r.self_cuda_memory, r.top_level ? "true" : "false",
+                       MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns),
+                       MicrosText(r.self_cuda_ns), MicrosText(r.cuda_total_ns), r.cpu_memory,
+                       r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory,
+                       r.top_level ? "true" : "false",
                        r.shapes_shown ? CsvField(Shapes(trace, r)) : "", CsvField(stack));
   }
   return out;

@@ -11,8 +11,8 @@
 namespace profana::report {
 
 struct RowsContext {
-  std::string input;           // file name as given
-  std::string sort_by;         // canonical sort key name, "" when unsorted
+  std::string input;    // file name as given
+  std::string sort_by;  // canonical sort key name, "" when unsorted
   bool group_by_input_shape = false;
   int group_by_stack_n = 0;
   bool raw = false;

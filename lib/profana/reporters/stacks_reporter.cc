@@ -16,11 +16,15 @@ int64_t Weight(const passes::StackSamples& s, size_t i, StackUnit unit) {
 class StackText {
  public:
   StackText(const Trace& trace, const passes::StackSamples& samples)
-      : trace_(trace), samples_(samples), memo_(samples.trie.size()), done_(samples.trie.size(), 0) {}
+      : trace_(trace),
+        samples_(samples),
+        memo_(samples.trie.size()),
+        done_(samples.trie.size(), 0) {}
   const std::string& Get(StackId node) {
     if (done_[node.value]) return memo_[node.value];
     std::vector<uint32_t> path;
-    for (uint32_t n = node.value; n != 0 && !done_[n]; n = samples_.trie.parent[n].value) path.push_back(n);
+    for (uint32_t n = node.value; n != 0 && !done_[n]; n = samples_.trie.parent[n].value)
+      path.push_back(n);
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
       uint32_t n = *it, parent = samples_.trie.parent[n].value;
       std::string text = parent ? memo_[parent] + ";" : "";
@@ -43,7 +47,8 @@ class StackText {
 std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node) {
   std::string_view name = trace.str(samples.trie.frame[node.value]);
   if (node == samples.orphan_root && node.value) name = passes::StackSamples::kOrphanFrame;
-  if (samples.trie.depth[node.value] > passes::kMaxStackFrames) name = passes::StackSamples::kDeeperFrame;
+  if (samples.trie.depth[node.value] > passes::kMaxStackFrames)
+    name = passes::StackSamples::kDeeperFrame;
   // A name of megabytes would be repeated on every line under it: the frame keeps its start.
   constexpr size_t kMaxFrameText = 4096;
   std::string text(name.substr(0, kMaxFrameText));
@@ -53,7 +58,8 @@ std::string FrameText(const Trace& trace, const passes::StackSamples& samples, S
   return text;
 }
 
-std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit) {
+std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
+                            StackUnit unit) {
   StackText text(trace, samples);
   std::string out;
   char number[24];
@@ -62,13 +68,15 @@ std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samp
     if (w <= 0 || samples.stack[i].value == 0) continue;
     const std::string& stack = text.Get(samples.stack[i]);
     auto end = std::to_chars(number, number + sizeof(number), w).ptr;
-    if (out.capacity() < out.size() + stack.size() + 32) out.reserve(std::max(out.capacity() * 2, size_t{1} << 20));
+    if (out.capacity() < out.size() + stack.size() + 32)
+      out.reserve(std::max(out.capacity() * 2, size_t{1} << 20));
     out.append(stack).append(1, ' ').append(number, end).append(1, '\n');
   }
   return out;
 }
 
-std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit) {
+std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
+                                           StackUnit unit) {
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
@@ -87,7 +95,8 @@ std::string FormatMerged(const std::map<std::string, int64_t>& merged) {
   return out;
 }
 
-std::string FormatDiff(const std::map<std::string, int64_t>& base, const std::map<std::string, int64_t>& next) {
+std::string FormatDiff(const std::map<std::string, int64_t>& base,
+                       const std::map<std::string, int64_t>& next) {
   std::map<std::string, std::pair<int64_t, int64_t>> both;
   for (const auto& [s, w] : base) both[s].first = w;
   for (const auto& [s, w] : next) both[s].second = w;

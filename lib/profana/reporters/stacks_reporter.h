@@ -14,12 +14,15 @@ namespace profana::report {
 enum class StackUnit { kMicros, kNanos };  // integer microseconds (PyTorch's) or nanoseconds
 
 // One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
-std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit);
+std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
+                            StackUnit unit);
 // Distinct stack text -> summed weight of the lines FormatCollapsed would print.
-std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit);
+std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
+                                           StackUnit unit);
 std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 // "stack weight_base weight_new" for every stack in either, sorted (difffolded.pl's format).
-std::string FormatDiff(const std::map<std::string, int64_t>& base, const std::map<std::string, int64_t>& next);
+std::string FormatDiff(const std::map<std::string, int64_t>& base,
+                       const std::map<std::string, int64_t>& next);
 
 // The frame's text as a flamegraph line shows it.
 std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node);

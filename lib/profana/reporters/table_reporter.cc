@@ -56,7 +56,8 @@ std::string TrimPath(std::string_view path, size_t width) {
   size_t len = CodePointLength(path);
   if (len <= width) return std::string(path);
   std::string_view tail = CodePointSuffix(path, width);
-  if (CodePointLength(tail) > 3) return "..." + std::string(CodePointSuffix(tail, CodePointLength(tail) - 3));
+  if (CodePointLength(tail) > 3)
+    return "..." + std::string(CodePointSuffix(tail, CodePointLength(tail) - 3));
   return std::string(tail);
 }
 
@@ -90,7 +91,8 @@ std::string_view CodePointSuffix(std::string_view s, size_t n) {
   return s.substr(CodePointPrefix(s, len - n).size());
 }
 
-std::vector<size_t> ShownRows(const std::vector<AverageRow>& rows, int64_t row_limit, bool top_level_only) {
+std::vector<size_t> ShownRows(const std::vector<AverageRow>& rows, int64_t row_limit,
+                              bool top_level_only) {
   std::vector<size_t> shown;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (static_cast<int64_t>(shown.size()) == row_limit) break;
@@ -112,18 +114,22 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     has_input_shapes |= r.shapes_shown && r.input_shapes.value != 0;
     name_width = std::max(name_width, CodePointLength(trace.str(r.key)));
     shapes_width = std::max(shapes_width, CodePointLength(ShapesText(trace, r)));
-    for (StringId frame : r.stack) src_width = std::max(src_width, CodePointLength(trace.str(frame)));
+    for (StringId frame : r.stack)
+      src_width = std::max(src_width, CodePointLength(trace.str(frame)));
     has_stack |= !r.stack.empty();
   }
   name_width += 4;
   if (options.max_name_width) name_width = std::min<size_t>(name_width, *options.max_name_width);
   shapes_width += 4;
-  if (options.max_shapes_width) shapes_width = std::min<size_t>(shapes_width, *options.max_shapes_width);
+  if (options.max_shapes_width)
+    shapes_width = std::min<size_t>(shapes_width, *options.max_shapes_width);
   src_width += 4;
   if (options.max_src_width) src_width = std::min<size_t>(src_width, *options.max_src_width);
 
-  std::vector<std::string> headers = {"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"};
-  if (has_cuda_time) headers.insert(headers.end(), {"Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"});
+  std::vector<std::string> headers = {"Name",        "Self CPU %", "Self CPU",
+                                      "CPU total %", "CPU total",  "CPU time avg"};
+  if (has_cuda_time)
+    headers.insert(headers.end(), {"Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"});
   if (options.profile_memory) {
     headers.insert(headers.end(), {"CPU Mem", "Self CPU Mem"});
     if (has_cuda_mem) headers.insert(headers.end(), {"CUDA Mem", "Self CUDA Mem"});
@@ -172,7 +178,8 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
   for (size_t index : ShownRows(rows, options.row_limit, options.top_level_only)) {
     const AverageRow& r = rows[index];
     std::string name(trace.str(r.key));
-    if (options.max_name_width && CodePointLength(name) >= static_cast<size_t>(*options.max_name_width - 3))
+    if (options.max_name_width &&
+        CodePointLength(name) >= static_cast<size_t>(*options.max_name_width - 3))
       name = std::string(CodePointPrefix(name, *options.max_name_width - 3)) + "...";
     double self_cpu_us = r.self_cpu_us;
     double cpu_total_us = r.cpu_total_us;
@@ -185,16 +192,21 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
              FormatTime(r.count ? cpu_total_us / r.count : 0.0)};
     if (has_cuda_time) {
       double self_cuda_us = r.self_cuda_us;
-      cells.insert(cells.end(), {FormatTime(self_cuda_us), FormatTimeShare(self_cuda_us, sum_self_cuda_us),
-                                 FormatTime(cuda_total_us), FormatTime(r.count ? cuda_total_us / r.count : 0.0)});
+      cells.insert(
+          cells.end(),
+          {FormatTime(self_cuda_us), FormatTimeShare(self_cuda_us, sum_self_cuda_us),
+           FormatTime(cuda_total_us), FormatTime(r.count ? cuda_total_us / r.count : 0.0)});
     }
     if (options.profile_memory) {
       cells.insert(cells.end(), {FormatMemory(r.cpu_memory), FormatMemory(r.self_cpu_memory)});
-      if (has_cuda_mem) cells.insert(cells.end(), {FormatMemory(r.cuda_memory), FormatMemory(r.self_cuda_memory)});
+      if (has_cuda_mem)
+        cells.insert(cells.end(), {FormatMemory(r.cuda_memory), FormatMemory(r.self_cuda_memory)});
     }
     cells.push_back(fmt::format("{}", r.count));
-    if (has_input_shapes) cells.push_back(std::string(CodePointPrefix(ShapesText(trace, r), shapes_width)));
-    if (has_stack) cells.push_back(r.stack.empty() ? "" : TrimPath(trace.str(r.stack[0]), src_width));
+    if (has_input_shapes)
+      cells.push_back(std::string(CodePointPrefix(ShapesText(trace, r), shapes_width)));
+    if (has_stack)
+      cells.push_back(r.stack.empty() ? "" : TrimPath(trace.str(r.stack[0]), src_width));
     append(format.Format(cells));
     if (has_stack) {
       std::vector<std::string> empty(headers.size() - 1);

@@ -12,13 +12,13 @@
 namespace profana::report {
 
 struct TableOptions {
-  int64_t row_limit = 100;          // -1: all rows
-  std::optional<int> max_name_width = 55;    // nullopt: no truncation
+  int64_t row_limit = 100;                 // -1: all rows
+  std::optional<int> max_name_width = 55;  // nullopt: no truncation
   std::optional<int> max_src_width = 75;
   std::optional<int> max_shapes_width = 80;
   std::optional<std::string> header;
   bool top_level_only = false;
-  bool profile_memory = false;      // show the memory columns
+  bool profile_memory = false;  // show the memory columns
 };
 
 // The rows a table shows, in order: PyTorch stops at row_limit rows (-1: no limit), counting

@@ -10,7 +10,8 @@ namespace od = simdjson::ondemand;
 
 void Batch::Fill(const char* events_text, size_t size, uint64_t input_offset) {
   text_size = size + 2;
-  if (text.size() < text_size + simdjson::SIMDJSON_PADDING) text.resize(text_size + simdjson::SIMDJSON_PADDING);
+  if (text.size() < text_size + simdjson::SIMDJSON_PADDING)
+    text.resize(text_size + simdjson::SIMDJSON_PADDING);
   text[0] = '[';
   std::memcpy(text.data() + 1, events_text, size);
   text[size + 1] = ']';
@@ -35,12 +36,14 @@ struct ParsePipeline::Worker {
 namespace {
 
 // Parses one batch; any JSON problem marks it failed (the caller then falls back).
-void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser& reader, Batch& b) {
+void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser& reader,
+                Batch& b) {
   b.worker = worker_id;
   b.first_new_id = static_cast<uint32_t>(pool.size());
   od::document doc;
   od::array array;
-  if (parser.iterate(b.text.data(), b.text_size, b.text.size()).get(doc) || doc.get_array().get(array)) {
+  if (parser.iterate(b.text.data(), b.text_size, b.text.size()).get(doc) ||
+      doc.get_array().get(array)) {
     b.failed = true;
     return;
   }
@@ -79,7 +82,8 @@ ParsePipeline::ParsePipeline(int workers, int batches) {
     worker_state_.push_back(std::make_unique<Worker>());
     worker_state_.back()->id = i;
   }
-  for (int i = 0; i < workers; ++i) threads_.emplace_back(&ParsePipeline::Run, this, worker_state_[i].get());
+  for (int i = 0; i < workers; ++i)
+    threads_.emplace_back(&ParsePipeline::Run, this, worker_state_[i].get());
 }
 
 ParsePipeline::~ParsePipeline() {

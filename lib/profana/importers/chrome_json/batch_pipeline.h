@@ -25,7 +25,7 @@ struct Batch {
   bool done = false;
   bool failed = false;
   std::vector<StagedEvent> events;
-  std::vector<uint64_t> offsets;           // per event: input offset of its '{'
+  std::vector<uint64_t> offsets;  // per event: input offset of its '{'
   // Strings the worker's pool first saw in this batch, in order (their local ids follow on from
   // first_new_id), and per event how many of them had been seen once the event was read.
   uint32_t first_new_id = 0;

@@ -18,8 +18,10 @@ bool WalkBrackets(std::string_view text, Visit visit, bool* ends_in_string = nul
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[' || c == '}' || c == ']') {

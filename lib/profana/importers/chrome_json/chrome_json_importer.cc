@@ -30,8 +30,9 @@ class Reader {
  private:
   error_code ReadEvents(od::array events);
 
-
-  uint64_t OffsetOf(const char* p) const { return p ? static_cast<uint64_t>(p - text_.data()) : UINT64_MAX; }
+  uint64_t OffsetOf(const char* p) const {
+    return p ? static_cast<uint64_t>(p - text_.data()) : UINT64_MAX;
+  }
 
   std::string_view text_;
   const std::string& name_;
@@ -113,7 +114,9 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
   od::parser parser;
   od::document doc;
   bool is_object = false;
-  error_code err = parser.iterate(padded_text.data(), padded_text.size(), padded_text.size() + kInputPadding).get(doc);
+  error_code err =
+      parser.iterate(padded_text.data(), padded_text.size(), padded_text.size() + kInputPadding)
+          .get(doc);
   bool iterating = !err;
   if (!err) err = reader.ReadTopLevel(doc, &is_object);
   if (err) {
@@ -125,18 +128,22 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
     // simdjson finds these before iterating, without a position: find it, and say what it means.
     if (err == simdjson::UTF8_ERROR) {
       offset = FirstInvalidUtf8(padded_text);
-      what = "invalid UTF-8 (JSON text must be UTF-8): the file is damaged, or was saved in another encoding";
+      what =
+          "invalid UTF-8 (JSON text must be UTF-8): the file is damaged, or was saved in another "
+          "encoding";
     } else if (err == simdjson::DEPTH_ERROR) {
       offset = FirstTooDeep(padded_text, kMaxJsonDepth);
-      what = fmt::format("JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not a trace",
-                         kMaxJsonDepth);
+      what = fmt::format(
+          "JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not "
+          "a trace",
+          kMaxJsonDepth);
     }
     size_t line, column;
     LineAndColumn(padded_text, offset, &line, &column);
     attempt.structural_error = reader.fatal().empty();
     attempt.trace = Status(reader.fatal().empty() ? ErrorCode::kMalformed : ErrorCode::kMalformed,
-                           fmt::format("{}: byte {} (line {}, column {}): {}", input.name, offset, line,
-                                       column, what));
+                           fmt::format("{}: byte {} (line {}, column {}): {}", input.name, offset,
+                                       line, column, what));
     return attempt;
   }
   builder.metadata().format = is_object ? "kineto-json" : "chrome-json-array";
@@ -150,7 +157,9 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
 bool SniffChromeJson(std::string_view bytes) {
   size_t i = 0;
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte order mark
-  while (i < bytes.size() && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) ++i;
+  while (i < bytes.size() &&
+         (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t'))
+    ++i;
   return i < bytes.size() && (bytes[i] == '{' || bytes[i] == '[');
 }
 
@@ -162,16 +171,18 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
 
   // A whole JSON value and then other bytes (a log appended to the file): read the value.
   size_t end = first.trace.ok() ? std::string_view::npos : EndOfTopLevelValue(text);
-  if (end != std::string_view::npos && text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
+  if (end != std::string_view::npos &&
+      text.find_first_not_of(" \t\r\n", end) != std::string_view::npos) {
     std::string value(text.substr(0, end));
     value.append(kInputPadding, '\0');
     Attempt whole = Parse(std::string_view(value.data(), end), input, true);
     if (whole.trace.ok()) {
       size_t line, column;
       LineAndColumn(text, end, &line, &column);
-      whole.trace->diagnostics.Add(DiagnosticKind::kTrailingContent, end, -1,
-                                   fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
-                                               text.size() - end, line, column));
+      whole.trace->diagnostics.Add(
+          DiagnosticKind::kTrailingContent, end, -1,
+          fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
+                      text.size() - end, line, column));
       return std::move(whole.trace);
     }
   }
@@ -182,13 +193,14 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
     if (first.trace.ok()) return std::move(first.trace);
     return first.trace.status();
   }
-  std::string gzip_note = input.gzip_truncated
-                              ? fmt::format(" (the gzip stream ends at compressed byte {})", input.gzip_truncated_at)
-                              : "";
+  std::string gzip_note =
+      input.gzip_truncated
+          ? fmt::format(" (the gzip stream ends at compressed byte {})", input.gzip_truncated_at)
+          : "";
   if (repair.cut == 0) {
     return Status(ErrorCode::kTruncated,
-                  fmt::format("{}: byte {}: input ends before the first complete event{}", input.name,
-                              text.size(), gzip_note));
+                  fmt::format("{}: byte {}: input ends before the first complete event{}",
+                              input.name, text.size(), gzip_note));
   }
   std::string repaired;
   repaired.reserve(repair.cut + repair.closers.size() + kInputPadding);
@@ -203,10 +215,11 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
   trace.metadata.lost_bytes = lost;
   size_t line, column;
   LineAndColumn(text, repair.cut, &line, &column);
-  trace.diagnostics.Add(DiagnosticKind::kTruncatedInput, repair.cut, -1,
-                        fmt::format("input ends inside an event{}: kept the {} events up to byte {} (line {}), "
-                                    "dropped the last {} bytes",
-                                    gzip_note, trace.metadata.raw_events, repair.cut, line, lost));
+  trace.diagnostics.Add(
+      DiagnosticKind::kTruncatedInput, repair.cut, -1,
+      fmt::format("input ends inside an event{}: kept the {} events up to byte {} (line {}), "
+                  "dropped the last {} bytes",
+                  gzip_note, trace.metadata.raw_events, repair.cut, line, lost));
   return std::move(second.trace);
 }
 

@@ -55,7 +55,8 @@ ActivityKind EventCommitter::Kind(StringId cat, uint64_t offset, int64_t index) 
     bool known;
     ActivityKind kind = KindOfCategory(b_->str(cat), &known);
     if (!known)
-      b_->diagnostics().Add(DiagnosticKind::kUnknownCategory, offset, index, std::string(b_->str(cat)));
+      b_->diagnostics().Add(DiagnosticKind::kUnknownCategory, offset, index,
+                            std::string(b_->str(cat)));
     kind_cache_[cat.value] = static_cast<int8_t>(static_cast<int>(kind) + 1);
   }
   return static_cast<ActivityKind>(kind_cache_[cat.value] - 1);
@@ -70,15 +71,17 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
   }
   if (s.bad_number) {
     bool time = std::strcmp(s.bad_number, "ts") == 0 || std::strcmp(s.bad_number, "dur") == 0;
-    diag.Add(DiagnosticKind::kBadNumber, offset, index,
-             fmt::format("field \"{}\" is out of range{}; event skipped", s.bad_number,
-                         time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
+    diag.Add(
+        DiagnosticKind::kBadNumber, offset, index,
+        fmt::format("field \"{}\" is out of range{}; event skipped", s.bad_number,
+                    time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
     return;
   }
   if (s.dropped_arg)
     diag.Add(DiagnosticKind::kDroppedField, offset, index,
-             fmt::format("field \"{}\" does not fit in a signed 64-bit integer; field dropped, event kept",
-                         s.dropped_arg));
+             fmt::format(
+                 "field \"{}\" does not fit in a signed 64-bit integer; field dropped, event kept",
+                 s.dropped_arg));
   if (s.ph == 0) {
     diag.Add(DiagnosticKind::kMissingField, offset, index, "no \"ph\"; event skipped");
     return;
@@ -104,7 +107,8 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
     case 'X':
     case 'B': {
       if (s.ph == 'X' && !s.has_dur) {
-        diag.Add(DiagnosticKind::kMissingField, offset, index, "complete event (ph X) without \"dur\"; event skipped");
+        diag.Add(DiagnosticKind::kMissingField, offset, index,
+                 "complete event (ph X) without \"dur\"; event skipped");
         return;
       }
       TraceBuilder::Event e;
@@ -115,13 +119,15 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       e.start_ns = s.ts_ns;
       int64_t dur = s.dur_ns;
       if (dur < 0) {
-        diag.Add(DiagnosticKind::kNegativeDuration, offset, index,
-                 fmt::format("\"{}\" has dur {} us; kept with dur 0", b_->str(s.name), dur / 1000.0));
+        diag.Add(
+            DiagnosticKind::kNegativeDuration, offset, index,
+            fmt::format("\"{}\" has dur {} us; kept with dur 0", b_->str(s.name), dur / 1000.0));
         dur = 0;
       }
       if (__builtin_add_overflow(s.ts_ns, dur, &e.end_ns) || !TimeInRange(e.end_ns)) {
         diag.Add(DiagnosticKind::kBadNumber, offset, index,
-                 "ts + dur is out of range (times must be within +-146 years of 0 in 64-bit nanoseconds); "
+                 "ts + dur is out of range (times must be within +-146 years of 0 in 64-bit "
+                 "nanoseconds); "
                  "event skipped");
         return;
       }
@@ -132,13 +138,16 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       e.input_shapes = s.input_shapes;
       e.stack = b_->InternCallStack(s.call_stack);
       e.device = static_cast<int32_t>(s.device);
-      if (s.ph == 'X') b_->AddEvent(e);
-      else b_->Begin(e);
+      if (s.ph == 'X')
+        b_->AddEvent(e);
+      else
+        b_->Begin(e);
       return;
     }
     case 'E':
       if (!b_->End(thread, s.ts_ns))
-        diag.Add(DiagnosticKind::kUnmatchedEnd, offset, index, "E event with no open B event on its thread; ignored");
+        diag.Add(DiagnosticKind::kUnmatchedEnd, offset, index,
+                 "E event with no open B event on its thread; ignored");
       return;
     case 'i':
     case 'I': {

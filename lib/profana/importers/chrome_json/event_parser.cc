@@ -19,7 +19,8 @@ error_code KeyOf(od::field& field, std::string_view* key) {
   const char* begin = field.key().raw();
   const char* end = begin;
   while (*end != '"') ++end;  // stage 1 has checked that the string closes
-  if (std::memchr(begin, '\\', static_cast<size_t>(end - begin)) != nullptr) return field.unescaped_key().get(*key);
+  if (std::memchr(begin, '\\', static_cast<size_t>(end - begin)) != nullptr)
+    return field.unescaped_key().get(*key);
   *key = std::string_view(begin, static_cast<size_t>(end - begin));
   return simdjson::SUCCESS;
 }
@@ -71,13 +72,14 @@ error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, cons
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if ((!ParseMicrosToNanos(token, out) || !TimeInRange(*out)) && !s->bad_number) s->bad_number = field;
+  if ((!ParseMicrosToNanos(token, out) || !TimeInRange(*out)) && !s->bad_number)
+    s->bad_number = field;
   return simdjson::SUCCESS;
 }
 
 // pid and tid are numbers, or strings such as "CPU functions" and "stream 7".
 error_code EventParser::ReadIdOrText(od::value v, int64_t* num, StringId* text, StagedEvent* s,
-                                const char* field) {
+                                     const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   if (type == od::json_type::string) return ReadString(v, text, s, field);
@@ -123,7 +125,8 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
           // An empty list and no list both print as "[]": both are StringId 0.
           if (RenderPythonShapes(raw, &shapes_buffer_))
             s->input_shapes = shapes_buffer_ == "[]" ? StringId(0) : pool_->Intern(shapes_buffer_);
-          else if (!s->bad_field) s->bad_field = "args.Input Dims";
+          else if (!s->bad_field)
+            s->bad_field = "args.Input Dims";
         }
         break;
       case 'C':
@@ -133,8 +136,10 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
         if (key == "device") err = ReadInt(v, &s->device, s, "args.device");
         break;
       case 'D':
-        if (key == "Device Type") err = ReadInt(v, &s->device_type, s, "args.Device Type");
-        else if (key == "Device Id") err = ReadInt(v, &s->device_id, s, "args.Device Id");
+        if (key == "Device Type")
+          err = ReadInt(v, &s->device_type, s, "args.Device Type");
+        else if (key == "Device Id")
+          err = ReadInt(v, &s->device_id, s, "args.Device Id");
         break;
       case 'B':
         if (key == "Bytes") {
@@ -146,13 +151,16 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
         if (key == "Addr") err = ReadInt(v, &s->addr, s, "args.Addr");
         break;
       case 'T':
-        if (key == "Total Allocated") err = ReadInt(v, &s->total_allocated, s, "args.Total Allocated");
-        else if (key == "Total Reserved") err = ReadInt(v, &s->total_reserved, s, "args.Total Reserved");
+        if (key == "Total Allocated")
+          err = ReadInt(v, &s->total_allocated, s, "args.Total Allocated");
+        else if (key == "Total Reserved")
+          err = ReadInt(v, &s->total_reserved, s, "args.Total Reserved");
         break;
       case 'n':
         if (key == "name") err = ReadString(v, &s->arg_name, s, "args.name");
         break;
-      default: break;
+      default:
+        break;
     }
     if (err) return err;
   }

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "profana/base/ids.h"
-#include "profana/model/trace.h"
 #include "profana/base/string_pool.h"
+#include "profana/model/trace.h"
 #include "simdjson.h"
 
 namespace profana::json {
@@ -34,9 +34,9 @@ struct StagedEvent {
   bool has_bytes = false;
   int64_t bytes = 0, addr = kNoId, total_allocated = kNoId, total_reserved = kNoId;
   int64_t device_type = 0, device_id = -1;
-  const char* bad_field = nullptr;  // first field of the wrong type (a string literal)
-  const char* bad_number = nullptr; // first number out of range (a string literal)
-  const char* dropped_arg = nullptr; // first args number out of range: dropped, event kept
+  const char* bad_field = nullptr;    // first field of the wrong type (a string literal)
+  const char* bad_number = nullptr;   // first number out of range (a string literal)
+  const char* dropped_arg = nullptr;  // first args number out of range: dropped, event kept
 };
 
 class EventParser {
@@ -52,7 +52,8 @@ class EventParser {
 
   // Field readers, shared with the header (metadata) reader. A wrong type or an out-of-range
   // number is recorded in *s (the event is then skipped with a diagnostic), not returned.
-  error_code ReadString(simdjson::ondemand::value v, StringId* out, StagedEvent* s, const char* field);
+  error_code ReadString(simdjson::ondemand::value v, StringId* out, StagedEvent* s,
+                        const char* field);
   error_code ReadInt(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
   error_code ReadTime(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
   error_code ReadIdOrText(simdjson::ondemand::value v, int64_t* num, StringId* text, StagedEvent* s,

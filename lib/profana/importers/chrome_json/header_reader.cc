@@ -5,13 +5,16 @@ namespace profana::json {
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
 
-error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::string_view key, od::value value) {
+error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::string_view key,
+                           od::value value) {
   TraceMetadata& meta = *metadata;
   od::json_type type;
   if (auto err = value.type().get(type)) return err;
   StagedEvent scratch;  // wrong types in the header are ignored: it is informational
-  if (key == "schemaVersion") return parser->ReadInt(value, &meta.schema_version, &scratch, "schemaVersion");
-  if (key == "baseTimeNanoseconds") return parser->ReadInt(value, &meta.base_time_ns, &scratch, "baseTimeNanoseconds");
+  if (key == "schemaVersion")
+    return parser->ReadInt(value, &meta.schema_version, &scratch, "schemaVersion");
+  if (key == "baseTimeNanoseconds")
+    return parser->ReadInt(value, &meta.base_time_ns, &scratch, "baseTimeNanoseconds");
   if (key == "displayTimeUnit" && type == od::json_type::string) {
     std::string_view unit;
     if (auto err = value.get_string().get(unit)) return err;

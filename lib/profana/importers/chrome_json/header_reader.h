@@ -9,7 +9,7 @@
 
 namespace profana::json {
 
-simdjson::error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::string_view key,
-                                     simdjson::ondemand::value value);
+simdjson::error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata,
+                                     std::string_view key, simdjson::ondemand::value value);
 
 }  // namespace profana::json

@@ -8,7 +8,8 @@ namespace profana::json {
 namespace {
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
     s.remove_suffix(1);
   return s;
 }
@@ -31,7 +32,8 @@ bool ParseSignAndDigits(std::string_view text, size_t* i, bool* negative, uint64
   size_t start = *i;
   uint64_t v = 0;
   for (; *i < text.size() && text[*i] >= '0' && text[*i] <= '9'; ++*i) {
-    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<uint64_t>(text[*i] - '0'), &v))
+    if (__builtin_mul_overflow(v, 10u, &v) ||
+        __builtin_add_overflow(v, static_cast<uint64_t>(text[*i] - '0'), &v))
       return false;
   }
   *magnitude = v;
@@ -45,7 +47,8 @@ bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
   size_t i = 0;
   bool negative;
   uint64_t magnitude;
-  if (!ParseSignAndDigits(text, &i, &negative, &magnitude) || magnitude > static_cast<uint64_t>(INT64_MAX))
+  if (!ParseSignAndDigits(text, &i, &negative, &magnitude) ||
+      magnitude > static_cast<uint64_t>(INT64_MAX))
     return false;
   int64_t whole = static_cast<int64_t>(magnitude);
   int64_t frac = 0;  // first three decimals = nanoseconds
@@ -54,8 +57,10 @@ bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
     ++i;
     size_t n = 0;
     for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++n) {
-      if (n < 3) frac = frac * 10 + (text[i] - '0');
-      else if (n == 3) round_up = text[i] >= '5';
+      if (n < 3)
+        frac = frac * 10 + (text[i] - '0');
+      else if (n == 3)
+        round_up = text[i] >= '5';
     }
     if (n == 0) return false;
     for (; n < 3; ++n) frac *= 10;
@@ -65,7 +70,8 @@ bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
     return ParseViaDouble(text, 1000.0, ns);  // exponents are rare: a double is precise enough
   }
   int64_t value;
-  if (__builtin_mul_overflow(whole, 1000, &value) || __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
+  if (__builtin_mul_overflow(whole, 1000, &value) ||
+      __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
     return false;
   *ns = negative ? -value : value;
   return true;

@@ -8,7 +8,11 @@ bool RenderPythonShapes(std::string_view raw, std::string* out) {
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
     switch (c) {
-      case ' ': case '\n': case '\r': case '\t': break;
+      case ' ':
+      case '\n':
+      case '\r':
+      case '\t':
+        break;
       case '[':
         if (need_separator) out->append(", ");
         out->push_back('[');
@@ -38,18 +42,25 @@ bool RenderPythonShapes(std::string_view raw, std::string* out) {
       default: {
         if (need_separator) out->append(", ");
         size_t start = i;
-        while (i < raw.size() && raw[i] != ',' && raw[i] != ']' && raw[i] != ' ' && raw[i] != '\n') ++i;
+        while (i < raw.size() && raw[i] != ',' && raw[i] != ']' && raw[i] != ' ' && raw[i] != '\n')
+          ++i;
         std::string_view token = raw.substr(start, i - start);
         --i;
-        if (token == "true") out->append("True");
-        else if (token == "false") out->append("False");
-        else if (token == "null") out->append("None");
-        else out->append(token);
+        if (token == "true")
+          out->append("True");
+        else if (token == "false")
+          out->append("False");
+        else if (token == "null")
+          out->append("None");
+        else
+          out->append(token);
         need_separator = false;
         break;
       }
     }
-    if (depth == 0 && c == ']') return i + 1 == raw.size() || raw.substr(i + 1).find_first_not_of(" \n\r\t") == std::string_view::npos;
+    if (depth == 0 && c == ']')
+      return i + 1 == raw.size() ||
+             raw.substr(i + 1).find_first_not_of(" \n\r\t") == std::string_view::npos;
   }
   return depth == 0 && !out->empty();
 }

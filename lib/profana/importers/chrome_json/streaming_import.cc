@@ -27,7 +27,9 @@ class Window {
   // Reads start at 64 KiB and double up to read_bytes: a small file, or one that turns out not
   // to be JSON (an nvprof database), costs one small read, not a zero-filled full window.
   explicit Window(ByteSource* source, size_t read_bytes)
-      : source_(source), read_bytes_(read_bytes), next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
+      : source_(source),
+        read_bytes_(read_bytes),
+        next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
     buf_.resize(kPadding);
   }
   const char* data() const { return buf_.data(); }
@@ -84,7 +86,8 @@ class Merger {
         text_at += length;
       }
       StagedEvent s = batch.events[i];
-      for (StringId* id : {&s.name, &s.cat, &s.pid_text, &s.tid_text, &s.input_shapes, &s.call_stack, &s.arg_name})
+      for (StringId* id :
+           {&s.name, &s.cat, &s.pid_text, &s.tid_text, &s.input_shapes, &s.call_stack, &s.arg_name})
         *id = remap[id->value];
       ++b_->metadata().raw_events;
       committer_.Commit(s, index_++, batch.offsets[i]);
@@ -107,7 +110,8 @@ bool ReadMembers(const std::string& members, TraceBuilder* builder) {
   od::parser parser;
   od::document doc;
   od::object top;
-  if (parser.iterate(doc_text.data(), size, doc_text.size()).get(doc) || doc.get_object().get(top)) return false;
+  if (parser.iterate(doc_text.data(), size, doc_text.size()).get(doc) || doc.get_object().get(top))
+    return false;
   EventParser reader(&builder->strings());
   for (auto f : top) {
     od::field field;
@@ -148,12 +152,14 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   for (;;) {
     window.Advance(0);
     if (source->failed()) return Fallback("read or gunzip failed");
-    if (bom == 0 && window.size() >= 3 && std::memcmp(window.data(), "\xEF\xBB\xBF", 3) == 0) bom = 3;
+    if (bom == 0 && window.size() >= 3 && std::memcmp(window.data(), "\xEF\xBB\xBF", 3) == 0)
+      bom = 3;
     std::string_view text(window.data() + bom, window.size() - bom);
     TopScan scan = FindEventsStart(text, &start);
     if (scan == TopScan::kOk) break;
     if (scan == TopScan::kUnsupported) return Fallback("not a well-formed Chrome trace opening");
-    if (window.eof() || window.size() > kMaxOutside) return Fallback("no events array in the first bytes");
+    if (window.eof() || window.size() > kMaxOutside)
+      return Fallback("no events array in the first bytes");
   }
 
   TraceBuilder builder;
@@ -205,7 +211,8 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     }
     if (last_end > batch_begin && scan_at >= batch_begin + options.batch_bytes) {
       if (!submit(last_end)) return Fallback("events not separated by one comma");
-      while (commit_oldest(false)) {}
+      while (commit_oldest(false)) {
+      }
       continue;
     }
     if (window.eof()) return Fallback("input ends inside the events array");
@@ -217,11 +224,14 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     if (last_end) last_end -= shift;
   }
   if (failed) return Fallback("a batch of events does not parse");
-  if (last_end > batch_begin && !submit(last_end)) return Fallback("events not separated by one comma");
+  if (last_end > batch_begin && !submit(last_end))
+    return Fallback("events not separated by one comma");
   // Between the last event and the ']' only spaces (a trailing comma is an error to report).
   for (size_t p = batch_begin; p + 1 < array_close; ++p)
-    if (!IsJsonSpace(window.data()[p])) return Fallback("something other than an event in the array");
-  while (commit_oldest(true)) {}
+    if (!IsJsonSpace(window.data()[p]))
+      return Fallback("something other than an event in the array");
+  while (commit_oldest(true)) {
+  }
   if (failed) return Fallback("a batch of events does not parse");
 
   // What follows the array: more members, the closing brace, spaces.

@@ -23,7 +23,8 @@ inline uint64_t Eq(__m256i lo, __m256i hi, char c) {
 inline Masks Classify(const char* p) {
   __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-  return {Eq(lo, hi, '"'), Eq(lo, hi, '\\'), Eq(lo, hi, '{') | Eq(lo, hi, '['), Eq(lo, hi, '}') | Eq(lo, hi, ']')};
+  return {Eq(lo, hi, '"'), Eq(lo, hi, '\\'), Eq(lo, hi, '{') | Eq(lo, hi, '['),
+          Eq(lo, hi, '}') | Eq(lo, hi, ']')};
 }
 #else
 inline Masks Classify(const char* p) {
@@ -31,11 +32,22 @@ inline Masks Classify(const char* p) {
   for (int i = 0; i < 64; ++i) {
     uint64_t bit = 1ull << i;
     switch (p[i]) {
-      case '"': m.quote |= bit; break;
-      case '\\': m.backslash |= bit; break;
-      case '{': case '[': m.open |= bit; break;
-      case '}': case ']': m.close |= bit; break;
-      default: break;
+      case '"':
+        m.quote |= bit;
+        break;
+      case '\\':
+        m.backslash |= bit;
+        break;
+      case '{':
+      case '[':
+        m.open |= bit;
+        break;
+      case '}':
+      case ']':
+        m.close |= bit;
+        break;
+      default:
+        break;
     }
   }
   return m;
@@ -49,7 +61,8 @@ inline uint64_t Escaped(uint64_t backslash, uint64_t* prev_escaped) {
   const uint64_t even_bits = 0x5555555555555555ull;
   uint64_t odd_sequence_starts = backslash & ~even_bits & ~follows_escape;
   uint64_t sequences_starting_on_even_bits;
-  *prev_escaped = __builtin_add_overflow(odd_sequence_starts, backslash, &sequences_starting_on_even_bits);
+  *prev_escaped =
+      __builtin_add_overflow(odd_sequence_starts, backslash, &sequences_starting_on_even_bits);
   uint64_t invert_mask = sequences_starting_on_even_bits << 1;
   return (even_bits ^ invert_mask) & follows_escape;
 }
@@ -67,8 +80,8 @@ inline uint64_t PrefixXor(uint64_t x) {
 
 }  // namespace
 
-ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come, size_t stop_after,
-                             ScanState* state) {
+ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come,
+                             size_t stop_after, ScanState* state) {
   ScanResult result;
   size_t pos = begin;
   while (pos < end) {

@@ -17,9 +17,9 @@ struct ScanState {
 };
 
 struct ScanResult {
-  size_t next = 0;             // where scanning stopped (a multiple of 64 after begin, or end)
-  size_t last_element_end = 0; // one past the last container closed back to depth 0 (0: none)
-  size_t array_close = 0;      // position of the ']' closing the array, + 1 (0: not seen)
+  size_t next = 0;              // where scanning stopped (a multiple of 64 after begin, or end)
+  size_t last_element_end = 0;  // one past the last container closed back to depth 0 (0: none)
+  size_t array_close = 0;       // position of the ']' closing the array, + 1 (0: not seen)
 };
 
 // Scans data[begin, end). Blocks read 64 bytes: data must be readable (zero padding) up to
@@ -27,7 +27,7 @@ struct ScanResult {
 // block never straddles two reads; without it, the tail is scanned (the padding is zeros, which
 // are neither quotes nor brackets). Stops early after the array's closing bracket, or once
 // stop_after is passed with an element end seen (the batch is big enough).
-ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come, size_t stop_after,
-                             ScanState* state);
+ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come,
+                             size_t stop_after, ScanState* state);
 
 }  // namespace profana::json

@@ -47,7 +47,8 @@ TopScan SkipValue(std::string_view t, size_t pos, size_t* end) {
 }
 
 // Reads `"key": value` at t[pos]. The events member stops at its '['.
-TopScan ReadMember(std::string_view t, size_t pos, size_t* end, bool* is_events, std::string* members) {
+TopScan ReadMember(std::string_view t, size_t pos, size_t* end, bool* is_events,
+                   std::string* members) {
   if (pos >= t.size()) return TopScan::kNeedMore;
   if (t[pos] != '"') return TopScan::kUnsupported;
   size_t key_end;

@@ -14,9 +14,9 @@ namespace profana::json {
 enum class TopScan { kOk, kNeedMore, kUnsupported };
 
 struct EventsStart {
-  bool is_object = false;  // {"traceEvents": [...]} rather than a bare array
-  size_t events_begin = 0; // just after the '[' that opens the events
-  std::string members;     // the object's members before "traceEvents", comma-separated
+  bool is_object = false;   // {"traceEvents": [...]} rather than a bare array
+  size_t events_begin = 0;  // just after the '[' that opens the events
+  std::string members;      // the object's members before "traceEvents", comma-separated
 };
 
 // text: the input from its first byte (after a byte order mark) as far as it has been read.

@@ -25,7 +25,8 @@ TruncationRepair FindTruncationRepair(std::string_view text) {
         if (!open.empty() && open.back() == '[' && open.size() <= 2) {
           repair.cut = i + 1;
           closers_at_cut.clear();
-          for (auto it = open.rbegin(); it != open.rend(); ++it) closers_at_cut += *it == '[' ? ']' : '}';
+          for (auto it = open.rbegin(); it != open.rend(); ++it)
+            closers_at_cut += *it == '[' ? ']' : '}';
         }
         return true;
       },

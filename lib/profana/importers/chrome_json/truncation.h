@@ -10,9 +10,9 @@
 namespace profana::json {
 
 struct TruncationRepair {
-  bool truncated = false;   // the text ends inside an unclosed container or string
-  size_t cut = 0;           // keep text[0, cut); 0 when no element is complete
-  std::string closers;      // then append these ("]}")
+  bool truncated = false;  // the text ends inside an unclosed container or string
+  size_t cut = 0;          // keep text[0, cut); 0 when no element is complete
+  std::string closers;     // then append these ("]}")
 };
 
 TruncationRepair FindTruncationRepair(std::string_view text);

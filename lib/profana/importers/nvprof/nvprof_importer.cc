@@ -38,8 +38,9 @@ class Query {
     if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
       status_ = Error("cannot read");
     else if (rc != SQLITE_OK)
-      status_ = Status(ErrorCode::kMalformed, fmt::format("{}: table {}: cannot read it ({}): not the table nvprof writes",
-                                                          file_, table_, sqlite3_errmsg(db_)));
+      status_ = Status(ErrorCode::kMalformed,
+                       fmt::format("{}: table {}: cannot read it ({}): not the table nvprof writes",
+                                   file_, table_, sqlite3_errmsg(db_)));
     stmt_.reset(raw);
   }
   // True while there is a row; check status() after the loop.
@@ -57,28 +58,37 @@ class Query {
   bool IsNull(int col) const { return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL; }
   std::string_view Text(int col) const {
     const unsigned char* p = sqlite3_column_text(stmt_.get(), col);
-    return p ? std::string_view(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_.get(), col)) : "";
+    return p ? std::string_view(reinterpret_cast<const char*>(p),
+                                sqlite3_column_bytes(stmt_.get(), col))
+             : "";
   }
   std::string_view Blob(int col) const {
     const void* p = sqlite3_column_blob(stmt_.get(), col);
-    return p ? std::string_view(static_cast<const char*>(p), sqlite3_column_bytes(stmt_.get(), col)) : "";
+    return p ? std::string_view(static_cast<const char*>(p), sqlite3_column_bytes(stmt_.get(), col))
+             : "";
   }
   // The name of the first column in [first, last] whose value is not an integer (nvprof writes
   // integers there, NOT NULL); null when all are.
   const char* NonInteger(int first, int last) const {
     for (int c = first; c <= last; ++c)
-      if (sqlite3_column_type(stmt_.get(), c) != SQLITE_INTEGER) return sqlite3_column_name(stmt_.get(), c);
+      if (sqlite3_column_type(stmt_.get(), c) != SQLITE_INTEGER)
+        return sqlite3_column_name(stmt_.get(), c);
     return nullptr;
   }
   const char* TypeName(const char* column) const {
     for (int c = 0; c < sqlite3_column_count(stmt_.get()); ++c)
       if (std::strcmp(sqlite3_column_name(stmt_.get(), c), column) == 0) {
         switch (sqlite3_column_type(stmt_.get(), c)) {
-          case SQLITE_FLOAT: return "a REAL";
-          case SQLITE_TEXT: return "TEXT";
-          case SQLITE_BLOB: return "a BLOB";
-          case SQLITE_NULL: return "NULL";
-          default: return "an INTEGER";
+          case SQLITE_FLOAT:
+            return "a REAL";
+          case SQLITE_TEXT:
+            return "TEXT";
+          case SQLITE_BLOB:
+            return "a BLOB";
+          case SQLITE_NULL:
+            return "NULL";
+          default:
+            return "an INTEGER";
         }
       }
     return "?";
@@ -133,18 +143,20 @@ class Importer {
   bool BadRow(const Query& q, int first, int last) {
     const char* column = q.NonInteger(first, last);
     if (!column) return false;
-    b_.diagnostics().Add(DiagnosticKind::kWrongFieldType, UINT64_MAX, -1,
-                         fmt::format("table {}, row {}: column {} holds {}, expected an integer; row skipped",
-                                     q.table(), q.row(), column, q.TypeName(column)));
+    b_.diagnostics().Add(
+        DiagnosticKind::kWrongFieldType, UINT64_MAX, -1,
+        fmt::format("table {}, row {}: column {} holds {}, expected an integer; row skipped",
+                    q.table(), q.row(), column, q.TypeName(column)));
     return true;
   }
   // Times past +-2^62 ns would overflow the passes' arithmetic: counted and skipped.
   bool BadTimes(const Query& q, int64_t start, int64_t end) {
     if (TimeInRange(start) && TimeInRange(end)) return false;
-    b_.diagnostics().Add(DiagnosticKind::kBadNumber, UINT64_MAX, -1,
-                         fmt::format("table {}, row {}: time {} ns is out of range (times must be within "
-                                     "+-146 years of 0); row skipped",
-                                     q.table(), q.row(), TimeInRange(start) ? end : start));
+    b_.diagnostics().Add(
+        DiagnosticKind::kBadNumber, UINT64_MAX, -1,
+        fmt::format("table {}, row {}: time {} ns is out of range (times must be within "
+                    "+-146 years of 0); row skipped",
+                    q.table(), q.row(), TimeInRange(start) ? end : start));
     return true;
   }
   StringId KernelName(int64_t id);
@@ -158,7 +170,7 @@ class Importer {
   const std::string& file_;
   TraceBuilder b_;
   std::set<std::string> tables_;
-  std::vector<StringId> strings_;  // dense ids, as nvprof writes them
+  std::vector<StringId> strings_;                         // dense ids, as nvprof writes them
   std::unordered_map<int64_t, StringId> sparse_strings_;  // ids far past the row count
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
   std::unordered_map<int64_t, int64_t> launch_cbid_;  // correlation id -> runtime cbid
@@ -171,19 +183,21 @@ Status Importer::CheckSchema() {
   while (q.Next()) tables_.insert(std::string(q.Text(0)));
   PROFANA_RETURN_IF_ERROR(q.status());
   std::vector<std::string> missing;
-  for (const char* t : {"StringTable", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
-                        "CUPTI_ACTIVITY_KIND_MARKER"})
+  for (const char* t : {"StringTable", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                        "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_MARKER"})
     if (!tables_.count(t)) missing.push_back(t);
   if (missing.empty()) return Status::Ok();
   std::string list;
   for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
   if (tables_.count("StringIds") || tables_.count("TARGET_INFO_GPU"))
-    return Status(ErrorCode::kUnrecognizedFormat,
-                  fmt::format("{}: an Nsight Systems SQLite export, not an nvprof database (missing {}); "
-                              "profana reads nvprof databases (nvprof -o FILE)", file_, list));
+    return Status(
+        ErrorCode::kUnrecognizedFormat,
+        fmt::format("{}: an Nsight Systems SQLite export, not an nvprof database (missing {}); "
+                    "profana reads nvprof databases (nvprof -o FILE)",
+                    file_, list));
   return Status(ErrorCode::kUnrecognizedFormat,
-                fmt::format("{}: SQLite database, but not an nvprof profile: missing table{} {}", file_,
-                            missing.size() > 1 ? "s" : "", list));
+                fmt::format("{}: SQLite database, but not an nvprof profile: missing table{} {}",
+                            file_, missing.size() > 1 ? "s" : "", list));
 }
 
 Status Importer::ReadStrings() {
@@ -222,7 +236,8 @@ StringId Importer::KernelName(int64_t id) {
 
 Status Importer::ReadDevices() {
   if (!tables_.count("CUPTI_ACTIVITY_KIND_DEVICE")) return Status::Ok();
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_DEVICE", "SELECT name FROM CUPTI_ACTIVITY_KIND_DEVICE ORDER BY id");
+  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_DEVICE",
+          "SELECT name FROM CUPTI_ACTIVITY_KIND_DEVICE ORDER BY id");
   while (q.Next()) b_.metadata().devices.emplace_back(b_.str(String(q.Int(0))));
   return q.status();
 }
@@ -231,7 +246,8 @@ Status Importer::ReadMarkers() {
   // A range is a start row (flags 2, a name) and an end row (flags 4, name 0) sharing `id`; the
   // start row's objectId holds the process and thread (CUpti_ActivityObjectKindId).
   Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MARKER",
-          "SELECT flags, timestamp, id, objectKind, objectId, name FROM CUPTI_ACTIVITY_KIND_MARKER ORDER BY _id_");
+          "SELECT flags, timestamp, id, objectKind, objectId, name FROM CUPTI_ACTIVITY_KIND_MARKER "
+          "ORDER BY _id_");
   struct Open {
     int64_t ts;
     StringId name;
@@ -256,9 +272,10 @@ Status Importer::ReadMarkers() {
     }
     auto it = open.find(id);
     if (it == open.end()) {
-      b_.diagnostics().Add(DiagnosticKind::kUnmatchedEnd, UINT64_MAX, -1,
-                           fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: end of marker {} without a start",
-                                       q.row(), id));
+      b_.diagnostics().Add(
+          DiagnosticKind::kUnmatchedEnd, UINT64_MAX, -1,
+          fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: end of marker {} without a start",
+                      q.row(), id));
       continue;
     }
     TraceBuilder::Event e;
@@ -273,23 +290,27 @@ Status Importer::ReadMarkers() {
     open.erase(it);
   }
   for (const auto& [id, m] : open)
-    b_.diagnostics().Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
-                         fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: marker \"{}\" never ends; dropped",
-                                     m.row, b_.str(m.name)));
+    b_.diagnostics().Add(
+        DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
+        fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: marker \"{}\" never ends; dropped",
+                    m.row, b_.str(m.name)));
   return q.status();
 }
 
 Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
   if (!tables_.count(table)) return Status::Ok();
   Query q(db_, file_, table,
-          fmt::format("SELECT cbid, start, end, processId, threadId, correlationId FROM {} ORDER BY _id_", table));
+          fmt::format(
+              "SELECT cbid, start, end, processId, threadId, correlationId FROM {} ORDER BY _id_",
+              table));
   std::unordered_map<int64_t, StringId> names;
   while (q.Next()) {
     if (BadRow(q, 0, 5) || BadTimes(q, q.Int(1), q.Int(2))) continue;
     int64_t cbid = q.Int(0);
     auto [it, inserted] = names.try_emplace(cbid, StringId(0));
     if (inserted)
-      it->second = b_.Intern(kind == ActivityKind::kRuntime ? RuntimeApiName(cbid) : "cuDriver#" + std::to_string(cbid));
+      it->second = b_.Intern(kind == ActivityKind::kRuntime ? RuntimeApiName(cbid)
+                                                            : "cuDriver#" + std::to_string(cbid));
     TraceBuilder::Event e;
     e.trace_name = it->second;
     e.kind = kind;
@@ -323,7 +344,8 @@ int64_t Importer::AddActivity(const Query& q, StringId name, StringId category, 
 
 Status Importer::ReadKernels() {
   Query q(db_, file_, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
-          "SELECT start, end, deviceId, streamId, correlationId, name FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
+          "SELECT start, end, deviceId, streamId, correlationId, name FROM "
+          "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
           "ORDER BY _id_");
   StringId category = b_.Intern("kernel");
   while (q.Next()) {
@@ -337,10 +359,12 @@ Status Importer::ReadKernels() {
 Status Importer::ReadMemcpys() {
   if (!tables_.count("CUPTI_ACTIVITY_KIND_MEMCPY")) return Status::Ok();
   Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MEMCPY",
-          "SELECT start, end, deviceId, streamId, correlationId, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY _id_");
+          "SELECT start, end, deviceId, streamId, correlationId, copyKind FROM "
+          "CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY _id_");
   StringId category = b_.Intern("gpu_memcpy");
   while (q.Next()) {
-    if (!BadRow(q, 0, 5) && !BadTimes(q, q.Int(0), q.Int(1))) AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
+    if (!BadRow(q, 0, 5) && !BadTimes(q, q.Int(0), q.Int(1)))
+      AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
   }
   return q.status();
 }
@@ -348,10 +372,12 @@ Status Importer::ReadMemcpys() {
 Status Importer::ReadMemsets() {
   if (!tables_.count("CUPTI_ACTIVITY_KIND_MEMSET")) return Status::Ok();
   Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MEMSET",
-          "SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY _id_");
+          "SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET "
+          "ORDER BY _id_");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   while (q.Next()) {
-    if (!BadRow(q, 0, 4) && !BadTimes(q, q.Int(0), q.Int(1))) AddActivity(q, name, category, ActivityKind::kMemset);
+    if (!BadRow(q, 0, 4) && !BadTimes(q, q.Int(0), q.Int(1)))
+      AddActivity(q, name, category, ActivityKind::kMemset);
   }
   return q.status();
 }
@@ -362,13 +388,17 @@ void Importer::CheckLaunches() {
   for (const auto& [correlation, row] : activity_correlations_) {
     auto it = launch_cbid_.find(correlation);
     if (it == launch_cbid_.end()) {
-      b_.diagnostics().Add(DiagnosticKind::kKernelWithoutLaunch, UINT64_MAX, -1,
-                           fmt::format("table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: correlation id {} "
-                                       "matches no runtime call", row, correlation));
+      b_.diagnostics().Add(
+          DiagnosticKind::kKernelWithoutLaunch, UINT64_MAX, -1,
+          fmt::format("table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: correlation id {} "
+                      "matches no runtime call",
+                      row, correlation));
     } else if (!IsLaunchCallback(it->second)) {
-      b_.diagnostics().Add(DiagnosticKind::kUnknownLaunchCallback, UINT64_MAX, -1,
-                           fmt::format("table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: launched by {} (cbid {})",
-                                       row, RuntimeApiName(it->second), it->second));
+      b_.diagnostics().Add(
+          DiagnosticKind::kUnknownLaunchCallback, UINT64_MAX, -1,
+          fmt::format(
+              "table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: launched by {} (cbid {})", row,
+              RuntimeApiName(it->second), it->second));
     }
   }
 }
@@ -404,18 +434,20 @@ bool SniffSqlite(std::string_view bytes) {
 
 Result<Trace> ImportNvprof(const InputBuffer& input) {
   sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
     sqlite3_close(raw);
     return Status(ErrorCode::kInternal, input.name + ": cannot start SQLite");
   }
   Db db(raw);
   // The bytes are already in memory: SQLite reads them there, read-only, with no file of its own.
   int rc = sqlite3_deserialize(db.get(), "main", reinterpret_cast<unsigned char*>(input.data.get()),
-                               static_cast<sqlite3_int64>(input.size), static_cast<sqlite3_int64>(input.size),
-                               SQLITE_DESERIALIZE_READONLY);
+                               static_cast<sqlite3_int64>(input.size),
+                               static_cast<sqlite3_int64>(input.size), SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK)
-    return Status(ErrorCode::kMalformed, fmt::format("{}: byte 0: not a readable SQLite database: {}", input.name,
-                                                     sqlite3_errmsg(db.get())));
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{}: byte 0: not a readable SQLite database: {}", input.name,
+                              sqlite3_errmsg(db.get())));
   return Importer(db.get(), input).Run();
 }
 
