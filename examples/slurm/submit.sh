@@ -12,6 +12,8 @@
 #   --max-running N        array tasks running at once (sbatch --array=...%N)
 #   --reports "R ..."      reports the last merge writes, `profana R job.pfs` each
 #                          (default "table kernels steps collectives")
+#   --cpus N               CPUs per array task (default 1; the import of a large trace runs on
+#                          several)
 #   --mem SIZE, --time T   per array task (sbatch --mem, --time); default: the partition's
 #   --merge-mem SIZE, --merge-time T   per merge job; default: the partition's
 #   --sbatch-arg ARG       one more sbatch option for every job (repeat it), e.g.
@@ -47,6 +49,8 @@ while [ $# -gt 0 ]; do
     --max-running=*) max_running=${1#*=} ;;
     --reports) reports=${2?}; shift ;;
     --reports=*) reports=${1#*=} ;;
+    --cpus) task_opts+=("--cpus-per-task=${2:?}"); shift ;;
+    --cpus=*) task_opts+=("--cpus-per-task=${1#*=}") ;;
     --mem) task_opts+=("--mem=${2:?}"); shift ;;
     --mem=*) task_opts+=("--mem=${1#*=}") ;;
     --time) task_opts+=("--time=${2:?}"); shift ;;
