@@ -30,8 +30,8 @@ if "$profana" summarize --help 2>&1 | grep -q '^Usage: [^ ]* summarize'; then
 else
   mode=standin
   mkdir -p "$tmp/bin"
-  printf '#!/bin/sh\nexec bash %q %q "$@"\n' "$root/tests/slurm/standin_profana.sh" "$profana" \
-    > "$tmp/bin/profana"
+  printf '#!/usr/bin/env bash\nexec bash %q %q "$@"\n' \
+    "$root/tests/slurm/standin_profana.sh" "$profana" > "$tmp/bin/profana"
   chmod +x "$tmp/bin/profana"
   export PROFANA=$tmp/bin/profana
 fi

@@ -48,16 +48,15 @@ echo "cluster up after $(($(date +%s) - t0)) s"
 if "$profana" summarize --help 2>&1 | grep -q '^Usage: [^ ]* summarize'; then
   mode=real
   export PROFANA=$profana
-  reports=table
 else
   mode=standin
   mkdir -p "$tmp/bin"
-  printf '#!/bin/sh\nexec bash %q %q "$@"\n' "$root/tests/slurm/standin_profana.sh" "$profana" \
-    > "$tmp/bin/profana"
+  printf '#!/usr/bin/env bash\nexec bash %q %q "$@"\n' \
+    "$root/tests/slurm/standin_profana.sh" "$profana" > "$tmp/bin/profana"
   chmod +x "$tmp/bin/profana"
   export PROFANA=$tmp/bin/profana
-  reports=table
 fi
+reports=table
 
 cd "$tmp" || fail "cd $tmp"
 timeout 90 bash "$root/examples/slurm/submit.sh" -o "$tmp/job" --files-per-task 2 --group 4 \
