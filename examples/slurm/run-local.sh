@@ -42,7 +42,7 @@ for n in "$jobs" "$files_per_task" "$group"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "expected a positive number, got '$n'"
 done
 ((group >= 2)) || die "--group must be at least 2"
-profana=$(command -v "${PROFANA:-profana}") || die "profana not found (set PROFANA=/path/to/profana)"
+profana=$(command -v "${PROFANA:-profana}") || die "profana not found (set PROFANA=/path/to/it)"
 profana=$(realpath -- "$profana")
 
 mkdir -p "$jobdir"

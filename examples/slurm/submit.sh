@@ -77,7 +77,7 @@ for n in "$files_per_task" "$group" ${max_running:+"$max_running"}; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "expected a positive number, got '$n'"
 done
 ((group >= 2)) || die "--group must be at least 2"
-profana=$(command -v "${PROFANA:-profana}") || die "profana not found (set PROFANA=/path/to/profana)"
+profana=$(command -v "${PROFANA:-profana}") || die "profana not found (set PROFANA=/path/to/it)"
 profana=$(realpath -- "$profana")
 command -v sbatch > /dev/null || die "sbatch not found: run this on a Slurm login node"
 

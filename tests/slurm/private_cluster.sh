@@ -36,7 +36,8 @@ cluster_start() {
   local tool
   for tool in munged mungekey slurmctld slurmd sbatch squeue sinfo scontrol scancel python3; do
     command -v "$tool" > /dev/null 2>&1 || {
-      CLUSTER_WHY="$tool not found (scripts/bootstrap installs munge, slurmctld, slurmd, slurm-client)"
+      CLUSTER_WHY="$tool not found (scripts/bootstrap installs slurmctld, slurmd, slurm-client,"
+      CLUSTER_WHY+=" munge)"
       return 1
     }
   done
@@ -152,7 +153,9 @@ CONF
 _cluster_log_tail() {
   local f
   for f in "$CLUSTER_DIR"/log/*; do
-    [ -s "$f" ] && { printf '[%s] ' "${f##*/}" && grep -iE 'error|fatal' "$f" | tail -n 3 | tr '\n' ' '; }
+    [ -s "$f" ] || continue
+    printf '[%s] ' "${f##*/}"
+    grep -iE 'error|fatal' "$f" | tail -n 3 | tr '\n' ' '
   done
 }
 

@@ -60,7 +60,8 @@ reports=table
 
 cd "$tmp" || fail "cd $tmp"
 timeout 90 bash "$root/examples/slurm/submit.sh" -o "$tmp/job" --files-per-task 2 --group 4 \
-  --reports "$reports" --cpus 1 --mem 100M --time 5 --merge-mem 100M --merge-time 5 --wait --poll 0.3 \
+  --reports "$reports" --cpus 1 --mem 100M --time 5 --merge-mem 100M --merge-time 5 \
+  --wait --poll 0.3 \
   "$tmp/traces" > "$tmp/submit.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || fail "submit.sh --wait: rc $rc: $(cat "$tmp/submit.out")"
