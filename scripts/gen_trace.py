@@ -93,6 +93,7 @@ MIXES = ("default", "memory", "stack", "flows")
 SYNC_CALLS = {"memory": 0.70, "flows": 1.30}  # runtime calls without GPU work added per kernel launch
 REPEATS = {"memory": 0.49}  # launch sites that launch their kernel twice (multi_tensor_apply, split-K)
 STACK_LEAVES = 36  # leaf Python calls (__getattr__, isinstance, ...) per nn.Module call
+TUNABLE = {"sync": float, "repeat": float, "leaves": int}  # --tune overrides the three rates above
 
 
 class Mix:
@@ -115,7 +116,7 @@ class Mix:
     [memory] records, Python frames, then runtime calls with their flows and GPU activity) and, as
     Kineto does for CUDA, ends an ac2g flow on each runtime call without GPU work."""
 
-    def __init__(self, names):
+    def __init__(self, names, tune=None):
         names = set(names)
         bad = names - set(MIXES)
         if bad:
@@ -128,6 +129,13 @@ class Mix:
         # Input Dims / Input type (record_shapes): the traces that memory and flows imitate have none
         self.shapes = self.stack or not self.kineto
         self.name = ",".join(n for n in MIXES if n in names and n != "default") or "default"
+        for key, value in (tune or {}).items():  # --tune: other shares than the calibrated ones
+            if key not in TUNABLE:
+                raise ValueError("unknown --tune key %s (keys: %s)" % (key, ", ".join(TUNABLE)))
+            if not self.kineto:
+                raise ValueError("--tune needs a mix other than default")
+            setattr(self, key, TUNABLE[key](value))
+            self.name += " %s=%s" % (key, value)
 
 
 DEFAULT = Mix(["default"])
@@ -706,6 +714,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mix", default="default",
                     help="comma list of %s: what the trace is made of (default: the bench's trace)" % ", ".join(MIXES))
+    ap.add_argument("--tune", metavar="KEY=VALUE,...",
+                    help="override a mix's rates to reach other shares: sync (runtime calls without GPU work per "
+                         "launch), repeat (share of launch sites launching twice), leaves (leaf Python calls per "
+                         "module call); e.g. --mix memory --tune sync=0.5")
     ap.add_argument("-o", "--output")
     ap.add_argument("--stats", nargs="+", metavar="FILE")
     a = ap.parse_args()
@@ -713,7 +725,8 @@ def main():
         print_stats(a.stats)
     elif a.output:
         try:
-            mix = Mix(m.strip() for m in a.mix.split(",") if m.strip())
+            tune = dict(kv.split("=", 1) for kv in a.tune.split(",")) if a.tune else None
+            mix = Mix((m.strip() for m in a.mix.split(",") if m.strip()), tune)
         except ValueError as e:
             ap.error(str(e))
         size, steps = generate(a.output, a.size_mb, a.seed, mix)
