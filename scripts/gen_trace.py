@@ -725,7 +725,10 @@ def main():
         print_stats(a.stats)
     elif a.output:
         try:
-            tune = dict(kv.split("=", 1) for kv in a.tune.split(",")) if a.tune else None
+            pairs = [kv.split("=", 1) for kv in a.tune.split(",")] if a.tune else []
+            if any(len(kv) != 2 for kv in pairs):
+                raise ValueError("--tune wants KEY=VALUE,... (keys: %s)" % ", ".join(TUNABLE))
+            tune = dict(pairs)
             mix = Mix((m.strip() for m in a.mix.split(",") if m.strip()), tune)
         except ValueError as e:
             ap.error(str(e))
