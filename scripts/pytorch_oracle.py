@@ -24,6 +24,7 @@ import ctypes
 import ctypes.util
 import decimal
 import enum
+import fractions
 import gzip
 import heapq
 import io
@@ -222,6 +223,19 @@ def kineto_shapes(input_dims):
     return out
 
 
+class _ExactNs(int):
+    """Nanoseconds whose division by 1000 stays exact (a Fraction).
+
+    The vendored _parse_kineto_results passes `start_ns() / 1000` to MemRecordsAcc.in_interval,
+    which multiplies by 1000 again: with epoch-scale nanoseconds that float round trip moves the
+    interval's ends by up to a few hundred ns. Current PyTorch passes the nanoseconds themselves
+    (exact, closed interval); --memory-interval exact (the default) reproduces that.
+    """
+
+    def __truediv__(self, other):
+        return fractions.Fraction(int(self), other)
+
+
 class _Name(str):
     """A name that is both a string and callable (see --basic-evaluation)."""
 
@@ -243,10 +257,10 @@ class KinetoEvent:
         return self.name_
 
     def start_ns(self):
-        return self.start_ns_
+        return _ExactNs(self.start_ns_) if _EXACT_MEMORY else self.start_ns_
 
     def end_ns(self):
-        return self.end_ns_
+        return _ExactNs(self.end_ns_) if _EXACT_MEMORY else self.end_ns_
 
     def duration_ns(self):
         return self.end_ns_ - self.start_ns_
@@ -313,6 +327,7 @@ class KinetoEvent:
 
 
 _NAME_AS_STRING = False
+_EXACT_MEMORY = True
 
 
 class Node:
@@ -354,7 +369,9 @@ def rebuild(header, trace_events, notes):
                 and e.get("ts") is not None]
     fractional = any(isinstance(e["ts"], decimal.Decimal) and e["ts"] != e["ts"].to_integral_value()
                      for e in x_events)
-    one_unit_ns = 1 if fractional else 1000  # what Kineto's "ts--" for GPU user annotations took off
+    # libkineto's JSON writer moves a GPU user annotation: `ts--; duration++` while it wrote
+    # integer microseconds, `ts -= 1; duration += 2` (nanoseconds) since it writes fractions.
+    ua_start_shift, ua_end_shift = (1, 1) if fractional else (1000, 0)
 
     def tid_of(e):
         return as_int(e.get("tid"), 0)
@@ -383,15 +400,15 @@ def rebuild(header, trace_events, notes):
             cat = "cpu_op"  # the bare-array export (EventList.export_chrome_trace): all ops
         if cat in CPU_OP_CATS or cat in USER_ANNOTATION_CATS:
             ops.append((idx, e, start, start + max(dur, 0)))
-        elif cat == "cpu_instant_event" and name in ("[memory]", "[OutOfMemory]"):
+        elif cat in ("cpu_instant_event", None) and e.get("ph") == "i" and \
+                name in ("[memory]", "[OutOfMemory]"):  # 2021 Kineto wrote them without "cat"
             allocs.append((idx, e, start))
         elif cat in PYTHON_CATS:
             pys.append((idx, e, start, start + max(dur, 0)))
         elif cat in DEVICE_CATS or cat in KINETO_CPU_CATS:
             if cat == "gpu_user_annotation":
-                # output_json.cpp writes a GPU user annotation one unit early and one unit longer.
-                start += one_unit_ns
-                dur -= one_unit_ns
+                start += ua_start_shift
+                dur -= ua_start_shift + ua_end_shift
             kin.append((idx, e, start, start + max(dur, 0)))
         elif cat not in SKIP_CATS and e.get("ph") == "X":
             notes.append(f"ignored category {cat!r}")
@@ -519,6 +536,10 @@ def rebuild(header, trace_events, notes):
     links_recorded = any(
         ext_of(e.get("args") or {}) not in (0, as_int((e.get("args") or {}).get("correlation"), 0))
         for _, e, _, _ in kin if e.get("cat") != "gpu_user_annotation")
+    # Since 2025 the writer leaves "External id" out when there is no linked op; in such a file
+    # an External id equal to the correlation id is a real link.
+    omits_unlinked = any("correlation" in (e.get("args") or {}) and ext_of(e.get("args") or {}) == 0
+                         for _, e, _, _ in kin)
     if not links_recorded and kin:
         notes.append("links not recorded (External id == correlation everywhere): "
                      "launches linked to the innermost enclosing cpu_op")
@@ -554,6 +575,8 @@ def rebuild(header, trace_events, notes):
             # activity. So "External id" is its own id and it links to nothing.
             corr = ext
         elif ext and ext != corr:
+            linked = ext
+        elif ext and ext == corr and omits_unlinked:
             linked = ext
         elif ext and ext == corr and ext in op_node_by_ext:
             host = (e, s, en) if cat in KINETO_CPU_CATS else launch_by_corr.get(corr)
@@ -709,7 +732,8 @@ def avg_rows(avg):
 
 
 def run(args):
-    global _NAME_AS_STRING
+    global _NAME_AS_STRING, _EXACT_MEMORY
+    _EXACT_MEMORY = args.memory_interval == "exact"
     torch = _install_torch_stand_in()
     sys.path.insert(0, args.vendor)
     import pt2_parse  # noqa: E402
@@ -752,6 +776,7 @@ def run(args):
 
     el, result, notes = function_events(use_device, False, False)
     summary = {"trace": args.trace, "use_device": use_device, "profile_memory": profile_memory,
+               "memory_interval": args.memory_interval,
                "function_events": len(el), "kineto_events": len(result.events()),
                "trace_start_ns": result.trace_start_ns(), "notes": notes}
 
@@ -762,6 +787,17 @@ def run(args):
             continue
         write(fname, el.key_averages(**ka).table(**tk))
     write("table_raw_events_top25.txt", el.table(sort_by="self_cpu_time_total", row_limit=25))
+    index = {id(e): i for i, e in enumerate(el)}
+    events_doc = {
+        "fields": ["idx", "name", "trace_name", "thread", "start_us", "end_us", "device_type",
+                   "cpu_parent", "is_user_annotation", "self_cpu_time_total",
+                   "device_time_total", "kernels", "input_shapes", "stack"],
+        "rows": [[i, e.name, e.trace_name, e.thread, repr(e.time_range.start), repr(e.time_range.end),
+                  int(e.device_type), index.get(id(e.cpu_parent)) if e.cpu_parent is not None else None,
+                  bool(e.is_user_annotation), repr(e.self_cpu_time_total), repr(e.device_time_total),
+                  [[k.name, repr(k.duration)] for k in e.kernels], str(e.input_shapes), list(e.stack or [])]
+                 for i, e in enumerate(el)]}
+    write("events.json", json.dumps(events_doc) + "\n")
     kj = {"default": avg_rows(el.key_averages()),
           "by_input_shape": avg_rows(el.key_averages(group_by_input_shapes=True))}
     write("key_averages.json", json.dumps(kj, indent=1) + "\n")
@@ -820,6 +856,9 @@ def main():
                     help="folder with pt2_profiler_util.py, pt2_parse.py, pt2_utils.py")
     ap.add_argument("--out", required=True)
     ap.add_argument("--optimizable-length", type=int, default=5)
+    ap.add_argument("--memory-interval", choices=["exact", "float"], default="exact",
+                    help="exact: records in [start_ns, end_ns] (current PyTorch); float: through "
+                         "start_ns / 1000 * 1000 as the vendored 2.x code does")
     ap.add_argument("--skip-basic-evaluation", action="store_true",
                     help="leave out BasicEvaluation (quadratic in PyTorch's code on big traces)")
     ap.add_argument("--gzip-over", type=int, default=0, metavar="BYTES",

@@ -12,6 +12,7 @@ import argparse
 import collections
 import gzip
 import os
+import re
 import subprocess
 import sys
 
@@ -34,6 +35,14 @@ TABLE_FLAGS = {
                               "--row-limit", "-1"],
     "table_raw_events_top25.txt": ["--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"],
 }
+
+
+MEMORY_UNITS_113 = re.compile(r"(\d) (Gb|Mb|Kb|b)(?=  )")
+
+
+def units_as_2x(text):
+    """1.13 spelt memory sizes Gb/Mb/Kb/b, 2.x spells GB/MB/KB/B."""
+    return MEMORY_UNITS_113.sub(lambda m: m.group(1) + " " + m.group(2).upper(), text)
 
 
 def read(path):
@@ -133,6 +142,8 @@ def compare_table(name, oracle, mine):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--profana", default=os.path.join(ROOT, "build/profana"))
+    ap.add_argument("--keep-units", action="store_true",
+                    help="do not respell profana's 1.13 memory units (Kb, b) as 2.x's (KB, B)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     for name, trace in cases():
@@ -151,7 +162,8 @@ def main():
             if r.returncode != 0:
                 print(f"  {fname}: profana exit {r.returncode}: {r.stderr.strip()[:200]}")
                 continue
-            print("\n".join(compare_table(fname, oracle, r.stdout)))
+            mine = r.stdout if args.keep_units else units_as_2x(r.stdout)
+            print("\n".join(compare_table(fname, oracle, mine)))
         for metric in ("self_cpu_time_total", "self_cuda_time_total"):
             for prefix in ("stacks_", "stacks_verbose_"):
                 oracle = read(os.path.join(d, f"{prefix}{metric}.txt"))
