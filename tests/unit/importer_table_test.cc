@@ -61,9 +61,9 @@ TEST_CASE("LoadTrace reads files through the table's open paths", "[importers]")
   std::string path = WriteTemp(native, ".pfa");
   auto mapped = profana::LoadTrace(path);
   REQUIRE(mapped.ok());
-  CHECK(mapped->metadata.container ==
-        "profana-native " + std::to_string(profana::native::kVersion) + " (" +
-            std::to_string(native.size()) + " bytes)");
+  CHECK(mapped->metadata.container == "profana-native " +
+                                          std::to_string(profana::native::kVersion) + " (" +
+                                          std::to_string(native.size()) + " bytes)");
   CHECK(mapped->events.size() == json->events.size());
 
   // The mapping row applies the same --max-memory budget as a whole read.
