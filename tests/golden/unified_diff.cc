@@ -22,7 +22,7 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 struct Edit {
-  char op;  // ' ', '-', '+'
+  char op;      // ' ', '-', '+'
   size_t a, b;  // line index in expected / actual (the one the op uses)
 };
 
@@ -86,8 +86,10 @@ std::string UnifiedDiff(const std::string& expected, const std::string& actual,
     // that is at most 2 * context unchanged lines further on.
     size_t begin = k > ctx ? k - ctx : 0, end = k;
     for (size_t q = k; q < edits.size(); ++q) {
-      if (edits[q].op != ' ') end = q;
-      else if (q - end > 2 * ctx) break;
+      if (edits[q].op != ' ')
+        end = q;
+      else if (q - end > 2 * ctx)
+        break;
     }
     end = std::min(edits.size(), end + ctx + 1);
     size_t a_count = 0, b_count = 0;
@@ -109,8 +111,7 @@ std::string UnifiedDiff(const std::string& expected, const std::string& actual,
     }
     k = end;
   }
-  if (changed_left)
-    out += "... and " + std::to_string(changed_left) + " more changed lines\n";
+  if (changed_left) out += "... and " + std::to_string(changed_left) + " more changed lines\n";
   return out;
 }
 
