@@ -34,6 +34,8 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterOptimizableCommand(app, ctx);
   RegisterQueueCommand(app, ctx);
   RegisterIdleCommand(app, ctx);
+  RegisterStepsCommand(app, ctx);
+  RegisterKernelsCommand(app, ctx);
   RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);

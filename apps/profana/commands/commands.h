@@ -89,5 +89,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx);
 void RegisterMemoryCommand(CLI::App& app, Context& ctx);
 void RegisterDiffCommand(CLI::App& app, Context& ctx);
 void RegisterCheckCommand(CLI::App& app, Context& ctx);
+void RegisterStepsCommand(CLI::App& app, Context& ctx);
+void RegisterKernelsCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

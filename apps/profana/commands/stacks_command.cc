@@ -1,7 +1,11 @@
 // profana stacks: flamegraph input (PyTorch's export_stacks, merged, differential) and an
 // interactive SVG, from Python stacks or from the op tree.
+#include <mutex>
+
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/job/rank_summary.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/stacks.h"
 #include "profana/reporters/flamegraph_svg.h"
@@ -13,7 +17,7 @@ namespace {
 
 struct StacksArgs {
   CommonOptions common;
-  std::vector<std::string> files;
+  JobArgs job;  // inputs: one trace, BASE NEW with --diff, or several traces (a job)
   std::string metric = "self_cpu";
   std::string source = "auto";
   std::string unit = "us";
@@ -75,12 +79,18 @@ Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::Sta
   return out;
 }
 
-std::string Json(const Loaded& l, const StacksArgs& a) {
+std::string Json(const Loaded& l, const StacksArgs& a, const std::string& input,
+                 const std::vector<int64_t>& ranks) {
   std::string out;
   report::JsonWriter w(&out);
   w.BeginObject();
   w.Key("schema").String("profana.stacks/1");
-  w.Key("input").String(a.files[0]);
+  w.Key("input").String(input);
+  if (!ranks.empty()) {
+    w.Key("ranks").BeginArray();
+    for (int64_t r : ranks) w.Int(r);
+    w.EndArray();
+  }
   w.Key("metric").String(a.metric.rfind("self_cuda", 0) == 0 ? "self_cuda" : "self_cpu");
   w.Key("source").String(SourceName(l.source));
   w.Key("unit").String(a.unit);
@@ -107,6 +117,41 @@ std::string Json(const Loaded& l, const StacksArgs& a) {
   return out;
 }
 
+// Several traces: each rank's merged stacks, summed (with --by-rank, under a "rank N" root frame
+// per rank, so one flamegraph shows the ranks side by side).
+Result<Loaded> ComputeJob(const StacksArgs& a, passes::StackSource source,
+                          passes::StackMetric metric, Context& ctx, std::vector<int64_t>* ranks) {
+  report::StackUnit unit = a.unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
+  passes::StackSource used = source;
+  bool used_python = false;
+  std::mutex used_mutex;  // the reducer runs on several workers
+  auto job = LoadJob(a.job, a.common, ctx,
+                     [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                       job::RankSummary s = job::SummarizeRank(t, e, p, {});
+                       passes::StackSamples samples =
+                           passes::ComputeStackSamples(t, e, source, metric);
+                       s.stacks = report::MergeStacks(t, samples, unit);
+                       if (source == passes::StackSource::kAuto) {
+                         std::lock_guard<std::mutex> lock(used_mutex);
+                         used = samples.source;  // python where any rank recorded stacks
+                         if (samples.source == passes::StackSource::kPython) used_python = true;
+                       }
+                       return s;
+                     });
+  if (!job.ok()) return job.status();
+  *ranks = job->RankList();
+  Loaded out;
+  out.source = used_python ? passes::StackSource::kPython : used;
+  if (!a.job.by_rank) {
+    out.merged = job->Combine().stacks;
+    return out;
+  }
+  for (const job::RankSummary& s : job->ranks)
+    for (const auto& [stack, weight] : s.stacks)
+      out.merged[fmt::format("rank {};{}", s.rank(), stack)] += weight;
+  return out;
+}
+
 int RunStacks(const StacksArgs& a, Context& ctx) {
   passes::StackMetric metric;
   passes::StackSource source;
@@ -122,26 +167,34 @@ int RunStacks(const StacksArgs& a, Context& ctx) {
                fmt::format("--stacks: unknown source \"{}\" (expected auto, python, ops or both)",
                            a.source)),
         ctx);
-  if (a.diff != (a.files.size() == 2))
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       a.diff ? "--diff needs two files: BASE NEW"
-                              : "two files are compared only with --diff BASE NEW"),
-                ctx);
-  auto first = Compute(a.files[0], a, source, metric, ctx);
+  if (a.diff && a.job.inputs.size() != 2)
+    return Fail(Status(ErrorCode::kInvalidArgument, "--diff needs two files: BASE NEW"), ctx);
+  Loaded job_stacks;
+  std::string input = a.job.inputs[0];
+  std::vector<int64_t> ranks;
+  if (!a.diff && !IsSingleTraceRun(a.job)) {
+    auto job = ComputeJob(a, source, metric, ctx, &ranks);
+    if (!job.ok()) return Fail(job.status(), ctx);
+    job_stacks = std::move(*job);
+    input.clear();
+    for (const std::string& in : a.job.inputs) input += (input.empty() ? "" : " ") + in;
+  }
+  auto first = ranks.empty() ? Compute(a.job.inputs[0], a, source, metric, ctx)
+                             : Result<Loaded>(std::move(job_stacks));
   if (!first.ok()) return Fail(first.status(), ctx);
   std::string text;
   if (a.diff) {
-    auto second = Compute(a.files[1], a, source, metric, ctx);
+    auto second = Compute(a.job.inputs[1], a, source, metric, ctx);
     if (!second.ok()) return Fail(second.status(), ctx);
     text = report::FormatDiff(first->merged, second->merged);
   } else if (a.common.format == "json") {
-    text = Json(*first, a);
+    text = Json(*first, a, input, ranks);
   } else {
-    text = a.merge ? report::FormatMerged(first->merged) : first->collapsed;
+    text = a.merge || !ranks.empty() ? report::FormatMerged(first->merged) : first->collapsed;
   }
   if (!a.svg.empty()) {
     std::string title =
-        fmt::format("{} ({}, {} stacks)", a.files[0], a.metric, SourceName(first->source));
+        fmt::format("{} ({}, {} stacks)", input, a.metric, SourceName(first->source));
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
     if (int rc = Emit(report::FormatFlamegraphSvg(first->merged, title, a.unit), svg_out, ctx))
@@ -158,9 +211,8 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("stacks",
                                      "Flamegraph stacks (PyTorch's export_stacks, merged, or a "
                                      "differential of two runs), and an SVG");
-  cmd->add_option("FILE", args->files, "Trace file; - reads standard input. With --diff: BASE NEW")
-      ->required()
-      ->expected(1, 2);
+  AddJobInputs(cmd, &args->job,
+               "Traces (stacks summed over ranks when several); with --diff: BASE NEW", true);
   cmd->add_option("--metric", args->metric,
                   "self_cpu or self_cuda (or PyTorch's self_cpu_time_total, self_cuda_time_total)")
       ->default_str("self_cpu");

@@ -3,6 +3,8 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/job/rank_summary.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/rows_reporter.h"
@@ -13,7 +15,7 @@ namespace {
 
 struct TableArgs {
   CommonOptions common;
-  std::string file;
+  JobArgs job;
   std::string sort_by;
   int64_t row_limit = 100;
   bool group_by_input_shape = false;
@@ -27,6 +29,52 @@ struct TableArgs {
   bool raw = false;
   bool no_truncate = false;
 };
+
+// Formats the rows as --format asks and appends them to *out.
+void FormatRows(const TableArgs& a, const Trace& trace, const std::vector<passes::AverageRow>& rows,
+                bool profile_memory, passes::SortKey sort, report::RowsContext context,
+                std::string* out) {
+  if (a.common.format == "text") {
+    report::TableOptions options;
+    options.row_limit = a.row_limit;
+    if (a.no_truncate) {
+      options.max_name_width = options.max_src_width = options.max_shapes_width = std::nullopt;
+    } else {
+      options.max_name_width = a.max_name_width;
+      options.max_src_width = a.max_src_width;
+      options.max_shapes_width = a.max_shapes_width;
+    }
+    if (a.has_header) options.header = a.header;
+    options.top_level_only = a.top_level_only;
+    options.profile_memory = profile_memory;
+    *out += report::FormatTable(trace, rows, options);
+    return;
+  }
+  std::vector<size_t> shown = report::ShownRows(rows, a.row_limit, a.top_level_only);
+  if (a.common.format == "csv") {
+    *out += report::FormatRowsCsv(trace, rows, shown);
+    return;
+  }
+  if (context.input.empty()) context.input = a.job.inputs[0];
+  if (sort != passes::SortKey::kNone) {
+    // The canonical PyTorch name, even when an alias was given.
+    for (std::string_view n : passes::SortKeyNames()) {
+      passes::SortKey k;
+      if (passes::ParseSortKey(n, &k) && k == sort) {
+        context.sort_by = std::string(n);
+        break;
+      }
+    }
+  }
+  context.group_by_input_shape = a.group_by_input_shape;
+  context.group_by_stack_n = a.group_by_stack_n;
+  context.raw = a.raw;
+  context.top_level_only = a.top_level_only;
+  context.row_limit = a.row_limit;
+  *out += report::FormatRowsJson(trace, rows, shown, context);
+}
+
+int RunTableJob(const TableArgs& a, passes::SortKey sort, Context& ctx);
 
 int RunTable(const TableArgs& a, Context& ctx) {
   passes::SortKey sort = passes::SortKey::kNone;
@@ -43,7 +91,8 @@ int RunTable(const TableArgs& a, Context& ctx) {
     return Fail(
         Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"),
         ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  if (!IsSingleTraceRun(a.job)) return RunTableJob(a, sort, ctx);
+  auto trace = LoadForCommand(a.job.inputs[0], a.common, ctx);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
@@ -57,42 +106,71 @@ int RunTable(const TableArgs& a, Context& ctx) {
   ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(),
                  clock.Lap(), PeakRssMb());
 
-  if (a.common.format == "text") {
-    report::TableOptions options;
-    options.row_limit = a.row_limit;
-    if (a.no_truncate) {
-      options.max_name_width = options.max_src_width = options.max_shapes_width = std::nullopt;
-    } else {
-      options.max_name_width = a.max_name_width;
-      options.max_src_width = a.max_src_width;
-      options.max_shapes_width = a.max_shapes_width;
-    }
-    if (a.has_header) options.header = a.header;
-    options.top_level_only = a.top_level_only;
-    options.profile_memory = events.has_memory_records;
-    return Emit(report::FormatTable(*trace, rows, options), a.common, ctx);
+  std::string text;
+  FormatRows(a, *trace, rows, events.has_memory_records, sort, {}, &text);
+  return Emit(std::move(text), a.common, ctx);
+}
+
+// Several traces (a directory, a glob, --ranks, --by-rank): key averages per rank, summed per key
+// over the ranks (or one block per rank), from each rank's summary.
+int RunTableJob(const TableArgs& a, passes::SortKey sort, Context& ctx) {
+  if (a.raw)
+    return Fail(Status(ErrorCode::kInvalidArgument,
+                       "--raw lists the events of one trace: it cannot combine several"),
+                ctx);
+  job::SummaryOptions so;
+  so.table = true;
+  so.key_averages = {a.group_by_input_shape, a.group_by_stack_n};
+  auto job = LoadJob(a.job, a.common, ctx,
+                     [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                       return job::SummarizeRank(t, e, p, so);
+                     });
+  if (!job.ok()) return Fail(job.status(), ctx);
+  std::vector<int64_t> ranks = job->RankList();
+  std::string text;
+  auto block = [&](job::RankSummary s, const std::string& title, report::RowsContext context) {
+    passes::SortRows(&s.rows, sort);
+    std::string format = s.sources.empty() ? "" : s.sources.front().format;
+    for (const job::SourceInfo& src : s.sources)
+      if (src.format != format) format = "mixed";
+    Trace names = StringsOnlyTrace(std::move(s.strings), format);
+    if (a.common.format == "text") text += title + "\n";
+    FormatRows(a, names, s.rows, s.has_memory_records, sort, std::move(context), &text);
+  };
+  std::string inputs;
+  for (const std::string& in : a.job.inputs) inputs += (inputs.empty() ? "" : " ") + in;
+  if (!a.job.by_rank) {
+    report::RowsContext context;
+    context.input = inputs;
+    context.ranks = ranks;
+    block(job->Combine(),
+          fmt::format("{} rank{} ({}), summed", ranks.size(), ranks.size() == 1 ? "" : "s",
+                      job::FormatRankList(ranks)),
+          std::move(context));
+    return Emit(std::move(text), a.common, ctx);
   }
-  std::vector<size_t> shown = report::ShownRows(rows, a.row_limit, a.top_level_only);
-  if (a.common.format == "csv")
-    return Emit(report::FormatRowsCsv(*trace, rows, shown), a.common, ctx);
-  report::RowsContext context;
-  context.input = a.file;
-  if (sort != passes::SortKey::kNone) {
-    // The canonical PyTorch name, even when an alias was given.
-    for (std::string_view n : passes::SortKeyNames()) {
-      passes::SortKey k;
-      if (passes::ParseSortKey(n, &k) && k == sort) {
-        context.sort_by = std::string(n);
-        break;
-      }
+  bool json = a.common.format == "json";
+  if (json) text += "[\n";
+  for (size_t i = 0; i < job->ranks.size(); ++i) {
+    job::RankSummary& s = job->ranks[i];
+    report::RowsContext context;
+    context.input = s.sources.front().path;
+    context.rank = s.rank();
+    std::string title = fmt::format("{}rank {}: {}", i ? "\n" : "", s.rank(), context.input);
+    if (a.common.format == "csv" && i) {
+      // One CSV: the header once, then every rank's rows (the rank is not a column: use json).
+      std::string part;
+      std::swap(part, text);
+      block(std::move(s), title, std::move(context));
+      part += text.substr(text.find('\n') + 1);
+      text = std::move(part);
+      continue;
     }
+    if (json && i) text += ",\n";
+    block(std::move(s), title, std::move(context));
   }
-  context.group_by_input_shape = a.group_by_input_shape;
-  context.group_by_stack_n = a.group_by_stack_n;
-  context.raw = a.raw;
-  context.top_level_only = a.top_level_only;
-  context.row_limit = a.row_limit;
-  return Emit(report::FormatRowsJson(*trace, rows, shown, context), a.common, ctx);
+  if (json) text += "]\n";
+  return Emit(std::move(text), a.common, ctx);
 }
 
 }  // namespace
@@ -101,9 +179,7 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<TableArgs>();
   CLI::App* cmd = app.add_subcommand(
       "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
-  cmd->add_option("FILE", args->file,
-                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
-      ->required();
+  AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", true);
   std::string keys =
       "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
       "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "

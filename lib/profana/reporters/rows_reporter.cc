@@ -56,6 +56,12 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.Key("schema").String("profana.table/1");
   w.Key("input").String(c.input);
   w.Key("format").String(trace.metadata.format);
+  if (c.rank >= 0) w.Key("rank").Int(c.rank);
+  if (!c.ranks.empty()) {
+    w.Key("ranks").BeginArray();
+    for (int64_t rank : c.ranks) w.Int(rank);
+    w.EndArray();
+  }
   w.Key("options").BeginObject();
   w.Key("sort_by");
   if (c.sort_by.empty())

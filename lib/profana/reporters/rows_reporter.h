@@ -18,6 +18,10 @@ struct RowsContext {
   bool raw = false;
   bool top_level_only = false;
   int64_t row_limit = 100;
+  // Several traces combined (a whole job): their ranks, written as "ranks" after "format" (and
+  // "rank" for one rank of a --by-rank report). Empty for a single trace.
+  std::vector<int64_t> ranks;
+  int64_t rank = -1;
 };
 
 std::string FormatRowsJson(const Trace& trace, const std::vector<passes::AverageRow>& rows,

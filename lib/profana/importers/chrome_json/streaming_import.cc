@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "profana/base/byte_source.h"
+#include "profana/base/worker_pool.h"
 #include "profana/importers/chrome_json/batch_pipeline.h"
 #include "profana/importers/chrome_json/event_committer.h"
 #include "profana/importers/chrome_json/header_reader.h"
@@ -124,8 +125,8 @@ bool ReadMembers(const std::string& members, TraceBuilder* builder) {
 
 int WorkerCount(int asked) {
   if (asked > 0) return asked;
-  unsigned cores = std::thread::hardware_concurrency();
-  return static_cast<int>(std::clamp(cores, 1u, 8u));
+  // The cores this process may use (a Slurm task's, a container's), not the machine's.
+  return static_cast<int>(std::clamp<size_t>(AvailableCores(), 1, 8));
 }
 
 StreamAttempt Fallback(std::string reason) {

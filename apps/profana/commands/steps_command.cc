@@ -1,0 +1,50 @@
+// profana steps: where each ProfilerStep#N's time goes, per rank, and across the job.
+#include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/job/step_summary.h"
+#include "profana/reporters/steps_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct StepsArgs {
+  CommonOptions common;
+  JobArgs job;
+};
+
+int RunSteps(const StepsArgs& a, Context& ctx) {
+  job::SummaryOptions so;
+  so.steps = true;
+  auto job = LoadJob(a.job, a.common, ctx,
+                     [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                       return job::SummarizeRank(t, e, p, so);
+                     });
+  if (!job.ok()) return Fail(job.status(), ctx);
+  job::RankSummary all = job->Combine();
+  report::StepsReport r;
+  r.inputs = a.job.inputs;
+  r.ranks = job->RankList();
+  r.steps = &all.steps;
+  r.overview = job::OverviewOfSteps(all.steps);
+  const std::string& f = a.common.format;
+  return Emit(f == "json"       ? report::FormatStepsJson(r)
+              : f == "csv"      ? report::FormatStepsCsv(r)
+              : f == "markdown" ? report::FormatStepsMarkdown(r)
+                                : report::FormatStepsText(r),
+              a.common, ctx);
+}
+
+}  // namespace
+
+void RegisterStepsCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<StepsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "steps",
+      "Per ProfilerStep#N and rank: wall time; GPU time in computation, exposed communication, "
+      "exposed memcpy/memset and idle; hidden communication; host time outside ops");
+  AddJobInputs(cmd, &args->job, "Traces", false);
+  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "markdown"});
+  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunSteps(*args, ctx); }; });
+}
+
+}  // namespace profana::app
