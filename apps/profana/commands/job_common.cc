@@ -11,8 +11,9 @@ namespace profana::app {
 void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool by_rank) {
   command
       ->add_option("FILE", a->inputs,
-                   what + ": trace files, directories (the traces inside, sorted) or globs; one "
-                          "rank each; - reads standard input")
+                   what +
+                       ": trace files, directories (the traces inside, sorted) or globs; one "
+                       "rank each; - reads standard input")
       ->required();
   command->add_option("--ranks", a->ranks,
                       "Only these ranks of the inputs: 0-3,7 (a rank is distributedInfo.rank, else "

@@ -27,7 +27,8 @@ inline void MakeUnion(std::vector<Interval>* v) {
 }
 
 // The union of two unions.
-inline std::vector<Interval> UnionOf(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+inline std::vector<Interval> UnionOf(const std::vector<Interval>& a,
+                                     const std::vector<Interval>& b) {
   std::vector<Interval> out(a);
   out.insert(out.end(), b.begin(), b.end());
   MakeUnion(&out);

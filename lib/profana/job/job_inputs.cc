@@ -170,8 +170,9 @@ std::optional<int64_t> PeekHeaderRank(const std::string& path) {
 Result<RankSelection> RankSelection::Parse(std::string_view text) {
   RankSelection sel;
   auto bad = [&](std::string_view why) {
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--ranks {}: {} (expected ranks and ranges such as 0-3,7)", text, why));
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("--ranks {}: {} (expected ranks and ranges such as 0-3,7)", text, why));
   };
   size_t pos = 0;
   while (pos <= text.size()) {

@@ -35,16 +35,17 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
     if (!ranks.Contains(rank)) continue;
     auto [it, added] = by_rank.emplace(rank, i);
     if (!added)
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{} and {} are both rank {} (a rank comes from distributedInfo.rank, "
-                                "else the file name, else the order; --ranks selects)",
-                                todo[it->second]->path, todo[i]->path, rank));
+      return Status(
+          ErrorCode::kInvalidArgument,
+          fmt::format("{} and {} are both rank {} (a rank comes from distributedInfo.rank, "
+                      "else the file name, else the order; --ranks selects)",
+                      todo[it->second]->path, todo[i]->path, rank));
   }
   if (by_rank.empty()) {
     std::sort(found.begin(), found.end());
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--ranks keeps none of the {} input{} (their ranks: {})", inputs.size(),
-                              inputs.size() == 1 ? "" : "s", FormatRankList(found)));
+                  fmt::format("--ranks keeps none of the {} input{} (their ranks: {})",
+                              inputs.size(), inputs.size() == 1 ? "" : "s", FormatRankList(found)));
   }
   JobSummary job;
   job.ranks.reserve(by_rank.size());

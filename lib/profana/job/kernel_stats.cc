@@ -107,9 +107,9 @@ std::string ShortKernelName(std::string_view name) {
     // "operator<" / "operator()" and the like are names, not brackets.
     if (angle == 0 && paren == 0 && name.substr(i, 8) == "operator") {
       size_t j = i + 8;
-      while (j < name.size() && (name[j] == '<' || name[j] == '>' || name[j] == '(' ||
-                                 name[j] == ')' || name[j] == '=' || name[j] == '[' ||
-                                 name[j] == ']'))
+      while (j < name.size() &&
+             (name[j] == '<' || name[j] == '>' || name[j] == '(' || name[j] == ')' ||
+              name[j] == '=' || name[j] == '[' || name[j] == ']'))
         ++j;
       out.append(name.substr(i, j - i));
       i = j - 1;

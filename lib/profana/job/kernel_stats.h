@@ -28,7 +28,7 @@ enum class KernelCategory : uint8_t {
   kMixed,  // a --by-op row whose kernels are of several categories
 };
 const char* KernelCategoryName(KernelCategory c);  // "computation", "memcpy_htod", ...
-bool IsTransfer(KernelCategory c);                  // memcpy or memset
+bool IsTransfer(KernelCategory c);                 // memcpy or memset
 
 struct KernelStat {
   KernelCategory category = KernelCategory::kComputation;

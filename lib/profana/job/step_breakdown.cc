@@ -26,7 +26,8 @@ int64_t StepNumberOf(const Trace& t, uint32_t e) {
   if (k != ActivityKind::kUserAnnotation && k != ActivityKind::kCpuOp) return -1;
   std::string_view name = t.str(t.events.trace_name[e]);
   constexpr std::string_view kPrefix = "ProfilerStep#";
-  if (!StartsWith(name, kPrefix) || name.size() == kPrefix.size() || name.size() > kPrefix.size() + 18)
+  if (!StartsWith(name, kPrefix) || name.size() == kPrefix.size() ||
+      name.size() > kPrefix.size() + 18)
     return -1;
   int64_t n = 0;
   for (char c : name.substr(kPrefix.size())) {
@@ -86,9 +87,8 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
 
   // The step whose marker holds time ts, or -1.
   auto step_at = [&](int64_t ts) -> int64_t {
-    auto it = std::upper_bound(steps.begin(), steps.end(), ts, [&](int64_t x, const auto& s) {
-      return x < ev.start_ns[s.second];
-    });
+    auto it = std::upper_bound(steps.begin(), steps.end(), ts,
+                               [&](int64_t x, const auto& s) { return x < ev.start_ns[s.second]; });
     if (it == steps.begin()) return -1;
     --it;
     return ts < ev.end_ns[it->second] ? it - steps.begin() : -1;
@@ -113,7 +113,8 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
        : c == DeviceCategory::kCommunication ? d.comm
                                              : d.memory)
           .push_back(iv);
-      auto launch = ev.correlation[e] == kNoId ? launch_time.end() : launch_time.find(ev.correlation[e]);
+      auto launch =
+          ev.correlation[e] == kNoId ? launch_time.end() : launch_time.find(ev.correlation[e]);
       int64_t s = step_at(launch == launch_time.end() ? iv.first : launch->second);
       if (s >= 0) launched_end[s] = std::max(launched_end[s], iv.second);
       continue;
@@ -182,7 +183,8 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
     if (r.devices.empty()) r.devices.push_back(StepDevice{});
     rows.push_back(std::move(r));
   }
-  std::sort(rows.begin(), rows.end(), [](const StepRow& a, const StepRow& b) { return a.step < b.step; });
+  std::sort(rows.begin(), rows.end(),
+            [](const StepRow& a, const StepRow& b) { return a.step < b.step; });
   return rows;
 }
 

@@ -21,9 +21,9 @@
 namespace profana::job {
 
 struct StepDevice {
-  int32_t device = -1;   // -1: the rank has no device activity in the trace
+  int32_t device = -1;  // -1: the rank has no device activity in the trace
   int64_t compute_ns = 0;
-  int64_t comm_exposed_ns = 0;   // communication outside computation
+  int64_t comm_exposed_ns = 0;    // communication outside computation
   int64_t memory_exposed_ns = 0;  // memcpy/memset outside computation and communication
   int64_t idle_ns = 0;            // the window minus all of the above
   int64_t comm_ns = 0;            // all communication (union)
@@ -31,10 +31,10 @@ struct StepDevice {
 };
 
 struct StepRow {
-  int64_t step = 0;       // N of ProfilerStep#N
-  int64_t start_ns = 0;   // the window, on the trace's clock
-  int64_t wall_ns = 0;    // the window's length
-  int64_t host_ns = 0;    // the ProfilerStep#N event's own duration
+  int64_t step = 0;      // N of ProfilerStep#N
+  int64_t start_ns = 0;  // the window, on the trace's clock
+  int64_t wall_ns = 0;   // the window's length
+  int64_t host_ns = 0;   // the ProfilerStep#N event's own duration
   // The step's host thread, inside the ProfilerStep#N event: time in no traced event at all,
   // in the data loader (enumerate(DataLoader)...), in the optimizer (Optimizer.step /
   // Optimizer.zero_grad annotations), and in synchronize calls (cuda/hip *Synchronize).

@@ -35,8 +35,9 @@ Describe DescribeValues(std::vector<double> v) {
 
 const char* StepMetricName(StepMetric m) {
   static const char* const kNames[kStepMetrics] = {
-      "wall",         "compute",       "comm_exposed",    "memory_exposed", "idle",
-      "comm_hidden_share", "host_untraced", "host_dataloader", "host_optimizer", "host_sync"};
+      "wall",           "compute",           "comm_exposed",  "memory_exposed",
+      "idle",           "comm_hidden_share", "host_untraced", "host_dataloader",
+      "host_optimizer", "host_sync"};
   return kNames[static_cast<size_t>(m)];
 }
 
@@ -90,9 +91,10 @@ StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps) {
     auto& w = wall_by_rank[s.rank];
     w.first += static_cast<double>(s.row.wall_ns);
     ++w.second;
-    bool slower = s.row.wall_ns > o.slowest_wall_ns || o.slowest_rank < 0 ||
-                  (s.row.wall_ns == o.slowest_wall_ns &&
-                   std::make_pair(s.rank, s.row.step) < std::make_pair(o.slowest_rank, o.slowest_step));
+    bool slower =
+        s.row.wall_ns > o.slowest_wall_ns || o.slowest_rank < 0 ||
+        (s.row.wall_ns == o.slowest_wall_ns &&
+         std::make_pair(s.rank, s.row.step) < std::make_pair(o.slowest_rank, o.slowest_step));
     if (slower) {
       o.slowest_rank = s.rank;
       o.slowest_step = s.row.step;

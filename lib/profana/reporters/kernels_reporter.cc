@@ -73,26 +73,41 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
   Grid g;
   bool has_category = r.view == KernelView::kKernels || r.view == KernelView::kByOp;
   if (machine) {
-    g.headers = {"name", "category", "count", "total_us", "share_pct", "mean_us", "median_us",
-                 "min_us", "max_us", "stddev_us"};
+    g.headers = {"name",    "category",  "count",  "total_us", "share_pct",
+                 "mean_us", "median_us", "min_us", "max_us",   "stddev_us"};
   } else {
-    g.headers = {"Time %",  "Total (us)", "Count",   "Mean (us)", "Median",
-                 "Min",     "Max",        "Std dev", "Category",  NameHeader(r.view)};
+    g.headers = {"Time %", "Total (us)", "Count",   "Mean (us)", "Median",
+                 "Min",    "Max",        "Std dev", "Category",  NameHeader(r.view)};
     g.left = {false, false, false, false, false, false, false, false, true, true};
   }
   int64_t total = TotalOf(rows);
   size_t n = r.row_limit < 0 ? rows.size() : std::min<size_t>(rows.size(), r.row_limit);
+  // Shortened names that several kernels share get " [k/n]" in the order of the rows, so rows
+  // stay told apart (--full-names shows what they are).
+  bool shorten = !machine && !r.full_names && r.view == KernelView::kKernels;
+  std::vector<std::string> names(rows.size());
+  std::map<std::string, std::pair<int, int>> seen;  // short name -> (rows so far, rows in all)
+  for (size_t i = 0; i < rows.size(); ++i) {
+    names[i] = shorten ? job::ShortKernelName(rows[i].name) : rows[i].name;
+    ++seen[names[i]].second;
+  }
+  for (size_t i = 0; i < rows.size() && shorten; ++i) {
+    auto& [k, of] = seen[names[i]];
+    if (of > 1) names[i] += fmt::format(" [{}/{}]", ++k, of);
+  }
   for (size_t i = 0; i < n; ++i) {
     const Row& row = rows[i];
     const job::DurationStats& d = row.stats;
     std::string category = has_category ? row.category : (row.category ? "transfer" : "api");
-    std::string name = machine || r.full_names || r.view != KernelView::kKernels
-                           ? row.name
-                           : job::ShortKernelName(row.name);
-    std::vector<std::string> cells = {
-        Fixed(Share(d.sum(), total), machine ? 4 : 1), MicrosText(d.sum()), fmt::format("{}", d.count()),
-        Fixed(d.mean() / 1000.0, 3), Fixed(d.Quantile(0.5) / 1000.0, 3), MicrosText(d.min()),
-        MicrosText(d.max()), Fixed(d.stddev() / 1000.0, 3)};
+    const std::string& name = names[i];
+    std::vector<std::string> cells = {Fixed(Share(d.sum(), total), machine ? 4 : 1),
+                                      MicrosText(d.sum()),
+                                      fmt::format("{}", d.count()),
+                                      Fixed(d.mean() / 1000.0, 3),
+                                      Fixed(d.Quantile(0.5) / 1000.0, 3),
+                                      MicrosText(d.min()),
+                                      MicrosText(d.max()),
+                                      Fixed(d.stddev() / 1000.0, 3)};
     if (machine) {
       g.AddRow({name, category, cells[2], cells[1], cells[0], cells[3], cells[4], cells[5],
                 cells[6], cells[7]});
@@ -146,9 +161,7 @@ std::string FormatKernelsMarkdown(const KernelsReport& r) {
   return "### " + Heading(r, rows) + "\n\n" + MakeGrid(r, rows, false).Markdown();
 }
 
-std::string FormatKernelsCsv(const KernelsReport& r) {
-  return MakeGrid(r, RowsOf(r), true).Csv();
-}
+std::string FormatKernelsCsv(const KernelsReport& r) { return MakeGrid(r, RowsOf(r), true).Csv(); }
 
 std::string FormatKernelsJson(const KernelsReport& r) {
   std::vector<Row> rows = RowsOf(r);
@@ -177,7 +190,8 @@ std::string FormatKernelsJson(const KernelsReport& r) {
     row.category ? w.String(row.category) : w.Null();
     w.Key("count").Int(d.count());
     w.Key("total").Micros(d.sum());
-    w.Key("share").Double(total > 0 ? static_cast<double>(d.sum()) / static_cast<double>(total) : 0);
+    w.Key("share").Double(total > 0 ? static_cast<double>(d.sum()) / static_cast<double>(total)
+                                    : 0);
     w.Key("mean").Double(d.mean() / 1000.0);
     w.Key("median").Double(d.Quantile(0.5) / 1000.0);
     w.Key("min").Micros(d.min());

@@ -21,13 +21,25 @@ std::string DeviceText(int32_t device) { return device < 0 ? "-" : fmt::format("
 Grid RowsGrid(const StepsReport& r, bool csv) {
   Grid g;
   if (csv)
-    g.headers = {"rank", "step", "device", "wall_us", "compute_us", "comm_exposed_us",
-                 "memory_exposed_us", "idle_us", "comm_us", "comm_hidden_pct", "host_us",
-                 "host_untraced_us", "host_dataloader_us", "host_optimizer_us", "host_sync_us"};
+    g.headers = {"rank",
+                 "step",
+                 "device",
+                 "wall_us",
+                 "compute_us",
+                 "comm_exposed_us",
+                 "memory_exposed_us",
+                 "idle_us",
+                 "comm_us",
+                 "comm_hidden_pct",
+                 "host_us",
+                 "host_untraced_us",
+                 "host_dataloader_us",
+                 "host_optimizer_us",
+                 "host_sync_us"};
   else
-    g.headers = {"Rank", "Step", "Device", "Wall (us)", "Compute", "Exposed comm",
-                 "Exposed memcpy", "Idle", "Comm hidden %", "Host untraced", "Dataloader",
-                 "Optimizer", "Sync wait"};
+    g.headers = {"Rank",         "Step",           "Device",   "Wall (us)",     "Compute",
+                 "Exposed comm", "Exposed memcpy", "Idle",     "Comm hidden %", "Host untraced",
+                 "Dataloader",   "Optimizer",      "Sync wait"};
   for (const job::RankStep& s : *r.steps)
     for (const job::StepDevice& d : s.row.devices) {
       if (csv)
@@ -167,8 +179,9 @@ std::string FormatStepsJson(const StepsReport& r) {
       w.Key("comm").Micros(d.comm_ns);
       w.Key("comm_hidden").Micros(d.comm_hidden_ns);
       w.Key("comm_hidden_share");
-      d.comm_ns > 0 ? w.Double(static_cast<double>(d.comm_hidden_ns) / static_cast<double>(d.comm_ns))
-                    : w.Null();
+      d.comm_ns > 0
+          ? w.Double(static_cast<double>(d.comm_hidden_ns) / static_cast<double>(d.comm_ns))
+          : w.Null();
       w.Key("host").Micros(s.row.host_ns);
       w.Key("host_untraced").Micros(s.row.host_untraced_ns);
       w.Key("host_dataloader").Micros(s.row.host_dataloader_ns);
