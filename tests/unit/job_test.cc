@@ -1,9 +1,13 @@
 // Whole-job building blocks: rank detection, --ranks, the inputs of a directory, the step
 // breakdown's interval arithmetic on hand-made traces (worked out below), duration statistics
 // that merge in any order, and the combined commands run on testdata/job/two_ranks.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <thread>
+#include <vector>
 
+#include "profana/base/worker_pool.h"
 #include "profana/importers/importer.h"
 #include "profana/job/duration_stats.h"
 #include "profana/job/intervals.h"
@@ -250,4 +254,21 @@ TEST_CASE("two inputs of one rank are an error naming both; --ranks selects", "[
   CHECK(none.code == 2);
   CHECK(none.err.find("--ranks keeps none of the 2 inputs (their ranks: 0,1)") !=
         std::string::npos);
+}
+
+TEST_CASE("the worker pool runs each piece once with at most N pieces at a time", "[job]") {
+  CHECK(AvailableCores() >= 1);
+  std::vector<int> runs(50, 0);
+  std::atomic<int> running{0}, most{0};
+  RunOnWorkers(runs.size(), 3, [&](size_t i) {
+    int now = ++running;
+    for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ++runs[i];
+    --running;
+  });
+  for (int r : runs) CHECK(r == 1);
+  CHECK(most.load() <= 3);
+  CHECK(most.load() >= 1);
 }

@@ -18,6 +18,11 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
   command->add_option("--ranks", a->ranks,
                       "Only these ranks of the inputs: 0-3,7 (a rank is distributedInfo.rank, else "
                       "a number in the file name, else the position)");
+  command
+      ->add_option("--jobs", a->jobs,
+                   "Traces read at once (each held until summarised; default: the cores this "
+                   "process may use)")
+      ->check(CLI::NonNegativeNumber);
   if (by_rank)
     command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
 }
@@ -28,6 +33,7 @@ bool IsSingleTraceRun(const JobArgs& a) {
 
 Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
                                 const RankReducer& reduce) {
+  if (options.verbose) ctx.log->set_level(spdlog::level::debug);
   job::RankSelection selection;
   if (!a.ranks.empty()) {
     PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
@@ -51,7 +57,8 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
     return reduce(trace, events, in.path);
   };
-  Result<job::JobSummary> job = job::SummarizeJob(inputs, selection, 0, summarize);
+  Result<job::JobSummary> job =
+      job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);
   for (Output& o : outputs) {
     std::istringstream lines(o.log.str());
     for (std::string line; std::getline(lines, line);) ctx.log->debug("{}", line);

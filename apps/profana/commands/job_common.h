@@ -18,6 +18,7 @@ struct JobArgs {
   std::vector<std::string> inputs;
   std::string ranks;     // --ranks 0-3,7
   bool by_rank = false;  // --by-rank: one block per rank instead of the combination
+  int jobs = 0;          // --jobs: traces read at once; 0 = the cores this process may use
 };
 
 // Adds the positional inputs (required) and --ranks; --by-rank where `by_rank` is set.
