@@ -272,3 +272,20 @@ TEST_CASE("the worker pool runs each piece once with at most N pieces at a time"
   CHECK(most.load() <= 3);
   CHECK(most.load() >= 1);
 }
+
+TEST_CASE("one rank selected from a directory prints that trace's own table", "[job]") {
+  // A single rank keeps PyTorch's float sums: the table is the single-trace table under a
+  // "1 rank (3), summed" line.
+  std::string dir = TestData("traces/param/dlrm_kineto");
+  auto job = Run({"table", dir, "--ranks", "3"});
+  auto single = Run({"table", dir + "/worker3_step_12.1694128201557.pt.trace.json.gz"});
+  REQUIRE(job.code == 0);
+  REQUIRE(single.code == 0);
+  REQUIRE(job.out.rfind("1 rank (3), summed\n", 0) == 0);
+  CHECK(job.out.substr(job.out.find('\n') + 1) == single.out);
+  // And the steps of one trace are the directory's rows of that rank.
+  auto steps = Run({"steps", dir, "--ranks", "3", "--format", "csv"});
+  auto one = Run({"steps", dir + "/worker3_step_12.1694128201557.pt.trace.json.gz", "--format",
+                  "csv"});
+  CHECK(steps.out == one.out);
+}
