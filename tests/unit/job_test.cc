@@ -285,7 +285,7 @@ TEST_CASE("one rank selected from a directory prints that trace's own table", "[
   CHECK(job.out.substr(job.out.find('\n') + 1) == single.out);
   // And the steps of one trace are the directory's rows of that rank.
   auto steps = Run({"steps", dir, "--ranks", "3", "--format", "csv"});
-  auto one = Run({"steps", dir + "/worker3_step_12.1694128201557.pt.trace.json.gz", "--format",
-                  "csv"});
+  auto one =
+      Run({"steps", dir + "/worker3_step_12.1694128201557.pt.trace.json.gz", "--format", "csv"});
   CHECK(steps.out == one.out);
 }
