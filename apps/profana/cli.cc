@@ -4,8 +4,12 @@
 #include <sstream>
 
 #include "fmt/format.h"
+#include "profana/cli_args.h"
+#include "profana/cli_completion.h"
+#include "profana/cli_help.h"
 #include "profana/commands/commands.h"
 #include "profana/importers/importer.h"
+#include "profana/version.h"
 #include "spdlog/sinks/ostream_sink.h"
 
 namespace profana::app {
@@ -26,8 +30,10 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");
+  app.formatter(MakeHelpFormatter());
   app.require_subcommand(1);
-  app.set_version_flag("--version", "profana 0.1.0");
+  app.set_version_flag("--version", VersionString());
+  AddLeadingCommonOptions(app);
   RegisterTableCommand(app, ctx);
   RegisterStacksCommand(app, ctx);
   RegisterTreeCommand(app, ctx);
@@ -39,9 +45,18 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterConvertCommand(app, ctx);
   RegisterDiffCommand(app, ctx);
   RegisterCheckCommand(app, ctx);
+  RegisterHelpCommand(app, ctx);
+  RegisterCompletionCommand(app, ctx);
+  AddFormatsToHelp(app);
+  Result<std::vector<std::string>> words = NormalizeArgs(app, args);
+  if (!words.ok()) {
+    err->append(fmt::format("profana: error: {}\nRun 'profana --help' for the list of commands.\n",
+                            words.status().message()));
+    return kExitBadInput;
+  }
   try {
     // CLI11 wants argv order reversed for its vector overload.
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    std::vector<std::string> reversed(words->rbegin(), words->rend());
     app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     out->append(app.help());

@@ -106,7 +106,7 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats");
   cmd->add_option("FILE", args->file,
-                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
+                  "Trace file; - reads standard input")
       ->required();
   cmd->add_option(
       "--device", args->device,

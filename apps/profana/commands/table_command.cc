@@ -102,7 +102,7 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
   cmd->add_option("FILE", args->file,
-                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
+                  "Trace file; - reads standard input")
       ->required();
   std::string keys =
       "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
