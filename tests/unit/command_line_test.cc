@@ -130,7 +130,7 @@ TEST_CASE("help shows FILE... and every input format of the importer table", "[c
   CHECK(stacks.find("Usage: profana stacks [OPTIONS] FILE...\n") != std::string::npos);
 }
 
-TEST_CASE("--version names the version and the git commit", "[cli]") {
+TEST_CASE("the version line names the version and the git commit", "[cli]") {
   test::CliRun r = Run({"--version"});
   CHECK(r.code == 0);
   // A 12-digit commit (maybe "-dirty"), or "unknown" outside a git checkout.

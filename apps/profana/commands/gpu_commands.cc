@@ -252,8 +252,7 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<QueueArgs>();
   CLI::App* cmd = app.add_subcommand(
       "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
-  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
@@ -277,8 +276,7 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("idle",
                                      "GPU idle time per device and stream: host wait, kernel wait, "
                                      "other; the longest gaps and the op running");
-  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option("--kernel-delay", args->kernel_delay_ns,
                   "Gaps shorter than NS nanoseconds after an early launch are kernel wait (HTA's "
                   "consecutive_kernel_delay)")

@@ -105,9 +105,7 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
       "memory",
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats");
-  cmd->add_option("FILE", args->file,
-                  "Trace file; - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option(
       "--device", args->device,
       "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "

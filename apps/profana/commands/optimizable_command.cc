@@ -77,8 +77,7 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("optimizable",
                                      "The CPU ops worth optimising, as PyTorch's "
                                      "BasicEvaluation.get_optimizable_events ranks them");
-  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option("--top", args->top, "How many events (get_optimizable_events(length=N))")
       ->default_val(1)
       ->check(CLI::PositiveNumber);

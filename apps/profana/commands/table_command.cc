@@ -101,9 +101,7 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<TableArgs>();
   CLI::App* cmd = app.add_subcommand(
       "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
-  cmd->add_option("FILE", args->file,
-                  "Trace file; - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   std::string keys =
       "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
       "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "
