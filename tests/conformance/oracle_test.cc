@@ -109,8 +109,9 @@ std::string RowName(const std::string& line) {
 // profana's tree (where PyTorch moved the async event out).
 std::set<std::string> AffectedNames(const Session& s, const std::string& input) {
   std::set<std::string> names = s.async_names;
-  auto trace = profana::LoadTrace(s.dir + "/" + input);
-  REQUIRE(trace.ok());
+  auto loaded = profana::LoadTrace(s.dir + "/" + input);
+  REQUIRE(loaded.ok());
+  const profana::Trace* trace = &loaded->trace;
   profana::passes::FunctionEventList events = profana::passes::BuildFunctionEvents(*trace);
   for (size_t i = 0; i < events.size(); ++i) {
     if (!s.async_names.count(std::string(trace->str(events.name[i])))) continue;
@@ -232,8 +233,9 @@ TEST_CASE("the op tree matches PyTorch's cpu_parent and cpu_children", "[conform
   for (const Session& s : Sessions()) {
     if (!s.async_names.empty()) continue;  // PyTorch took the async events out of its tree
     INFO(s.name);
-    auto trace = profana::LoadTrace(s.dir + "/trace.kineto_like.json");
-    if (!trace.ok()) continue;  // legacy sessions have no kineto-like file
+    auto loaded = profana::LoadTrace(s.dir + "/trace.kineto_like.json");
+    if (!loaded.ok()) continue;  // legacy sessions have no kineto-like file
+    const profana::Trace* trace = &loaded->trace;
     profana::passes::FunctionEventList events = profana::passes::BuildFunctionEvents(*trace);
     simdjson::dom::parser parser;
     simdjson::dom::element oracle = parser.load(s.dir + "/events.json");

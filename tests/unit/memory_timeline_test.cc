@@ -25,7 +25,7 @@ struct Built {
 Built Build(const std::string& relative) {
   auto trace = profana::LoadTrace(profana::test::TestData(relative));
   REQUIRE(trace.ok());
-  Built b{std::move(*trace), {}, {}};
+  Built b{std::move(trace->trace), {}, {}};
   b.events = profana::passes::BuildFunctionEvents(b.trace);
   b.timeline = profana::passes::BuildMemoryTimeline(b.trace, b.events);
   return b;

@@ -21,8 +21,9 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
   REQUIRE(files.size() >= 38);
   for (const std::string& file : files) {
     INFO(file);
-    auto trace = profana::LoadTrace(file);
-    REQUIRE(trace.ok());
+    auto loaded = profana::LoadTrace(file);
+    REQUIRE(loaded.ok());
+    const profana::Trace* trace = &loaded->trace;
     CHECK(trace->diagnostics.CountAtLeast(profana::Severity::kError) == 0);
     CHECK(trace->events.size() > 0);
     auto events = profana::passes::BuildFunctionEvents(*trace);

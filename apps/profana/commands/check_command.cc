@@ -193,7 +193,8 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
     if (!parsed.ok()) return Fail(parsed.status(), ctx);
     budget = std::move(*parsed);
   }
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  std::optional<FunctionEventIndex> index;
+  auto trace = LoadForCommand(a.file, a.common, ctx, &index);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   bool json = a.common.format == "json";
 
@@ -211,7 +212,7 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
         failed, failures, ctx);
   }
 
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
   std::vector<passes::RuleResult> results;
   std::string mode;
   if (!a.budget.empty()) {
@@ -222,9 +223,10 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
     results = std::move(*r);
     mode = "budget " + a.budget;
   } else {
-    auto base = LoadForCommand(a.baseline, a.common, ctx);
+    std::optional<FunctionEventIndex> base_index;
+    auto base = LoadForCommand(a.baseline, a.common, ctx, &base_index);
     if (!base.ok()) return Fail(base.status(), ctx);
-    passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base);
+    passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base, base_index);
     passes::TraceDiff diff = passes::DiffTraces(*base, base_events, *trace, events, {});
     results = passes::BaselineRules(diff, max_regression);
     mode = fmt::format("baseline {}, at most {:g}% slower", a.baseline, max_regression * 100);

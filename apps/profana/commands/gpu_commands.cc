@@ -239,8 +239,7 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
 void WarnWithoutDevice(const Trace& t, const std::string& file, const CommonOptions& o,
                        Context& ctx) {
   for (ActivityKind k : t.events.kind)
-    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
-      return;
+    if (IsDeviceWork(k)) return;
   if (!o.quiet)
     ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset)\n",
                                 file == "-" ? "<stdin>" : file));
@@ -257,10 +256,11 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
       passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
       std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(*trace);
       const std::string& f = args->common.format;
@@ -290,10 +290,11 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
       passes::IdleBreakdown b = passes::ComputeIdleBreakdown(*trace, events, args->kernel_delay_ns,
                                                              static_cast<size_t>(args->gaps));
       const std::string& f = args->common.format;

@@ -85,10 +85,11 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       Stopwatch clock;
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
       passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
       passes::Ranking ranking =
           passes::RankEvents(*trace, events, eval, static_cast<size_t>(args->top));

@@ -244,9 +244,10 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
       return Emit(
           args->common.format == "json" ? Json(*trace, events, *args) : Text(*trace, events, *args),
           args->common, ctx);

@@ -8,6 +8,7 @@
 
 #include "profana/base/input_buffer.h"
 #include "profana/base/status.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana {
@@ -16,7 +17,7 @@ struct ImporterInfo {
   const char* name;         // "chrome-json"
   const char* description;  // for --help
   bool (*sniff)(std::string_view first_bytes);
-  Result<Trace> (*import)(const InputBuffer& input);
+  Result<LoadedTrace> (*import)(const InputBuffer& input);
 };
 
 const std::vector<ImporterInfo>& Importers();
@@ -29,8 +30,9 @@ struct LoadOptions {
   InputLimits limits;
 };
 
-// Reads a file (or "-" for stdin), detects its format and imports it.
-Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options = {});
-Result<Trace> LoadTraceFromBuffer(const InputBuffer& input);
+// Reads a file (or "-" for stdin), detects its format and imports it. A native file's function
+// event index comes with the trace (LoadedTrace); BuildFunctionEvents takes it.
+Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options = {});
+Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input);
 
 }  // namespace profana

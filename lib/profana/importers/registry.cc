@@ -10,20 +10,30 @@
 #include "profana/io/native_reader.h"
 
 namespace profana {
+namespace {
+
+// The importers of formats that cannot store a function event index.
+template <Result<Trace> (*Import)(const InputBuffer&)>
+Result<LoadedTrace> TraceOnly(const InputBuffer& input) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, Import(input));
+  return LoadedTrace{std::move(trace), std::nullopt};
+}
+
+}  // namespace
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
       {"chrome-json",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
-       json::SniffChromeJson, json::ImportChromeJson},
+       json::SniffChromeJson, TraceOnly<json::ImportChromeJson>},
       {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
-       nvprof::SniffSqlite, nvprof::ImportNvprof},
+       nvprof::SniffSqlite, TraceOnly<nvprof::ImportNvprof>},
       {"profana-native",
        "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
        native::SniffNativeBinary, native::ImportNativeBinary},
       {"profana-native-text", "the native format's text twin (profana convert IN -o OUT.txt)",
-       native::SniffNativeTextFile, native::ImportNativeText},
+       native::SniffNativeTextFile, TraceOnly<native::ImportNativeText>},
   };
   return kImporters;
 }
@@ -34,7 +44,7 @@ const ImporterInfo* DetectFormat(std::string_view bytes) {
   return nullptr;
 }
 
-Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
+Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
   if (input.size == 0) {
     if (input.gzip_truncated)
       return Status(ErrorCode::kTruncated,
@@ -53,7 +63,7 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   return info->import(input);
 }
 
-Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
+Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
   // The native file's fast path: map it and hand the columns over, no copy of the whole file.
   if (path != "-") {
     auto mapped = MappedFile::Open(path);
@@ -63,9 +73,10 @@ Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
         return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
       // The trace's columns read the mapping in place, and keep it alive.
       auto shared = std::make_shared<MappedFile>(std::move(*mapped));
-      PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(shared->bytes(), path, shared));
-      native::SetContainer(&trace, "profana-native", size);
-      return trace;
+      PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded,
+                               native::ReadNative(shared->bytes(), path, shared));
+      native::SetContainer(&loaded.trace, "profana-native", size);
+      return loaded;
     }
     // JSON, plain or gzipped, streams through a bounded window on all cores. Anything unusual
     // (damage, truncation, not JSON) comes back without a trace, and the whole-file path below
@@ -73,7 +84,7 @@ Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
     json::StreamOptions stream;
     stream.max_bytes = options.limits.max_bytes;
     json::StreamAttempt streamed = json::StreamChromeJson(path, stream);
-    if (streamed.trace) return std::move(*streamed.trace);
+    if (streamed.trace) return LoadedTrace{std::move(*streamed.trace), std::nullopt};
   }
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, options.limits));
   return LoadTraceFromBuffer(input);

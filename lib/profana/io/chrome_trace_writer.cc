@@ -210,8 +210,7 @@ class Writer {
     const EventTable& e = t_.events;
     std::unordered_map<int64_t, uint32_t> launch;
     for (uint32_t i = 0; i < e.size(); ++i)
-      if ((e.kind[i] == ActivityKind::kRuntime || e.kind[i] == ActivityKind::kDriver) &&
-          e.correlation[i] != kNoId)
+      if (IsRuntimeOrDriver(e.kind[i]) && e.correlation[i] != kNoId)
         launch.try_emplace(e.correlation[i], i);
     for (uint32_t i = 0; i < e.size(); ++i) {
       if (!IsDeviceActivity(e.kind[i]) || e.correlation[i] == kNoId) continue;
@@ -266,9 +265,9 @@ std::string WriteChromeTrace(const Trace& t) {
   std::string out;
   out.reserve(t.events.size() * 200 + 4096);
   const TraceMetadata& m = t.metadata;
-  // A bare-array export stays one: its times are relative to the profiler's start, and the
-  // analyses treat the two layouts' clocks differently (docs/semantics.md).
-  bool array = m.format == "chrome-json-array";
+  // Relative times are written as a bare array, the one layout whose times are read as relative
+  // (docs/semantics.md): a Kineto object would move the origin to its span or first event.
+  bool array = m.origin.kind == TimeOriginKind::kRelative;
   if (array) {
     out += "[";
   } else {

@@ -43,48 +43,26 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
 
 }  // namespace
 
-const char* ActivityKindName(ActivityKind kind) {
-  switch (kind) {
-    case ActivityKind::kCpuOp:
-      return "cpu_op";
-    case ActivityKind::kUserAnnotation:
-      return "user_annotation";
-    case ActivityKind::kRuntime:
-      return "runtime";
-    case ActivityKind::kDriver:
-      return "driver";
-    case ActivityKind::kCpuInstant:
-      return "cpu_instant_event";
-    case ActivityKind::kPythonFunction:
-      return "python_function";
-    case ActivityKind::kCpuOther:
-      return "cpu_other";
-    case ActivityKind::kKernel:
-      return "kernel";
-    case ActivityKind::kMemcpy:
-      return "memcpy";
-    case ActivityKind::kMemset:
-      return "memset";
-    case ActivityKind::kGpuUserAnnotation:
-      return "gpu_user_annotation";
-    case ActivityKind::kDeviceOther:
-      return "device_other";
-    case ActivityKind::kTraceSpan:
-      return "trace_span";
-  }
-  return "unknown";
-}
-
-bool IsDeviceActivity(ActivityKind kind) {
-  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy ||
-         kind == ActivityKind::kMemset || kind == ActivityKind::kGpuUserAnnotation ||
-         kind == ActivityKind::kDeviceOther;
-}
-
 std::vector<StringId> Trace::StackFrames(StackId id) const {
   std::vector<StringId> frames;
   for (uint32_t n = id.value; n != 0; n = stacks.parent[n].value) frames.push_back(stacks.frame[n]);
   return frames;
+}
+
+void WorkOutTimeOrigin(Trace* trace) {
+  TimeOrigin& origin = trace->metadata.origin;
+  if (origin.kind == TimeOriginKind::kRelative) {
+    origin.ns = 0;
+    return;
+  }
+  const EventTable& ev = trace->events;
+  origin = {TimeOriginKind::kFirstEvent, ev.size() ? ev.start_ns[0] : 0};  // sorted by start
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] == ActivityKind::kTraceSpan) {
+      origin = {TimeOriginKind::kTraceSpan, ev.start_ns[i]};
+      return;
+    }
+  }
 }
 
 TraceBuilder::TraceBuilder() = default;
@@ -239,21 +217,9 @@ Trace TraceBuilder::Finish() && {
       if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
       return t.end_ns[a] > t.end_ns[b];
     });
-    Permute(&t.name, order);
-    Permute(&t.trace_name, order);
-    Permute(&t.category, order);
-    Permute(&t.kind, order);
-    Permute(&t.thread, order);
-    Permute(&t.start_ns, order);
-    Permute(&t.end_ns, order);
-    Permute(&t.external_id, order);
-    Permute(&t.correlation, order);
-    Permute(&t.sequence_nr, order);
-    Permute(&t.fwd_thread, order);
-    Permute(&t.input_shapes, order);
-    Permute(&t.stack, order);
-    Permute(&t.device, order);
+    ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order); });
   }
+  WorkOutTimeOrigin(&trace_);
   return std::move(trace_);
 }
 

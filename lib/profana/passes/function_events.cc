@@ -21,15 +21,6 @@ constexpr std::string_view kFilteredNames[] = {
     "aten::_version",
 };
 
-bool IsCpuFunctionEvent(ActivityKind kind) {
-  return kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation ||
-         kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver;
-}
-bool IsDeviceFunctionEvent(ActivityKind kind) {
-  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy ||
-         kind == ActivityKind::kMemset;
-}
-
 // The pre-dedup list, as parse_kineto_results leaves it.
 struct Candidate {
   uint32_t source;  // trace event, or memory record index when synthetic
@@ -117,8 +108,7 @@ class Builder {
   // In legacy-kernel traces launches and device activities only serve to attribute kernels.
   bool Hidden(size_t i) const {
     if (!trace_.metadata.legacy_kernels || cand_[i].synthetic) return false;
-    ActivityKind k = ev_.kind[cand_[i].source];
-    return k == ActivityKind::kRuntime || k == ActivityKind::kDriver || !IsCpu(i);
+    return IsRuntimeOrDriver(ev_.kind[cand_[i].source]) || !IsCpu(i);
   }
   StringId NameOf(size_t i) const {
     return cand_[i].synthetic ? memory_name_ : ev_.name[cand_[i].source];
@@ -157,7 +147,7 @@ void Builder::SelectEvents() {
   for (uint32_t i = 0; i < ev_.size(); ++i) {
     ActivityKind kind = ev_.kind[i];
     bool cpu = IsCpuFunctionEvent(kind);
-    if (!cpu && !IsDeviceFunctionEvent(kind)) continue;
+    if (!cpu && !IsDeviceWork(kind)) continue;
     if (std::find(filtered.begin(), filtered.end(), ev_.trace_name[i]) != filtered.end()) continue;
     cand_.push_back({i, false, ev_.start_ns[i], ev_.end_ns[i]});
     device_.push_back(cpu ? DeviceType::kCPU : DeviceType::kCUDA);
@@ -323,15 +313,11 @@ void Builder::AttributeKernels() {
   size_t n = cand_.size();
   IdIndex launch_by_correlation, op_by_external_id;
   auto is_launch = [&](uint32_t i, uint32_t e) {
-    ActivityKind kind = ev_.kind[e];
-    return !cand_[i].synthetic && IsCpu(i) &&
-           (kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
+    return !cand_[i].synthetic && IsCpu(i) && IsRuntimeOrDriver(ev_.kind[e]) &&
            ev_.correlation[e] != kNoId;
   };
   auto is_op = [&](uint32_t i, uint32_t e) {
-    ActivityKind kind = ev_.kind[e];
-    return !cand_[i].synthetic && IsCpu(i) &&
-           (kind == ActivityKind::kCpuOp || kind == ActivityKind::kUserAnnotation) &&
+    return !cand_[i].synthetic && IsCpu(i) && IsOpOrAnnotation(ev_.kind[e]) &&
            ev_.external_id[e] != kNoId;
   };
   // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
@@ -570,8 +556,7 @@ void ForEachIndexedField(Index& x, List& o, F f) {
 
 // The list's structure from a native file's index: its columns are used as they are (views of the
 // file).
-FunctionEventList FromIndex(const Trace& trace) {
-  const FunctionEventIndex& x = trace.function_index;
+FunctionEventList FromIndex(const FunctionEventIndex& x) {
   FunctionEventList o;
   ForEachIndexedField(x, o, [](const auto& from, auto& to) { to = from; });
   o.device_type = Column<DeviceType>::View(
@@ -615,28 +600,16 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
 
 }  // namespace
 
-const char* DeviceTypeName(DeviceType type) {
-  return type == DeviceType::kCPU ? "DeviceType.CPU" : "DeviceType.CUDA";
-}
-
-FunctionEventList BuildFunctionEvents(const Trace& trace) {
-  bool indexed = trace.function_index.version == kFunctionEventIndexVersion;
-  FunctionEventList out = indexed ? FromIndex(trace) : Builder(trace).Run();
+FunctionEventList BuildFunctionEvents(const Trace& trace,
+                                      const std::optional<FunctionEventIndex>& index) {
+  bool indexed = index && index->version == kFunctionEventIndexVersion;
+  FunctionEventList out = indexed ? FromIndex(*index) : Builder(trace).Run();
   BindEventFields(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;
   out.legacy = trace.metadata.legacy_kernels;
-  const EventTable& ev = trace.events;
-  if (trace.metadata.format != "chrome-json-array" && ev.size() > 0) {
-    out.origin_ns = ev.start_ns[0];  // events are sorted by start
-    for (size_t i = 0; i < ev.size(); ++i) {
-      if (ev.kind[i] == ActivityKind::kTraceSpan) {
-        out.origin_ns = ev.start_ns[i];
-        break;
-      }
-    }
-  }
+  out.origin_ns = trace.metadata.origin.ns;
   return out;
 }
 

@@ -20,15 +20,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_field.h"
 
 namespace profana::passes {
 
 enum class DeviceType : uint8_t { kCPU, kCUDA };
-const char* DeviceTypeName(DeviceType type);  // "DeviceType.CPU", as str() prints it
 
 struct FunctionEventList {
   FunctionEventList() = default;
@@ -68,8 +69,7 @@ struct FunctionEventList {
   Column<double> cuda_total_us;
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
-  // computed that way (see key_averages.h). The bare-array export is already relative (origin
-  // 0); Kineto files are shifted to the profiler's own span, or to the first event.
+  // computed that way (see key_averages.h). The trace's metadata.origin.
   int64_t origin_ns = 0;
   bool legacy = false;              // FunctionEvent.is_legacy: kernels live on CPU events only
   bool has_memory_records = false;  // the trace recorded memory (columns shown)
@@ -79,14 +79,14 @@ struct FunctionEventList {
   uint64_t external_id_mismatches = 0;
 
   size_t size() const { return source.size(); }
-  bool has_children(size_t i) const { return child_begin[i + 1] > child_begin[i]; }
 };
 
-// Uses the trace's function event index when it has one of this version (a native file written by
-// `convert`), which gives the same list without redoing the tree and the attributions. The list's
-// columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is
-// used.
-FunctionEventList BuildFunctionEvents(const Trace& trace);
+// With `index` (what a native file written by `convert` stored: LoadedTrace::function_index, made
+// from exactly these events) the list is the index's, without redoing the tree and the
+// attributions; it is the same list. The list's columns read the trace's and the index's
+// (event_field.h): keep both alive, unchanged, while the list is used.
+FunctionEventList BuildFunctionEvents(
+    const Trace& trace, const std::optional<FunctionEventIndex>& index = std::nullopt);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
 // EventTimes need not sum the CUDA totals).

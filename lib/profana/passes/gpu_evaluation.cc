@@ -10,9 +10,7 @@ namespace profana::passes {
 namespace {
 
 bool IsKernelActivity(const Trace& trace, uint32_t e) {
-  ActivityKind k = trace.events.kind[e];
-  if (k != ActivityKind::kKernel && k != ActivityKind::kMemcpy && k != ActivityKind::kMemset)
-    return false;
+  if (!IsDeviceWork(trace.events.kind[e])) return false;
   // The reference's is_cuda_kernel: memory operations are not kernels.
   std::string name(trace.str(trace.events.name[e]));
   std::transform(name.begin(), name.end(), name.begin(),
@@ -115,9 +113,7 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
   GpuEvaluation out;
   std::vector<uint32_t> launches, kernels;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    ActivityKind k = ev.kind[e];
-    if ((k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
-        IsLaunchName(trace.str(ev.name[e])))
+    if (IsRuntimeOrDriver(ev.kind[e]) && IsLaunchName(trace.str(ev.name[e])))
       launches.push_back(e);
     else if (IsKernelActivity(trace, e))
       kernels.push_back(e);

@@ -7,17 +7,12 @@
 namespace profana::passes {
 namespace {
 
-bool IsActivity(ActivityKind k) {
-  return k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset;
-}
-
 // Runtime/driver call start per correlation id: when the host asked for each activity.
 std::unordered_map<int64_t, uint32_t> LaunchesByCorrelation(const Trace& trace) {
   const EventTable& ev = trace.events;
   std::unordered_map<int64_t, uint32_t> launches;
   for (uint32_t e = 0; e < ev.size(); ++e)
-    if ((ev.kind[e] == ActivityKind::kRuntime || ev.kind[e] == ActivityKind::kDriver) &&
-        ev.correlation[e] != kNoId)
+    if (IsRuntimeOrDriver(ev.kind[e]) && ev.correlation[e] != kNoId)
       launches.try_emplace(ev.correlation[e], e);
   return launches;
 }
@@ -71,7 +66,7 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
   std::map<int32_t, std::vector<uint32_t>> by_device;
   std::map<std::pair<int32_t, uint32_t>, std::vector<uint32_t>> by_stream;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (!IsActivity(ev.kind[e])) continue;
+    if (!IsDeviceWork(ev.kind[e])) continue;
     int32_t device = ev.device[e] >= 0
                          ? ev.device[e]
                          : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
@@ -136,7 +131,7 @@ std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace) {
   std::map<uint32_t, std::vector<std::pair<int64_t, int32_t>>> changes;
   std::map<uint32_t, int32_t> devices;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (!IsActivity(ev.kind[e])) continue;
+    if (!IsDeviceWork(ev.kind[e])) continue;
     auto launch = launches.find(ev.correlation[e]);
     int64_t enqueued = launch != launches.end()
                            ? std::min(ev.start_ns[launch->second], ev.start_ns[e])

@@ -20,50 +20,16 @@ bool ParseInt(std::string_view s, int64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Keeps the entries of `column` whose keep flag is set, in order.
-template <typename T>
-void Compact(Column<T>* column, const std::vector<uint8_t>& keep) {
-  std::vector<T>& v = column->owned();
-  size_t out = 0;
-  for (size_t i = 0; i < v.size(); ++i)
-    if (keep[i]) v[out++] = v[i];
-  v.resize(out);
-}
-
-void CompactEvents(EventTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->name, keep);
-  Compact(&t->trace_name, keep);
-  Compact(&t->category, keep);
-  Compact(&t->kind, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->start_ns, keep);
-  Compact(&t->end_ns, keep);
-  Compact(&t->external_id, keep);
-  Compact(&t->correlation, keep);
-  Compact(&t->sequence_nr, keep);
-  Compact(&t->fwd_thread, keep);
-  Compact(&t->input_shapes, keep);
-  Compact(&t->stack, keep);
-  Compact(&t->device, keep);
-}
-
-void CompactMemory(MemoryTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->ts_ns, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->bytes, keep);
-  Compact(&t->addr, keep);
-  Compact(&t->total_allocated, keep);
-  Compact(&t->total_reserved, keep);
-  Compact(&t->device_type, keep);
-  Compact(&t->device_id, keep);
-}
-
-void CompactFlows(FlowTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->id, keep);
-  Compact(&t->ts_ns, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->category, keep);
-  Compact(&t->is_start, keep);
+// Keeps the rows of a table whose keep flag is set, in order.
+template <typename Table>
+void Compact(Table* table, const std::vector<uint8_t>& keep) {
+  ForEachColumn(*table, [&](const char*, auto& column) {
+    auto& v = column.owned();
+    size_t out = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (keep[i]) v[out++] = v[i];
+    v.resize(out);
+  });
 }
 
 // A regex matched once per distinct name, not once per event.
@@ -101,7 +67,7 @@ class NameMatcher {
 Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f, const Trace& t) {
   std::optional<Interval> window;
   if (f.window_start_us || f.window_end_us) {
-    int64_t origin = TraceOrigin(t);
+    int64_t origin = t.metadata.origin.ns;
     window = Interval{f.window_start_us ? origin + *f.window_start_us * 1000 : INT64_MIN,
                       f.window_end_us ? origin + *f.window_end_us * 1000 : INT64_MAX};
   }
@@ -236,13 +202,6 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   return Status::Ok();
 }
 
-int64_t TraceOrigin(const Trace& t) {
-  if (t.metadata.format == "chrome-json-array" || t.events.size() == 0) return 0;
-  for (size_t i = 0; i < t.events.size(); ++i)
-    if (t.events.kind[i] == ActivityKind::kTraceSpan) return t.events.start_ns[i];
-  return t.events.start_ns[0];
-}
-
 int64_t StepNumber(const Trace& t, uint32_t i) {
   if (IsDeviceActivity(t.events.kind[i])) return -1;
   std::string_view name = t.str(t.events.trace_name[i]);
@@ -255,9 +214,6 @@ int64_t StepNumber(const Trace& t, uint32_t i) {
 Status FilterTrace(const TraceFilter& f, Trace* trace) {
   if (f.empty()) return Status::Ok();
   Trace& t = *trace;
-  // A native file's function event index describes every event; the filtered trace is analysed from
-  // its own events.
-  t.function_index = FunctionEventIndex();
   const EventTable& ev = t.events;
   NameMatcher name, exclude;
   PROFANA_RETURN_IF_ERROR(name.Compile(f.name, "--name", t.strings.size()));
@@ -289,8 +245,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
       fl |= kExcluded;
     flags[i] = fl;
     stack.push_back({ev.end_ns[i], fl});
-    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
-        ev.correlation[i] != kNoId)
+    if (IsRuntimeOrDriver(kind) && ev.correlation[i] != kNoId)
       launch_by_correlation.try_emplace(ev.correlation[i], i);
   }
 
@@ -316,7 +271,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     }
     keep[i] = ev.kind[i] == ActivityKind::kTraceSpan || fl == (kTimeOk | kThreadOk | kNameOk);
   }
-  CompactEvents(&t.events, keep);
+  Compact(&t.events, keep);
 
   const MemoryTable& mem = t.memory;
   keep.assign(mem.size(), 0);
@@ -327,14 +282,16 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     keep[i] = device_ok && thread_ok[mem.thread[i].value] &&
               (!time || Overlaps(*time, mem.ts_ns[i], mem.ts_ns[i]));
   }
-  CompactMemory(&t.memory, keep);
+  Compact(&t.memory, keep);
 
   const FlowTable& flows = t.flows;
   keep.assign(flows.size(), 0);
   for (size_t i = 0; i < flows.size(); ++i)
     keep[i] = thread_ok[flows.thread[i].value] &&
               (!time || Overlaps(*time, flows.ts_ns[i], flows.ts_ns[i]));
-  CompactFlows(&t.flows, keep);
+  Compact(&t.flows, keep);
+  // The span is always kept; without one, the origin is the first event kept.
+  WorkOutTimeOrigin(&t);
   return Status::Ok();
 }
 

@@ -10,10 +10,6 @@ namespace {
 
 constexpr int64_t kEdgeNs = 1000000;  // a millisecond: launches cut off by the capture's ends
 
-bool IsQueuedWork(ActivityKind k) {
-  return k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset;
-}
-
 void Count(ValidationCheck* c, uint32_t event) {
   if (c->count++ == 0) c->first_event = event;
 }
@@ -42,11 +38,11 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
   for (uint32_t i = 0; i < ev.size(); ++i) {
     if (ev.correlation[i] == kNoId) continue;
     ActivityKind k = ev.kind[i];
-    if (IsQueuedWork(k)) {
+    if (IsDeviceWork(k)) {
       device_by_correlation.try_emplace(ev.correlation[i], i);
       first_device = std::min(first_device, ev.start_ns[i]);
       last_device = std::max(last_device, ev.end_ns[i]);
-    } else if (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) {
+    } else if (IsRuntimeOrDriver(k)) {
       // Any runtime call may enqueue work (cudaMemcpyAsync, cudaGraphLaunch), not only launches.
       launch_by_correlation.try_emplace(ev.correlation[i], i);
     }
@@ -61,7 +57,7 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
   for (uint32_t i = 0; i < ev.size(); ++i) {
     ActivityKind k = ev.kind[i];
     uint32_t th = ev.thread[i].value;
-    if (IsQueuedWork(k)) {
+    if (IsDeviceWork(k)) {
       if (ev.start_ns[i] < stream_end[th]) Count(&device, i);
       stream_end[th] = std::max(stream_end[th], ev.end_ns[i]);
       if (ev.correlation[i] == kNoId) continue;
@@ -75,8 +71,8 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
         Count(&host, i);
       else
         stack.push_back(ev.end_ns[i]);
-      bool is_launch = (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
-                       ev.correlation[i] != kNoId && IsLaunchName(t.str(ev.name[i]));
+      bool is_launch =
+          IsRuntimeOrDriver(k) && ev.correlation[i] != kNoId && IsLaunchName(t.str(ev.name[i]));
       if (is_launch && !device_by_correlation.find(ev.correlation[i]))
         Count(first_device != INT64_MAX && !at_edge(ev.start_ns[i]) ? &unlaunched : &edge, i);
     }

@@ -14,10 +14,10 @@ void SetContainer(Trace* trace, const char* container, uint64_t bytes) {
   trace->metadata.container = fmt::format("{} {} ({} bytes)", container, kVersion, bytes);
 }
 
-Result<Trace> ImportNativeBinary(const InputBuffer& input) {
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNative(input.view(), input.name));
-  SetContainer(&trace, "profana-native", input.size);
-  return trace;
+Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input) {
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(input.view(), input.name));
+  SetContainer(&loaded.trace, "profana-native", input.size);
+  return loaded;
 }
 
 Result<Trace> ImportNativeText(const InputBuffer& input) {

@@ -7,12 +7,13 @@
 
 #include "profana/base/input_buffer.h"
 #include "profana/base/status.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::native {
 
 bool SniffNativeBinary(std::string_view first_bytes);
-Result<Trace> ImportNativeBinary(const InputBuffer& input);
+Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input);
 bool SniffNativeTextFile(std::string_view first_bytes);
 Result<Trace> ImportNativeText(const InputBuffer& input);
 
