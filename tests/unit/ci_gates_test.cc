@@ -86,7 +86,7 @@ TEST_CASE(
   // One top-level optimizer step, everything else inside it.
   int64_t top = 0;
   for (size_t i = 0; i < e.size(); ++i)
-    top += e.parent[i] < 0 && e.device_type[i] == passes::DeviceType::kCPU;
+    top += !e.parent[i].valid() && e.device_type[i] == passes::DeviceType::kCPU;
   CHECK(top == 1);
   CHECK(e.kernels_attributed > 0);
   Trace x = Load(kRank0);

@@ -126,9 +126,10 @@ std::string ValidationText(const std::string& file,
     bool ok = !c.fatal || c.count == 0;
     out += fmt::format("  {}  {:<28}  {:>8}  {}", ok ? (c.fatal ? "ok  " : "info") : "FAIL", c.name,
                        c.count, c.description);
-    if (c.first_event >= 0)
+    if (c.first_event)
       out += fmt::format("; first: \"{}\" at event #{}",
-                         Shorten(t.str(t.events.trace_name[c.first_event])), c.first_event);
+                         Shorten(t.str(t.events.trace_name[c.first_event->value])),
+                         c.first_event->value);
     out += "\n";
   }
   return out;
@@ -199,7 +200,8 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
   bool json = a.common.format == "json";
 
   if (a.budget.empty() && a.baseline.empty()) {
-    std::vector<passes::ValidationCheck> checks = passes::ValidateTrace(*trace);
+    std::vector<passes::ValidationCheck> checks =
+        passes::ValidateTrace(*trace, LaunchIndex(trace->events));
     size_t failed = 0;
     std::string failures;
     for (const auto& c : checks) {

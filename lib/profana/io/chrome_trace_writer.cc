@@ -1,9 +1,8 @@
 #include "profana/io/chrome_trace_writer.h"
 
-#include <unordered_map>
-
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
+#include "profana/model/launch_index.h"
 
 namespace profana::io {
 namespace {
@@ -208,15 +207,12 @@ class Writer {
   // correlation id; written only when the trace has no flows of its own (an nvprof database).
   void LaunchFlows() {
     const EventTable& e = t_.events;
-    std::unordered_map<int64_t, uint32_t> launch;
-    for (uint32_t i = 0; i < e.size(); ++i)
-      if (IsRuntimeOrDriver(e.kind[i]) && e.correlation[i] != kNoId)
-        launch.try_emplace(e.correlation[i], i);
+    LaunchIndex launches(e);
     for (uint32_t i = 0; i < e.size(); ++i) {
-      if (!IsDeviceActivity(e.kind[i]) || e.correlation[i] == kNoId) continue;
-      auto it = launch.find(e.correlation[i]);
-      if (it == launch.end()) continue;
-      Flow(true, e.correlation[i], e.start_ns[it->second], e.thread[it->second], "ac2g");
+      if (!IsDeviceActivity(e.kind[i])) continue;
+      std::optional<EventId> launch = launches.Launch(e.correlation[i]);
+      if (!launch) continue;
+      Flow(true, e.correlation[i], e.start_ns[launch->value], e.thread[launch->value], "ac2g");
       Flow(false, e.correlation[i], e.start_ns[i], e.thread[i], "ac2g");
     }
   }

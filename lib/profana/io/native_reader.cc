@@ -208,19 +208,19 @@ Status ValidateFunctionIndex(const Trace& t, const FunctionEventIndex& x) {
   PROFANA_RETURN_IF_ERROR(rows("cuda_total_ns", x.cuda_total_ns.size(), n));
   PROFANA_RETURN_IF_ERROR(rows("cuda_total_us", x.cuda_total_us.size(), n));
   // Plain pointers, so that the scans vectorise.
-  const uint32_t* source = x.source.data();
+  const EventId* source = x.source.data();
   const uint8_t* device = x.device_type.data();
   const uint8_t* scope = x.scope.data();
-  const int32_t* parent = x.parent.data();
+  const FnEventId* parent = x.parent.data();
   size_t i = FirstWrong(n, [&](size_t i) {
-    return (source[i] >= events) & ((source[i] != UINT32_MAX) | (device[i] != 0));
+    return (source[i].value >= events) & (source[i].valid() | (device[i] != 0));
   });
   if (i < n)
     return bad("source", i,
                fmt::format("event {} out of range ({} events), or a [memory] event on a device",
-                           source[i], events));
+                           source[i].value, events));
   size_t synthetic = 0;
-  for (size_t i = 0; i < n; ++i) synthetic += source[i] == UINT32_MAX;
+  for (size_t i = 0; i < n; ++i) synthetic += !source[i].valid();
   if (synthetic != x.synthetic_record.size())
     return bad(
         "synthetic_record", 0,
@@ -231,32 +231,35 @@ Status ValidateFunctionIndex(const Trace& t, const FunctionEventIndex& x) {
                fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
   i = FirstWrong(n, [&](size_t i) { return (device[i] > 1) | (scope[i] > 1); });
   if (i < n) return bad("device_type", i, "device type and scope must be 0 or 1");
-  // Parents come before their children, so every walk up the tree ends.
-  i = FirstWrong(
-      n, [&](size_t i) { return (parent[i] < -1) | (parent[i] >= static_cast<int64_t>(i)); });
+  // Parents come before their children, so every walk up the tree ends. None() is stored as -1.
+  i = FirstWrong(n, [&](size_t i) { return parent[i].valid() & (parent[i].value >= i); });
   if (i < n)
-    return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", parent[i]));
-  auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index,
-                       const char* begin_name, const char* index_name, size_t limit) -> Status {
+    return bad("parent", i,
+               fmt::format("parent {} must be -1 or an earlier event",
+                           static_cast<int32_t>(parent[i].value)));
+  auto check_csr = [&](const Column<uint32_t>& begin, const auto& index, const char* begin_name,
+                       const char* index_name, size_t limit) -> Status {
     const uint32_t* b = begin.data();
     size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return b[i + 1] < b[i]; });
     if (i < n || begin[n] != index.size())
       return bad(
           begin_name, i,
           fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
-    const uint32_t* v = index.data();
-    i = FirstWrong(index.size(), [&](size_t i) { return v[i] >= limit; });
+    const auto* v = index.data();
+    i = FirstWrong(index.size(), [&](size_t i) { return v[i].value >= limit; });
     if (i < index.size())
-      return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
+      return bad(index_name, i,
+                 fmt::format("{} out of range (must be below {})", index[i].value, limit));
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
   // Children come after their parent, so walks down the child lists end too (no cycles).
   const uint32_t* child_begin = x.child_begin.data();
-  const uint32_t* child_index = x.child_index.data();
+  const FnEventId* child_index = x.child_index.data();
   i = FirstWrong(n, [&](size_t r) {
     bool back = false;
-    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k) back |= child_index[k] <= r;
+    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k)
+      back |= child_index[k].value <= r;
     return back;
   });
   if (i < n)

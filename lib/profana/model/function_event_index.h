@@ -24,13 +24,15 @@ constexpr uint32_t kFunctionEventIndexVersion = 2;
 
 struct FunctionEventIndex {
   uint32_t version = kFunctionEventIndexVersion;
-  Column<uint32_t> source;            // trace event, or UINT32_MAX for a [memory] event
+  Column<EventId> source;             // trace event, or None() for a [memory] event
   Column<uint32_t> synthetic_record;  // the memory record of each [memory] event, in order
   Column<uint8_t> device_type;        // 0 CPU, 1 CUDA
   Column<uint8_t> scope;
-  Column<int32_t> parent;
-  Column<uint32_t> child_begin, child_index;
-  Column<uint32_t> kernel_begin, kernel_index;
+  Column<FnEventId> parent;  // None() = top level (stored as int32_t -1)
+  Column<uint32_t> child_begin;
+  Column<FnEventId> child_index;
+  Column<uint32_t> kernel_begin;
+  Column<EventId> kernel_index;
   Column<int64_t> cpu_memory, cuda_memory;
   // Each event's cuda_time_total, exact and in PyTorch's floats (passes/event_times.h): the one
   // time that sums a whole subtree, so the one worth storing.

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "profana/base/flat_hash_map.h"
+#include "profana/base/id_index.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
@@ -39,49 +40,6 @@ bool LooksLikeBackwardName(std::string_view name) {
   while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
   return end >= 8 && name.substr(end - 8, 8) == "Backward";
 }
-
-// id -> first candidate with that id. Correlation and External ids are mostly dense counters, so
-// a vector indexed by (id - min) serves them with sequential memory access; sparse ids fall back
-// to a flat hash map.
-class IdIndex {
- public:
-  template <typename Get>
-  void Build(size_t n, Get get) {
-    int64_t lo = INT64_MAX, hi = INT64_MIN, id;
-    size_t count = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!get(i, &id)) continue;
-      lo = std::min(lo, id);
-      hi = std::max(hi, id);
-      ++count;
-    }
-    if (count == 0) return;
-    dense_ = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < 4 * count + 1024;
-    lo_ = lo;
-    if (dense_)
-      table_.assign(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1, UINT32_MAX);
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!get(i, &id)) continue;
-      if (dense_) {
-        uint32_t& slot = table_[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo)];
-        if (slot == UINT32_MAX) slot = i;
-      } else {
-        sparse_.try_emplace(id, i);
-      }
-    }
-  }
-  const uint32_t* find(int64_t id) const {
-    if (!dense_) return sparse_.find(id);
-    uint64_t at = static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_);
-    return at < table_.size() && table_[at] != UINT32_MAX ? &table_[at] : nullptr;
-  }
-
- private:
-  bool dense_ = false;
-  int64_t lo_ = 0;
-  std::vector<uint32_t> table_;
-  FlatHashMap<int64_t, uint32_t> sparse_;
-};
 
 class Builder {
  public:
@@ -127,10 +85,11 @@ class Builder {
   std::vector<int32_t> parent_;
   std::vector<uint8_t> scope_;
   std::vector<int64_t> cpu_mem_, cuda_mem_;
-  std::vector<uint32_t> child_begin_, child_index_;    // original children (CSR)
-  std::vector<uint32_t> list_owner_;                   // whose original child list i has now
-  std::vector<uint32_t> kernel_owner_;                 // whose kernel list i has now
-  std::vector<uint32_t> kernel_begin_, kernel_index_;  // kernels each candidate launched (CSR)
+  std::vector<uint32_t> child_begin_, child_index_;  // original children (CSR)
+  std::vector<uint32_t> list_owner_;                 // whose original child list i has now
+  std::vector<uint32_t> kernel_owner_;               // whose kernel list i has now
+  std::vector<uint32_t> kernel_begin_;               // kernels each candidate launched (CSR)
+  std::vector<EventId> kernel_index_;
   std::vector<uint8_t> removed_;
   std::vector<uint32_t> new_index_;
 
@@ -333,8 +292,7 @@ void Builder::AttributeKernels() {
     *id = ev_.external_id[e];
     return true;
   });
-  std::vector<std::pair<uint32_t, uint32_t>>
-      owned;  // (owner candidate, kernel event), in kernel order
+  std::vector<std::pair<uint32_t, EventId>> owned;  // (owner candidate, kernel), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (IsCpu(i)) continue;
     uint32_t e = cand_[i].source;
@@ -367,7 +325,7 @@ void Builder::AttributeKernels() {
       continue;
     }
     ++out_.kernels_attributed;
-    owned.emplace_back(static_cast<uint32_t>(owner), e);
+    owned.emplace_back(static_cast<uint32_t>(owner), EventId(e));
   }
   // Counting sort by owner keeps each owner's kernels in kernel order.
   kernel_begin_.assign(n + 1, 0);
@@ -435,16 +393,16 @@ void Builder::Compact() {
     if (removed_[i]) continue;
     uint32_t j = new_index_[i];
     const Candidate& c = cand_[i];
-    source[j] = c.synthetic ? kSynthetic : c.source;
+    source[j] = c.synthetic ? kSynthetic : EventId(c.source);
     if (c.synthetic) o.synthetic_record.push_back(c.source);
     device_type[j] = device_[i];
     scope[j] = scope_[i];
-    parent[j] = parent_[i] < 0 ? -1 : static_cast<int32_t>(new_index_[parent_[i]]);
+    parent[j] = parent_[i] < 0 ? FnEventId::None() : FnEventId(new_index_[parent_[i]]);
     cpu_memory[j] = cpu_mem_[i];
     cuda_memory[j] = cuda_mem_[i];
     uint32_t owner = list_owner_[i];
     for (uint32_t k = child_begin_[owner]; k < child_begin_[owner + 1]; ++k)
-      child_index.push_back(new_index_[child_index_[k]]);
+      child_index.push_back(FnEventId(new_index_[child_index_[k]]));
     child_begin[j + 1] = static_cast<uint32_t>(child_index.size());
     uint32_t ko = kernel_owner_[i];
     kernel_index.insert(kernel_index.end(), kernel_index_.begin() + kernel_begin_[ko],
@@ -482,8 +440,8 @@ void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& o,
       bw[i] = static_cast<int32_t>(i);
       fwd_stacks.try_emplace(Key{o.sequence_nr[i], o.fwd_thread[i]}, 0);
       fwd_by_seq.try_emplace(o.sequence_nr[i], 0);
-    } else if (o.parent[i] >= 0) {
-      bw[i] = bw[o.parent[i]];
+    } else if (o.parent[i].valid()) {
+      bw[i] = bw[o.parent[i].value];
     }
   }
   if (fwd_by_seq.size() == 0) return;
@@ -575,7 +533,7 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
     auto& rows = o.synthetic_row.owned();
     rows.clear();
     for (uint32_t j = 0; j < o.source.size(); ++j)
-      if (o.source[j] == kSynthetic) rows.push_back(j);
+      if (o.source[j] == kSynthetic) rows.push_back(FnEventId(j));
   }
   // The importer interns "[memory]" with the records; a trace without it names them "".
   StringId memory_name;

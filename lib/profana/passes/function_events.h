@@ -40,9 +40,9 @@ struct FunctionEventList {
   FunctionEventList& operator=(const FunctionEventList&) = delete;
 
   // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
-  Column<uint32_t> source;            // index into trace.events, or kSynthetic
+  Column<EventId> source;             // the trace event, or kSynthetic
   Column<uint32_t> synthetic_record;  // the memory record of each kSynthetic event, in order
-  Column<uint32_t> synthetic_row;     // and its row in this list (rising)
+  Column<FnEventId> synthetic_row;    // and its row in this list (rising)
   // The trace event's values (a [memory] event's from its record): views, see event_field.h.
   EventField<StringId> name;
   EventField<StringId> trace_name;
@@ -55,11 +55,11 @@ struct FunctionEventList {
   EventField<int32_t> fwd_thread;
   EventField<StringId> input_shapes;  // 0 = not recorded ("[]")
   EventField<StackId> stack;          // after backward propagation
-  Column<int32_t> parent;             // -1 = top level (device events are never in the tree)
+  Column<FnEventId> parent;           // None() = top level (device events are never in the tree)
   Column<uint32_t> child_begin;  // children of i: child_index[child_begin[i] .. child_begin[i+1])
-  Column<uint32_t> child_index;
-  Column<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
-  Column<uint32_t> kernel_index;
+  Column<FnEventId> child_index;
+  Column<uint32_t> kernel_begin;  // kernels of i: kernel_index[kernel_begin[i] .. [i+1]), lifted
+  Column<EventId> kernel_index;
   Column<int64_t> cpu_memory;  // bytes, own (children included, as PyTorch)
   Column<int64_t> cuda_memory;
   // Times and self memory are worked out per event when asked for: see event_times.h. A native

@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "fmt/format.h"
-#include "profana/base/flat_hash_map.h"
+#include "profana/model/launch_index.h"
 
 namespace profana::passes {
 namespace {
@@ -79,7 +79,7 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
     };
     std::vector<Step> steps;
     for (uint32_t i = 0; i < t.events.size(); ++i) {
-      int64_t n = StepNumber(t, i);
+      int64_t n = StepNumber(t, EventId(i));
       if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
     }
     if (steps.empty())
@@ -202,7 +202,8 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   return Status::Ok();
 }
 
-int64_t StepNumber(const Trace& t, uint32_t i) {
+int64_t StepNumber(const Trace& t, EventId event) {
+  uint32_t i = event.value;
   if (IsDeviceActivity(t.events.kind[i])) return -1;
   std::string_view name = t.str(t.events.trace_name[i]);
   constexpr std::string_view kPrefix = "ProfilerStep#";
@@ -230,7 +231,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   };
   std::vector<std::vector<Open>> open(t.threads.size());
   std::vector<uint8_t> flags(ev.size(), 0);
-  FlatHashMap<int64_t, uint32_t> launch_by_correlation;
+  LaunchIndex launches(ev);
   for (uint32_t i = 0; i < ev.size(); ++i) {
     ActivityKind kind = ev.kind[i];
     if (IsDeviceActivity(kind)) continue;
@@ -245,19 +246,15 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
       fl |= kExcluded;
     flags[i] = fl;
     stack.push_back({ev.end_ns[i], fl});
-    if (IsRuntimeOrDriver(kind) && ev.correlation[i] != kNoId)
-      launch_by_correlation.try_emplace(ev.correlation[i], i);
   }
 
   std::vector<uint8_t> keep(ev.size(), 0);
   for (uint32_t i = 0; i < ev.size(); ++i) {
     uint8_t fl = flags[i];
     if (IsDeviceActivity(ev.kind[i])) {
-      const uint32_t* launch =
-          ev.correlation[i] != kNoId ? launch_by_correlation.find(ev.correlation[i]) : nullptr;
-      if (launch) {
-        fl = flags[*launch] & (kTimeOk | kThreadOk | kExcluded);
-        if (flags[*launch] & kNameOk) fl |= kNameOk;
+      if (std::optional<EventId> launch = launches.Launch(ev.correlation[i])) {
+        fl = flags[launch->value] & (kTimeOk | kThreadOk | kExcluded);
+        if (flags[launch->value] & kNameOk) fl |= kNameOk;
       } else {
         fl = kThreadOk;
         if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;

@@ -50,7 +50,7 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
 Status ParseWindow(const std::string& text, TraceFilter* filter);
 
 // The step number of a ProfilerStep#N host event, or -1.
-int64_t StepNumber(const Trace& trace, uint32_t event);
+int64_t StepNumber(const Trace& trace, EventId event);
 
 // Selects in place. Errors (kInvalidArgument): a bad regex, --steps on a trace without
 // ProfilerStep#N markers, or steps that select nothing.
