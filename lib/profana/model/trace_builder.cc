@@ -4,11 +4,6 @@
 #include <numeric>
 
 namespace profana {
-namespace {
-
-uint64_t MixKey(int64_t a, int64_t b);
-
-}  // namespace
 
 bool KeepStackEntry(std::string_view entry) {
   static constexpr std::pair<std::string_view, std::string_view> kFiltered[] = {
@@ -26,12 +21,6 @@ bool KeepStackEntry(std::string_view entry) {
 }
 
 namespace {
-
-uint64_t MixKey(int64_t a, int64_t b) {
-  uint64_t h = static_cast<uint64_t>(a) * 0x9e3779b97f4a7c15ull;
-  h ^= static_cast<uint64_t>(b) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
-  return h;
-}
 
 template <typename T>
 void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
@@ -67,25 +56,29 @@ void WorkOutTimeOrigin(Trace* trace) {
 
 TraceBuilder::TraceBuilder() = default;
 
+uint64_t TraceBuilder::ThreadKeyHash::operator()(const ThreadKey& k) const {
+  uint64_t texts = (uint64_t{k.pid_text.value} << 32) | k.tid_text.value;
+  return MixHash64(static_cast<uint64_t>(k.pid) * 0x9e3779b97f4a7c15ull ^
+                   MixHash64(static_cast<uint64_t>(k.tid) ^ texts));
+}
+
 ThreadId TraceBuilder::Thread(int64_t pid, int64_t tid, StringId pid_text, StringId tid_text) {
-  // Strings are keyed by their id, tagged so they cannot collide with numbers.
-  if (pid_text.value) pid = static_cast<int64_t>(pid_text.value) | (int64_t{1} << 62);
-  if (tid_text.value) tid = static_cast<int64_t>(tid_text.value) | (int64_t{1} << 62);
-  uint64_t key = MixKey(pid, tid);
-  if (key == last_thread_key_) return ThreadId(last_thread_);
-  auto [it, inserted] =
+  // A string pid or tid is its text alone (the number read for it means nothing).
+  ThreadKey key{pid_text.value ? 0 : pid, tid_text.value ? 0 : tid, pid_text, tid_text};
+  if (last_thread_ != UINT32_MAX && key == last_thread_key_) return ThreadId(last_thread_);
+  auto [index, inserted] =
       thread_index_.try_emplace(key, static_cast<uint32_t>(trace_.threads.size()));
   if (inserted) {
     ThreadInfo info;
-    info.pid = pid_text.value ? 0 : pid;
-    info.tid = tid_text.value ? 0 : tid;
+    info.pid = key.pid;
+    info.tid = key.tid;
     info.pid_text = pid_text;
     info.tid_text = tid_text;
     trace_.threads.push_back(info);
   }
   last_thread_key_ = key;
-  last_thread_ = it->second;
-  return ThreadId(it->second);
+  last_thread_ = *index;
+  return ThreadId(*index);
 }
 
 void TraceBuilder::SetProcessName(int64_t pid, StringId pid_text, StringId name) {
@@ -183,11 +176,16 @@ void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId 
   t.is_start.push_back(is_start ? 1 : 0);
 }
 
-bool TraceBuilder::End(ThreadId thread, int64_t end_ns) {
+bool TraceBuilder::End(ThreadId thread, int64_t end_ns, StringId name, uint64_t byte_offset,
+                       int64_t event_index) {
   auto it = open_.find(thread.value);
   if (it == open_.end() || it->second.empty()) return false;
   Event e = it->second.back();
   it->second.pop_back();
+  if (name.value && name != e.trace_name)
+    trace_.diagnostics.Add(DiagnosticKind::kMismatchedEnd, byte_offset, event_index,
+                           "E \"" + std::string(str(name)) + "\" closes B \"" +
+                               std::string(str(e.trace_name)) + "\" on its thread");
   e.end_ns = std::max(end_ns, e.start_ns);
   AddEvent(e);
   return true;
