@@ -17,6 +17,7 @@
 //    launch is missing and the id is not the activity's own correlation id.
 //  * Backward functions (scope 1) are recognised by name; each event under one takes the stack of
 //    the forward op with the same (sequence number, forward thread).
+// Each rule has a file of its own (function_event_candidates.h lists them; backward_stacks.h).
 #pragma once
 
 #include <cstdint>
@@ -89,14 +90,7 @@ FunctionEventList BuildFunctionEvents(
     const Trace& trace, const std::optional<FunctionEventIndex>& index = std::nullopt);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
-// EventTimes need not sum the CUDA totals).
+// EventTimes need not sum the CUDA totals). In indexed_function_events.cc.
 FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEventList& events);
-
-// _set_backward_stacktraces over any per-event stacks (ids of whatever trie they index): events
-// under a backward function take the stack of the forward event with the same (sequence number,
-// forward thread). BuildFunctionEvents applies it to the "Call stack" stacks; the stacks pass to
-// stacks rebuilt from python_function events.
-void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& events,
-                             std::vector<StackId>* stacks);
 
 }  // namespace profana::passes

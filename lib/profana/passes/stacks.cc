@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "profana/model/trace_builder.h"
+#include "profana/passes/backward_stacks.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
