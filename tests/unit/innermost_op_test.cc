@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <optional>
+#include <string>
 
 #include "profana/model/trace_builder.h"
 #include "profana/passes/function_events.h"
@@ -62,4 +63,51 @@ TEST_CASE("the innermost op at a time is the latest started one still running", 
   CHECK(Name(t, e, grouped.At(two, 25)) == "C");
   CHECK(Name(t, e, grouped.At(two, 500)) == "G");
   CHECK(Name(t, e, grouped.At(one, 500)) == "G");
+}
+
+TEST_CASE("the innermost op is the latest started event holding the time, asked in any order",
+          "[passes]") {
+  // 400 events on 3 threads from a fixed linear congruential sequence: nested, adjacent and
+  // partly overlapping intervals. Every answer is checked against the definition, a scan for the
+  // latest event in list order on the thread whose interval holds t.
+  TraceBuilder b;
+  ThreadId threads[] = {b.Thread(1, 1), b.Thread(1, 2), b.Thread(1, 3)};
+  uint64_t x = 12345;
+  auto next = [&](uint64_t n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int64_t>((x >> 33) % n);
+  };
+  for (int i = 0; i < 400; ++i) {
+    int64_t start = next(1000);
+    Op(&b, threads[next(3)], ("op" + std::to_string(i)).c_str(), start, start + next(200));
+  }
+  Trace t = std::move(b).Finish();
+  passes::FunctionEventList e = passes::BuildFunctionEvents(t);
+  for (auto interval :
+       {InnermostOpFinder::Interval::kClosed, InnermostOpFinder::Interval::kHalfOpen}) {
+    bool closed = interval == InnermostOpFinder::Interval::kClosed;
+    auto expected = [&](ThreadId thread, int64_t time) -> std::optional<FnEventId> {
+      std::optional<FnEventId> found;
+      for (uint32_t i = 0; i < e.size(); ++i)
+        if (e.thread[i] == thread && e.start_ns[i] <= time &&
+            (closed ? e.end_ns[i] >= time : e.end_ns[i] > time))
+          found = FnEventId(i);
+      return found;
+    };
+    InnermostOpFinder finder(t, e, interval);
+    int mismatches = 0, found = 0;
+    // Rising times (the remembered position), then a scrambled order (the binary search).
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t k = 0; k < 1300; ++k) {
+        int64_t time = pass == 0 ? k - 50 : (k * 7919) % 1300 - 50;
+        for (ThreadId thread : threads) {
+          std::optional<FnEventId> got = finder.At(thread, time);
+          mismatches += got != expected(thread, time);
+          found += got.has_value();
+        }
+      }
+    }
+    CHECK(mismatches == 0);
+    CHECK(found > 3000);  // most times fall inside some event
+  }
 }

@@ -33,6 +33,8 @@ InnermostOpFinder::InnermostOpFinder(const Trace& trace, const FunctionEventList
     start_[k] = events.start_ns[i];
     end_[k] = events.end_ns[i];
   }
+  last_started_.assign(threads, 0);
+  last_t_.assign(threads, INT64_MIN);
   // The nearest earlier event that ends later, per group, with a stack of candidates.
   outer_.assign(n, UINT32_MAX);
   std::vector<uint32_t> stack;
@@ -49,9 +51,15 @@ InnermostOpFinder::InnermostOpFinder(const Trace& trace, const FunctionEventList
 std::optional<FnEventId> InnermostOpFinder::At(ThreadId thread, int64_t t) const {
   if (thread.value >= group_.size()) return std::nullopt;
   uint32_t g = group_[thread.value];
+  // How many of the group's events started by t: from the last answer, galloping, when t has not
+  // gone back; by binary search otherwise.
   const int64_t* first = start_.data() + begin_[g];
-  const int64_t* last = start_.data() + begin_[g + 1];
-  size_t started = std::upper_bound(first, last, t) - first;  // events that started by t
+  size_t n = begin_[g + 1] - begin_[g];
+  size_t lo = t >= last_t_[g] ? last_started_[g] : 0, step = 1;
+  while (lo + step <= n && first[lo + step - 1] <= t) lo += step, step *= 2;
+  size_t started = std::upper_bound(first + lo, first + std::min(n, lo + step), t) - first;
+  last_started_[g] = static_cast<uint32_t>(started);
+  last_t_[g] = t;
   if (started == 0) return std::nullopt;
   bool closed = interval_ == Interval::kClosed;
   for (uint32_t k = begin_[g] + static_cast<uint32_t>(started) - 1; k != UINT32_MAX;

@@ -1,8 +1,10 @@
 // InnermostOpFinder: which CPU FunctionEvent was running on a thread at a time t: the innermost
 // event whose interval holds t, that is the latest in function_events order among those that
 // started by t and had not ended. The memory timeline asks it which op made each allocation, and
-// GPU idle time which op the host was in during each gap. Pure; built once, then asked in any
-// order (logarithmic in the thread's events, plus the nesting walked out of).
+// GPU idle time which op the host was in during each gap. Built once, then asked in any order:
+// logarithmic in the thread's events, constant when a thread's times are asked in rising order
+// (it remembers where each thread's last answer was, so one finder serves one caller at a time),
+// plus the nesting walked out of.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +41,9 @@ class InnermostOpFinder {
   // Every event between the two ends no later, so a walk out of an event that ended before t
   // skips them all.
   std::vector<uint32_t> outer_;
+  // Per group: how many of its events had started at the time last asked, and that time.
+  mutable std::vector<uint32_t> last_started_;
+  mutable std::vector<int64_t> last_t_;
 };
 
 }  // namespace profana::passes
