@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/importers/importer.h"
 #include "spdlog/sinks/ostream_sink.h"
 
 namespace profana::app {
@@ -22,9 +23,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     std::string* err;
     ~FlushLog() { err->insert(0, text.str()); }
   } flush_log{log_text, err};
-  CLI::App app(
-      "profana: offline analysis of PyTorch profiler traces (Chrome-trace JSON, plain or gzip)",
-      "profana");
+  CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
+                   "; plain or gzip)",
+               "profana");
   app.require_subcommand(1);
   app.set_version_flag("--version", "profana 0.1.0");
   RegisterTableCommand(app, ctx);
