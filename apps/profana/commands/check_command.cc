@@ -126,9 +126,10 @@ std::string ValidationText(const std::string& file,
     bool ok = !c.fatal || c.count == 0;
     out += fmt::format("  {}  {:<28}  {:>8}  {}", ok ? (c.fatal ? "ok  " : "info") : "FAIL", c.name,
                        c.count, c.description);
-    if (c.first_event >= 0)
+    if (c.first_event)
       out += fmt::format("; first: \"{}\" at event #{}",
-                         Shorten(t.str(t.events.trace_name[c.first_event])), c.first_event);
+                         Shorten(t.str(t.events.trace_name[c.first_event->value])),
+                         c.first_event->value);
     out += "\n";
   }
   return out;
@@ -193,12 +194,14 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
     if (!parsed.ok()) return Fail(parsed.status(), ctx);
     budget = std::move(*parsed);
   }
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  std::optional<FunctionEventIndex> index;
+  auto trace = LoadForCommand(a.file, a.common, ctx, &index);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   bool json = a.common.format == "json";
 
   if (a.budget.empty() && a.baseline.empty()) {
-    std::vector<passes::ValidationCheck> checks = passes::ValidateTrace(*trace);
+    std::vector<passes::ValidationCheck> checks =
+        passes::ValidateTrace(*trace, LaunchIndex(trace->events));
     size_t failed = 0;
     std::string failures;
     for (const auto& c : checks) {
@@ -211,7 +214,7 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
         failed, failures, ctx);
   }
 
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
   std::vector<passes::RuleResult> results;
   std::string mode;
   if (!a.budget.empty()) {
@@ -222,9 +225,10 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
     results = std::move(*r);
     mode = "budget " + a.budget;
   } else {
-    auto base = LoadForCommand(a.baseline, a.common, ctx);
+    std::optional<FunctionEventIndex> base_index;
+    auto base = LoadForCommand(a.baseline, a.common, ctx, &base_index);
     if (!base.ok()) return Fail(base.status(), ctx);
-    passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base);
+    passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base, base_index);
     passes::TraceDiff diff = passes::DiffTraces(*base, base_events, *trace, events, {});
     results = passes::BaselineRules(diff, max_regression);
     mode = fmt::format("baseline {}, at most {:g}% slower", a.baseline, max_regression * 100);

@@ -6,11 +6,13 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "profana/base/status.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "spdlog/spdlog.h"
 
@@ -68,8 +70,11 @@ void AddCommonOptions(CLI::App* command, CommonOptions* options,
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
 // Loads a trace and applies the filters; prints one warning line for its diagnostics unless
-// --quiet; with --strict, error-severity diagnostics fail the load.
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
+// --quiet; with --strict, error-severity diagnostics fail the load. With `function_index`, a
+// native file's function event index comes back there (for BuildFunctionEvents); a filter drops
+// it, since it describes every event of the file.
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index = nullptr);
 // Writes text to -o FILE or stdout. Returns an exit code.
 int Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and

@@ -130,7 +130,8 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
 
 }  // namespace
 
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index) {
   if (o.verbose) ctx.log->set_level(spdlog::level::debug);
   // Bad filter options fail before the (maybe long) load.
   PROFANA_ASSIGN_OR_RETURN(passes::TraceFilter filter, FilterFromOptions(o));
@@ -140,7 +141,8 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)",
                               o.max_memory));
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path, load));
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(path, load));
+  Trace& trace = loaded.trace;
   double ms = clock.Lap();
   ctx.log->debug(
       "{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} "
@@ -165,13 +167,15 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                    s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
                    s.event_index, s.detail);
   if (!filter.empty()) {
+    loaded.function_index.reset();  // it describes every event of the file
     size_t before = trace.events.size();
     Status st = passes::FilterTrace(filter, &trace);
     if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
     ctx.log->debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before,
                    clock.Lap());
   }
-  return trace;
+  if (function_index) *function_index = std::move(loaded.function_index);
+  return std::move(trace);
 }
 
 int Emit(std::string text, const CommonOptions& o, Context& ctx) {

@@ -43,17 +43,18 @@ int RunConvert(const ConvertArgs& a, Context& ctx) {
                                    "*.json.gz, or say --to native|text|json|json.gz",
                                    a.common.output.empty() ? "standard output" : a.common.output)),
                 ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  // A native input's index, written out again as it is unless a new one is made.
+  std::optional<FunctionEventIndex> index;
+  auto trace = LoadForCommand(a.file, a.common, ctx, &index);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
   if (to == "native" && !a.no_index) {
     // The op tree and attributions go into the file, so analyses of it start from them.
-    trace->function_index =
-        passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace));
-    ctx.log->debug("convert: function event index of {} events in {:.1f} ms",
-                   trace->function_index.source.size(), clock.Lap());
+    index = passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace, index));
+    ctx.log->debug("convert: function event index of {} events in {:.1f} ms", index->source.size(),
+                   clock.Lap());
   }
-  std::string bytes = to == "native" ? native::WriteNative(*trace)
+  std::string bytes = to == "native" ? native::WriteNative(*trace, index)
                       : to == "text" ? native::WriteNativeText(*trace)
                                      : io::WriteChromeTrace(*trace);
   ctx.log->debug("convert: wrote {} bytes of {} in {:.1f} ms", bytes.size(), to, clock.Lap());

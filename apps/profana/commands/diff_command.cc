@@ -30,13 +30,14 @@ int RunDiff(const DiffArgs& a, Context& ctx) {
                    a.sort_by)),
         ctx);
   options.keys = {a.group_by_input_shape, a.group_by_stack_n};
-  auto base = LoadForCommand(a.base, a.common, ctx);
+  std::optional<FunctionEventIndex> base_index, next_index;
+  auto base = LoadForCommand(a.base, a.common, ctx, &base_index);
   if (!base.ok()) return Fail(base.status(), ctx);
-  auto next = LoadForCommand(a.next, a.common, ctx);
+  auto next = LoadForCommand(a.next, a.common, ctx, &next_index);
   if (!next.ok()) return Fail(next.status(), ctx);
   Stopwatch clock;
-  passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base);
-  passes::FunctionEventList next_events = passes::BuildFunctionEvents(*next);
+  passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base, base_index);
+  passes::FunctionEventList next_events = passes::BuildFunctionEvents(*next, next_index);
   passes::TraceDiff diff = passes::DiffTraces(*base, base_events, *next, next_events, options);
   ctx.log->debug("diff: {} keys in {:.1f} ms", diff.rows.size(), clock.Lap());
 

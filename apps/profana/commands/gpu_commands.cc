@@ -165,12 +165,13 @@ std::string IdleText(const IdleArgs& a, const Trace& t, const passes::FunctionEv
   if (b.longest.empty()) return out;
   out += fmt::format("\nLongest gaps (of {} shown)\n", a.gaps);
   for (const passes::Gap& g : b.longest) {
-    std::string op = g.running_op >= 0 ? std::string(t.str(e.name[g.running_op]))
-                                       : "(no op running on the launching thread)";
-    out += fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
-                       FormatTime(Us(g.end_ns - g.start_ns)),
-                       FormatTime(Us(g.start_ns - e.origin_ns)), g.device, StreamName(t, g.stream),
-                       passes::GapKindName(g.kind), t.str(t.events.name[g.next_activity]), op);
+    std::string op = g.running_op ? std::string(t.str(e.name[g.running_op->value]))
+                                  : "(no op running on the launching thread)";
+    out +=
+        fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
+                    FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
+                    g.device, StreamName(t, g.stream), passes::GapKindName(g.kind),
+                    t.str(t.events.name[g.next_activity.value]), op);
   }
   return out;
 }
@@ -223,10 +224,10 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
     w.Key("start_us").Micros(g.start_ns - e.origin_ns);
     w.Key("duration_us").Micros(g.end_ns - g.start_ns);
     w.Key("kind").String(passes::GapKindName(g.kind));
-    w.Key("next_activity").String(t.str(t.events.name[g.next_activity]));
+    w.Key("next_activity").String(t.str(t.events.name[g.next_activity.value]));
     w.Key("cpu_op");
-    if (g.running_op >= 0)
-      w.String(t.str(e.name[g.running_op]));
+    if (g.running_op)
+      w.String(t.str(e.name[g.running_op->value]));
     else
       w.Null();
     w.EndObject();
@@ -239,8 +240,7 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
 void WarnWithoutDevice(const Trace& t, const std::string& file, const CommonOptions& o,
                        Context& ctx) {
   for (ActivityKind k : t.events.kind)
-    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
-      return;
+    if (IsDeviceWork(k)) return;
   if (!o.quiet)
     ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset)\n",
                                 file == "-" ? "<stdin>" : file));
@@ -257,12 +257,14 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
-      std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
+      LaunchIndex launches(trace->events);
+      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events, launches);
+      std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(*trace, launches);
       const std::string& f = args->common.format;
       return Emit(f == "json"  ? QueueJson(*args, *trace, events, eval, streams)
                   : f == "csv" ? QueueCsv(*trace, events, eval, streams)
@@ -290,12 +292,14 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::IdleBreakdown b = passes::ComputeIdleBreakdown(*trace, events, args->kernel_delay_ns,
-                                                             static_cast<size_t>(args->gaps));
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
+      passes::IdleBreakdown b =
+          passes::ComputeIdleBreakdown(*trace, events, LaunchIndex(trace->events),
+                                       args->kernel_delay_ns, static_cast<size_t>(args->gaps));
       const std::string& f = args->common.format;
       return Emit(f == "json"  ? IdleJson(*args, *trace, events, b)
                   : f == "csv" ? IdleCsv(*trace, b)

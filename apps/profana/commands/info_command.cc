@@ -39,7 +39,8 @@ Summary Summarise(const Trace& t) {
   return s;
 }
 
-std::string Text(const std::string& name, const Trace& t) {
+std::string Text(const std::string& name, const Trace& t,
+                 const std::optional<FunctionEventIndex>& index) {
   Summary s = Summarise(t);
   const TraceMetadata& m = t.metadata;
   std::string out;
@@ -59,7 +60,7 @@ std::string Text(const std::string& name, const Trace& t) {
   out +=
       fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_tracks);
   out += fmt::format("distinct stacks: {}\n", t.stacks.size() - 1);
-  passes::FunctionEventList fe = passes::BuildFunctionEvents(t);
+  passes::FunctionEventList fe = passes::BuildFunctionEvents(t, index);
   out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(),
                      fe.removed_duplicates);
   if (fe.kernels_attributed + fe.kernels_unattributed)
@@ -102,7 +103,8 @@ std::string Text(const std::string& name, const Trace& t) {
   return out;
 }
 
-std::string Json(const std::string& name, const Trace& t) {
+std::string Json(const std::string& name, const Trace& t,
+                 const std::optional<FunctionEventIndex>& index) {
   Summary s = Summarise(t);
   const TraceMetadata& m = t.metadata;
   std::string out;
@@ -121,7 +123,7 @@ std::string Json(const std::string& name, const Trace& t) {
   w.EndObject();
   w.Key("memory_events").Int(static_cast<int64_t>(t.memory.size()));
   w.Key("flow_events").Int(static_cast<int64_t>(t.flows.size()));
-  passes::FunctionEventList fe = passes::BuildFunctionEvents(t);
+  passes::FunctionEventList fe = passes::BuildFunctionEvents(t, index);
   w.Key("function_events").Int(static_cast<int64_t>(fe.size()));
   w.Key("duplicates_removed").Int(static_cast<int64_t>(fe.removed_duplicates));
   w.Key("device_activities_linked").Int(static_cast<int64_t>(fe.kernels_attributed));
@@ -158,11 +160,13 @@ void RegisterInfoCommand(CLI::App& app, Context& ctx) {
     ctx.run = [args, &ctx] {
       CommonOptions quiet = args->common;
       quiet.quiet = true;  // info reports the diagnostics itself
-      auto trace = LoadForCommand(args->file, quiet, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, quiet, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       std::string name = args->file == "-" ? "<stdin>" : args->file;
-      return Emit(args->common.format == "json" ? Json(name, *trace) : Text(name, *trace),
-                  args->common, ctx);
+      return Emit(
+          args->common.format == "json" ? Json(name, *trace, index) : Text(name, *trace, index),
+          args->common, ctx);
     };
   });
 }

@@ -33,10 +33,11 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
   const std::string& format = a.common.format;
   if (a.by_op && format != "text" && format != "json" && format != "csv")
     return Fail(Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv"), ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  std::optional<FunctionEventIndex> index;
+  auto trace = LoadForCommand(a.file, a.common, ctx, &index);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
   ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(*trace, events);
   ctx.log->debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),

@@ -23,7 +23,7 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const passe
     if (k) out += "\n";
     out += fmt::format(
         "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
-        rule, t.str(e.name[ev.event]), passes::SourceCodeLocation(t, e, ev.event),
+        rule, t.str(e.name[ev.event.value]), passes::SourceCodeLocation(t, e, ev.event),
         ev.idle_fraction * 100, rule);
   }
   return out + "\n";
@@ -54,10 +54,10 @@ std::string Json(const OptimizableArgs& a, const Trace& t, const passes::Functio
   w.Key("events").BeginArray();
   for (const passes::RankedEvent& ev : r.events) {
     w.BeginObject();
-    w.Key("name").String(t.str(e.name[ev.event]));
+    w.Key("name").String(t.str(e.name[ev.event.value]));
     w.Key("source_code_location").String(passes::SourceCodeLocation(t, e, ev.event));
-    w.Key("start_us").Micros(e.start_ns[ev.event] - e.origin_ns);
-    w.Key("duration_us").Micros(e.end_ns[ev.event] - e.start_ns[ev.event]);
+    w.Key("start_us").Micros(e.start_ns[ev.event.value] - e.origin_ns);
+    w.Key("duration_us").Micros(e.end_ns[ev.event.value] - e.start_ns[ev.event.value]);
     w.Key("self_us").Micros(ev.self_ns);
     w.Key("idle_us").Micros(ev.idle_ns);
     w.Key("idle_fraction").Double(ev.idle_fraction);
@@ -85,11 +85,12 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
       Stopwatch clock;
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
+      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events, LaunchIndex(trace->events));
       passes::Ranking ranking =
           passes::RankEvents(*trace, events, eval, static_cast<size_t>(args->top));
       ctx.log->debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms",

@@ -45,9 +45,10 @@ const char* SourceName(passes::StackSource s) {
 // Loads one trace and computes its samples; says in one line why a result is empty.
 Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::StackSource source,
                        passes::StackMetric metric, Context& ctx) {
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx));
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
   ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::StackSamples samples = passes::ComputeStackSamples(trace, events, source, metric);
   ctx.log->debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),

@@ -43,10 +43,11 @@ int RunTable(const TableArgs& a, Context& ctx) {
     return Fail(
         Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"),
         ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
+  std::optional<FunctionEventIndex> index;
+  auto trace = LoadForCommand(a.file, a.common, ctx, &index);
   if (!trace.ok()) return Fail(trace.status(), ctx);
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
   ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(),
                  clock.Lap(), PeakRssMb());
   std::vector<passes::AverageRow> rows =

@@ -46,7 +46,7 @@ std::vector<std::pair<ThreadId, std::vector<uint32_t>>> RootsByThread(
   std::vector<std::pair<ThreadId, std::vector<uint32_t>>> threads;
   std::vector<int32_t> slot(t.threads.size(), -1);
   for (uint32_t i = 0; i < e.size(); ++i) {
-    if (e.device_type[i] != passes::DeviceType::kCPU || e.parent[i] >= 0) continue;
+    if (e.device_type[i] != passes::DeviceType::kCPU || e.parent[i].valid()) continue;
     if (!ThreadMatches(t, e.thread[i], a.thread)) continue;
     int32_t& s = slot[e.thread[i].value];
     if (s < 0) {
@@ -85,7 +85,7 @@ void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots
         stack.pop_back();
         continue;
       }
-      uint32_t c = e.child_index[f.next_child++];
+      uint32_t c = e.child_index[f.next_child++].value;
       int depth = f.depth + 1;
       Visited v = visit(c, depth);
       if (v == kDescend)
@@ -143,7 +143,7 @@ std::string Text(const Trace& t, const passes::FunctionEventList& e, const TreeA
           }
           out += "\n";
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
-            uint32_t ev = e.kernel_index[k];
+            uint32_t ev = e.kernel_index[k].value;
             AppendIndent(&out, depth);
             out += "  -> ";
             out += t.str(t.events.name[ev]);
@@ -203,7 +203,7 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
             w.Null();
           w.Key("kernels").BeginArray();
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
-            uint32_t ev = e.kernel_index[k];
+            uint32_t ev = e.kernel_index[k].value;
             w.BeginObject();
             w.Key("name").String(t.str(t.events.name[ev]));
             w.Key("device").Int(t.events.device[ev]);
@@ -244,9 +244,10 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common, {"text", "json"});
   cmd->callback([args, &ctx] {
     ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
+      std::optional<FunctionEventIndex> index;
+      auto trace = LoadForCommand(args->file, args->common, ctx, &index);
       if (!trace.ok()) return Fail(trace.status(), ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace, index);
       return Emit(
           args->common.format == "json" ? Json(*trace, events, *args) : Text(*trace, events, *args),
           args->common, ctx);

@@ -163,7 +163,7 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   if (s.peak_pos >= 0) {
     double px = X(static_cast<double>(r.peak_ts_ns / 1000) - t0),
            py = Y(static_cast<double>(s.peak_bytes));
-    std::string op = r.peak_op >= 0 ? std::string(trace.str(ev.name[r.peak_op])) : "no op";
+    std::string op = r.peak_op ? std::string(trace.str(ev.name[r.peak_op->value])) : "no op";
     if (op.size() > 60) op = op.substr(0, 57) + "...";
     bool right = px < kLeft + pw * 0.6;
     peak = fmt::format(

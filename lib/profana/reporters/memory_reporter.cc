@@ -71,9 +71,10 @@ std::vector<std::pair<const char*, uint64_t>> Problems(const passes::MemoryCount
           {"records inside no CPU op", k.without_op}};
 }
 
-std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, int32_t op) {
+std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, FnEventId op) {
   std::string out;
-  for (StringId f : trace.StackFrames(ev.stack[op])) out += fmt::format("      {}\n", trace.str(f));
+  for (StringId f : trace.StackFrames(ev.stack[op.value]))
+    out += fmt::format("      {}\n", trace.str(f));
   return out;
 }
 
@@ -134,16 +135,16 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     } else {
       out += "  replay check       no Total Allocated recorded: the level is the replay alone\n";
     }
-    if (r.peak_op >= 0) {
-      const ThreadInfo& th = trace.threads[ev.thread[r.peak_op].value];
+    if (r.peak_op) {
+      const ThreadInfo& th = trace.threads[ev.thread[r.peak_op->value].value];
       out += fmt::format(
-          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op]),
+          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op->value]),
           th.tid_text.value ? std::string(trace.str(th.tid_text)) : std::to_string(th.tid));
       std::string path;
-      for (int32_t o : r.peak_op_path)
-        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o]));
+      for (FnEventId o : r.peak_op_path)
+        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o.value]));
       out += fmt::format("    ops: {}\n", path);
-      std::string stack = Stack(trace, ev, r.peak_op);
+      std::string stack = Stack(trace, ev, *r.peak_op);
       if (!stack.empty()) out += "    stack (innermost first):\n" + stack;
     } else if (s.peak_pos >= 0) {
       out += "  op at the peak     none (the record is inside no CPU op on its thread)\n";
@@ -240,16 +241,16 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.Key("total_allocated");
     opt(r.peak_total_allocated);
     w.Key("op");
-    if (r.peak_op >= 0)
-      w.String(trace.str(ev.name[r.peak_op]));
+    if (r.peak_op)
+      w.String(trace.str(ev.name[r.peak_op->value]));
     else
       w.Null();
     w.Key("op_path").BeginArray();
-    for (int32_t o : r.peak_op_path) w.String(trace.str(ev.name[o]));
+    for (FnEventId o : r.peak_op_path) w.String(trace.str(ev.name[o.value]));
     w.EndArray();
     w.Key("stack").BeginArray();
-    if (r.peak_op >= 0)
-      for (StringId f : trace.StackFrames(ev.stack[r.peak_op])) w.String(trace.str(f));
+    if (r.peak_op)
+      for (StringId f : trace.StackFrames(ev.stack[r.peak_op->value])) w.String(trace.str(f));
     w.EndArray();
     w.Key("live_by_category").BeginObject();
     for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
