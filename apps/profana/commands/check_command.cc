@@ -9,6 +9,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_validation.h"
@@ -25,21 +26,6 @@ struct CheckArgs {
   std::string baseline;
   std::string max_regression = "5%";
 };
-
-Result<double> ParsePercent(const std::string& text) {
-  std::string s = text;
-  bool percent = !s.empty() && s.back() == '%';
-  if (percent) s.pop_back();
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
-    return Status(
-        ErrorCode::kInvalidArgument,
-        fmt::format(
-            "--max-regression \"{}\": expected a percentage like 5% (or a fraction like 0.05)",
-            text));
-  return percent ? v / 100 : v;
-}
 
 Result<std::string> ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -166,39 +152,29 @@ std::string ValidationJson(const std::string& file,
   return out;
 }
 
-int Report(const CheckArgs& a, const std::string& text, size_t failed, const std::string& failures,
-           Context& ctx) {
-  int rc = Emit(text, a.common, ctx);
-  if (rc != kExitOk) return rc;
-  if (failed == 0) return kExitOk;
-  ctx.err->append(fmt::format("profana: check failed: {}: {}\n", a.file, failures));
-  return kExitCheckFailed;
+// Writes the report; a failed rule fails the command after it.
+Status Report(const CheckArgs& a, std::string text, size_t failed, const std::string& failures,
+              Context& ctx) {
+  PROFANA_RETURN_IF_ERROR(Emit(std::move(text), a.common, ctx));
+  if (failed == 0) return Status::Ok();
+  return Status(ErrorCode::kCheckFailed, fmt::format("{}: {}", a.file, failures));
 }
 
-int RunCheck(const CheckArgs& a, Context& ctx) {
+Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
-    return Fail(Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time"),
-                ctx);
+    return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
   double max_regression = 0;
-  if (!a.baseline.empty()) {
-    auto p = ParsePercent(a.max_regression);
-    if (!p.ok()) return Fail(p.status(), ctx);
-    max_regression = *p;
-  }
+  ParsePercentage(a.max_regression, &max_regression);
   passes::Budget budget;
   if (!a.budget.empty()) {
-    auto text = ReadText(a.budget);
-    if (!text.ok()) return Fail(text.status(), ctx);
-    auto parsed = passes::ParseBudget(*text, a.budget);
-    if (!parsed.ok()) return Fail(parsed.status(), ctx);
-    budget = std::move(*parsed);
+    PROFANA_ASSIGN_OR_RETURN(std::string text, ReadText(a.budget));
+    PROFANA_ASSIGN_OR_RETURN(budget, passes::ParseBudget(text, a.budget));
   }
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
-  bool json = a.common.format == "json";
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  bool json = a.common.format == OutputFormat::kJson;
 
   if (a.budget.empty() && a.baseline.empty()) {
-    std::vector<passes::ValidationCheck> checks = passes::ValidateTrace(*trace);
+    std::vector<passes::ValidationCheck> checks = passes::ValidateTrace(trace);
     size_t failed = 0;
     std::string failures;
     for (const auto& c : checks) {
@@ -207,25 +183,23 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
       failures += fmt::format("{}{} {}", failures.empty() ? "" : ", ", c.count, c.name);
     }
     return Report(
-        a, json ? ValidationJson(a.file, checks, failed) : ValidationText(a.file, checks, *trace),
+        a, json ? ValidationJson(a.file, checks, failed) : ValidationText(a.file, checks, trace),
         failed, failures, ctx);
   }
 
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
   std::vector<passes::RuleResult> results;
   std::string mode;
   if (!a.budget.empty()) {
-    auto r = passes::EvaluateBudget(*trace, events, budget);
+    auto r = passes::EvaluateBudget(trace, events, budget);
     if (!r.ok())
-      return Fail(Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message())),
-                  ctx);
+      return Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message()));
     results = std::move(*r);
     mode = "budget " + a.budget;
   } else {
-    auto base = LoadForCommand(a.baseline, a.common, ctx);
-    if (!base.ok()) return Fail(base.status(), ctx);
-    passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base);
-    passes::TraceDiff diff = passes::DiffTraces(*base, base_events, *trace, events, {});
+    PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.baseline, a.common, ctx));
+    passes::FunctionEventList base_events = passes::BuildFunctionEvents(base);
+    passes::TraceDiff diff = passes::DiffTraces(base, base_events, trace, events, {});
     results = passes::BaselineRules(diff, max_regression);
     mode = fmt::format("baseline {}, at most {:g}% slower", a.baseline, max_regression * 100);
   }
@@ -255,9 +229,10 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
                   "A reference trace: fail when FILE is slower by --max-regression");
   cmd->add_option("--max-regression", args->max_regression,
                   "Allowed growth over the baseline: 5% or 0.05")
-      ->default_str("5%");
-  AddCommonOptions(cmd, &args->common, {"text", "json"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunCheck(*args, ctx); }; });
+      ->default_str("5%")
+      ->check(Percentage("--max-regression"));
+  AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunCheck);
 }
 
 }  // namespace profana::app

@@ -3,6 +3,7 @@
 // device and stream, split into host wait / kernel wait / other, with the longest gaps.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
@@ -236,14 +237,37 @@ std::string IdleJson(const IdleArgs& a, const Trace& t, const passes::FunctionEv
   return out;
 }
 
-void WarnWithoutDevice(const Trace& t, const std::string& file, const CommonOptions& o,
-                       Context& ctx) {
+void WarnWithoutDevice(const Trace& t, const std::string& file, Context& ctx) {
   for (ActivityKind k : t.events.kind)
     if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
       return;
-  if (!o.quiet)
-    ctx.err->append(fmt::format("profana: {}: no device activity (no kernel, memcpy or memset)\n",
-                                file == "-" ? "<stdin>" : file));
+  ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(file));
+}
+
+Status RunQueue(const QueueArgs& a, Context& ctx) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  WarnWithoutDevice(trace, a.file, ctx);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events);
+  std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(trace);
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson  ? QueueJson(a, trace, events, eval, streams)
+              : f == OutputFormat::kCsv ? QueueCsv(trace, events, eval, streams)
+                                        : QueueText(trace, eval, streams),
+              a.common, ctx);
+}
+
+Status RunIdle(const IdleArgs& a, Context& ctx) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  WarnWithoutDevice(trace, a.file, ctx);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  passes::IdleBreakdown b =
+      passes::ComputeIdleBreakdown(trace, events, a.kernel_delay_ns, static_cast<size_t>(a.gaps));
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson  ? IdleJson(a, trace, events, b)
+              : f == OutputFormat::kCsv ? IdleCsv(trace, b)
+                                        : IdleText(a, trace, events, b),
+              a.common, ctx);
 }
 
 }  // namespace
@@ -254,22 +278,9 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
       "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
   cmd->add_option("FILE", args->file, "Trace file (Kineto JSON or nvprof); - reads standard input")
       ->required();
-  AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
-  cmd->callback([args, &ctx] {
-    ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
-      if (!trace.ok()) return Fail(trace.status(), ctx);
-      WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
-      std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(*trace);
-      const std::string& f = args->common.format;
-      return Emit(f == "json"  ? QueueJson(*args, *trace, events, eval, streams)
-                  : f == "csv" ? QueueCsv(*trace, events, eval, streams)
-                               : QueueText(*trace, eval, streams),
-                  args->common, ctx);
-    };
-  });
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunQueue);
 }
 
 void RegisterIdleCommand(CLI::App& app, Context& ctx) {
@@ -283,26 +294,13 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
                   "Gaps shorter than NS nanoseconds after an early launch are kernel wait (HTA's "
                   "consecutive_kernel_delay)")
       ->default_val(30)
-      ->check(CLI::NonNegativeNumber);
+      ->check(WholeNumber<int64_t>("--kernel-delay", 0));
   cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
       ->default_val(10)
-      ->check(CLI::NonNegativeNumber);
-  AddCommonOptions(cmd, &args->common, {"text", "csv", "json"});
-  cmd->callback([args, &ctx] {
-    ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
-      if (!trace.ok()) return Fail(trace.status(), ctx);
-      WarnWithoutDevice(*trace, args->file, args->common, ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::IdleBreakdown b = passes::ComputeIdleBreakdown(*trace, events, args->kernel_delay_ns,
-                                                             static_cast<size_t>(args->gaps));
-      const std::string& f = args->common.format;
-      return Emit(f == "json"  ? IdleJson(*args, *trace, events, b)
-                  : f == "csv" ? IdleCsv(*trace, b)
-                               : IdleText(*args, *trace, events, b),
-                  args->common, ctx);
-    };
-  });
+      ->check(WholeNumber<int>("--gaps", 0));
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunIdle);
 }
 
 }  // namespace profana::app

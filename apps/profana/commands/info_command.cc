@@ -146,6 +146,15 @@ std::string Json(const std::string& name, const Trace& t) {
   return out;
 }
 
+Status RunInfo(const InfoArgs& a, Context& ctx) {
+  // info reports the diagnostics itself.
+  PROFANA_ASSIGN_OR_RETURN(Trace trace,
+                           LoadForCommand(a.file, a.common, ctx, DiagnosticWarning::kSilent));
+  std::string name = InputName(a.file);
+  return Emit(a.common.format == OutputFormat::kJson ? Json(name, trace) : Text(name, trace),
+              a.common, ctx);
+}
+
 }  // namespace
 
 void RegisterInfoCommand(CLI::App& app, Context& ctx) {
@@ -153,18 +162,8 @@ void RegisterInfoCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "info", "Describe a trace file: format, counts, span, devices, diagnostics");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  AddCommonOptions(cmd, &args->common, {"text", "json"});
-  cmd->callback([args, &ctx] {
-    ctx.run = [args, &ctx] {
-      CommonOptions quiet = args->common;
-      quiet.quiet = true;  // info reports the diagnostics itself
-      auto trace = LoadForCommand(args->file, quiet, ctx);
-      if (!trace.ok()) return Fail(trace.status(), ctx);
-      std::string name = args->file == "-" ? "<stdin>" : args->file;
-      return Emit(args->common.format == "json" ? Json(name, *trace) : Text(name, *trace),
-                  args->common, ctx);
-    };
-  });
+  AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunInfo);
 }
 
 }  // namespace profana::app

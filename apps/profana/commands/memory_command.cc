@@ -2,6 +2,7 @@
 // peak, blocks never freed, pre-existing memory, per-op memory, and PyTorch's export formats.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/reporters/memory_html.h"
@@ -29,18 +30,18 @@ uint32_t DefaultDevice(const passes::MemoryTimeline& t) {
   return best;
 }
 
-int RunMemory(const MemoryArgs& a, Context& ctx) {
-  const std::string& format = a.common.format;
-  if (a.by_op && format != "text" && format != "json" && format != "csv")
-    return Fail(Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv"), ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
+Status RunMemory(const MemoryArgs& a, Context& ctx) {
+  OutputFormat format = a.common.format;
+  if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
+      format != OutputFormat::kCsv)
+    return Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv");
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
-  passes::MemoryTimeline t = passes::BuildMemoryTimeline(*trace, events);
-  ctx.log->debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
-                 t.blocks.size(), t.devices.size(), clock.Lap());
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
+  ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
+                t.blocks.size(), t.devices.size(), clock.Lap());
 
   std::vector<uint32_t> devices;
   if (!a.device.empty()) {
@@ -49,10 +50,9 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
       std::string have;
       for (const auto& dev : t.devices)
         have += fmt::format("{}{}", have.empty() ? "" : ", ", dev.name);
-      return Fail(Status(ErrorCode::kInvalidArgument,
-                         fmt::format("--device {}: no memory records on it (devices: {})", a.device,
-                                     have.empty() ? "none" : have)),
-                  ctx);
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("--device {}: no memory records on it (devices: {})", a.device,
+                                have.empty() ? "none" : have));
     }
     devices.push_back(static_cast<uint32_t>(d));
   } else {
@@ -68,32 +68,32 @@ int RunMemory(const MemoryArgs& a, Context& ctx) {
   if (a.by_op) {
     int device = a.device.empty() ? -1 : static_cast<int>(devices.front());
     std::string name = device < 0 ? "" : t.devices[device].name;
-    std::vector<passes::MemoryOpRow> rows = passes::MemoryByOp(*trace, events, t, device);
-    out = format == "json"  ? report::FormatByOpJson(*trace, rows, a.file, name)
-          : format == "csv" ? report::FormatByOpCsv(*trace, rows)
-                            : report::FormatByOpText(*trace, rows, name);
-  } else if (format == "text") {
-    out = report::FormatMemoryText(*trace, events, t, c);
-  } else if (format == "json") {
-    out = report::FormatMemoryJson(*trace, events, t, c);
-  } else if (format == "csv") {
-    out = report::FormatTimelineCsv(*trace, t, c);
+    std::vector<passes::MemoryOpRow> rows = passes::MemoryByOp(trace, events, t, device);
+    out = format == OutputFormat::kJson  ? report::FormatByOpJson(trace, rows, a.file, name)
+          : format == OutputFormat::kCsv ? report::FormatByOpCsv(trace, rows)
+                                         : report::FormatByOpText(trace, rows, name);
+  } else if (format == OutputFormat::kText) {
+    out = report::FormatMemoryText(trace, events, t, c);
+  } else if (format == OutputFormat::kJson) {
+    out = report::FormatMemoryJson(trace, events, t, c);
+  } else if (format == OutputFormat::kCsv) {
+    out = report::FormatTimelineCsv(trace, t, c);
   } else {
     if (t.devices.empty())
-      return Fail(Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events"), ctx);
+      return Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events");
     uint32_t d = a.device.empty() ? DefaultDevice(t) : devices.front();
-    if (format == "timeline") {
-      out = report::FormatTimelineJson(passes::CoalesceTimeline(*trace, t, d));
-    } else if (format == "raw") {
-      out = report::FormatRawJson(passes::RawTimeline(*trace, t, d));
+    if (format == OutputFormat::kTimeline) {
+      out = report::FormatTimelineJson(passes::CoalesceTimeline(trace, t, d));
+    } else if (format == OutputFormat::kRaw) {
+      out = report::FormatRawJson(passes::RawTimeline(trace, t, d));
     } else {
       report::MemoryHtmlOptions o;
       o.title = a.file == "-" ? "<stdin>" : a.file.substr(a.file.find_last_of('/') + 1);
       o.origin_ns = events.origin_ns;
-      out = report::FormatMemoryHtml(*trace, events, t, d, o);
+      out = report::FormatMemoryHtml(trace, events, t, d, o);
     }
   }
-  ctx.log->debug("formatted {} in {:.1f} ms", format, clock.Lap());
+  ctx.log.Debug("formatted {} in {:.1f} ms", report::OutputFormatName(format), clock.Lap());
   return Emit(std::move(out), a.common, ctx);
 }
 
@@ -115,9 +115,13 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag(
       "--by-op", args->by_op,
       "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
-  cmd->add_option("--top", args->top, "Rows per grouped list in the text report")->default_val(10);
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "timeline", "raw", "html"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunMemory(*args, ctx); }; });
+  cmd->add_option("--top", args->top, "Rows per grouped list in the text report")
+      ->default_val(10)
+      ->check(WholeNumber<int>("--top", 0).description(""));
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,
+                    OutputFormat::kTimeline, OutputFormat::kRaw, OutputFormat::kHtml});
+  SetRun(cmd, ctx, args, RunMemory);
 }
 
 }  // namespace profana::app

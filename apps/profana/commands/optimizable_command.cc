@@ -1,6 +1,7 @@
 // profana optimizable: PyTorch's BasicEvaluation.get_optimizable_events, from a trace file.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/reporters/json_writer.h"
@@ -70,6 +71,21 @@ std::string Json(const OptimizableArgs& a, const Trace& t, const passes::Functio
   return out;
 }
 
+Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  Stopwatch clock;
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events);
+  passes::Ranking ranking = passes::RankEvents(trace, events, eval, static_cast<size_t>(a.top));
+  ctx.log.Debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms",
+                eval.launches, eval.kernels, ranking.candidates, clock.Lap());
+  if (eval.kernels == 0)
+    ctx.log.Warn("{}: no kernels: nothing keeps the GPU busy, so nothing ranks", InputName(a.file));
+  return Emit(a.common.format == OutputFormat::kJson ? Json(a, trace, events, eval, ranking)
+                                                     : Text(trace, events, ranking),
+              a.common, ctx);
+}
+
 }  // namespace
 
 void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
@@ -81,28 +97,9 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
       ->required();
   cmd->add_option("--top", args->top, "How many events (get_optimizable_events(length=N))")
       ->default_val(1)
-      ->check(CLI::PositiveNumber);
-  AddCommonOptions(cmd, &args->common, {"text", "json"});
-  cmd->callback([args, &ctx] {
-    ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
-      if (!trace.ok()) return Fail(trace.status(), ctx);
-      Stopwatch clock;
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      passes::GpuEvaluation eval = passes::EvaluateGpu(*trace, events);
-      passes::Ranking ranking =
-          passes::RankEvents(*trace, events, eval, static_cast<size_t>(args->top));
-      ctx.log->debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms",
-                     eval.launches, eval.kernels, ranking.candidates, clock.Lap());
-      if (eval.kernels == 0 && !args->common.quiet)
-        ctx.err->append(
-            fmt::format("profana: {}: no kernels: nothing keeps the GPU busy, so nothing ranks\n",
-                        args->file == "-" ? "<stdin>" : args->file));
-      return Emit(args->common.format == "json" ? Json(*args, *trace, events, eval, ranking)
-                                                : Text(*trace, events, ranking),
-                  args->common, ctx);
-    };
-  });
+      ->check(WholeNumber<int>("--top", 1));
+  AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunOptimizable);
 }
 
 }  // namespace profana::app

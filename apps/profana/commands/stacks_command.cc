@@ -2,6 +2,7 @@
 // interactive SVG, from Python stacks or from the op tree.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/stacks.h"
 #include "profana/reporters/flamegraph_svg.h"
@@ -48,30 +49,25 @@ Result<Loaded> Compute(const std::string& file, const StacksArgs& a, passes::Sta
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx));
   Stopwatch clock;
   passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
-  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::StackSamples samples = passes::ComputeStackSamples(trace, events, source, metric);
-  ctx.log->debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
-                 samples.trie.size() - 1, clock.Lap());
+  ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
+                samples.trie.size() - 1, clock.Lap());
   report::StackUnit unit = a.unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
-  std::string name = file == "-" ? "<stdin>" : file;
-  if (metric == passes::StackMetric::kSelfCuda && !samples.has_device_activity && !a.common.quiet)
-    ctx.err->append(fmt::format(
-        "profana: {}: no device activity (no kernel, memcpy or memset): no self_cuda stacks\n",
-        name));
-  else if (samples.stack.empty() && samples.source == passes::StackSource::kPython &&
-           !a.common.quiet)
-    ctx.err->append(
-        fmt::format("profana: {}: no Python stacks recorded (profile with with_stack=True, or use "
-                    "--stacks ops)\n",
-                    name));
+  std::string name = InputName(file);
+  if (metric == passes::StackMetric::kSelfCuda && !samples.has_device_activity)
+    ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset): no self_cuda stacks", name);
+  else if (samples.stack.empty() && samples.source == passes::StackSource::kPython)
+    ctx.log.Warn(
+        "{}: no Python stacks recorded (profile with with_stack=True, or use --stacks ops)", name);
   Loaded out;
   out.source = samples.source;
   // One line per event (export_stacks) needs no merging; everything else is drawn from the merge.
-  bool per_event = !a.merge && !a.diff && a.common.format != "json";
+  bool per_event = !a.merge && !a.diff && a.common.format != OutputFormat::kJson;
   if (per_event) out.collapsed = report::FormatCollapsed(trace, samples, unit);
   if (!per_event || !a.svg.empty()) out.merged = report::MergeStacks(trace, samples, unit);
-  ctx.log->debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
-                 out.merged.size(), clock.Lap());
+  ctx.log.Debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
+                out.merged.size(), clock.Lap());
   return out;
 }
 
@@ -107,46 +103,33 @@ std::string Json(const Loaded& l, const StacksArgs& a) {
   return out;
 }
 
-int RunStacks(const StacksArgs& a, Context& ctx) {
+Status RunStacks(const StacksArgs& a, Context& ctx) {
   passes::StackMetric metric;
   passes::StackSource source;
-  if (!passes::ParseStackMetric(a.metric, &metric))
-    return Fail(
-        Status(ErrorCode::kInvalidArgument,
-               fmt::format("--metric: unknown metric \"{}\" (expected self_cpu or self_cuda)",
-                           a.metric)),
-        ctx);
-  if (!passes::ParseStackSource(a.source, &source))
-    return Fail(
-        Status(ErrorCode::kInvalidArgument,
-               fmt::format("--stacks: unknown source \"{}\" (expected auto, python, ops or both)",
-                           a.source)),
-        ctx);
+  passes::ParseStackMetric(a.metric, &metric);
+  passes::ParseStackSource(a.source, &source);
   if (a.diff != (a.files.size() == 2))
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       a.diff ? "--diff needs two files: BASE NEW"
-                              : "two files are compared only with --diff BASE NEW"),
-                ctx);
-  auto first = Compute(a.files[0], a, source, metric, ctx);
-  if (!first.ok()) return Fail(first.status(), ctx);
+    return Status(ErrorCode::kInvalidArgument,
+                  a.diff ? "--diff needs two files: BASE NEW"
+                         : "two files are compared only with --diff BASE NEW");
+  PROFANA_ASSIGN_OR_RETURN(Loaded first, Compute(a.files[0], a, source, metric, ctx));
   std::string text;
   if (a.diff) {
-    auto second = Compute(a.files[1], a, source, metric, ctx);
-    if (!second.ok()) return Fail(second.status(), ctx);
-    text = report::FormatDiff(first->merged, second->merged);
-  } else if (a.common.format == "json") {
-    text = Json(*first, a);
+    PROFANA_ASSIGN_OR_RETURN(Loaded second, Compute(a.files[1], a, source, metric, ctx));
+    text = report::FormatDiff(first.merged, second.merged);
+  } else if (a.common.format == OutputFormat::kJson) {
+    text = Json(first, a);
   } else {
-    text = a.merge ? report::FormatMerged(first->merged) : first->collapsed;
+    text = a.merge ? report::FormatMerged(first.merged) : first.collapsed;
   }
   if (!a.svg.empty()) {
     std::string title =
-        fmt::format("{} ({}, {} stacks)", a.files[0], a.metric, SourceName(first->source));
+        fmt::format("{} ({}, {} stacks)", a.files[0], a.metric, SourceName(first.source));
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
-    if (int rc = Emit(report::FormatFlamegraphSvg(first->merged, title, a.unit), svg_out, ctx))
-      return rc;
-    if (a.common.output.empty()) return kExitOk;  // the SVG was what was asked for
+    PROFANA_RETURN_IF_ERROR(
+        Emit(report::FormatFlamegraphSvg(first.merged, title, a.unit), svg_out, ctx));
+    if (a.common.output.empty()) return Status::Ok();  // the SVG was what was asked for
   }
   return Emit(std::move(text), a.common, ctx);
 }
@@ -163,24 +146,34 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
       ->expected(1, 2);
   cmd->add_option("--metric", args->metric,
                   "self_cpu or self_cuda (or PyTorch's self_cpu_time_total, self_cuda_time_total)")
-      ->default_str("self_cpu");
+      ->default_str("self_cpu")
+      ->check(Named("--metric", "metric",
+                    "self_cpu, self_cuda, self_cpu_time_total, self_cuda_time_total",
+                    [](const std::string& s) {
+                      passes::StackMetric m;
+                      return passes::ParseStackMetric(s, &m);
+                    }));
   cmd->add_option("--stacks", args->source,
                   "Where stacks come from: python (recorded Python stacks), ops (the op tree; "
                   "kernels as leaves "
                   "for self_cuda), both, or auto (python where recorded, else ops)")
-      ->default_str("auto");
+      ->default_str("auto")
+      ->check(Named("--stacks", "source", "auto, python, ops, both", [](const std::string& s) {
+        passes::StackSource source;
+        return passes::ParseStackSource(s, &source);
+      }));
   cmd->add_flag("--merge", args->merge,
                 "One line per distinct stack with the summed weight, sorted");
   cmd->add_flag("--diff", args->diff,
                 "Differential folded stacks of BASE and NEW: 'stack weight_base weight_new'");
   cmd->add_option("--unit", args->unit,
                   "Weights in integer microseconds (PyTorch's) or nanoseconds (exact sums)")
-      ->check(CLI::IsMember({"us", "ns"}))
+      ->check(OneOf("--unit", "unit", {"us", "ns"}))
       ->default_str("us");
   cmd->add_option("--svg", args->svg,
                   "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
-  AddCommonOptions(cmd, &args->common, {"text", "json"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunStacks(*args, ctx); }; });
+  AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunStacks);
 }
 
 }  // namespace profana::app

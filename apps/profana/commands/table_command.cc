@@ -3,6 +3,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/rows_reporter.h"
@@ -28,36 +29,25 @@ struct TableArgs {
   bool no_truncate = false;
 };
 
-int RunTable(const TableArgs& a, Context& ctx) {
+Status RunTable(const TableArgs& a, Context& ctx) {
   passes::SortKey sort = passes::SortKey::kNone;
-  if (!a.sort_by.empty() && !passes::ParseSortKey(a.sort_by, &sort)) {
-    std::string names;
-    for (std::string_view n : passes::SortKeyNames())
-      names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
-    return Fail(
-        Status(ErrorCode::kInvalidArgument,
-               fmt::format("--sort: unknown key \"{}\" (expected one of: {})", a.sort_by, names)),
-        ctx);
-  }
+  if (!a.sort_by.empty()) passes::ParseSortKey(a.sort_by, &sort);
   if (a.raw && (a.group_by_input_shape || a.group_by_stack_n > 0))
-    return Fail(
-        Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"),
-        ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
+    return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(),
-                 clock.Lap(), PeakRssMb());
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
+                PeakRssMb());
   std::vector<passes::AverageRow> rows =
-      a.raw ? passes::RawEventRows(*trace, events)
-            : passes::ComputeKeyAverages(*trace, events,
-                                         {a.group_by_input_shape, a.group_by_stack_n});
+      a.raw
+          ? passes::RawEventRows(trace, events)
+          : passes::ComputeKeyAverages(trace, events, {a.group_by_input_shape, a.group_by_stack_n});
   passes::SortRows(&rows, sort);
-  ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(),
-                 clock.Lap(), PeakRssMb());
+  ctx.log.Debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(),
+                PeakRssMb());
 
-  if (a.common.format == "text") {
+  if (a.common.format == OutputFormat::kText) {
     report::TableOptions options;
     options.row_limit = a.row_limit;
     if (a.no_truncate) {
@@ -70,11 +60,11 @@ int RunTable(const TableArgs& a, Context& ctx) {
     if (a.has_header) options.header = a.header;
     options.top_level_only = a.top_level_only;
     options.profile_memory = events.has_memory_records;
-    return Emit(report::FormatTable(*trace, rows, options), a.common, ctx);
+    return Emit(report::FormatTable(trace, rows, options), a.common, ctx);
   }
   std::vector<size_t> shown = report::ShownRows(rows, a.row_limit, a.top_level_only);
-  if (a.common.format == "csv")
-    return Emit(report::FormatRowsCsv(*trace, rows, shown), a.common, ctx);
+  if (a.common.format == OutputFormat::kCsv)
+    return Emit(report::FormatRowsCsv(trace, rows, shown), a.common, ctx);
   report::RowsContext context;
   context.input = a.file;
   if (sort != passes::SortKey::kNone) {
@@ -92,7 +82,7 @@ int RunTable(const TableArgs& a, Context& ctx) {
   context.raw = a.raw;
   context.top_level_only = a.top_level_only;
   context.row_limit = a.row_limit;
-  return Emit(report::FormatRowsJson(*trace, rows, shown, context), a.common, ctx);
+  return Emit(report::FormatRowsJson(trace, rows, shown, context), a.common, ctx);
 }
 
 }  // namespace
@@ -109,13 +99,22 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
       "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "
       "self_cuda_memory_usage, count; short aliases self_cpu, self_cuda, cpu_total, cuda_total, "
       "cpu_mem, self_cpu_mem, cuda_mem, self_cuda_mem, calls";
-  cmd->add_option("--sort", args->sort_by,
-                  "Sort rows by this attribute, descending (" + keys + ")");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(100);
+  std::string names;
+  for (std::string_view n : passes::SortKeyNames())
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
+  cmd->add_option("--sort", args->sort_by, "Sort rows by this attribute, descending (" + keys + ")")
+      ->check(Named("--sort", "key", names, [](const std::string& s) {
+        passes::SortKey k;
+        return passes::ParseSortKey(s, &k);
+      }));
+  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")
+      ->default_val(100)
+      ->check(WholeNumber("--row-limit", INT64_MIN));
   cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
                 "One row per (name, input shapes), like key_averages(group_by_input_shape=True)");
   cmd->add_option("--group-by-stack", args->group_by_stack_n,
-                  "One row per (name, top N stack frames), like key_averages(group_by_stack_n=N)");
+                  "One row per (name, top N stack frames), like key_averages(group_by_stack_n=N)")
+      ->check(WholeNumber<int>("--group-by-stack", 0).description(""));
   cmd->add_flag("--top-level-only", args->top_level_only,
                 "Only rows whose first event has no parent op");
   cmd->add_option("--header", args->header, "A title line above the table")
@@ -128,8 +127,9 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--raw", args->raw, "One row per event, un-averaged (function_events.table())");
   cmd->add_flag("--no-truncate", args->no_truncate,
                 "Never shorten names, shapes or source locations");
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunTable(*args, ctx); }; });
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv});
+  SetRun(cmd, ctx, args, RunTable);
 }
 
 }  // namespace profana::app

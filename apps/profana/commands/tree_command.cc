@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/reporters/json_writer.h"
@@ -228,6 +229,14 @@ std::string Json(const Trace& t, const passes::FunctionEventList& e, const TreeA
   return out;
 }
 
+Status RunTree(const TreeArgs& a, Context& ctx) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+  return Emit(
+      a.common.format == OutputFormat::kJson ? Json(trace, events, a) : Text(trace, events, a),
+      a.common, ctx);
+}
+
 }  // namespace
 
 void RegisterTreeCommand(CLI::App& app, Context& ctx) {
@@ -236,22 +245,13 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
       "tree", "The CPU op tree per thread: total and self time, launched kernels, shapes");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option("--depth", args->depth, "Show at most N levels (1 = top-level ops only)")
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumber<int>("--depth", 1));
   cmd->add_option("--thread", args->thread, "Only this thread (its tid, or its name)");
   cmd->add_option("--min-time", args->min_time_us,
                   "Hide ops (and what they contain) under US microseconds")
-      ->check(CLI::NonNegativeNumber);
-  AddCommonOptions(cmd, &args->common, {"text", "json"});
-  cmd->callback([args, &ctx] {
-    ctx.run = [args, &ctx] {
-      auto trace = LoadForCommand(args->file, args->common, ctx);
-      if (!trace.ok()) return Fail(trace.status(), ctx);
-      passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-      return Emit(
-          args->common.format == "json" ? Json(*trace, events, *args) : Text(*trace, events, *args),
-          args->common, ctx);
-    };
-  });
+      ->check(NonNegativeNumber("--min-time"));
+  AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunTree);
 }
 
 }  // namespace profana::app
