@@ -98,6 +98,8 @@ Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 bool UseColor(const std::string& mode, const CommonOptions& options);
 // "<stdin>" for "-", else the path: how messages name an input.
 std::string InputName(const std::string& path);
+// Warns that a GPU analysis has nothing to look at: no kernel, memcpy or memset.
+void WarnWithoutDeviceActivity(const Trace& trace, const std::string& path, Context& ctx);
 
 void RegisterTableCommand(CLI::App& app, Context& ctx);
 void RegisterInfoCommand(CLI::App& app, Context& ctx);

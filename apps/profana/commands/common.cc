@@ -120,6 +120,13 @@ bool UseColor(const std::string& mode, const CommonOptions& o) {
 
 std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
+void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context& ctx) {
+  for (ActivityKind k : t.events.kind)
+    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
+      return;
+  ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
+}
+
 double PeakRssMb() {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
