@@ -91,6 +91,8 @@ enum class DiagnosticWarning { kWarn, kSilent };
 // kSilent); with --strict, error-severity diagnostics fail the load.
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
                              DiagnosticWarning warning = DiagnosticWarning::kWarn);
+// The whole of a small file an option names (a budget), as text.
+Result<std::string> ReadTextFile(const std::string& path);
 // Writes text to -o FILE or stdout.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and

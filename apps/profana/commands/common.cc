@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "fmt/format.h"
 #include "profana/base/memory_limit.h"
@@ -170,6 +172,15 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                   clock.Lap());
   }
   return trace;
+}
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
