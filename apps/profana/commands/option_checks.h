@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -30,6 +31,20 @@ CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::stri
 // is one. `names` lists them for the message; --help shows no set.
 CLI::Validator Named(std::string option, std::string noun, std::string names,
                      std::function<bool(const std::string&)> valid);
+// An option whose text the library parses into *value (`parse`, with its aliases); a bad name
+// fails as Named's do. Returns the option, for a default_str.
+template <typename T>
+CLI::Option* AddNamedOption(CLI::App* command, const std::string& option, T* value,
+                            bool (*parse)(std::string_view, T*), const std::string& noun,
+                            const std::string& names, const std::string& help) {
+  return command
+      ->add_option_function<std::string>(
+          option, [value, parse](const std::string& text) { parse(text, value); }, help)
+      ->check(Named(option, noun, names, [parse](const std::string& text) {
+        T parsed;
+        return parse(text, &parsed);
+      }));
+}
 // A whole number in [min, max], as CLI11 reads it (strtoll, base prefixes allowed). --help
 // shows POSITIVE for min 1 and NONNEGATIVE for min 0, unless .description("") hides it where
 // the option's own text says enough.
