@@ -13,23 +13,18 @@ struct DiffArgs {
   CommonOptions common;
   std::string base;
   std::string next;
-  std::string sort_by = "self";
+  passes::DiffOptions options;
   int64_t row_limit = 30;
-  bool group_by_input_shape = false;
-  int group_by_stack_n = 0;
   std::string color = "auto";
 };
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  passes::DiffOptions options;
-  passes::ParseDiffMetric(a.sort_by, &options.sort);
-  options.keys = {a.group_by_input_shape, a.group_by_stack_n};
   PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.base, a.common, ctx));
   PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(a.next, a.common, ctx));
   Stopwatch clock;
   passes::FunctionEventList base_events = passes::BuildFunctionEvents(base);
   passes::FunctionEventList next_events = passes::BuildFunctionEvents(next);
-  passes::TraceDiff diff = passes::DiffTraces(base, base_events, next, next_events, options);
+  passes::TraceDiff diff = passes::DiffTraces(base, base_events, next, next_events, a.options);
   ctx.log.Debug("diff: {} keys in {:.1f} ms", diff.rows.size(), clock.Lap());
 
   report::DiffReportOptions r;
@@ -58,23 +53,17 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                                      "counts, self and total times, changes");
   cmd->add_option("BASE", args->base, "The reference trace")->required();
   cmd->add_option("NEW", args->next, "The trace to compare with it")->required();
-  cmd->add_option(
-         "--sort", args->sort_by,
-         "Order by the change of: self (self CPU + self device), self_cpu, self_device, cpu_total, "
-         "device_total, count")
-      ->default_str("self")
-      ->check(Named("--sort", "metric",
-                    "self, self_cpu, self_device, cpu_total, device_total, count",
-                    [](const std::string& s) {
-                      passes::DiffMetric m;
-                      return passes::ParseDiffMetric(s, &m);
-                    }));
+  AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
+                 "self, self_cpu, self_device, cpu_total, device_total, count",
+                 "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
+                 "cpu_total, device_total, count")
+      ->default_str("self");
   cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")
       ->default_val(30)
       ->check(WholeNumber("--row-limit", INT64_MIN));
-  cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
+  cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
-  cmd->add_option("--group-by-stack", args->group_by_stack_n,
+  cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,
                   "Key rows by (name, top N stack frames)")
       ->check(WholeNumber<int>("--group-by-stack", 0).description(""));
   cmd->add_option("--color", args->color,
