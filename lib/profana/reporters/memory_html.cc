@@ -54,11 +54,12 @@ std::string Num(double v) { return fmt::format("{:.1f}", v); }
 }  // namespace
 
 std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
-                             const passes::MemoryTimeline& t, uint32_t device,
+                             const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
                              const MemoryHtmlOptions& o) {
+  uint32_t device = view.device;
   const passes::MemoryDeviceSummary& s = t.summary[device];
-  passes::MemoryDeviceReport r = passes::SummariseMemoryDevice(trace, ev, t, device);
-  passes::CoalescedTimeline tl = passes::CoalesceTimeline(trace, t, device);
+  const passes::MemoryDeviceReport& r = view.report;
+  const passes::CoalescedTimeline& tl = view.timeline;
   size_t n = tl.times_us.size();
 
   // Columns to draw: all rows, or per pixel column the row with the highest total (keeps peaks).
