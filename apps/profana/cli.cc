@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
+#include "profana/importers/importer.h"
 
 namespace profana::app {
 namespace {
@@ -29,9 +30,9 @@ int Finish(const Status& status, std::string* err) {
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err) {
   Context ctx{out, Log(err), nullptr};
-  CLI::App app(
-      "profana: offline analysis of PyTorch profiler traces (Chrome-trace JSON, plain or gzip)",
-      "profana");
+  CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
+                   "; plain or gzip)",
+               "profana");
   app.require_subcommand(1);
   app.set_version_flag("--version", "profana 0.1.0");
   RegisterTableCommand(app, ctx);

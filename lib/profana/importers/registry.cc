@@ -1,31 +1,38 @@
-#include <memory>
-
 #include "fmt/format.h"
-#include "profana/base/mapped_file.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
-#include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
-#include "profana/io/native_reader.h"
 
 namespace profana {
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
-      {"chrome-json",
+      {"chrome-json", "Chrome-trace JSON",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
-       json::SniffChromeJson, json::ImportChromeJson},
-      {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
-       nvprof::SniffSqlite, nvprof::ImportNvprof},
-      {"profana-native",
+       json::SniffChromeJson, json::ImportChromeJson, json::OpenChromeJson},
+      {"nvprof", "nvprof databases",
+       "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
+       nvprof::ImportNvprof, nullptr},
+      {"profana-native", "profana native files",
        "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
-       native::SniffNativeBinary, native::ImportNativeBinary},
-      {"profana-native-text", "the native format's text twin (profana convert IN -o OUT.txt)",
-       native::SniffNativeTextFile, native::ImportNativeText},
+       native::SniffNativeBinary, native::ImportNativeBinary, native::OpenNativeBinary},
+      {"profana-native-text", "native text twins",
+       "the native format's text twin (profana convert IN -o OUT.txt)", native::SniffNativeTextFile,
+       native::ImportNativeText, nullptr},
   };
   return kImporters;
+}
+
+std::string FormatsSummary() {
+  std::string out;
+  const std::vector<ImporterInfo>& rows = Importers();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) out += i + 1 == rows.size() ? " and " : ", ";
+    out += rows[i].noun;
+  }
+  return out;
 }
 
 const ImporterInfo* DetectFormat(std::string_view bytes) {
@@ -46,34 +53,19 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   const ImporterInfo* info = DetectFormat(input.view());
   if (!info) {
     return Status(ErrorCode::kUnrecognizedFormat,
-                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads "
-                              "Chrome-trace JSON and nvprof databases)",
-                              input.name, input.gzipped ? " after gunzip" : ""));
+                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads {})",
+                              input.name, input.gzipped ? " after gunzip" : "", FormatsSummary()));
   }
   return info->import(input);
 }
 
 Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
-  // The native file's fast path: map it and hand the columns over, no copy of the whole file.
-  if (path != "-") {
-    auto mapped = MappedFile::Open(path);
-    if (mapped.ok() && native::SniffNative(mapped->bytes())) {
-      uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
-      if (limit && size > limit)  // the analyses grow with it: the same budget as any input
-        return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
-      // The trace's columns read the mapping in place, and keep it alive.
-      auto shared = std::make_shared<MappedFile>(std::move(*mapped));
-      PROFANA_ASSIGN_OR_RETURN(Trace trace, native::ReadNative(shared->bytes(), path, shared));
-      native::SetContainer(&trace, "profana-native", size);
-      return trace;
+  if (path != "-") {  // standard input can be read only once: whole
+    for (const ImporterInfo& info : Importers()) {
+      if (!info.open) continue;
+      PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, info.open(path, options));
+      if (trace) return std::move(*trace);
     }
-    // JSON, plain or gzipped, streams through a bounded window on all cores. Anything unusual
-    // (damage, truncation, not JSON) comes back without a trace, and the whole-file path below
-    // repairs or reports it.
-    json::StreamOptions stream;
-    stream.max_bytes = options.limits.max_bytes;
-    json::StreamAttempt streamed = json::StreamChromeJson(path, stream);
-    if (streamed.trace) return std::move(*streamed.trace);
   }
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, options.limits));
   return LoadTraceFromBuffer(input);
