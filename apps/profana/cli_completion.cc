@@ -272,7 +272,7 @@ void RegisterCompletionCommand(CLI::App& app, Context& ctx) {
   cmd->callback([&app, shell, &ctx] {
     ctx.run = [&app, shell, &ctx] {
       ctx.out->append(*shell == "bash" ? BashCompletion(app) : ZshCompletion(app));
-      return kExitOk;
+      return Status::Ok();
     };
   });
 }

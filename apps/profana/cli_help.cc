@@ -45,19 +45,18 @@ void RegisterHelpCommand(CLI::App& app, Context& ctx) {
         // app.help() would describe the selected command, `help` itself.
         ctx.out->append(
             app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal));
-        return kExitOk;
+        return Status::Ok();
       }
       const CLI::App* command = nullptr;
       for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
         if (sub->get_name() == *topic) command = sub;
       if (command == nullptr) {
-        ctx.err->append(
-            fmt::format("profana: error: {}\nRun 'profana --help' for the list of commands.\n",
-                        UnknownCommandMessage(app, *topic)));
-        return kExitBadInput;
+        return Status(ErrorCode::kInvalidArgument,
+                      fmt::format("{}\nRun 'profana --help' for the list of commands.",
+                                  UnknownCommandMessage(app, *topic)));
       }
       ctx.out->append(command->help(app.get_name()));
-      return kExitOk;
+      return Status::Ok();
     };
   });
 }
