@@ -101,7 +101,7 @@ TEST_CASE("the step breakdown of a hand-made rank, worked out by hand", "[job]")
   //   gemm [215,240) 25 computation, idle 15, no communication. Host: aten::mm 10, untraced 40.
   auto trace = LoadTrace(TestData("job/two_ranks/rank0.json"));
   REQUIRE(trace.ok());
-  std::vector<job::StepRow> steps = job::ComputeStepBreakdown(*trace);
+  std::vector<job::StepRow> steps = job::ComputeStepBreakdown(trace->trace);
   REQUIRE(steps.size() == 2);
   const job::StepRow& s1 = steps[0];
   CHECK(s1.step == 1);

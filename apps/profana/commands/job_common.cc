@@ -1,10 +1,7 @@
 #include "profana/commands/job_common.h"
 
-#include <sstream>
-
 #include "fmt/format.h"
 #include "profana/job/job_inputs.h"
-#include "spdlog/sinks/ostream_sink.h"
 
 namespace profana::app {
 
@@ -33,40 +30,29 @@ bool IsSingleTraceRun(const JobArgs& a) {
 
 Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
                                 const RankReducer& reduce) {
-  if (options.verbose) ctx.log->set_level(spdlog::level::debug);
   job::RankSelection selection;
   if (!a.ranks.empty()) {
     PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
   }
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
-  // Each input writes its warnings and --verbose lines to its own buffers.
-  struct Output {
-    std::string err;
-    std::ostringstream log;
-  };
-  std::vector<Output> outputs(inputs.size());
+  // Each input writes its warnings and --verbose lines to its own text, passed on in input order.
+  std::vector<std::string> logs(inputs.size());
   Stopwatch clock;
   auto summarize = [&](const job::JobInput& in) -> Result<job::RankSummary> {
-    Output& o = outputs[in.order];
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(o.log);
-    sink->set_pattern("%v");
-    auto logger = std::make_shared<spdlog::logger>("profana", sink);
-    logger->set_level(ctx.log->level());
-    Context local{nullptr, &o.err, nullptr, logger};
-    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local));
-    passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
+    Context local{nullptr, Log(&logs[in.order]), nullptr};
+    local.log.set_verbose(ctx.log.verbose());
+    local.log.set_quiet(ctx.log.quiet());
+    std::optional<FunctionEventIndex> index;
+    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
+    passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
     return reduce(trace, events, in.path);
   };
   Result<job::JobSummary> job =
       job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);
-  for (Output& o : outputs) {
-    std::istringstream lines(o.log.str());
-    for (std::string line; std::getline(lines, line);) ctx.log->debug("{}", line);
-    ctx.err->append(o.err);
-  }
+  for (const std::string& log : logs) ctx.log.Append(log);
   if (job.ok())
-    ctx.log->debug("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)",
-                   inputs.size(), inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb());
+    ctx.log.Debug("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
+                  inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb());
   return job;
 }
 

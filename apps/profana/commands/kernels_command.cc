@@ -18,22 +18,22 @@ struct KernelsArgs {
   int64_t row_limit = -1;
 };
 
-int RunKernels(const KernelsArgs& a, Context& ctx) {
+Status RunKernels(const KernelsArgs& a, Context& ctx) {
   if (a.by_op + a.api + a.transfers > 1)
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       "--by-op, --api and --transfers are different views: choose one"),
-                ctx);
+    return Status(ErrorCode::kInvalidArgument,
+                  "--by-op, --api and --transfers are different views: choose one");
   job::SummaryOptions so;
   so.kernels = true;
-  auto job = LoadJob(a.job, a.common, ctx,
-                     [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-                       return job::SummarizeRank(t, e, p, so);
-                     });
-  if (!job.ok()) return Fail(job.status(), ctx);
-  job::RankSummary all = job->Combine();
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobSummary job,
+      LoadJob(a.job, a.common, ctx,
+              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                return job::SummarizeRank(t, e, p, so);
+              }));
+  job::RankSummary all = job.Combine();
   report::KernelsReport r;
   r.inputs = a.job.inputs;
-  r.ranks = job->RankList();
+  r.ranks = job.RankList();
   r.stats = &all.kernels;
   r.view = a.by_op       ? report::KernelView::kByOp
            : a.api       ? report::KernelView::kApi
@@ -41,11 +41,11 @@ int RunKernels(const KernelsArgs& a, Context& ctx) {
                          : report::KernelView::kKernels;
   r.full_names = a.full_names;
   r.row_limit = a.row_limit;
-  const std::string& f = a.common.format;
-  return Emit(f == "json"       ? report::FormatKernelsJson(r)
-              : f == "csv"      ? report::FormatKernelsCsv(r)
-              : f == "markdown" ? report::FormatKernelsMarkdown(r)
-                                : report::FormatKernelsText(r),
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson       ? report::FormatKernelsJson(r)
+              : f == OutputFormat::kCsv      ? report::FormatKernelsCsv(r)
+              : f == OutputFormat::kMarkdown ? report::FormatKernelsMarkdown(r)
+                                             : report::FormatKernelsText(r),
               a.common, ctx);
 }
 
@@ -64,8 +64,10 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--full-names", args->full_names,
                 "Keep kernel names whole in text (template and parameter lists are elided)");
   cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(-1);
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "markdown"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunKernels(*args, ctx); }; });
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunKernels);
 }
 
 }  // namespace profana::app

@@ -12,25 +12,26 @@ struct StepsArgs {
   JobArgs job;
 };
 
-int RunSteps(const StepsArgs& a, Context& ctx) {
+Status RunSteps(const StepsArgs& a, Context& ctx) {
   job::SummaryOptions so;
   so.steps = true;
-  auto job = LoadJob(a.job, a.common, ctx,
-                     [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-                       return job::SummarizeRank(t, e, p, so);
-                     });
-  if (!job.ok()) return Fail(job.status(), ctx);
-  job::RankSummary all = job->Combine();
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobSummary job,
+      LoadJob(a.job, a.common, ctx,
+              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                return job::SummarizeRank(t, e, p, so);
+              }));
+  job::RankSummary all = job.Combine();
   report::StepsReport r;
   r.inputs = a.job.inputs;
-  r.ranks = job->RankList();
+  r.ranks = job.RankList();
   r.steps = &all.steps;
   r.overview = job::OverviewOfSteps(all.steps);
-  const std::string& f = a.common.format;
-  return Emit(f == "json"       ? report::FormatStepsJson(r)
-              : f == "csv"      ? report::FormatStepsCsv(r)
-              : f == "markdown" ? report::FormatStepsMarkdown(r)
-                                : report::FormatStepsText(r),
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson       ? report::FormatStepsJson(r)
+              : f == OutputFormat::kCsv      ? report::FormatStepsCsv(r)
+              : f == OutputFormat::kMarkdown ? report::FormatStepsMarkdown(r)
+                                             : report::FormatStepsText(r),
               a.common, ctx);
 }
 
@@ -43,8 +44,10 @@ void RegisterStepsCommand(CLI::App& app, Context& ctx) {
       "Per ProfilerStep#N and rank: wall time; GPU time in computation, exposed communication, "
       "exposed memcpy/memset and idle; hidden communication; host time outside ops");
   AddJobInputs(cmd, &args->job, "Traces", false);
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "markdown"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunSteps(*args, ctx); }; });
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunSteps);
 }
 
 }  // namespace profana::app

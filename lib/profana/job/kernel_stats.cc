@@ -77,17 +77,16 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
   for (uint32_t i = 0; i < events.size(); ++i) {
     if (events.device_type[i] != passes::DeviceType::kCPU) continue;
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k)
-      op_of[events.kernel_index[k]] = static_cast<int32_t>(i);
+      op_of[events.kernel_index[k].value] = static_cast<int32_t>(i);
   }
   for (uint32_t e = 0; e < ev.size(); ++e) {
     ActivityKind k = ev.kind[e];
     int64_t dur = ev.end_ns[e] - ev.start_ns[e];
-    if (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) {
+    if (IsRuntimeOrDriver(k)) {
       out.api[std::string(t.str(ev.trace_name[e]))].Add(dur);
       continue;
     }
-    if (k != ActivityKind::kKernel && k != ActivityKind::kMemcpy && k != ActivityKind::kMemset)
-      continue;
+    if (!IsDeviceWork(k)) continue;
     KernelStat item;
     item.category = KernelCategoryOf(t, e);
     item.duration.Add(dur);

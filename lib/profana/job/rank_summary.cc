@@ -43,7 +43,7 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
       r.key = Reintern(trace.strings, r.key, &s.strings);
       r.input_shapes = Reintern(trace.strings, r.input_shapes, &s.strings);
       for (StringId& f : r.stack) f = Reintern(trace.strings, f, &s.strings);
-      r.first_event = 0;  // an index into the dropped trace's events
+      r.first_event = FnEventId(0);  // an index into the dropped trace's events
       s.rows.push_back(std::move(r));
     }
   }

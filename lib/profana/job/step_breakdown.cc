@@ -23,7 +23,7 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 int64_t StepNumberOf(const Trace& t, uint32_t e) {
   ActivityKind k = t.events.kind[e];
-  if (k != ActivityKind::kUserAnnotation && k != ActivityKind::kCpuOp) return -1;
+  if (!IsOpOrAnnotation(k)) return -1;
   std::string_view name = t.str(t.events.trace_name[e]);
   constexpr std::string_view kPrefix = "ProfilerStep#";
   if (!StartsWith(name, kPrefix) || name.size() == kPrefix.size() ||
@@ -96,8 +96,7 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
 
   std::unordered_map<int64_t, int64_t> launch_time;  // correlation -> runtime call start
   for (uint32_t e = 0; e < ev.size(); ++e)
-    if ((ev.kind[e] == ActivityKind::kRuntime || ev.kind[e] == ActivityKind::kDriver) &&
-        ev.correlation[e] != kNoId)
+    if (IsRuntimeOrDriver(ev.kind[e]) && ev.correlation[e] != kNoId)
       launch_time.try_emplace(ev.correlation[e], ev.start_ns[e]);
 
   std::vector<int64_t> launched_end(steps.size(), std::numeric_limits<int64_t>::min());
@@ -123,8 +122,8 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
     if (host == hosts.end() || IsDeviceActivity(ev.kind[e])) continue;
     ActivityKind k = ev.kind[e];
     std::string_view name = t.str(ev.trace_name[e]);
-    bool runtime = k == ActivityKind::kRuntime || k == ActivityKind::kDriver;
-    if (k != ActivityKind::kCpuOp && k != ActivityKind::kUserAnnotation && !runtime) continue;
+    bool runtime = IsRuntimeOrDriver(k);
+    if (!IsOpOrAnnotation(k) && !runtime) continue;
     if (StepNumberOf(t, e) >= 0) continue;
     HostUnions& h = host->second;
     h.traced.push_back(iv);

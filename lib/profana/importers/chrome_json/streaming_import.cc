@@ -252,6 +252,8 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   meta.input_bytes = source->content_bytes();
   meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
   meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
+  // PyTorch's bare-array export writes times relative to the profiler's start.
+  if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
   StreamAttempt attempt;
   attempt.trace = std::move(builder).Finish();
   return attempt;
