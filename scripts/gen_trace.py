@@ -618,7 +618,7 @@ class Writer:
         self.fh.write(data)
 
 
-def generate(path, size_mb, seed, mix=DEFAULT):
+def generate(path, size_mb, seed, mix=DEFAULT, rank=0, world_size=8):
     rnd = random.Random(seed)
     tree = build_step(rnd, mix)
     target = int(size_mb * 1e6)
@@ -632,8 +632,8 @@ def generate(path, size_mb, seed, mix=DEFAULT):
         flags = "".join('  "%s": 1,\n' % k for k, on in (("record_shapes", mix.kineto and mix.shapes), ("profile_memory", mix.memory),
                                                           ("with_stack", mix.stack)) if on)
         w.write('{\n  "schemaVersion": 1,\n  "deviceProperties": [\n    %s\n  ],\n'
-                '  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 8, "pg_count": 1},\n%s'
-                '  "traceEvents": [' % (",\n    ".join(dev % i for i in range(8)), flags))
+                '  "distributedInfo": {"backend": "nccl", "rank": %d, "world_size": %d, "pg_count": 1},\n%s'
+                '  "traceEvents": [' % (",\n    ".join(dev % i for i in range(8)), rank, world_size, flags))
         t, n = BASE_NS + rnd.randrange(10**9), 1
         first = t
         tail = 2000  # bytes left for the metadata and closing text

@@ -49,6 +49,8 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterIdleCommand(app, ctx);
   RegisterStepsCommand(app, ctx);
   RegisterKernelsCommand(app, ctx);
+  RegisterSummarizeCommand(app, ctx);
+  RegisterMergeCommand(app, ctx);
   RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);

@@ -8,7 +8,7 @@
 #   -j, --jobs N           processes at once (default: nproc)
 #   --files-per-task N     traces per summary (default 1)
 #   --group N              summaries per merge (default 64)
-#   --reports "R ..."      reports written from job.pfs (default "table kernels steps collectives")
+#   --reports "R ..."      reports written from job.pfs (default "table kernels steps")
 # PROFANA names the profana binary (default: profana on PATH).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,7 +17,7 @@ die() {
   exit 2
 }
 
-jobdir="" jobs=$(nproc) files_per_task=1 group=64 reports="table kernels steps collectives"
+jobdir="" jobs=$(nproc) files_per_task=1 group=64 reports="table kernels steps"
 inputs=()
 while [ $# -gt 0 ]; do
   case $1 in

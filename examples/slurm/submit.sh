@@ -11,7 +11,7 @@
 #   --group N              summaries per merge (default 64)
 #   --max-running N        array tasks running at once (sbatch --array=...%N)
 #   --reports "R ..."      reports the last merge writes, `profana R job.pfs` each
-#                          (default "table kernels steps collectives")
+#                          (default "table kernels steps")
 #   --cpus N               CPUs per array task (default 1; the import of a large trace runs on
 #                          several)
 #   --mem SIZE, --time T   per array task (sbatch --mem, --time); default: the partition's
@@ -35,7 +35,7 @@ die() {
   exit 2
 }
 
-jobdir="" files_per_task=1 group=64 max_running="" reports="table kernels steps collectives"
+jobdir="" files_per_task=1 group=64 max_running="" reports="table kernels steps"
 task_opts=() merge_opts=() common=() wait=0 poll=10 inputs=()
 while [ $# -gt 0 ]; do
   case $1 in

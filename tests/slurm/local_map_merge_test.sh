@@ -4,8 +4,6 @@
 # checks that the merged result equals profana run on the traces directly; then that a broken
 # trace stops it with exit 1 and no job.pfs.
 # Usage: local_map_merge_test.sh PROFANA REPO_ROOT
-# Exit 77 (skipped) while profana has no summarize command, after the same run has passed with
-# the stand-in (standin_profana.sh).
 set -uo pipefail
 profana=$(realpath "$1") root=$(realpath "$2")
 tmp=$(mktemp -d)
@@ -21,22 +19,12 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import gen_trace
 for i in range(10):
-    gen_trace.generate("%s/rank%d.json%s" % (sys.argv[2], i, ".gz" if i % 2 else ""), 0.01, 100 + i)
+    gen_trace.generate("%s/rank%d.json%s" % (sys.argv[2], i, ".gz" if i % 2 else ""), 0.01, 100 + i, rank=i, world_size=10)
 ' "$root/scripts" "$tmp/traces" > /dev/null || fail "gen_trace.py"
 
-if "$profana" summarize --help 2>&1 | grep -q '^Usage: [^ ]* summarize'; then
-  mode=real
-  export PROFANA=$profana
-else
-  mode=standin
-  mkdir -p "$tmp/bin"
-  printf '#!/usr/bin/env bash\nexec bash %q %q "$@"\n' \
-    "$root/tests/slurm/standin_profana.sh" "$profana" > "$tmp/bin/profana"
-  chmod +x "$tmp/bin/profana"
-  export PROFANA=$tmp/bin/profana
-fi
+export PROFANA=$profana
 
-bash "$root/examples/slurm/run-local.sh" -j 2 --group 3 --reports table -o "$tmp/job" \
+bash "$root/examples/slurm/run-local.sh" -j 2 --group 3 --reports "table steps kernels" -o "$tmp/job" \
   "$tmp/traces" > "$tmp/out" 2>&1 || fail "run-local.sh: $(cat "$tmp/out")"
 expected="summarize: 10 task(s), 1 trace(s) each, 10 trace(s) in all
 merge level 1: 4 group(s)
@@ -49,22 +37,12 @@ done: $tmp/job/job.pfs, reports in $tmp/job/reports"
 [ "$(find "$tmp/job/merged/2" -type f | wc -l)" -eq 2 ] || fail "merged/2"
 [ -z "$(find "$tmp/job" -name '*.partial*')" ] || fail "partial files left"
 
-if [ $mode = real ]; then
-  "$profana" table "$tmp/traces" > "$tmp/direct.txt" || fail "profana table on the directory"
-  "$profana" table "$tmp/job/job.pfs" | cmp -s - "$tmp/direct.txt" || fail "table of job.pfs"
-  cmp -s "$tmp/direct.txt" "$tmp/job/reports/table.txt" || fail "reports/table.txt"
-else
-  # rank0, rank1, rank2, ... rank9 in the C locale's order: rank0.json, rank1.json.gz, ...
-  mapfile -t traces < "$tmp/job/traces.txt"
-  [ "${traces[1]##*/}" = rank1.json.gz ] || fail "traces.txt order: ${traces[*]}"
-  for t in "${traces[@]}"; do
-    echo "## ${t##*/}"
-    "$profana" table --format json "$t"
-  done > "$tmp/direct.json"
-  cmp -s "$tmp/direct.json" "$tmp/job/job.pfs" || fail "job.pfs is not the 10 tables in order"
-  { echo "report table" && cat "$tmp/direct.json"; } | cmp -s - "$tmp/job/reports/table.txt" ||
-    fail "reports/table.txt"
-fi
+# The merged summary reports what the traces report.
+for report in table steps kernels; do
+  "$profana" $report "$tmp/traces" > "$tmp/direct.txt" || fail "profana $report on the directory"
+  "$profana" $report "$tmp/job/job.pfs" | cmp -s - "$tmp/direct.txt" || fail "$report of job.pfs"
+  cmp -s "$tmp/direct.txt" "$tmp/job/reports/$report.txt" || fail "reports/$report.txt"
+done
 
 # A broken trace: run-local.sh stops after the summaries, exit 1, and names the failing step.
 mkdir -p "$tmp/broken"
@@ -79,9 +57,4 @@ grep -q "run-local.sh: summarize.sbatch failed; its output is in .*/logs/summari
 grep -q "rank1.json" "$tmp/job-broken/logs/summarize-1.out" || fail "broken trace: no error in log"
 [ ! -e "$tmp/job-broken/job.pfs" ] || fail "broken trace: job.pfs written"
 
-echo "ok: $mode"
-if [ $mode = standin ]; then
-  echo "SKIP: profana has no summarize command yet: run-local.sh passed with the stand-in" \
-    "(tests/slurm/standin_profana.sh); the real summaries are not checked"
-  exit 77
-fi
+echo "ok"

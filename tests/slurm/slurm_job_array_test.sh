@@ -7,8 +7,7 @@
 # once and make submit.sh --wait exit 1.
 # Usage: slurm_job_array_test.sh PROFANA REPO_ROOT
 # Exit 77 (skipped) when this machine cannot run the cluster, unless PROFANA_REQUIRE_SLURM=1
-# (scripts/test sets it: CI must run the cluster), and while profana has no summarize command
-# (after the same run has gone through the cluster with the stand-in, standin_profana.sh).
+# (scripts/test sets it: CI must run the cluster).
 set -uo pipefail
 profana=$(realpath "$1") root=$(realpath "$2")
 source "$root/tests/slurm/private_cluster.sh"
@@ -33,7 +32,7 @@ sys.path.insert(0, sys.argv[1])
 import gen_trace
 for i in range(33):
     gz = ".gz" if i % 3 == 0 else ""
-    gen_trace.generate("%s/worker%d.pt.trace.json%s" % (sys.argv[2], i, gz), 0.01, i + 1)
+    gen_trace.generate("%s/worker%d.pt.trace.json%s" % (sys.argv[2], i, gz), 0.01, i + 1, rank=i, world_size=33)
 ' "$root/scripts" "$tmp/traces" > /dev/null || fail "gen_trace.py"
 
 # 8 CPUs on the node (more than the machine may have): the short tasks run 8 at a time.
@@ -44,19 +43,8 @@ if ! cluster_start "$tmp/cluster" 8; then
 fi
 echo "cluster up after $(($(date +%s) - t0)) s"
 
-# `profana X --help` prints the main help and exits 0 for an unknown X: look for X's own usage.
-if "$profana" summarize --help 2>&1 | grep -q '^Usage: [^ ]* summarize'; then
-  mode=real
-  export PROFANA=$profana
-else
-  mode=standin
-  mkdir -p "$tmp/bin"
-  printf '#!/usr/bin/env bash\nexec bash %q %q "$@"\n' \
-    "$root/tests/slurm/standin_profana.sh" "$profana" > "$tmp/bin/profana"
-  chmod +x "$tmp/bin/profana"
-  export PROFANA=$tmp/bin/profana
-fi
-reports=table
+export PROFANA=$profana
+reports="table steps kernels"
 
 cd "$tmp" || fail "cd $tmp"
 timeout 90 bash "$root/examples/slurm/submit.sh" -o "$tmp/job" --files-per-task 2 --group 4 \
@@ -103,37 +91,13 @@ count() { find "$@" -type f | wc -l; }
 [ "$(wc -l < "$tmp/job/traces.txt")" -eq 33 ] || fail "traces.txt: $(cat "$tmp/job/traces.txt")"
 [ -z "$(ls "$tmp"/slurm-*.out 2> /dev/null)" ] || fail "job output outside logs/"
 
-if [ $mode = real ]; then
-  # The merged summary reports what the traces report.
-  "$profana" table "$tmp/traces" > "$tmp/direct.txt" || fail "profana table on the directory"
-  "$profana" table "$tmp/job/job.pfs" > "$tmp/merged.txt" || fail "profana table job.pfs"
-  cmp -s "$tmp/direct.txt" "$tmp/merged.txt" || fail "table of job.pfs differs from the traces'"
-  cmp -s "$tmp/direct.txt" "$tmp/job/reports/table.txt" || fail "reports/table.txt differs"
-else
-  # The stand-in's summary of a trace is its JSON table, so each summary, each merge and the
-  # final file must be the per-trace tables of profana run directly, in the order of the traces.
-  mapfile -t traces < "$tmp/job/traces.txt"
-  direct() {
-    local t
-    for t in "$@"; do
-      echo "## ${t##*/}"
-      "$profana" table --format json "$t"
-    done
-  }
-  direct "${traces[0]}" "${traces[1]}" | cmp -s - "$tmp/job/summaries/00000.pfs" ||
-    fail "summaries/00000.pfs is not traces 0 and 1"
-  direct "${traces[32]}" | cmp -s - "$tmp/job/summaries/00016.pfs" ||
-    fail "summaries/00016.pfs is not trace 32"
-  direct "${traces[@]:8:8}" | cmp -s - "$tmp/job/merged/1/00001.pfs" ||
-    fail "merged/1/00001.pfs is not traces 8-15"
-  direct "${traces[@]:32:1}" | cmp -s - "$tmp/job/merged/1/00004.pfs" ||
-    fail "merged/1/00004.pfs is not trace 32"
-  direct "${traces[@]}" > "$tmp/direct.json"
-  cmp -s "$tmp/direct.json" "$tmp/job/job.pfs" || fail "job.pfs is not the 33 tables in order"
-  { echo "report table" && cat "$tmp/direct.json"; } | cmp -s - "$tmp/job/reports/table.txt" ||
-    fail "reports/table.txt"
-  [ "$(grep -c '^## worker' "$tmp/job/job.pfs")" -eq 33 ] || fail "job.pfs: not 33 traces"
-fi
+# The merged summary reports what the traces report.
+for report in $reports; do
+  "$profana" $report "$tmp/traces" > "$tmp/direct.txt" || fail "profana $report on the directory"
+  "$profana" $report "$tmp/job/job.pfs" > "$tmp/merged.txt" || fail "profana $report job.pfs"
+  cmp -s "$tmp/direct.txt" "$tmp/merged.txt" || fail "$report of job.pfs differs from the traces'"
+  cmp -s "$tmp/direct.txt" "$tmp/job/reports/$report.txt" || fail "reports/$report.txt differs"
+done
 
 # A broken trace: its task fails, the merge is cancelled at once, --wait says so and exits 1.
 mkdir -p "$tmp/broken"
@@ -155,10 +119,4 @@ grep -q "^  job ${ids[1]}: CANCELLED (DependencyNeverSatisfied)$" "$tmp/submit-b
 [ -z "$(find "$tmp/job-broken" -name '*.partial*')" ] || fail "broken trace: partial files left"
 
 cluster_stop
-echo "ok: $mode run through Slurm in $(($(date +%s) - t0)) s"
-if [ $mode = standin ]; then
-  echo "SKIP: profana has no summarize command yet: the job array and the merge tree ran on the" \
-    "cluster with the stand-in (tests/slurm/standin_profana.sh) and passed; the real summaries" \
-    "are not checked"
-  exit 77
-fi
+echo "ok: run through Slurm in $(($(date +%s) - t0)) s"

@@ -2,6 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/job/job_inputs.h"
+#include "profana/job/summary_file.h"
 
 namespace profana::app {
 
@@ -29,7 +30,7 @@ bool IsSingleTraceRun(const JobArgs& a) {
 }
 
 Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce) {
+                                const RankReducer& reduce, const SummaryUse& use_summary) {
   job::RankSelection selection;
   if (!a.ranks.empty()) {
     PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
@@ -39,6 +40,16 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   std::vector<std::string> logs(inputs.size());
   Stopwatch clock;
   auto summarize = [&](const job::JobInput& in) -> Result<job::RankSummary> {
+    if (job::IsSummaryFile(in.path)) {
+      if (!use_summary)
+        return Status(ErrorCode::kInvalidArgument,
+                      fmt::format("{} is a summary file (profana summarize): this command reads "
+                                  "traces only",
+                                  in.path));
+      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, job::ReadSummaryFile(in.path));
+      PROFANA_RETURN_IF_ERROR(use_summary(&s, in.path));
+      return s;
+    }
     Context local{nullptr, Log(&logs[in.order]), nullptr};
     local.log.set_verbose(ctx.log.verbose());
     local.log.set_quiet(ctx.log.quiet());

@@ -28,10 +28,13 @@ void AddJobInputs(CLI::App* command, JobArgs* args, const std::string& what, boo
 bool IsSingleTraceRun(const JobArgs& args);
 
 // Per loaded trace: the summary it contributes (SummarizeRank plus what the command adds).
-using RankReducer = std::function<job::RankSummary(const Trace&, const passes::FunctionEventList&,
-                                                   const std::string& path)>;
+using RankReducer = std::function<Result<job::RankSummary>(
+    const Trace&, const passes::FunctionEventList&, const std::string& path)>;
+// Per summary file among the inputs: makes it what the reducer would have made (or says why it
+// cannot). Without one, the command reads traces only.
+using SummaryUse = std::function<Status(job::RankSummary*, const std::string& path)>;
 Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce);
+                                const RankReducer& reduce, const SummaryUse& use_summary = {});
 
 // A Trace that only holds strings (a summary's), for reporters that look names up in a Trace.
 Trace StringsOnlyTrace(StringPool strings, const std::string& format);

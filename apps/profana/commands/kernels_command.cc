@@ -26,10 +26,12 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
   so.kernels = true;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
-      LoadJob(a.job, a.common, ctx,
-              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-                return job::SummarizeRank(t, e, p, so);
-              }));
+      LoadJob(
+          a.job, a.common, ctx,
+          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+            return job::SummarizeRank(t, e, p, so);
+          },
+          [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
   job::RankSummary all = job.Combine();
   report::KernelsReport r;
   r.inputs = a.job.inputs;

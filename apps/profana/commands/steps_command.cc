@@ -17,10 +17,12 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
   so.steps = true;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
-      LoadJob(a.job, a.common, ctx,
-              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-                return job::SummarizeRank(t, e, p, so);
-              }));
+      LoadJob(
+          a.job, a.common, ctx,
+          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+            return job::SummarizeRank(t, e, p, so);
+          },
+          [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
   job::RankSummary all = job.Combine();
   report::StepsReport r;
   r.inputs = a.job.inputs;

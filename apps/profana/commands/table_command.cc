@@ -81,10 +81,23 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
   so.key_averages = a.keys;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
-      LoadJob(a.job, a.common, ctx,
-              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-                return job::SummarizeRank(t, e, p, so);
-              }));
+      LoadJob(
+          a.job, a.common, ctx,
+          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+            return job::SummarizeRank(t, e, p, so);
+          },
+          [&](job::RankSummary* s, const std::string& path) {
+            if (a.keys.group_by_stack_n > 0)
+              return Status(ErrorCode::kInvalidArgument,
+                            fmt::format("{}: a summary keeps no stacks: --group-by-stack "
+                                        "needs the traces",
+                                        path));
+            if (a.keys.group_by_input_shape) {
+              s->rows = std::move(s->shape_rows);
+              s->row_origin = std::move(s->shape_row_origin);
+            }
+            return Status::Ok();
+          }));
   std::vector<int64_t> ranks = job.RankList();
   std::string text;
   auto block = [&](job::RankSummary s, const std::string& title, report::RowsContext context) {

@@ -66,6 +66,29 @@ void DurationStats::Merge(const DurationStats& o) {
   for (const auto& [b, n] : o.sketch_) sketch_[b] += n;
 }
 
+bool DurationStats::Restore(int64_t count, int64_t sum, __int128 sum_squares, int64_t min,
+                            int64_t max, std::map<int64_t, int64_t> exact,
+                            std::map<int32_t, int64_t> sketch, DurationStats* out) {
+  if (count < 0 || (count > 0 && min > max) || (!exact.empty() && !sketch.empty())) return false;
+  if (exact.size() > kExactLimit) return false;
+  int64_t seen = 0;
+  for (const auto& [v, n] : exact) {
+    if (n <= 0 || v < min || v > max || __builtin_add_overflow(seen, n, &seen)) return false;
+  }
+  for (const auto& [b, n] : sketch) {
+    if (n <= 0 || __builtin_add_overflow(seen, n, &seen)) return false;
+  }
+  if (seen != count) return false;
+  out->count_ = count;
+  out->sum_ = sum;
+  out->sum_squares_ = sum_squares;
+  out->min_ = count ? min : 0;
+  out->max_ = count ? max : 0;
+  out->exact_ = std::move(exact);
+  out->sketch_ = std::move(sketch);
+  return true;
+}
+
 double DurationStats::stddev() const {
   if (count_ < 2) return 0;
   // n * sum(x^2) - sum(x)^2, exact in 128 bits, over n (n - 1).

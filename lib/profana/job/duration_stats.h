@@ -35,6 +35,15 @@ class DurationStats {
   double Quantile(double q) const;
   bool exact() const { return sketch_.empty(); }
 
+  // The state as stored in a summary file (job/summary_file.h), and back. Restore refuses (false)
+  // a state that breaks the invariants: counts that do not add up, min > max, both maps in use.
+  __int128 sum_squares() const { return sum_squares_; }
+  const std::map<int64_t, int64_t>& exact_values() const { return exact_; }
+  const std::map<int32_t, int64_t>& sketch_buckets() const { return sketch_; }
+  static bool Restore(int64_t count, int64_t sum, __int128 sum_squares, int64_t min, int64_t max,
+                      std::map<int64_t, int64_t> exact, std::map<int32_t, int64_t> sketch,
+                      DurationStats* out);
+
  private:
   void ToSketch();
   static int32_t Bucket(int64_t ns);

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
 #include "profana/importers/importer.h"
+#include "profana/job/summary_file.h"
 
 namespace profana::job {
 namespace fs = std::filesystem;
@@ -34,8 +35,10 @@ std::string ReadPrefix(const std::string& path, size_t n) {
   return out;
 }
 
+// A trace an importer claims, or a summary file (profana summarize).
 bool LooksLikeTrace(const std::string& path) {
-  return DetectFormat(ReadPrefix(path, 4096)) != nullptr;
+  std::string head = ReadPrefix(path, 4096);
+  return DetectFormat(head) != nullptr || LooksLikeSummary(head);
 }
 
 Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
@@ -93,7 +96,8 @@ bool IsSingleTrace(const std::vector<std::string>& args) {
   if (args[0] == "-") return true;
   std::error_code ec;
   if (fs::is_directory(args[0], ec)) return false;
-  return fs::exists(args[0], ec) || !HasGlobChars(args[0]);
+  if (fs::exists(args[0], ec)) return !IsSummaryFile(args[0]);  // a summary is a job
+  return !HasGlobChars(args[0]);
 }
 
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {

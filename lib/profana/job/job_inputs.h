@@ -1,7 +1,8 @@
 // The inputs of a whole-job command: FILE, DIR or GLOB arguments expanded into trace files, the
 // rank of each, and the --ranks selection. Rules (docs/commands.md, "Several traces"):
 //  * a directory stands for the traces directly inside it (not its subfolders), sorted by name;
-//    a file is a trace when an importer claims its first bytes (after gunzip);
+//    a file is a trace when an importer claims its first bytes (after gunzip), or a summary
+//    file (profana summarize);
 //  * a glob (an argument with * ? or [ that names no file) stands for its matches, sorted;
 //  * a rank is the header's distributedInfo.rank, else a number in the file name (rank3,
 //    rank-3, worker_3, or _3. before an extension), else the input's position in the expanded
@@ -31,8 +32,8 @@ struct JobInput {
 // input) stays as given. Errors: a missing path, an unmatched glob, a directory with no trace.
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args);
 
-// True when the arguments are exactly one path that is not a directory or a glob: commands then
-// keep their single-trace behaviour and output.
+// True when the arguments are exactly one path that is not a directory, a glob or a summary file:
+// commands then keep their single-trace behaviour and output.
 bool IsSingleTrace(const std::vector<std::string>& args);
 
 // The rank a file name carries, if any: "rank3", "rank-3", "Rank_3", "worker3", "worker-3" (the

@@ -8,6 +8,15 @@
 #include "profana/base/worker_pool.h"
 
 namespace profana::job {
+namespace {
+
+std::vector<int64_t> RanksOf(const RankSummary& s) {
+  std::vector<int64_t> out;
+  for (const SourceInfo& src : s.sources) out.push_back(src.rank);
+  return out;
+}
+
+}  // namespace
 
 Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankSelection& ranks,
                                 size_t workers, const Summarizer& summarize) {
@@ -25,21 +34,33 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
   RunOnWorkers(todo.size(), workers, [&](size_t i) { results[i].emplace(summarize(*todo[i])); });
 
   std::map<int64_t, size_t> by_rank;  // rank -> index into todo
+  std::vector<size_t> kept;           // indexes into todo, in order of their first rank
   for (size_t i = 0; i < todo.size(); ++i) {
     if (!results[i]->ok()) return results[i]->status();
     RankSummary& s = **results[i];
-    int64_t rank = ResolveRank(*todo[i], s.rank());
-    for (SourceInfo& src : s.sources) src.rank = rank;
-    for (RankStep& step : s.steps) step.rank = rank;
-    found.push_back(rank);
-    if (!ranks.Contains(rank)) continue;
-    auto [it, added] = by_rank.emplace(rank, i);
-    if (!added)
-      return Status(
-          ErrorCode::kInvalidArgument,
-          fmt::format("{} and {} are both rank {} (a rank comes from distributedInfo.rank, "
-                      "else the file name, else the order; --ranks selects)",
-                      todo[it->second]->path, todo[i]->path, rank));
+    // A summary file's ranks were settled when it was written (it may hold several).
+    if (!s.ranks_settled) SetRank(&s, ResolveRank(*todo[i], s.rank()));
+    size_t selected = 0;
+    for (const SourceInfo& src : s.sources) {
+      found.push_back(src.rank);
+      selected += ranks.Contains(src.rank);
+    }
+    if (selected == 0) continue;
+    if (selected != s.sources.size())
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{} holds ranks {}, and --ranks keeps only some of them (a "
+                                "summary of several ranks is kept or left whole)",
+                                todo[i]->path, FormatRankList(RanksOf(s))));
+    for (const SourceInfo& src : s.sources) {
+      auto [it, added] = by_rank.emplace(src.rank, i);
+      if (!added)
+        return Status(
+            ErrorCode::kInvalidArgument,
+            fmt::format("{} and {} are both rank {} (a rank comes from distributedInfo.rank, "
+                        "else the file name, else the order; --ranks selects)",
+                        todo[it->second]->path, todo[i]->path, src.rank));
+    }
+    kept.push_back(i);
   }
   if (by_rank.empty()) {
     std::sort(found.begin(), found.end());
@@ -48,8 +69,10 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
                               inputs.size(), inputs.size() == 1 ? "" : "s", FormatRankList(found)));
   }
   JobSummary job;
-  job.ranks.reserve(by_rank.size());
-  for (const auto& [rank, i] : by_rank) job.ranks.push_back(std::move(**results[i]));
+  std::sort(kept.begin(), kept.end(),
+            [&](size_t a, size_t b) { return (*results[a])->rank() < (*results[b])->rank(); });
+  job.ranks.reserve(kept.size());
+  for (size_t i : kept) job.ranks.push_back(std::move(**results[i]));
   return job;
 }
 

@@ -1,5 +1,6 @@
 #include "profana/job/rank_summary.h"
 
+#include <algorithm>
 #include <tuple>
 
 #include "fmt/format.h"
@@ -21,6 +22,77 @@ StringId Reintern(const StringPool& from, StringId id, StringPool* to) {
   return id.value == 0 ? StringId(0) : to->Intern(from.Get(id));
 }
 
+std::vector<passes::AverageRow> Reinterned(const StringPool& from,
+                                           std::vector<passes::AverageRow> rows, StringPool* to) {
+  for (passes::AverageRow& r : rows) {
+    r.key = Reintern(from, r.key, to);
+    r.input_shapes = Reintern(from, r.input_shapes, to);
+    for (StringId& f : r.stack) f = Reintern(from, f, to);
+    r.first_event = FnEventId(0);  // an index into the dropped trace's events
+  }
+  return rows;
+}
+
+std::vector<RowOrigin> Positions(int64_t rank, size_t n) {
+  std::vector<RowOrigin> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = {rank, static_cast<int64_t>(i)};
+  return out;
+}
+
+// Adds other's rows into into's by key. A key seen earlier (by origin) in `other` takes its
+// first-event fields from there, so the result does not depend on the order of merging.
+void MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin,
+               StringPool* strings, const std::vector<passes::AverageRow>& other_rows,
+               const std::vector<RowOrigin>& other_origin, const StringPool& other_strings) {
+  if (other_rows.empty()) return;
+  std::map<RowKey, size_t> index;
+  for (size_t i = 0; i < rows->size(); ++i) index.emplace(KeyOf((*rows)[i]), i);
+  for (size_t k = 0; k < other_rows.size(); ++k) {
+    const passes::AverageRow& o = other_rows[k];
+    passes::AverageRow r = o;
+    r.key = Reintern(other_strings, o.key, strings);
+    r.input_shapes = Reintern(other_strings, o.input_shapes, strings);
+    for (StringId& f : r.stack) f = Reintern(other_strings, f, strings);
+    auto [it, added] = index.emplace(KeyOf(r), rows->size());
+    if (added) {
+      rows->push_back(std::move(r));
+      origin->push_back(other_origin[k]);
+      continue;
+    }
+    passes::AverageRow& into = (*rows)[it->second];
+    if (other_origin[k] < (*origin)[it->second]) {
+      (*origin)[it->second] = other_origin[k];
+      into.input_shapes = r.input_shapes;
+      into.top_level = r.top_level;
+    }
+    into.Accumulate(r);
+  }
+  // First-appearance order: by origin.
+  std::vector<size_t> order(rows->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return (*origin)[a] < (*origin)[b]; });
+  std::vector<passes::AverageRow> sorted_rows;
+  std::vector<RowOrigin> sorted_origin;
+  sorted_rows.reserve(order.size());
+  sorted_origin.reserve(order.size());
+  for (size_t i : order) {
+    sorted_rows.push_back(std::move((*rows)[i]));
+    sorted_origin.push_back((*origin)[i]);
+  }
+  *rows = std::move(sorted_rows);
+  *origin = std::move(sorted_origin);
+}
+
+void ShowExactSums(std::vector<passes::AverageRow>* rows) {
+  for (passes::AverageRow& r : *rows) {
+    r.cpu_total_us = static_cast<double>(r.cpu_total_ns) / 1000.0;
+    r.self_cpu_us = static_cast<double>(r.self_cpu_ns) / 1000.0;
+    r.cuda_total_us = static_cast<double>(r.cuda_total_ns) / 1000.0;
+    r.self_cuda_us = static_cast<double>(r.self_cuda_ns) / 1000.0;
+  }
+}
+
 }  // namespace
 
 RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& events,
@@ -34,18 +106,18 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   src.input_bytes = trace.metadata.input_bytes;
   src.devices = trace.metadata.devices;
   s.sources.push_back(std::move(src));
+  s.has_memory_records = events.has_memory_records;
   if (options.table) {
-    std::vector<passes::AverageRow> rows =
-        passes::ComputeKeyAverages(trace, events, options.key_averages);
-    s.has_memory_records = events.has_memory_records;
-    s.rows.reserve(rows.size());
-    for (passes::AverageRow& r : rows) {
-      r.key = Reintern(trace.strings, r.key, &s.strings);
-      r.input_shapes = Reintern(trace.strings, r.input_shapes, &s.strings);
-      for (StringId& f : r.stack) f = Reintern(trace.strings, f, &s.strings);
-      r.first_event = FnEventId(0);  // an index into the dropped trace's events
-      s.rows.push_back(std::move(r));
-    }
+    s.rows = Reinterned(
+        trace.strings, passes::ComputeKeyAverages(trace, events, options.key_averages), &s.strings);
+    s.row_origin = Positions(s.rank(), s.rows.size());
+  }
+  if (options.shape_table) {
+    passes::KeyAverageOptions by_shape;
+    by_shape.group_by_input_shape = true;
+    s.shape_rows =
+        Reinterned(trace.strings, passes::ComputeKeyAverages(trace, events, by_shape), &s.strings);
+    s.shape_row_origin = Positions(s.rank(), s.shape_rows.size());
   }
   if (options.steps)
     for (StepRow& row : ComputeStepBreakdown(trace))
@@ -54,47 +126,52 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   return s;
 }
 
+void SetRank(RankSummary* s, int64_t rank) {
+  for (SourceInfo& src : s->sources) src.rank = rank;
+  for (RankStep& step : s->steps) step.rank = rank;
+  for (RowOrigin& o : s->row_origin) o.rank = rank;
+  for (RowOrigin& o : s->shape_row_origin) o.rank = rank;
+}
+
 void Merge(RankSummary* into, const RankSummary& other) {
   into->sources.insert(into->sources.end(), other.sources.begin(), other.sources.end());
-  if (!other.rows.empty()) {
-    std::map<RowKey, size_t> index;
-    for (size_t i = 0; i < into->rows.size(); ++i) index.emplace(KeyOf(into->rows[i]), i);
-    for (const passes::AverageRow& o : other.rows) {
-      passes::AverageRow r = o;
-      r.key = Reintern(other.strings, o.key, &into->strings);
-      r.input_shapes = Reintern(other.strings, o.input_shapes, &into->strings);
-      for (StringId& f : r.stack) f = Reintern(other.strings, f, &into->strings);
-      auto [it, added] = index.emplace(KeyOf(r), into->rows.size());
-      if (added)
-        into->rows.push_back(std::move(r));
-      else
-        into->rows[it->second].Accumulate(r);
-    }
+  std::stable_sort(into->sources.begin(), into->sources.end(),
+                   [](const SourceInfo& a, const SourceInfo& b) {
+                     return std::tie(a.rank, a.hash, a.path) < std::tie(b.rank, b.hash, b.path);
+                   });
+  MergeRows(&into->rows, &into->row_origin, &into->strings, other.rows, other.row_origin,
+            other.strings);
+  MergeRows(&into->shape_rows, &into->shape_row_origin, &into->strings, other.shape_rows,
+            other.shape_row_origin, other.strings);
+  if (into->sources.size() > 1) {
+    // Several sources: display the exact sums (float sums would depend on the merge order).
+    ShowExactSums(&into->rows);
+    ShowExactSums(&into->shape_rows);
   }
   into->has_memory_records = into->has_memory_records || other.has_memory_records;
   for (const auto& [stack, weight] : other.stacks) into->stacks[stack] += weight;
   into->steps.insert(into->steps.end(), other.steps.begin(), other.steps.end());
+  std::stable_sort(into->steps.begin(), into->steps.end(),
+                   [](const RankStep& a, const RankStep& b) {
+                     return std::tie(a.rank, a.row.step, a.row.start_ns) <
+                            std::tie(b.rank, b.row.step, b.row.start_ns);
+                   });
   into->kernels.Merge(other.kernels);
+  into->ranks_settled = into->ranks_settled || other.ranks_settled;
 }
 
 std::vector<int64_t> JobSummary::RankList() const {
   std::vector<int64_t> out;
-  for (const RankSummary& r : ranks) out.push_back(r.rank());
+  for (const RankSummary& r : ranks)
+    for (const SourceInfo& s : r.sources) out.push_back(s.rank);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 RankSummary JobSummary::Combine() const {
   RankSummary out;
   for (const RankSummary& r : ranks) Merge(&out, r);
-  if (ranks.size() > 1) {
-    // Several sources: display the exact sums (float sums would depend on the merge order).
-    for (passes::AverageRow& r : out.rows) {
-      r.cpu_total_us = static_cast<double>(r.cpu_total_ns) / 1000.0;
-      r.self_cpu_us = static_cast<double>(r.self_cpu_ns) / 1000.0;
-      r.cuda_total_us = static_cast<double>(r.cuda_total_ns) / 1000.0;
-      r.self_cuda_us = static_cast<double>(r.self_cuda_ns) / 1000.0;
-    }
-  }
   return out;
 }
 

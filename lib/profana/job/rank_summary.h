@@ -4,10 +4,11 @@
 // the step rows. Each section has a merge rule, and Combine() merges the ranks in rank order, so
 // the combined result does not depend on which file finished loading first:
 //  * identity: one entry per source (path, rank, format, size), concatenated;
-//  * table rows (key averages): summed per key, in first-appearance order over the ranks; counts
-//    and nanosecond sums are exact integers, and a combination of several ranks displays from
-//    them (PyTorch's float sums are not associative; a single rank keeps its own floats, so its
-//    table prints as the single-trace table does);
+//  * table rows (key averages): summed per key, in first-appearance order over the ranks (each
+//    row remembers the rank and position it first appeared at, so any merge order gives the same
+//    order); counts and nanosecond sums are exact integers, and a combination of several sources
+//    displays from them (PyTorch's float sums are not associative; a single rank keeps its own
+//    floats, so its table prints as the single-trace table does);
 //  * stacks: summed per stack; kernels, by-op and API statistics: DurationStats::Merge per name;
 //  * step rows: concatenated, each tagged with its rank.
 #pragma once
@@ -31,12 +32,23 @@ struct SourceInfo {
   std::string format;
   uint64_t input_bytes = 0;
   std::vector<std::string> devices;  // deviceProperties names
+  std::string hash;                  // of the file's bytes (SourceHash); empty for standard input
+};
+
+// Where a table row first appeared: the rank, and the row's position in that rank's table.
+struct RowOrigin {
+  int64_t rank = -1;
+  int64_t position = 0;
+  bool operator<(const RowOrigin& o) const {
+    return rank != o.rank ? rank < o.rank : position < o.position;
+  }
 };
 
 // What a command asks SummarizeRank to keep.
 struct SummaryOptions {
   bool table = false;
   passes::KeyAverageOptions key_averages;
+  bool shape_table = false;  // also the rows grouped by input shape (a summary file keeps both)
   bool steps = false;
   bool kernels = false;
 };
@@ -51,25 +63,37 @@ struct RankSummary {
   // Key averages; StringIds refer to `strings`.
   StringPool strings;
   std::vector<passes::AverageRow> rows;
+  std::vector<RowOrigin> row_origin;           // parallel to rows
+  std::vector<passes::AverageRow> shape_rows;  // grouped by input shape, with shape_table
+  std::vector<RowOrigin> shape_row_origin;
   bool has_memory_records = false;
   std::map<std::string, int64_t> stacks;  // collapsed stack -> weight
   std::vector<RankStep> steps;            // by (rank, step)
   KernelStats kernels;
+  // Read from a summary file: its ranks were settled when it was written.
+  bool ranks_settled = false;
 
   int64_t rank() const { return sources.empty() ? -1 : sources.front().rank; }
 };
+
+// Gives a one-source summary its rank (sources, steps and row origins).
+void SetRank(RankSummary* summary, int64_t rank);
 
 // The passes a summary needs, on one loaded trace (and its function events).
 RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& events,
                           const std::string& path, const SummaryOptions& options);
 
-// Adds `other` into `into` (rows keep into's order, then other's new keys).
+// Adds `other` into `into`: associative and commutative (sources sorted by rank and hash, rows
+// by their origin, steps by rank and step). Once `into` holds several sources its rows' float
+// times are the exact sums / 1000.
 void Merge(RankSummary* into, const RankSummary& other);
 
 struct JobSummary {
-  std::vector<RankSummary> ranks;  // ascending rank, one per rank
+  // One per input, by its (lowest) rank; a merged summary file holds several ranks.
+  std::vector<RankSummary> ranks;
+  // The ranks of every source, ascending (a summary may hold several).
   std::vector<int64_t> RankList() const;
-  // Every rank merged in rank order; table times then show the exact sums.
+  // Every rank merged; table times then show the exact sums.
   RankSummary Combine() const;
 };
 

@@ -1,0 +1,506 @@
+#include "profana/job/summary_file.h"
+
+#include <charconv>
+#include <iterator>
+#include <limits>
+
+#include "fmt/format.h"
+#include "profana/base/byte_source.h"
+#include "profana/base/input_buffer.h"
+#include "profana/base/json_string.h"
+#include "simdjson.h"
+
+namespace profana::job {
+namespace {
+
+// ---- writing ----------------------------------------------------------------------------------
+
+std::string Str(std::string_view s) {
+  std::string out;
+  AppendJsonString(s, &out);
+  return out;
+}
+
+std::string Int128Text(__int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+  std::string digits;
+  while (u) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (negative) digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+void WriteStats(const DurationStats& d, std::string* out) {
+  fmt::format_to(std::back_inserter(*out),
+                 "{{\"count\": {}, \"sum\": {}, \"sum_squares\": \"{}\", \"min\": {}, \"max\": {}",
+                 d.count(), d.sum(), Int128Text(d.sum_squares()), d.min(), d.max());
+  auto pairs = [&](const char* key, const auto& map) {
+    fmt::format_to(std::back_inserter(*out), ", \"{}\": [", key);
+    bool first = true;
+    for (const auto& [k, n] : map) {
+      fmt::format_to(std::back_inserter(*out), "{}[{}, {}]", first ? "" : ", ", k, n);
+      first = false;
+    }
+    out->push_back(']');
+  };
+  if (d.exact())
+    pairs("exact", d.exact_values());
+  else
+    pairs("sketch", d.sketch_buckets());
+  out->push_back('}');
+}
+
+void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::AverageRow>& rows,
+               const std::vector<RowOrigin>& origin, std::string* out) {
+  fmt::format_to(std::back_inserter(*out), ",\n\"{}\": [", key);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const passes::AverageRow& r = rows[i];
+    std::string stack;
+    for (StringId f : r.stack) stack += (stack.empty() ? "" : ", ") + Str(s.strings.Get(f));
+    fmt::format_to(
+        std::back_inserter(*out),
+        "{}\n {{\"name\": {}, \"device_type\": \"{}\", \"legacy\": {}, \"input_shapes\": {}, "
+        "\"shapes_shown\": {}, \"stack\": [{}], \"top_level\": {}, \"origin\": [{}, {}], "
+        "\"count\": {}, \"cpu_total_us\": {}, \"self_cpu_us\": {}, \"cuda_total_us\": {}, "
+        "\"self_cuda_us\": {}, \"cpu_total_ns\": {}, \"self_cpu_ns\": {}, \"cuda_total_ns\": {}, "
+        "\"self_cuda_ns\": {}, \"cpu_memory\": {}, \"self_cpu_memory\": {}, \"cuda_memory\": {}, "
+        "\"self_cuda_memory\": {}}}",
+        i ? "," : "", Str(s.strings.Get(r.key)),
+        r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy,
+        Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level, origin[i].rank,
+        origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us,
+        r.self_cuda_us, r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns,
+        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
+  }
+  out->append("]");
+}
+
+void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& map,
+                    std::string* out) {
+  fmt::format_to(std::back_inserter(*out), "\"{}\": [", key);
+  bool first = true;
+  for (const auto& [name, k] : map) {
+    fmt::format_to(std::back_inserter(*out), "{}\n {{\"name\": {}, \"category\": \"{}\", \"stats\": ",
+                   first ? "" : ",", Str(name), KernelCategoryName(k.category));
+    WriteStats(k.duration, out);
+    out->push_back('}');
+    first = false;
+  }
+  out->append("]");
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// Reads fields of one JSON object; the first failure is kept with the path that names it.
+class Reader {
+ public:
+  explicit Reader(std::string* error) : error_(error) {}
+  bool ok() const { return error_->empty(); }
+  void Fail(const std::string& where, std::string_view what) {
+    if (ok()) *error_ = fmt::format("{}: {}", where, what);
+  }
+  element Field(object o, std::string_view key, const std::string& where) {
+    element e;
+    if (o[key].get(e)) Fail(where, fmt::format("no \"{}\"", key));
+    return e;
+  }
+  int64_t Int(object o, std::string_view key, const std::string& where) {
+    int64_t v = 0;
+    element e = Field(o, key, where);
+    if (ok() && e.get_int64().get(v)) Fail(where + "." + std::string(key), "expected an integer");
+    return v;
+  }
+  double Double(object o, std::string_view key, const std::string& where) {
+    double v = 0;
+    element e = Field(o, key, where);
+    if (ok() && e.get_double().get(v)) Fail(where + "." + std::string(key), "expected a number");
+    return v;
+  }
+  bool Bool(object o, std::string_view key, const std::string& where) {
+    bool v = false;
+    element e = Field(o, key, where);
+    if (ok() && e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
+    return v;
+  }
+  std::string_view String(object o, std::string_view key, const std::string& where) {
+    std::string_view v;
+    element e = Field(o, key, where);
+    if (ok() && e.get_string().get(v)) Fail(where + "." + std::string(key), "expected a string");
+    return v;
+  }
+  array Array(object o, std::string_view key, const std::string& where) {
+    array v;
+    element e = Field(o, key, where);
+    if (ok() && e.get_array().get(v)) Fail(where + "." + std::string(key), "expected an array");
+    return v;
+  }
+  object Object(element e, const std::string& where) {
+    object v;
+    if (ok() && e.get_object().get(v)) Fail(where, "expected an object");
+    return v;
+  }
+  // [a, b] of integers.
+  std::pair<int64_t, int64_t> Pair(element e, const std::string& where) {
+    array a;
+    int64_t x = 0, y = 0;
+    if (!ok()) return {0, 0};
+    if (e.get_array().get(a) || a.size() != 2 || a.at(0).get_int64().get(x) ||
+        a.at(1).get_int64().get(y))
+      Fail(where, "expected [integer, integer]");
+    return {x, y};
+  }
+
+ private:
+  std::string* error_;
+};
+
+bool ParseInt128(std::string_view s, __int128* out) {
+  bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
+  if (s.empty() || s.size() > 39) return false;
+  __int128 v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    if (v > (std::numeric_limits<__int128>::max() - (c - '0')) / 10) return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = negative ? -v : v;
+  return true;
+}
+
+DurationStats ReadStats(Reader& r, element e, const std::string& where) {
+  object o = r.Object(e, where);
+  DurationStats d;
+  if (!r.ok()) return d;
+  int64_t count = r.Int(o, "count", where), sum = r.Int(o, "sum", where);
+  int64_t min = r.Int(o, "min", where), max = r.Int(o, "max", where);
+  __int128 squares = 0;
+  std::string_view sq = r.String(o, "sum_squares", where);
+  if (r.ok() && !ParseInt128(sq, &squares))
+    r.Fail(where + ".sum_squares", "expected a decimal integer");
+  std::map<int64_t, int64_t> exact;
+  std::map<int32_t, int64_t> sketch;
+  element values;
+  if (!o["exact"].get(values)) {
+    array a = r.Array(o, "exact", where);
+    if (r.ok())
+      for (element v : a) {
+        auto [k, n] = r.Pair(v, where + ".exact");
+        exact[k] += n;
+      }
+  } else {
+    array a = r.Array(o, "sketch", where);
+    if (r.ok())
+      for (element v : a) {
+        auto [k, n] = r.Pair(v, where + ".sketch");
+        if (k < std::numeric_limits<int32_t>::min() || k > std::numeric_limits<int32_t>::max())
+          r.Fail(where + ".sketch", "bucket out of range");
+        sketch[static_cast<int32_t>(k)] += n;
+      }
+  }
+  if (r.ok() && !DurationStats::Restore(count, sum, squares, min, max, std::move(exact),
+                                        std::move(sketch), &d))
+    r.Fail(where, "counts, extremes and values do not agree");
+  return d;
+}
+
+void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
+              std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin) {
+  array a = r.Array(root, key, "summary");
+  if (!r.ok()) return;
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("{}[{}]", key, i++);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    passes::AverageRow row;
+    row.key = s->strings.Intern(r.String(o, "name", where));
+    std::string_view device = r.String(o, "device_type", where);
+    if (r.ok() && device != "cpu" && device != "cuda")
+      r.Fail(where + ".device_type", "expected \"cpu\" or \"cuda\"");
+    row.device_type = device == "cuda" ? passes::DeviceType::kCUDA : passes::DeviceType::kCPU;
+    row.legacy = r.Bool(o, "legacy", where);
+    row.input_shapes = s->strings.Intern(r.String(o, "input_shapes", where));
+    row.shapes_shown = r.Bool(o, "shapes_shown", where);
+    array stack = r.Array(o, "stack", where);
+    if (r.ok())
+      for (element f : stack) {
+        std::string_view frame;
+        if (f.get_string().get(frame)) r.Fail(where + ".stack", "expected strings");
+        row.stack.push_back(s->strings.Intern(frame));
+      }
+    row.top_level = r.Bool(o, "top_level", where);
+    auto [rank, position] = r.Pair(r.Field(o, "origin", where), where + ".origin");
+    row.count = r.Int(o, "count", where);
+    row.cpu_total_us = r.Double(o, "cpu_total_us", where);
+    row.self_cpu_us = r.Double(o, "self_cpu_us", where);
+    row.cuda_total_us = r.Double(o, "cuda_total_us", where);
+    row.self_cuda_us = r.Double(o, "self_cuda_us", where);
+    row.cpu_total_ns = r.Int(o, "cpu_total_ns", where);
+    row.self_cpu_ns = r.Int(o, "self_cpu_ns", where);
+    row.cuda_total_ns = r.Int(o, "cuda_total_ns", where);
+    row.self_cuda_ns = r.Int(o, "self_cuda_ns", where);
+    row.cpu_memory = r.Int(o, "cpu_memory", where);
+    row.self_cpu_memory = r.Int(o, "self_cpu_memory", where);
+    row.cuda_memory = r.Int(o, "cuda_memory", where);
+    row.self_cuda_memory = r.Int(o, "self_cuda_memory", where);
+    if (r.ok() && row.count < 0) r.Fail(where + ".count", "negative");
+    if (!r.ok()) return;
+    rows->push_back(std::move(row));
+    origin->push_back({rank, position});
+  }
+}
+
+std::optional<KernelCategory> CategoryNamed(std::string_view name) {
+  for (int c = 0; c <= static_cast<int>(KernelCategory::kMixed); ++c)
+    if (name == KernelCategoryName(static_cast<KernelCategory>(c)))
+      return static_cast<KernelCategory>(c);
+  return std::nullopt;
+}
+
+void ReadKernelMap(Reader& r, object kernels, std::string_view key,
+                   std::map<std::string, KernelStat>* out, bool with_category) {
+  array a = r.Array(kernels, key, "kernels");
+  if (!r.ok()) return;
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("kernels.{}[{}]", key, i++);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    KernelStat k;
+    std::string name(r.String(o, "name", where));
+    if (with_category) {
+      std::string_view category = r.String(o, "category", where);
+      std::optional<KernelCategory> c = CategoryNamed(category);
+      if (r.ok() && !c) r.Fail(where + ".category", fmt::format("unknown \"{}\"", category));
+      if (c) k.category = *c;
+    }
+    k.duration = ReadStats(r, r.Field(o, "stats", where), where + ".stats");
+    if (!r.ok()) return;
+    if (!out->emplace(std::move(name), std::move(k)).second)
+      return r.Fail(where + ".name", "appears twice");
+  }
+}
+
+}  // namespace
+
+bool LooksLikeSummary(std::string_view first) {
+  size_t i = first.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || first[i] != '{') return false;
+  first.remove_prefix(i + 1);
+  i = first.find_first_not_of(" \t\r\n");
+  return i != std::string_view::npos && first.substr(i, 10) == "\"schema\": " &&
+         first.substr(i + 10).substr(0, 17) == "\"profana.summary/";
+}
+
+bool IsSummaryFile(const std::string& path) {
+  if (path == "-") return false;
+  std::unique_ptr<ByteSource> src = ByteSource::Open(path);
+  if (!src) return false;
+  char head[64];
+  size_t got = 0;
+  while (got < sizeof(head)) {
+    size_t n = src->Read(head + got, sizeof(head) - got);
+    if (n == 0) break;
+    got += n;
+  }
+  return LooksLikeSummary(std::string_view(head, got));
+}
+
+Result<RankSummary> ReadSummaryFile(const std::string& path) {
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
+  return ParseSummary(input.view(), path);
+}
+
+std::string FormatSummary(const RankSummary& s) {
+  std::string out;
+  fmt::format_to(std::back_inserter(out), "{{\"schema\": \"{}\",\n\"sources\": [", kSummarySchema);
+  for (size_t i = 0; i < s.sources.size(); ++i) {
+    const SourceInfo& src = s.sources[i];
+    std::string devices;
+    for (const std::string& d : src.devices) devices += (devices.empty() ? "" : ", ") + Str(d);
+    fmt::format_to(std::back_inserter(out),
+                   "{}\n {{\"path\": {}, \"hash\": {}, \"rank\": {}, \"world_size\": {}, "
+                   "\"format\": {}, \"bytes\": {}, \"devices\": [{}]}}",
+                   i ? "," : "", Str(src.path), Str(src.hash), src.rank, src.world_size,
+                   Str(src.format), src.input_bytes, devices);
+  }
+  fmt::format_to(std::back_inserter(out), "],\n\"has_memory_records\": {}", s.has_memory_records);
+  WriteRows("table", s, s.rows, s.row_origin, &out);
+  WriteRows("table_by_shape", s, s.shape_rows, s.shape_row_origin, &out);
+  out.append(",\n\"steps\": [");
+  for (size_t i = 0; i < s.steps.size(); ++i) {
+    const RankStep& st = s.steps[i];
+    const StepRow& r = st.row;
+    fmt::format_to(std::back_inserter(out),
+                   "{}\n {{\"rank\": {}, \"step\": {}, \"start_ns\": {}, \"wall_ns\": {}, "
+                   "\"host_ns\": {}, \"host_untraced_ns\": {}, \"host_dataloader_ns\": {}, "
+                   "\"host_optimizer_ns\": {}, \"host_sync_ns\": {}, \"devices\": [",
+                   i ? "," : "", st.rank, r.step, r.start_ns, r.wall_ns, r.host_ns,
+                   r.host_untraced_ns, r.host_dataloader_ns, r.host_optimizer_ns, r.host_sync_ns);
+    for (size_t d = 0; d < r.devices.size(); ++d) {
+      const StepDevice& v = r.devices[d];
+      fmt::format_to(std::back_inserter(out),
+                     "{}{{\"device\": {}, \"compute_ns\": {}, \"comm_exposed_ns\": {}, "
+                     "\"memory_exposed_ns\": {}, \"idle_ns\": {}, \"comm_ns\": {}, "
+                     "\"comm_hidden_ns\": {}}}",
+                     d ? ", " : "", v.device, v.compute_ns, v.comm_exposed_ns, v.memory_exposed_ns,
+                     v.idle_ns, v.comm_ns, v.comm_hidden_ns);
+    }
+    out.append("]}");
+  }
+  out.append("],\n\"kernels\": {");
+  WriteKernelMap("kernels", s.kernels.kernels, &out);
+  out.append(",\n");
+  WriteKernelMap("by_op", s.kernels.by_op, &out);
+  out.append(",\n\"api\": [");
+  bool first = true;
+  for (const auto& [name, d] : s.kernels.api) {
+    fmt::format_to(std::back_inserter(out), "{}\n {{\"name\": {}, \"stats\": ", first ? "" : ",",
+                   Str(name));
+    WriteStats(d, &out);
+    out.push_back('}');
+    first = false;
+  }
+  out.append("]},\n\"stacks\": [");
+  first = true;
+  for (const auto& [stack, weight] : s.stacks) {
+    fmt::format_to(std::back_inserter(out), "{}\n [{}, {}]", first ? "" : ",", Str(stack), weight);
+    first = false;
+  }
+  out.append("]}\n");
+  return out;
+}
+
+Result<RankSummary> ParseSummary(std::string_view text, const std::string& name) {
+  auto bad = [&](std::string_view why) {
+    return Status(ErrorCode::kMalformed, fmt::format("{}: not a usable summary: {}", name, why));
+  };
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  element root_element;
+  if (auto error = parser.parse(padded).get(root_element))
+    return bad(fmt::format("JSON: {}", simdjson::error_message(error)));
+  std::string error;
+  Reader r(&error);
+  object root = r.Object(root_element, "summary");
+  if (!r.ok()) return bad(error);
+  std::string_view schema = r.String(root, "schema", "summary");
+  if (!r.ok()) return bad(error);
+  if (schema != kSummarySchema) {
+    if (schema.substr(0, 16) == "profana.summary/")
+      return Status(ErrorCode::kUnsupportedVersion,
+                    fmt::format("{}: summary format {} is not one this profana reads ({}); use "
+                                "the profana that wrote it, or a newer one",
+                                name, schema, kSummarySchema));
+    return bad(fmt::format("schema \"{}\"", schema));
+  }
+  RankSummary s;
+  s.ranks_settled = true;
+  array sources = r.Array(root, "sources", "summary");
+  size_t i = 0;
+  if (r.ok())
+    for (element e : sources) {
+      std::string where = fmt::format("sources[{}]", i++);
+      object o = r.Object(e, where);
+      if (!r.ok()) break;
+      SourceInfo src;
+      src.path = r.String(o, "path", where);
+      src.hash = r.String(o, "hash", where);
+      src.rank = r.Int(o, "rank", where);
+      src.world_size = r.Int(o, "world_size", where);
+      src.format = r.String(o, "format", where);
+      int64_t bytes = r.Int(o, "bytes", where);
+      if (r.ok() && bytes < 0) r.Fail(where + ".bytes", "negative");
+      src.input_bytes = static_cast<uint64_t>(bytes);
+      array devices = r.Array(o, "devices", where);
+      if (r.ok())
+        for (element d : devices) {
+          std::string_view device;
+          if (d.get_string().get(device)) r.Fail(where + ".devices", "expected strings");
+          src.devices.emplace_back(device);
+        }
+      if (r.ok() && src.rank < 0) r.Fail(where + ".rank", "negative");
+      s.sources.push_back(std::move(src));
+    }
+  if (r.ok() && s.sources.empty()) r.Fail("sources", "empty");
+  if (r.ok()) s.has_memory_records = r.Bool(root, "has_memory_records", "summary");
+  if (r.ok()) ReadRows(r, root, "table", &s, &s.rows, &s.row_origin);
+  if (r.ok()) ReadRows(r, root, "table_by_shape", &s, &s.shape_rows, &s.shape_row_origin);
+  array steps = r.Array(root, "steps", "summary");
+  i = 0;
+  if (r.ok())
+    for (element e : steps) {
+      std::string where = fmt::format("steps[{}]", i++);
+      object o = r.Object(e, where);
+      if (!r.ok()) break;
+      RankStep st;
+      st.rank = r.Int(o, "rank", where);
+      StepRow& row = st.row;
+      row.step = r.Int(o, "step", where);
+      row.start_ns = r.Int(o, "start_ns", where);
+      row.wall_ns = r.Int(o, "wall_ns", where);
+      row.host_ns = r.Int(o, "host_ns", where);
+      row.host_untraced_ns = r.Int(o, "host_untraced_ns", where);
+      row.host_dataloader_ns = r.Int(o, "host_dataloader_ns", where);
+      row.host_optimizer_ns = r.Int(o, "host_optimizer_ns", where);
+      row.host_sync_ns = r.Int(o, "host_sync_ns", where);
+      array devices = r.Array(o, "devices", where);
+      size_t d = 0;
+      if (r.ok())
+        for (element de : devices) {
+          std::string dw = fmt::format("{}.devices[{}]", where, d++);
+          object dev = r.Object(de, dw);
+          if (!r.ok()) break;
+          StepDevice v;
+          int64_t device = r.Int(dev, "device", dw);
+          if (r.ok() && (device < -1 || device > std::numeric_limits<int32_t>::max()))
+            r.Fail(dw + ".device", "out of range");
+          v.device = static_cast<int32_t>(device);
+          v.compute_ns = r.Int(dev, "compute_ns", dw);
+          v.comm_exposed_ns = r.Int(dev, "comm_exposed_ns", dw);
+          v.memory_exposed_ns = r.Int(dev, "memory_exposed_ns", dw);
+          v.idle_ns = r.Int(dev, "idle_ns", dw);
+          v.comm_ns = r.Int(dev, "comm_ns", dw);
+          v.comm_hidden_ns = r.Int(dev, "comm_hidden_ns", dw);
+          row.devices.push_back(v);
+        }
+      s.steps.push_back(std::move(st));
+    }
+  element kernels_element = r.ok() ? r.Field(root, "kernels", "summary") : element();
+  object kernels = r.Object(kernels_element, "kernels");
+  if (r.ok()) ReadKernelMap(r, kernels, "kernels", &s.kernels.kernels, true);
+  if (r.ok()) ReadKernelMap(r, kernels, "by_op", &s.kernels.by_op, true);
+  if (r.ok()) {
+    std::map<std::string, KernelStat> api;
+    ReadKernelMap(r, kernels, "api", &api, false);
+    for (auto& [k, v] : api) s.kernels.api.emplace(k, std::move(v.duration));
+  }
+  array stacks = r.ok() ? r.Array(root, "stacks", "summary") : array();
+  i = 0;
+  if (r.ok())
+    for (element e : stacks) {
+      array pair;
+      std::string_view stack;
+      int64_t weight = 0;
+      if (e.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(stack) ||
+          pair.at(1).get_int64().get(weight)) {
+        r.Fail(fmt::format("stacks[{}]", i), "expected [string, integer]");
+        break;
+      }
+      s.stacks[std::string(stack)] += weight;
+      ++i;
+    }
+  if (!r.ok()) return bad(error);
+  return s;
+}
+
+}  // namespace profana::job
