@@ -61,8 +61,9 @@ TEST_CASE("check passes what healthy traces contain", "[check]") {
   auto r = Run({"check", "testdata/gpu/check_healthy.json", "--format", "json"});
   CHECK(r.code == 0);
   auto v = Values(r.out);
-  for (const char* fatal : {"kernels_before_launch", "device_without_launch", "launch_without_device",
-                            "overlapping_host_events", "overlapping_device_activity"})
+  for (const char* fatal :
+       {"kernels_before_launch", "device_without_launch", "launch_without_device",
+        "overlapping_host_events", "overlapping_device_activity"})
     CHECK(v[fatal] == 0);
   CHECK(v["straddling_host_ranges"] == 1);
   CHECK(v["unmatched_at_capture_edges"] == 1);
@@ -81,12 +82,14 @@ TEST_CASE("real traces that are not damaged validate", "[check]") {
   // capture (CUDA graphs), programmatic dependent launches on Blackwell (B200), 421 launches
   // captured into a HIP graph (vLLM), 968 activities launched before the capture (MI300X).
   for (Case c : {
-           Case{"testdata/traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz",
+           Case{"testdata/traces/tracelens/perf_model/normalization/"
+                "normalization_layer_test.json.gz",
                 "straddling_host_ranges", 0},
            Case{"testdata/traces/hta/trace_diff/test/test.json.gz", "expected_device_overlaps", 31},
            Case{"testdata/traces/hta/trace_diff/test/test.json.gz", "unmatched_at_capture_edges",
                 614},
-           Case{"testdata/traces/tracelens/b200/eager_trace.json.gz", "expected_device_overlaps", 74},
+           Case{"testdata/traces/tracelens/b200/eager_trace.json.gz", "expected_device_overlaps",
+                74},
            Case{"testdata/traces/tracelens/mi300/resnet_act_checkpoint.json.gz",
                 "unmatched_at_capture_edges", 968},
            Case{"testdata/traces/tracelens/inference/vllm_decode_full/capture_traces/"
