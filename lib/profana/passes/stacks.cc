@@ -61,9 +61,11 @@ std::vector<StackId> CallStacks(const Trace& trace, const FunctionEventList& eve
 // top of the chain, and an op's stack is the Python calls under it on the chain: the calls open
 // at its start, including one that returns before the op ends (the record_function it entered
 // outlives it). An op with nothing open on its thread hangs under the top of its forward
-// thread's chain (PyTorch's forward_tid fallback). Runtime calls are not on the chain: a call that
-// launched device work takes the stack of the op that work is credited to (in PyTorch, a linked
-// call's tree parent is its op), any other the Python calls open at its start.
+// thread's chain (PyTorch's forward_tid fallback). Runtime calls are not on the chain; they take
+// the stack of the op they are linked to (in PyTorch a linked call's tree parent is its op): the
+// cpu_op credited with their device work, else the innermost cpu_op enclosing them (Kineto links
+// a call to the cpu_op on top of its thread's correlation stack, never to a label); a call
+// outside every cpu_op keeps the Python calls open at its start.
 std::vector<StackId> PythonFunctionStacks(const Trace& trace, const FunctionEventList& events,
                                           FrameTrie* trie) {
   const EventTable& ev = trace.events;
@@ -163,10 +165,10 @@ std::vector<StackId> PythonFunctionStacks(const Trace& trace, const FunctionEven
       continue;
     }
     // A call with no work to go by is linked to the innermost cpu_op open on its thread.
-    for (FnEventId p = events.parent[i]; p.valid(); p = events.parent[p.value]) {
-      EventId s = events.source[p.value];
+    for (FnEventId up = events.parent[i]; up.valid(); up = events.parent[up.value]) {
+      EventId s = events.source[up.value];
       if (s.valid() && ev.kind[s.value] == ActivityKind::kCpuOp) {
-        out[i] = out[p.value];
+        out[i] = out[up.value];
         break;
       }
     }
