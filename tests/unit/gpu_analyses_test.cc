@@ -67,6 +67,39 @@ TEST_CASE("queue depth, idle time and ranking follow BasicEvaluation on a worked
                         rule + "\n");
 }
 
+TEST_CASE("the falling-phase search goes on past a segment without a peak of 4", "[gpu]") {
+  // testdata/gpu/queue_rank_later_peak.json (us from the first event): ProfilerStep#3 [0, 300)
+  // launches k1..k4 at 10, 20, 30, 40 and k5 at 150 (launches 5 us); the kernels run at 50, 60,
+  // 70, 80 and 160 (10 us). Queue points: launches 1, 2, 3, 4; kernels 3, 2, 1, 0; launch 1 at 150,
+  // k5 0. Reversed: k5 (0), L5 (1), k4 (0), k3 .. k1, L4 (4), L3 .. L1. From k5 the first segment
+  // peaks at 1 < 4; rank_events' inner loop goes on into the next one, whose peak is L4 (4, no
+  // empty point after it): the interval [L4 40, k5 160] (from k4 it finds [40, 80] inside it).
+  // Idle: [0, 10) and [90, 150) = 70 us. Candidates: ProfilerStep#3 (self 300 - 25 = 275, idle
+  // 70/300), then its children last first: the launches at 150 and 40 (self 5, idle 0). Three
+  // values with one outlier have z-scores 2/sqrt(3) and -1/sqrt(3) for both terms: scores
+  // 1.6 * 2/sqrt(3) = 1.8475 and -1.6/sqrt(3) = -0.9238. The event keeps its own name.
+  auto r = Run(
+      {"optimizable", "testdata/gpu/queue_rank_later_peak.json", "--top", "3", "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  CHECK(double(doc["idle_us"]) == 70);
+  REQUIRE(doc["falling_intervals"].get_array().size() == 1);
+  CHECK(double(doc["falling_intervals"].at(0)["start_us"]) == 40);
+  CHECK(double(doc["falling_intervals"].at(0)["end_us"]) == 160);
+  CHECK(int64_t(doc["candidates"]) == 3);
+  simdjson::dom::array events = doc["events"];
+  REQUIRE(events.size() == 3);
+  CHECK(std::string_view(events.at(0)["name"]) == "ProfilerStep#3");
+  CHECK(double(events.at(0)["self_us"]) == 275);
+  CHECK(double(events.at(0)["score"]) == Approx(3.2 / std::sqrt(3.0)));
+  CHECK(double(events.at(1)["start_us"]) == 150);
+  CHECK(double(events.at(1)["score"]) == Approx(-1.6 / std::sqrt(3.0)));
+  CHECK(double(events.at(2)["start_us"]) == 40);
+  auto text = Run({"optimizable", "testdata/gpu/queue_rank_later_peak.json"});
+  CHECK(text.out.find("Event:                ProfilerStep#3\n") != std::string::npos);
+}
+
 TEST_CASE("a trace without kernels has nothing to optimize and says so", "[gpu]") {
   auto r = Run({"optimizable", "testdata/oracle/cnn_train/plain/trace.kineto_like.json"});
   CHECK(r.code == 0);

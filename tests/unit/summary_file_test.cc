@@ -1,6 +1,8 @@
 // Summary files and profana merge's arithmetic: the merge is associative and commutative down to
 // the bytes (random partitions and orders of the real 8-rank DLRM job), a summary reads back as
 // the bytes it was written from, and damaged or foreign summaries are refused with their place.
+#include "profana/job/summary_file.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -11,7 +13,6 @@
 #include "profana/importers/importer.h"
 #include "profana/job/rank_summary.h"
 #include "profana/job/source_hash.h"
-#include "profana/job/summary_file.h"
 #include "profana/passes/function_events.h"
 #include "test_util.h"
 
@@ -24,8 +25,7 @@ namespace {
 const std::vector<job::RankSummary>& DlrmRanks() {
   static const std::vector<job::RankSummary> ranks = [] {
     std::vector<std::string> files;
-    for (const auto& e :
-         std::filesystem::directory_iterator(TestData("traces/param/dlrm_kineto")))
+    for (const auto& e : std::filesystem::directory_iterator(TestData("traces/param/dlrm_kineto")))
       files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() == 8);
@@ -121,8 +121,7 @@ TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summar
   }
 }
 
-TEST_CASE("summaries: damaged, foreign and newer files are refused with their place",
-          "[summary]") {
+TEST_CASE("summaries: damaged, foreign and newer files are refused with their place", "[summary]") {
   std::string text = job::FormatSummary(DlrmRanks()[0]);
   auto with = [&](const std::string& from, const std::string& to) {
     std::string t = text;

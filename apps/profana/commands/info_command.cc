@@ -2,6 +2,7 @@
 // with it (every diagnostic kind with its count and first samples).
 #include "profana/commands/commands.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/graph_launches.h"
 #include "profana/passes/trace_summary.h"
 #include "profana/reporters/info_reporter.h"
 
@@ -20,10 +21,12 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
       Trace trace, LoadForCommand(a.file, a.common, ctx, &index, DiagnosticWarning::kSilent));
   passes::TraceSummary summary = passes::SummariseTrace(trace);
   passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::GraphLaunchSummary graphs =
+      passes::SummariseGraphLaunches(trace, events, LaunchIndex(trace.events));
   std::string name = InputName(a.file);
   return Emit(a.common.format == OutputFormat::kJson
-                  ? report::FormatInfoJson(name, trace, summary, events)
-                  : report::FormatInfoText(name, trace, summary, events),
+                  ? report::FormatInfoJson(name, trace, summary, events, graphs)
+                  : report::FormatInfoText(name, trace, summary, events, graphs),
               a.common, ctx);
 }
 

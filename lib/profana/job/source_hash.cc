@@ -22,8 +22,7 @@ Result<std::string> SourceHash(const std::string& path) {
   std::vector<char> block(1 << 20);
   while (size_t n = std::fread(block.data(), 1, block.size(), f.get()))
     XXH3_128bits_update(state.get(), block.data(), n);
-  if (std::ferror(f.get()))
-    return Status(ErrorCode::kIo, fmt::format("{}: read error", path));
+  if (std::ferror(f.get())) return Status(ErrorCode::kIo, fmt::format("{}: read error", path));
   XXH128_hash_t h = XXH3_128bits_digest(state.get());
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }

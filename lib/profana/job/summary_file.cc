@@ -72,9 +72,9 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
         i ? "," : "", Str(s.strings.Get(r.key)),
         r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy,
         Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level, origin[i].rank,
-        origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us,
-        r.self_cuda_us, r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns,
-        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
+        origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us, r.self_cuda_us,
+        r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns, r.cpu_memory,
+        r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
   }
   out->append("]");
 }
@@ -84,8 +84,9 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
   fmt::format_to(std::back_inserter(*out), "\"{}\": [", key);
   bool first = true;
   for (const auto& [name, k] : map) {
-    fmt::format_to(std::back_inserter(*out), "{}\n {{\"name\": {}, \"category\": \"{}\", \"stats\": ",
-                   first ? "" : ",", Str(name), KernelCategoryName(k.category));
+    fmt::format_to(std::back_inserter(*out),
+                   "{}\n {{\"name\": {}, \"category\": \"{}\", \"stats\": ", first ? "" : ",",
+                   Str(name), KernelCategoryName(k.category));
     WriteStats(k.duration, out);
     out->push_back('}');
     first = false;

@@ -201,8 +201,10 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
 Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const GpuEvaluation& eval,
                    size_t length) {
   Ranking out;
-  // Falling phases, walking the queue series backwards from each empty point: the highest depth
-  // before the previous empty point, when at least 4, makes [peak start, empty point start].
+  // Falling phases, walking the queue series backwards from each empty point: the first segment
+  // after it (between two empty points) whose highest depth is at least 4 makes [peak start,
+  // empty point start]. Segments with a lower peak are passed over, as the reference's inner
+  // `for j` does, so the interval may reach back over them.
   const std::vector<QueuePoint>& q = eval.queue;
   size_t n = q.size();
   auto at = [&](size_t r) -> const QueuePoint& { return q[n - 1 - r]; };  // reversed series
@@ -213,16 +215,28 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
       ++i;
       continue;
     }
-    if (i + 1 < n) {
-      size_t next_min = i + 1;
+    bool found = false;
+    for (size_t j = i + 1; j < n;) {
+      size_t next_min = j;
       while (next_min < n && at(next_min).depth > 0) ++next_min;
-      size_t peak = n;
-      for (size_t j = i + 1; j < next_min; ++j)
-        if (peak == n || at(j).depth > at(peak).depth) peak = j;
-      if (peak != n && at(peak).depth >= 4) falling.push_back({at(peak).start_ns, at(i).start_ns});
-      if (next_min < n) i = next_min;
+      if (next_min > j) {
+        size_t peak = j;  // the first highest point, as argmax
+        for (size_t k = j + 1; k < next_min; ++k)
+          if (at(k).depth > at(peak).depth) peak = k;
+        if (at(peak).depth >= 4) {
+          falling.push_back({at(peak).start_ns, at(i).start_ns});
+          // Without an empty point after the peak the reference goes on from i + 1, but every
+          // later empty point finds the same peak and an interval inside this one.
+          i = next_min;
+          found = true;
+          break;
+        }
+      }
+      j = next_min + 1;
     }
-    ++i;
+    // A later empty point would search a subset of the segments just searched in vain.
+    if (!found) break;
+    ++i;  // the reference's habit: the empty point that ended the phase is skipped
   }
   IntervalSet set(falling);
   out.falling = set.intervals();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "profana/passes/graph_launches.h"
 #include "profana/passes/innermost_op.h"
 
 namespace profana::passes {
@@ -45,6 +46,7 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
     t.whole_device = whole;
     t.kernels = static_cast<int64_t>(acts.size());
     int64_t first = ev.start_ns[acts.front()], busy_end = ev.end_ns[acts.front()];
+    uint32_t busy_last = acts.front();  // the activity that ends at busy_end
     t.busy_ns = busy_end - first;
     for (size_t k = 1; k < acts.size(); ++k) {
       uint32_t next = acts[k];
@@ -61,15 +63,24 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
         t.gap_ns[static_cast<int>(kind)] += start - busy_end;
         if (!whole) {
           Gap g{device, stream, busy_end, start, kind, EventId(next), std::nullopt};
-          if (launch)
+          g.launch_missing = !launch;
+          g.inside_graph = launch && ev.correlation[busy_last] == ev.correlation[next] &&
+                           IsGraphLaunchName(trace.str(ev.name[launch->value]));
+          if (launch && !g.inside_graph)
             g.running_op = finder.At(ev.thread[launch->value], busy_end + (start - busy_end) / 2);
+          if (!launch) {
+            ++out.unlaunched_gaps;
+            out.unlaunched_gap_ns += start - busy_end;
+          }
           gaps.push_back(g);
         }
         t.busy_ns += end - start;
         busy_end = end;
+        busy_last = next;
       } else if (end > busy_end) {
         t.busy_ns += end - busy_end;
         busy_end = end;
+        busy_last = next;
       }
     }
     t.window_ns = busy_end - first;

@@ -36,12 +36,21 @@ struct Gap {
   EventId next_activity;  // the device activity that ended the gap
   // The FunctionEvent running on the launching thread at the gap's middle, if any.
   std::optional<FnEventId> running_op;
+  // Why no op is named: the next activity's launch call is not in the trace, or the gap lies
+  // inside one graph replay (both activities share a graph launch's correlation id), where the
+  // GPU's own scheduling, not the CPU, decides.
+  bool launch_missing = false;
+  bool inside_graph = false;
 };
 
 struct IdleBreakdown {
   std::vector<IdleTrack> tracks;  // per device (whole_device), then its streams
   std::vector<Gap> longest;       // longest gaps first
   int64_t consecutive_kernel_delay_ns = 30;
+  // Stream gaps before an activity whose launch call is not in the trace: counted as other, as
+  // nothing tells host wait from kernel wait there.
+  int64_t unlaunched_gaps = 0;
+  int64_t unlaunched_gap_ns = 0;
 };
 
 // consecutive_kernel_delay_ns: a gap shorter than this, with the next activity already

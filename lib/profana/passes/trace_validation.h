@@ -5,8 +5,10 @@
 //    (cudaLaunchKernel, ...) without device activity;
 //  * host events on one thread that overlap without nesting (the op tree ignores them);
 //  * device activities on one stream that overlap (a stream runs one at a time).
-// Launches and activities cut off by the edges of the capture (within the first or last
-// millisecond of the device activity) are counted apart: the profiler starts and stops there.
+// What healthy traces contain is counted apart, on informational checks that do not fail: work
+// cut off by the capture's start or stop, launches recorded into a graph during stream capture,
+// record_function ranges that straddle other events, and device overlaps of graph branches,
+// dependent launches and timestamp rounding (docs/semantics.md, "Check").
 #pragma once
 
 #include <cstdint>

@@ -34,11 +34,19 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
         Percent(tr.idle_ns(), tr.window_ns), FormatTime(Us(tr.gap_ns[0])),
         FormatTime(Us(tr.gap_ns[1])), FormatTime(Us(tr.gap_ns[2])));
   }
+  if (b.unlaunched_gaps)
+    out += fmt::format(
+        "{} gaps ({}) come before activities whose launch is not in the trace: they count as "
+        "other, since nothing tells host wait from kernel wait there\n",
+        b.unlaunched_gaps, FormatTime(Us(b.unlaunched_gap_ns)));
   if (b.longest.empty()) return out;
   out += fmt::format("\nLongest gaps (of {} shown)\n", gaps_asked);
   for (const passes::Gap& g : b.longest) {
     std::string op = g.running_op ? std::string(t.str(e.name[g.running_op->value]))
-                                  : "(no op running on the launching thread)";
+                     : g.inside_graph
+                         ? "(inside one graph replay: the GPU's scheduling, not the CPU)"
+                     : g.launch_missing ? "(cannot tell: the launch is not in the trace)"
+                                        : "(no op running on the launching thread)";
     out +=
         fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
                     FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
@@ -102,9 +110,13 @@ std::string FormatIdleJson(const std::string& input, const Trace& t,
       w.String(t.str(e.name[g.running_op->value]));
     else
       w.Null();
+    w.Key("launch_in_trace").Bool(!g.launch_missing);
+    w.Key("inside_graph").Bool(g.inside_graph);
     w.EndObject();
   }
   w.EndArray();
+  w.Key("unlaunched_gaps").Int(b.unlaunched_gaps);
+  w.Key("unlaunched_gap_us").Micros(b.unlaunched_gap_ns);
   w.EndObject();
   return out;
 }

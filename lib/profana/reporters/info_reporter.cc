@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/diagnostics_text.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/track_labels.h"
 
 namespace profana::report {
 namespace {
@@ -17,10 +18,67 @@ std::map<std::string_view, uint64_t> KindsByName(const passes::TraceSummary& s) 
   return kinds;
 }
 
+constexpr size_t kGraphLinesShown = 20;
+
+// One line per graph replay (the first kGraphLinesShown), and what cannot be credited.
+std::string FormatGraphLaunches(const Trace& t, const passes::FunctionEventList& fe,
+                                const passes::GraphLaunchSummary& g) {
+  std::string out;
+  if (!g.replays.empty())
+    out += fmt::format("graph launches:  {} ({} device activities, {} credited to an op)\n",
+                       g.replays.size(), g.activities, g.credited);
+  for (size_t k = 0; k < g.replays.size() && k < kGraphLinesShown; ++k) {
+    const passes::GraphReplay& r = g.replays[k];
+    std::string what =
+        r.activities == 0
+            ? "no device activity in the trace"
+            : fmt::format("{} activities on {} from {:.3f} ms, {:.3f} ms busy, {}", r.activities,
+                          StreamName(t, r.stream), (r.first_ns - fe.origin_ns) / 1e6,
+                          r.busy_ns / 1e6,
+                          r.op ? fmt::format("credited to {}", t.str(fe.name[r.op->value]))
+                               : std::string("credited to no op (no op around the launch)"));
+    out += fmt::format("  {} at {:.3f} ms: {}\n", t.str(t.events.name[r.launch.value]),
+                       (t.events.start_ns[r.launch.value] - fe.origin_ns) / 1e6, what);
+  }
+  if (g.replays.size() > kGraphLinesShown)
+    out += fmt::format("  ... {} more (--format json lists them all)\n",
+                       g.replays.size() - kGraphLinesShown);
+  if (g.unlaunched_groups)
+    out += fmt::format(
+        "  {} device activities share {} correlation ids that no call in the trace has (graph "
+        "replays or launches made before the capture began): no op can be credited with them\n",
+        g.unlaunched_activities, g.unlaunched_groups);
+  return out;
+}
+
+void WriteGraphLaunches(JsonWriter* w, const Trace& t, const passes::FunctionEventList& fe,
+                        const passes::GraphLaunchSummary& g) {
+  w->Key("graph_launches").BeginArray();
+  for (const passes::GraphReplay& r : g.replays) {
+    w->BeginObject();
+    w->Key("name").String(t.str(t.events.name[r.launch.value]));
+    w->Key("start_us").Micros(t.events.start_ns[r.launch.value] - fe.origin_ns);
+    w->Key("activities").Int(r.activities);
+    w->Key("stream").String(r.activities ? StreamName(t, r.stream) : "");
+    w->Key("first_activity_us").Micros(r.activities ? r.first_ns - fe.origin_ns : 0);
+    w->Key("busy_us").Micros(r.busy_ns);
+    w->Key("op");
+    if (r.op)
+      w->String(t.str(fe.name[r.op->value]));
+    else
+      w->Null();
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("unlaunched_shared_correlations").Int(g.unlaunched_groups);
+  w->Key("unlaunched_shared_activities").Int(g.unlaunched_activities);
+}
+
 }  // namespace
 
 std::string FormatInfoText(const std::string& name, const Trace& t, const passes::TraceSummary& s,
-                           const passes::FunctionEventList& fe) {
+                           const passes::FunctionEventList& fe,
+                           const passes::GraphLaunchSummary& graphs) {
   const TraceMetadata& m = t.metadata;
   std::string out;
   out += fmt::format("file:            {}\n", name);
@@ -47,6 +105,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
                        fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)",
                                                                fe.external_id_mismatches)
                                                  : "");
+  out += FormatGraphLaunches(t, fe, graphs);
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
   if (!m.devices.empty()) {
@@ -80,7 +139,8 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
 }
 
 std::string FormatInfoJson(const std::string& name, const Trace& t, const passes::TraceSummary& s,
-                           const passes::FunctionEventList& fe) {
+                           const passes::FunctionEventList& fe,
+                           const passes::GraphLaunchSummary& graphs) {
   const TraceMetadata& m = t.metadata;
   std::string out;
   JsonWriter w(&out);
@@ -103,6 +163,7 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.Key("device_activities_linked").Int(static_cast<int64_t>(fe.kernels_attributed));
   w.Key("device_activities_unlinked").Int(static_cast<int64_t>(fe.kernels_unattributed));
   w.Key("external_id_mismatches").Int(static_cast<int64_t>(fe.external_id_mismatches));
+  WriteGraphLaunches(&w, t, fe, graphs);
   w.Key("cpu_threads").Int(static_cast<int64_t>(s.cpu_threads));
   w.Key("device_streams").Int(static_cast<int64_t>(s.device_streams));
   w.Key("span_us").Micros(t.events.size() ? s.last_ns - s.first_ns : 0);

@@ -5,7 +5,8 @@
 
 namespace profana::report {
 
-// Byte for byte the block get_optimizable_events prints (print() adds the last newline).
+// Byte for byte the block get_optimizable_events prints (print() adds the last newline). Events
+// are named as recorded (ProfilerStep#8), not grouped: EventKey prints the event's own name.
 std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventList& e,
                                   const passes::OptimizableEvents& o) {
   const passes::Ranking& r = o.ranking;
@@ -16,7 +17,8 @@ std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventLis
     if (k) out += "\n";
     out += fmt::format(
         "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
-        rule, t.str(e.name[ev.event.value]), o.source_locations[k], ev.idle_fraction * 100, rule);
+        rule, t.str(e.trace_name[ev.event.value]), o.source_locations[k], ev.idle_fraction * 100,
+        rule);
   }
   return out + "\n";
 }
@@ -50,7 +52,7 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& t,
   for (size_t k = 0; k < r.events.size(); ++k) {
     const passes::RankedEvent& ev = r.events[k];
     w.BeginObject();
-    w.Key("name").String(t.str(e.name[ev.event.value]));
+    w.Key("name").String(t.str(e.trace_name[ev.event.value]));
     w.Key("source_code_location").String(o.source_locations[k]);
     w.Key("start_us").Micros(e.start_ns[ev.event.value] - e.origin_ns);
     w.Key("duration_us").Micros(e.end_ns[ev.event.value] - e.start_ns[ev.event.value]);
