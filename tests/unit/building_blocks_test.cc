@@ -104,6 +104,8 @@ TEST_CASE("PyTorch's number formats", "[format]") {
   CHECK(FormatMemory(41984) == "41.00 Kb");
   CHECK(FormatMemory(3 * 1024 * 1024) == "3.00 Mb");
   CHECK(FormatMemory(int64_t{5} << 30) == "5.00 Gb");
+  // -2^63 bytes = -2^33 GiB; its magnitude does not fit in an int64_t.
+  CHECK(FormatMemory(INT64_MIN) == "-8589934592.00 Gb");
 }
 
 TEST_CASE("widths and slices count code points like Python", "[format]") {

