@@ -112,3 +112,57 @@ TEST_CASE("forged CUDA totals in a native index sum without overflowing", "[host
   CHECK(r.code == 0);
   CHECK(r.out.find("\"name\": \"op\"") != std::string::npos);
 }
+
+TEST_CASE("bytes after the trace are counted, and fatal with --strict", "[hostile]") {
+  // Two whole traces one after the other: the first is read, and the second's 112 bytes counted.
+  std::string one = Trace(Op("a", 0, 10));
+  Temp t("two.json", one + one);
+  auto info = Run({"info", t.path});
+  CHECK(info.code == 0);
+  CHECK(info.out.find("trailing_content") != std::string::npos);
+  CHECK(Run({"table", t.path, "--strict"}).code == 2);
+  // Only spaces after the value: nothing to say.
+  Temp spaces("spaces.json", one + "\n\n  \t\n");
+  auto clean = Run({"table", spaces.path});
+  CHECK(clean.code == 0);
+  CHECK(clean.err.empty());
+}
+
+TEST_CASE("a lone surrogate in a name costs the name, not the file", "[hostile]") {
+  // "a\ud800b" (the first event, at byte 18): \ud800 has no pair, so no character; it becomes
+  // U+FFFD (EF BF BD in UTF-8), the event is kept and the replacement counted. A proper pair
+  // (\ud83d\ude00, U+1F600) is kept.
+  Temp t("surrogate.json", Trace(Op("a\\ud800b", 0, 10) + ",\n" + Op("\\ud83d\\ude00", 20, 10)));
+  auto r = Run({"table", t.path, "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\"name\": \"a\xEF\xBF\xBD"
+                   "b\"") != std::string::npos);
+  CHECK(r.out.find("\"name\": \"\xF0\x9F\x98\x80\"") != std::string::npos);
+  CHECK(FirstLine(r.err) ==
+        "profana: warning: " + t.path +
+            ": 1 problem (1 invalid_string); first: byte 18, event #0: field \"name\" has a \\u "
+            "escape of a lone UTF-16 surrogate, which no character encodes; kept with U+FFFD in "
+            "its place (see `profana info`; --strict makes these fatal)");
+  CHECK(Run({"table", t.path, "--strict"}).code == 2);
+}
+
+TEST_CASE("nesting deeper than 1,024 levels inside an event is refused by both readers",
+          "[hostile]") {
+  // An event whose args hold 1,030 nested arrays: the document is more than 1,024 deep. The
+  // streaming reader (a file) and the whole-buffer reader (standard input, a gzip stream) give
+  // the same error.
+  std::string deep = std::string(1030, '[') + std::string(1030, ']');
+  std::string text = Trace(
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 0, \"dur\": 1, \"args\": {\"deep\": " +
+      deep + "}}");
+  Temp t("deep.json", text);
+  auto file = Run({"table", t.path});
+  CHECK(file.code == 2);
+  CHECK(file.err.find("JSON nested deeper than 1024 levels") != std::string::npos);
+  auto input = profana::InputFromBytes(text, t.path);
+  REQUIRE(input.ok());
+  auto whole = profana::LoadTraceFromBuffer(*input);
+  REQUIRE_FALSE(whole.ok());
+  CHECK("profana: error: " + whole.status().message() + "\n" == file.err);
+}

@@ -205,11 +205,16 @@ void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId 
   t.is_start.push_back(is_start ? 1 : 0);
 }
 
-bool TraceBuilder::End(ThreadId thread, int64_t end_ns) {
+bool TraceBuilder::End(ThreadId thread, int64_t end_ns, uint64_t byte_offset, int64_t event_index) {
   auto it = open_.find(thread.value);
   if (it == open_.end() || it->second.empty()) return false;
-  Event e = it->second.back();
+  Event e = it->second.back().event;
   it->second.pop_back();
+  if (end_ns < e.start_ns)
+    trace_.diagnostics.Add(DiagnosticKind::kNegativeDuration, byte_offset, event_index,
+                           "E event " + std::to_string(e.start_ns - end_ns) +
+                               " ns before its B \"" + std::string(str(e.trace_name)) +
+                               "\"; kept with dur 0");
   e.end_ns = std::max(end_ns, e.start_ns);
   AddEvent(e);
   return true;
@@ -222,9 +227,11 @@ Trace TraceBuilder::Finish() && {
   for (size_t i = 0; i < t.size(); ++i) last_ns = std::max(last_ns, t.end_ns[i]);
   for (auto& [thread, stack] : open_) {
     while (!stack.empty()) {
-      trace_.diagnostics.Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
-                             std::string(trace_.strings.Get(stack.back().trace_name)));
-      End(ThreadId(thread), last_ns);
+      const OpenBegin& b = stack.back();
+      trace_.diagnostics.Add(DiagnosticKind::kUnmatchedBegin, b.byte_offset, b.event_index,
+                             "B event \"" + std::string(str(b.event.trace_name)) +
+                                 "\" never ended; closed at the trace's last time");
+      End(ThreadId(thread), std::max(last_ns, b.event.start_ns));
     }
   }
   // PyTorch sorts function_events by (start, -end) with Python's stable sort.

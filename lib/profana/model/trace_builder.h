@@ -59,9 +59,15 @@ class TraceBuilder {
   void AddEvent(const Event& e);
   void AddMemory(const Memory& m);
   void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);
-  // B/E pairs become events when the E arrives; begin_offset locates an unmatched E.
-  void Begin(const Event& e) { open_[e.thread.value].push_back(e); }
-  bool End(ThreadId thread, int64_t end_ns);
+  // B/E pairs become events when the E arrives: an E closes the innermost open B of its thread.
+  // `byte_offset` / `event_index` locate each in the input, for the diagnostics: a B never ended
+  // (kUnmatchedBegin, at the B), an E earlier than its B (kNegativeDuration, at the E; kept with
+  // duration 0). Returns false, closing nothing, when the thread has no open B.
+  void Begin(const Event& e, uint64_t byte_offset = UINT64_MAX, int64_t event_index = -1) {
+    open_[e.thread.value].push_back({e, byte_offset, event_index});
+  }
+  bool End(ThreadId thread, int64_t end_ns, uint64_t byte_offset = UINT64_MAX,
+           int64_t event_index = -1);
 
   TraceMetadata& metadata() { return trace_.metadata; }
   Diagnostics& diagnostics() { return trace_.diagnostics; }
@@ -78,8 +84,13 @@ class TraceBuilder {
   uint32_t last_thread_ = 0;
   std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
-  std::unordered_map<uint64_t, StackId> stack_nodes_;      // (parent, frame) -> node
-  std::unordered_map<uint32_t, std::vector<Event>> open_;  // B events per thread
+  std::unordered_map<uint64_t, StackId> stack_nodes_;  // (parent, frame) -> node
+  struct OpenBegin {
+    Event event;
+    uint64_t byte_offset;
+    int64_t event_index;
+  };
+  std::unordered_map<uint32_t, std::vector<OpenBegin>> open_;  // B events per thread
 };
 
 }  // namespace profana
