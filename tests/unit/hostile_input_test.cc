@@ -166,3 +166,62 @@ TEST_CASE("nesting deeper than 1,024 levels inside an event is refused by both r
   REQUIRE_FALSE(whole.ok());
   CHECK("profana: error: " + whole.status().message() + "\n" == file.err);
 }
+
+TEST_CASE("an endless input that is no trace fails after its first bytes", "[hostile]") {
+  // /dev/zero never ends: its first 4 KiB (NUL bytes) start no format, so reading stops there.
+  auto r = Run({"table", "/dev/zero"});
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "profana: error: /dev/zero: byte 0: unrecognized format (not JSON; profana reads "
+        "Chrome-trace JSON, nvprof databases, profana native files and native text twins)\n");
+  // A budget must start with '{': /dev/zero is refused at once too.
+  Temp trace("budget_trace.json", Trace(Op("a", 0, 10)));
+  auto budget = Run({"check", trace.path, "--budget", "/dev/zero"});
+  CHECK(budget.code == 2);
+  CHECK(budget.err ==
+        "profana: error: /dev/zero: byte 0 (line 1, column 1): a budget is a JSON object with "
+        "\"rules\"\n");
+}
+
+TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where", "[hostile]") {
+  using profana::passes::ParseBudget;
+  Temp trace("limits_trace.json", Trace(Op("a", 0, 10)));
+  // A 2 MiB budget (a long description) under a 1 MiB limit.
+  Temp big("big_budget.json", "{\"description\": \"" + std::string(2 << 20, 'x') +
+                                  "\", \"rules\": [{\"metric\": \"op_count\", \"op\": \"a\", "
+                                  "\"max\": 1}]}");
+  auto limited = Run({"check", trace.path, "--budget", big.path, "--max-memory", "1M"});
+  CHECK(limited.code == 2);
+  CHECK(limited.err.find("profana: error: " + big.path + ": byte 0: is 2.0 MiB, more than") == 0);
+  CHECK(Run({"check", trace.path, "--budget", big.path}).code == 0);
+  // A byte order mark is skipped, as in traces.
+  auto bom =
+      ParseBudget("\xEF\xBB\xBF{\"rules\": [{\"metric\": \"step_time\", \"max\": 1}]}", "b.json");
+  REQUIRE(bom.ok());
+  CHECK(bom->rules.size() == 1);
+  // The rule opens at byte 13: `{"rules":[` is 10 bytes, the newline the 11th, two spaces.
+  auto needs_op = ParseBudget("{\"rules\":[\n  {\"metric\":\"op_count\",\"max\":1}\n]}", "b.json");
+  CHECK(needs_op.status().message() ==
+        "b.json: byte 13 (line 2, column 3): rules[0]: metric op_count needs \"op\"");
+  // A bad key points at its value: `{"rules":[{"metric":"step_time","maxx":` is 39 bytes. With
+  // a byte order mark before it, the byte offset (in the file) moves by 3, the column does not.
+  std::string unknown = "{\"rules\":[{\"metric\":\"step_time\",\"maxx\":1}]}";
+  CHECK(ParseBudget(unknown, "b.json").status().message() ==
+        "b.json: byte 39 (line 1, column 40): rules[0]: unknown key \"maxx\" (expected: metric, "
+        "name, op, device, per_step, max, min)");
+  CHECK(ParseBudget("\xEF\xBB\xBF" + unknown, "b.json")
+            .status()
+            .message()
+            .find("b.json: byte 42 (line 1, column 40): ") == 0);
+  // Bytes after the object: the 'x' at byte 47 (`{"rules": [...]}` is 46 bytes, then a space).
+  CHECK(ParseBudget("{\"rules\": [{\"metric\": \"step_time\", \"max\": 1}]} x", "b.json")
+            .status()
+            .message() ==
+        "b.json: byte 47 (line 1, column 48): not a valid budget: bytes follow the JSON object");
+  // A comma before the array's ']': the ']' is byte 45 (`{"rules": [` is 11 bytes, the rule 33,
+  // the comma 1).
+  CHECK(ParseBudget("{\"rules\": [{\"metric\": \"step_time\", \"max\": 1},]}", "b.json")
+            .status()
+            .message() ==
+        "b.json: byte 45 (line 1, column 46): not a valid budget: a comma before ']'");
+}

@@ -1,13 +1,11 @@
 // profana check FILE: a CI gate. With --budget, every rule of the budget file; with --baseline,
 // no regression beyond --max-regression; with neither, the trace's own consistency. Exit 0 when
 // everything holds, 1 when a rule fails (each failure listed), 2 for bad input or a bad budget.
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "fmt/format.h"
+#include "profana/base/input_buffer.h"
+#include "profana/base/memory_limit.h"
 #include "profana/commands/commands.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
@@ -41,13 +39,21 @@ Result<double> ParsePercent(const std::string& text) {
   return percent ? v / 100 : v;
 }
 
-Result<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// A budget file is read as trace inputs are: --max-memory bounds it, and an input that cannot
+// start a JSON object (`--budget /dev/zero`) stops being read after its first bytes.
+Result<std::string> ReadBudgetText(const std::string& path, const CommonOptions& o) {
+  InputLimits limits;
+  if (!o.max_memory.empty() && !ParseByteSize(o.max_memory, &limits.max_bytes))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)",
+                              o.max_memory));
+  limits.could_start = [](std::string_view first_bytes) {
+    if (first_bytes.substr(0, 3) == "\xEF\xBB\xBF") first_bytes.remove_prefix(3);
+    size_t at = first_bytes.find_first_not_of(" \t\r\n");
+    return at == std::string_view::npos || first_bytes[at] == '{';
+  };
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
+  return std::string(input.view());
 }
 
 std::string Show(double v, passes::BudgetMetric m) {
@@ -187,7 +193,7 @@ int RunCheck(const CheckArgs& a, Context& ctx) {
   }
   passes::Budget budget;
   if (!a.budget.empty()) {
-    auto text = ReadText(a.budget);
+    auto text = ReadBudgetText(a.budget, a.common);
     if (!text.ok()) return Fail(text.status(), ctx);
     auto parsed = passes::ParseBudget(*text, a.budget);
     if (!parsed.ok()) return Fail(parsed.status(), ctx);
