@@ -1,9 +1,9 @@
 // ByteReader: little-endian values, bounds, and the sticky error every binary reader relies on.
+#include "profana/base/byte_reader.h"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
-
-#include "profana/base/byte_reader.h"
 
 using profana::ByteReader;
 

@@ -104,10 +104,10 @@ TEST_CASE("forged CUDA totals in a native index sum without overflowing", "[host
   }
   profana::Trace trace = std::move(b).Finish();
   auto built = profana::passes::BuildFunctionEvents(trace);
-  trace.function_index = profana::passes::MakeFunctionEventIndex(trace, built);
-  REQUIRE(trace.function_index.cuda_total_ns.size() == 2);
-  trace.function_index.cuda_total_ns.owned() = {INT64_MAX, INT64_MAX};
-  Temp t("forged.pfa", profana::native::WriteNative(trace));
+  profana::FunctionEventIndex index = profana::passes::MakeFunctionEventIndex(trace, built);
+  REQUIRE(index.cuda_total_ns.size() == 2);
+  index.cuda_total_ns.owned() = {INT64_MAX, INT64_MAX};
+  Temp t("forged.pfa", profana::native::WriteNative(trace, index));
   auto r = Run({"table", t.path, "--format", "json"});
   CHECK(r.code == 0);
   CHECK(r.out.find("\"name\": \"op\"") != std::string::npos);

@@ -144,8 +144,9 @@ TEST_CASE("a native file reads back to the same bytes, and its layout is the doc
   CHECK(Get32(b, 12) == 32);
   auto t = profana::native::ReadNative(b, "t.pfa");
   REQUIRE(t.ok());
-  CHECK(profana::native::WriteNative(*t) == b);
-  CHECK(t->str(t->events.name[2]) == "gemm");
+  CHECK_FALSE(t->function_index.has_value());
+  CHECK(profana::native::WriteNative(t->trace) == b);
+  CHECK(t->trace.str(t->trace.events.name[2]) == "gemm");
   for (const Entry& e : Sections(b)) CHECK(e.offset % 8 == 0);
 }
 
@@ -180,7 +181,7 @@ TEST_CASE("a native file with any byte flipped is refused, except in padding", "
     if (padding[i]) {
       // Padding carries nothing: the trace read is the same.
       REQUIRE(r.ok());
-      CHECK(profana::native::WriteNative(*r) == b);
+      CHECK(profana::native::WriteNative(r->trace) == b);
     } else {
       CHECK_FALSE(r.ok());
       refused += !r.ok();
@@ -285,12 +286,12 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   Trace t = SmallTrace();
   profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
   REQUIRE(built.size() >= 3);
-  t.function_index = profana::passes::MakeFunctionEventIndex(t, built);
-  std::string b = WriteNative(t);
+  std::string b = WriteNative(t, profana::passes::MakeFunctionEventIndex(t, built));
   auto read = ReadNative(b, "t.pfa");
   REQUIRE(read.ok());
-  REQUIRE(read->function_index.present());
-  CHECK(profana::passes::BuildFunctionEvents(*read).kernel_index == built.kernel_index);
+  REQUIRE(read->function_index.has_value());
+  CHECK(profana::passes::BuildFunctionEvents(read->trace, read->function_index).kernel_index ==
+        built.kernel_index);
   // A flipped byte in any of the index's sections fails its checksum.
   for (uint32_t id = kIndexBase; id <= kIndexBase + 12; ++id) {
     uint64_t off = Get64(b, EntryAt(b, id) + 8), size = Get64(b, EntryAt(b, id) + 16);
@@ -334,8 +335,9 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   Reseal(&d);
   auto other = ReadNative(d, "t.pfa");
   REQUIRE(other.ok());
-  CHECK_FALSE(other->function_index.present());
-  CHECK(profana::passes::BuildFunctionEvents(*other).kernel_index == built.kernel_index);
+  CHECK_FALSE(other->function_index.has_value());
+  CHECK(profana::passes::BuildFunctionEvents(other->trace, other->function_index).kernel_index ==
+        built.kernel_index);
 }
 
 TEST_CASE("a function event index whose child lists disagree with parent is refused", "[native]") {
@@ -356,20 +358,25 @@ TEST_CASE("a function event index whose child lists disagree with parent is refu
   Trace t = std::move(b).Finish();
   profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
   REQUIRE(built.size() == kDepth);
-  t.function_index = profana::passes::MakeFunctionEventIndex(t, built);
-  for (uint32_t d = 0; d < kDepth; ++d) REQUIRE(t.function_index.parent[d] == int32_t(d) - 1);
-  REQUIRE(ReadNative(WriteNative(t), "chain.pfa").ok());
-  auto with_children = [&](const std::vector<std::vector<uint32_t>>& lists) {
-    Trace d = ReadNative(WriteNative(t), "chain.pfa").value();
-    std::vector<uint32_t>& begin = d.function_index.child_begin.owned();
-    std::vector<uint32_t>& index = d.function_index.child_index.owned();
+  const profana::FunctionEventIndex x = profana::passes::MakeFunctionEventIndex(t, built);
+  REQUIRE_FALSE(x.parent[0].valid());
+  for (uint32_t d = 1; d < kDepth; ++d) REQUIRE(x.parent[d].value == d - 1);
+  REQUIRE(ReadNative(WriteNative(t, x), "chain.pfa").ok());
+  // The file written with the child lists replaced by `lists` (one list per event).
+  auto forged = [&](const std::vector<std::vector<uint32_t>>& lists) {
+    profana::LoadedTrace d = ReadNative(WriteNative(t, x), "chain.pfa").value();
+    std::vector<uint32_t>& begin = d.function_index->child_begin.owned();
+    std::vector<profana::FnEventId>& index = d.function_index->child_index.owned();
     index.clear();
     for (uint32_t r = 0; r < kDepth; ++r) {
       begin[r] = static_cast<uint32_t>(index.size());
-      index.insert(index.end(), lists[r].begin(), lists[r].end());
+      for (uint32_t c : lists[r]) index.push_back(profana::FnEventId(c));
     }
     begin[kDepth] = static_cast<uint32_t>(index.size());
-    auto read = ReadNative(WriteNative(d), "chain.pfa");
+    return WriteNative(d.trace, d.function_index);
+  };
+  auto with_children = [&](const std::vector<std::vector<uint32_t>>& lists) {
+    auto read = ReadNative(forged(lists), "chain.pfa");
     return read.ok() ? std::string() : read.status().message();
   };
   // Each child listed twice: walking the lists would visit the last op 2^59 times (`tree` printed
@@ -396,17 +403,8 @@ TEST_CASE("a function event index whose child lists disagree with parent is refu
         "from its child list");
 
   // The command line refuses the doubled file with the same located error, and prints nothing.
-  Trace d = ReadNative(WriteNative(t), "chain.pfa").value();
-  std::vector<uint32_t>& index = d.function_index.child_index.owned();
-  std::vector<uint32_t>& begin = d.function_index.child_begin.owned();
-  index.clear();
-  for (uint32_t r = 0; r < kDepth; ++r) {
-    begin[r] = static_cast<uint32_t>(index.size());
-    if (r + 1 < kDepth) index.insert(index.end(), {r + 1, r + 1});
-  }
-  begin[kDepth] = static_cast<uint32_t>(index.size());
   std::string path = (std::filesystem::temp_directory_path() / "profana-doubled.pfa").string();
-  std::ofstream(path, std::ios::binary) << WriteNative(d);
+  std::ofstream(path, std::ios::binary) << forged(twice);
   for (const char* command : {"tree", "optimizable"}) {
     auto r = profana::test::Run({command, path});
     CHECK(r.code == 2);
@@ -479,7 +477,7 @@ TEST_CASE("empty tables read back: an empty section overlaps nothing", "[native]
   std::string b = profana::native::WriteNative(empty);
   auto r = profana::native::ReadNative(b, "empty.pfa");
   REQUIRE(r.ok());
-  CHECK(profana::native::WriteNative(*r) == b);
+  CHECK(profana::native::WriteNative(r->trace) == b);
   TraceBuilder only_events;
   TraceBuilder::Event e;
   e.trace_name = only_events.Intern("op");

@@ -1,10 +1,10 @@
 // StringPool: interning identity, id 0 = "", and views that stay valid while the pool grows.
+#include "profana/base/string_pool.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "profana/base/string_pool.h"
 
 using profana::StringId;
 using profana::StringPool;

@@ -5,22 +5,40 @@
 #include "profana/importers/nvprof/nvprof_importer.h"
 
 namespace profana {
+namespace {
+
+// The importers of formats that cannot store a function event index.
+template <Result<Trace> (*Import)(const InputBuffer&)>
+Result<LoadedTrace> TraceOnly(const InputBuffer& input) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, Import(input));
+  return LoadedTrace{std::move(trace), std::nullopt};
+}
+template <Result<std::optional<Trace>> (*Open)(const std::string&, const LoadOptions&)>
+Result<std::optional<LoadedTrace>> TraceOnlyOpen(const std::string& path,
+                                                 const LoadOptions& options) {
+  PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, Open(path, options));
+  if (!trace) return std::optional<LoadedTrace>();
+  return std::optional<LoadedTrace>(LoadedTrace{std::move(*trace), std::nullopt});
+}
+
+}  // namespace
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
       {"chrome-json", "Chrome-trace JSON",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
-       json::SniffChromeJson, json::ImportChromeJson, json::OpenChromeJson},
+       json::SniffChromeJson, TraceOnly<json::ImportChromeJson>,
+       TraceOnlyOpen<json::OpenChromeJson>},
       {"nvprof", "nvprof databases",
        "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
-       nvprof::ImportNvprof, nullptr},
+       TraceOnly<nvprof::ImportNvprof>, nullptr},
       {"profana-native", "profana native files",
        "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
        native::SniffNativeBinary, native::ImportNativeBinary, native::OpenNativeBinary},
       {"profana-native-text", "native text twins",
        "the native format's text twin (profana convert IN -o OUT.txt)", native::SniffNativeTextFile,
-       native::ImportNativeText, nullptr},
+       TraceOnly<native::ImportNativeText>, nullptr},
   };
   return kImporters;
 }
@@ -55,7 +73,7 @@ bool CouldStartTrace(std::string_view first_bytes) {
 
 }  // namespace
 
-Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
+Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
   if (input.size == 0) {
     if (input.gzip_truncated)
       return Status(ErrorCode::kTruncated,
@@ -73,12 +91,12 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   return info->import(input);
 }
 
-Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
+Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
   if (path != "-") {  // standard input can be read only once: whole
     for (const ImporterInfo& info : Importers()) {
       if (!info.open) continue;
-      PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, info.open(path, options));
-      if (trace) return std::move(*trace);
+      PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(path, options));
+      if (loaded) return std::move(*loaded);
     }
   }
   InputLimits limits = options.limits;

@@ -55,7 +55,6 @@ class Query {
     return false;
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_.get(), col); }
-  bool IsNull(int col) const { return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL; }
   std::string_view Text(int col) const {
     const unsigned char* p = sqlite3_column_text(stmt_.get(), col);
     return p ? std::string_view(reinterpret_cast<const char*>(p),
