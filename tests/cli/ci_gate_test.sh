@@ -36,5 +36,5 @@ grep -q "self_cpu_time vs baseline is 23.768ms (limit <= 19.187ms)" "$tmp/err" |
 # A broken budget file is exit 2 (bad input), not 1, from profana; the script maps it to 1.
 "$profana" check "$rank0" --budget "$root/testdata/budgets/bad-unknown-key.json" > /dev/null 2> "$tmp/err"
 rc=$?; [ $rc -eq 2 ] || fail "bad budget: rc $rc"
-grep -q 'bad-unknown-key.json: rules\[1\]: unknown key "maxx"' "$tmp/err" || fail "bad budget: $(cat "$tmp/err")"
+grep -q 'bad-unknown-key.json: byte 105 (line 3, column 53): rules\[1\]: unknown key "maxx"' "$tmp/err" || fail "bad budget: $(cat "$tmp/err")"
 echo "ok"

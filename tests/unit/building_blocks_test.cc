@@ -57,6 +57,47 @@ TEST_CASE("microsecond text becomes exact nanoseconds", "[numbers]") {
   CHECK_FALSE(json::ParseInteger("18446744073709551615", &v));
   CHECK(json::ParseInteger("42.0", &v));
   CHECK(v == 42);
+  CHECK(json::ParseInteger("4.2e1", &v));
+  CHECK(v == 42);
+}
+
+TEST_CASE("numbers follow JSON's grammar, and a refusal says what was wrong", "[numbers]") {
+  using json::NumberError;
+  int64_t v = 0;
+  NumberError why = NumberError::kNone;
+  // strtod would read hexadecimal as 16; JSON has no hexadecimal.
+  CHECK_FALSE(json::ParseInteger("0x10", &v, &why));
+  CHECK(why == NumberError::kSyntax);
+  CHECK_FALSE(json::ParseMicrosToNanos("0x10", &v, &why));
+  CHECK(why == NumberError::kSyntax);
+  // Leading zeros are not JSON ("0005"), a lone zero and "0.5" are.
+  CHECK_FALSE(json::ParseMicrosToNanos("0005", &v, &why));
+  CHECK(why == NumberError::kLeadingZero);
+  CHECK_FALSE(json::ParseInteger("-01", &v, &why));
+  CHECK(why == NumberError::kLeadingZero);
+  CHECK(json::ParseInteger("0", &v));
+  CHECK(v == 0);
+  CHECK(json::ParseMicrosToNanos("0.5", &v));
+  CHECK(v == 500);
+  // An integer field is not rounded: 1.5 and 15e-1 are refused, 1.0 is an integer.
+  CHECK_FALSE(json::ParseInteger("1.5", &v, &why));
+  CHECK(why == NumberError::kNotInteger);
+  CHECK_FALSE(json::ParseInteger("15e-1", &v, &why));
+  CHECK(why == NumberError::kNotInteger);
+  CHECK(json::ParseInteger("1.0", &v));
+  CHECK(v == 1);
+  // Other texts strtod accepts and JSON does not.
+  for (const char* text : {"inf", "nan", "+1", "1.", ".5", "1e", "1e+", "--1", "1 2", "0x"}) {
+    INFO(text);
+    CHECK_FALSE(json::ParseInteger(text, &v, &why));
+    CHECK(why == NumberError::kSyntax);
+  }
+  CHECK_FALSE(json::ParseInteger("9223372036854775808", &v, &why));
+  CHECK(why == NumberError::kRange);
+  CHECK_FALSE(json::ParseMicrosToNanos("1e300", &v, &why));
+  CHECK(why == NumberError::kRange);
+  CHECK(std::string(json::NumberErrorText(NumberError::kLeadingZero)) ==
+        "is not a JSON number (leading zeros)");
 }
 
 TEST_CASE("Input Dims print as Python prints the list", "[shapes]") {
@@ -104,6 +145,8 @@ TEST_CASE("PyTorch's number formats", "[format]") {
   CHECK(FormatMemory(41984) == "41.00 Kb");
   CHECK(FormatMemory(3 * 1024 * 1024) == "3.00 Mb");
   CHECK(FormatMemory(int64_t{5} << 30) == "5.00 Gb");
+  // -2^63 bytes = -2^33 GiB; its magnitude does not fit in an int64_t.
+  CHECK(FormatMemory(INT64_MIN) == "-8589934592.00 Gb");
 }
 
 TEST_CASE("widths and slices count code points like Python", "[format]") {

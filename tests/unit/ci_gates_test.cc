@@ -155,7 +155,10 @@ TEST_CASE("budget files: every rule measured, bad keys named with the rule index
   auto bad = passes::ParseBudget(
       R"({"rules":[{"metric":"op_count","op":"x","max":1},{"metric":"op_count","max":1}]})",
       "b.json");
-  CHECK(bad.status().message() == "b.json: rules[1]: metric op_count needs \"op\"");
+  // Errors say where the rule starts: rules[1] at byte 49, rules[0] at byte 10.
+  CHECK(bad.status().message() ==
+        "b.json: byte 49 (line 1, column 50): rules[1]: metric op_count needs \"op\"");
   auto nolimit = passes::ParseBudget(R"({"rules":[{"metric":"step_time"}]})", "b.json");
-  CHECK(nolimit.status().message() == "b.json: rules[0]: needs a limit: \"max\" or \"min\"");
+  CHECK(nolimit.status().message() ==
+        "b.json: byte 10 (line 1, column 11): rules[0]: needs a limit: \"max\" or \"min\"");
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "fmt/format.h"
 #include "simdjson.h"
 #include "test_util.h"
 
@@ -286,4 +287,48 @@ TEST_CASE(
   }
   std::remove(json.c_str());
   std::remove(pfa.c_str());
+}
+
+TEST_CASE("idle time with many devices and streams walks each device's own streams", "[gpu]") {
+  // 300 devices (pid 1000 + d, no "device" arg, so the pid names the device), each with two
+  // streams: stream 7's kernel [20 + d, 30 + d) listed before stream 8's [d, 10 + d) (us). Each
+  // device: window 30, busy 20, one 10 us gap of kind "other" (no launches); each stream is busy
+  // its 10 us with no gap. The tracks come device by device: the whole device, then its streams
+  // in the order the trace first names them (stream 7, stream 8).
+  constexpr int kDevices = 300;
+  std::string json = "{\"traceEvents\": [\n";
+  for (int d = 0; d < kDevices; ++d) {
+    for (int tid : {7, 8}) {
+      int start = d + (tid == 7 ? 20 : 0);
+      json += fmt::format(
+          "{}{{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k{}_{}\", \"pid\": {}, \"tid\": {}, "
+          "\"ts\": {}, \"dur\": 10}}",
+          d == 0 && tid == 7 ? "" : ",\n", d, tid, 1000 + d, tid, start);
+    }
+  }
+  json += "\n]}\n";
+  std::string path = "/tmp/profana_test_streams_" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << json;
+  auto r = Run({"idle", path, "--format", "json"});
+  std::remove(path.c_str());
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  simdjson::dom::array tracks = doc["tracks"];
+  REQUIRE(tracks.size() == 3 * kDevices);
+  for (int d = 0; d < kDevices; ++d) {
+    auto all = tracks.at(3 * d), s7 = tracks.at(3 * d + 1), s8 = tracks.at(3 * d + 2);
+    INFO("device " << 1000 + d);
+    CHECK(int64_t(all["device"]) == 1000 + d);
+    CHECK(std::string_view(all["stream"]) == "all");
+    CHECK(double(all["window_us"]) == 30);
+    CHECK(double(all["busy_us"]) == 20);
+    CHECK(double(all["other_us"]) == 10);
+    CHECK(int64_t(s7["device"]) == 1000 + d);
+    CHECK(std::string_view(s7["stream"]) == "stream 7");
+    CHECK(int64_t(s8["device"]) == 1000 + d);
+    CHECK(std::string_view(s8["stream"]) == "stream 8");
+    CHECK(double(s7["busy_us"]) == 10);
+    CHECK(double(s8["idle_us"]) == 0);
+  }
 }

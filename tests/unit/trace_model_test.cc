@@ -179,9 +179,15 @@ TEST_CASE("an E closes the innermost open B of its thread", "[builder]") {
   CHECK(b.End(one, 40));        // closes outer: [10, 40]
   CHECK_FALSE(b.End(one, 50));  // nothing open: the caller counts it
   b.Begin(Begin(&b, one, "backwards", 60));
-  CHECK(b.End(one, 55));  // an E before its B: the event is kept with length 0
+  // An E 5 ns before its B: the event is kept with length 0, and counted where the E is.
+  CHECK(b.End(one, 55, {}, 400, 7));
   Trace t = std::move(b).Finish();
-  CHECK(t.diagnostics.empty());
+  CHECK(t.diagnostics.count(DiagnosticKind::kNegativeDuration) == 1);
+  REQUIRE(t.diagnostics.samples().size() == 1);
+  CHECK(t.diagnostics.samples()[0].byte_offset == 400);
+  CHECK(t.diagnostics.samples()[0].event_index == 7);
+  CHECK(t.diagnostics.samples()[0].detail ==
+        "E event 5 ns before its B \"backwards\"; kept with dur 0");
   // Sorted by (start, -end): outer [10,40], inner [20,30], other [25,35], backwards [60,60].
   REQUIRE(t.events.size() == 4);
   CHECK(t.str(t.events.name[0]) == "outer");
@@ -225,7 +231,7 @@ TEST_CASE("an E naming another event still closes its thread's B, and is counted
 TEST_CASE("a B never ended is closed at the last time seen, and counted", "[builder]") {
   TraceBuilder b;
   ThreadId one = b.Thread(1, 1);
-  b.Begin(Begin(&b, one, "open", 5));
+  b.Begin(Begin(&b, one, "open", 5), 120, 2);  // the B at byte 120, event #2
   TraceBuilder::Event x = Begin(&b, one, "done", 10);
   x.end_ns = 70;
   b.AddEvent(x);
@@ -235,7 +241,11 @@ TEST_CASE("a B never ended is closed at the last time seen, and counted", "[buil
   CHECK(t.str(t.events.name[0]) == "open");
   CHECK(t.events.end_ns[0] == 70);
   CHECK(t.diagnostics.count(DiagnosticKind::kUnmatchedBegin) == 1);
-  CHECK(t.diagnostics.samples()[0].detail == "open");
+  REQUIRE(t.diagnostics.samples().size() == 1);
+  CHECK(t.diagnostics.samples()[0].byte_offset == 120);
+  CHECK(t.diagnostics.samples()[0].event_index == 2);
+  CHECK(t.diagnostics.samples()[0].detail ==
+        "B event \"open\" never ended; closed at the trace's last time");
 }
 
 TEST_CASE("Finish sorts whole rows by (start, -end), stably, and renames ProfilerStep#N",

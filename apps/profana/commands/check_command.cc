@@ -40,12 +40,20 @@ Result<std::vector<passes::RuleResult>> MeasureRules(const CheckArgs& a,
   return passes::BaselineRules(diff, a.max_regression);
 }
 
+// A budget must start with '{' (after a byte order mark and spaces): an input that cannot
+// (`--budget /dev/zero`) stops being read after its first bytes.
+bool CouldStartBudget(std::string_view first_bytes) {
+  if (first_bytes.substr(0, 3) == "\xEF\xBB\xBF") first_bytes.remove_prefix(3);
+  size_t at = first_bytes.find_first_not_of(" \t\r\n");
+  return at == std::string_view::npos || first_bytes[at] == '{';
+}
+
 Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
   passes::Budget budget;
   if (!a.budget.empty()) {
-    PROFANA_ASSIGN_OR_RETURN(std::string text, ReadTextFile(a.budget));
+    PROFANA_ASSIGN_OR_RETURN(std::string text, ReadTextFile(a.budget, a.common, CouldStartBudget));
     PROFANA_ASSIGN_OR_RETURN(budget, passes::ParseBudget(text, a.budget));
   }
   std::optional<FunctionEventIndex> index;

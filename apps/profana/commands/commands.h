@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -95,8 +96,11 @@ enum class DiagnosticWarning { kWarn, kSilent };
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index = nullptr,
                              DiagnosticWarning warning = DiagnosticWarning::kWarn);
-// The whole of a small file an option names (a budget), as text.
-Result<std::string> ReadTextFile(const std::string& path);
+// The whole of a small file an option names (a budget), as text. Read as trace inputs are:
+// --max-memory bounds it, and `could_start` (if given) refuses it after its first bytes
+// (base/input_buffer.h).
+Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& options,
+                                 bool (*could_start)(std::string_view) = nullptr);
 // Writes text to -o FILE or stdout.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and

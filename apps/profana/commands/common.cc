@@ -5,10 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "fmt/format.h"
+#include "profana/base/input_buffer.h"
 #include "profana/base/memory_limit.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
@@ -178,13 +177,13 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   return std::move(trace);
 }
 
-Result<std::string> ReadTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o,
+                                 bool (*could_start)(std::string_view)) {
+  InputLimits limits;
+  if (o.max_memory) limits.max_bytes = *o.max_memory;
+  limits.could_start = could_start;
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
+  return std::string(input.view());
 }
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {

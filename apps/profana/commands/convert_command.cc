@@ -86,6 +86,15 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
   cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");
+  cmd->footer(
+      "What is kept: what profana analyses. Every duration event (name, category, thread, times, "
+      "External id, correlation, Sequence number, Fwd thread id, Input Dims, Call stack, device), "
+      "[memory] records, flow events, thread and process names, and the trace's rank, world size, "
+      "backend and device names. Everything else is dropped, also when writing JSON again: other "
+      "args (grid, block, registers per thread, shared memory, occupancy, memcpy bytes, Module "
+      "Hierarchy, Input type, ...), instant events other than [memory] (only counted), counter "
+      "events and device properties other than the name. Keep the original for those "
+      "(docs/native-format.md, \"What a conversion keeps\").");
   SetRun(cmd, ctx, args, RunConvert);
 }
 

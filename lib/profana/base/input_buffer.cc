@@ -32,6 +32,7 @@ class PaddedBytes {
   }
   void Grow(size_t n) { size_ += n; }
   size_t size() const { return size_; }
+  std::string_view view() const { return {data_.get(), size_}; }
   void Finish(InputBuffer* out) {
     Reserve(size_);
     std::memset(data_.get() + size_, 0, kInputPadding);
@@ -45,7 +46,9 @@ class PaddedBytes {
   size_t capacity_ = 0;
 };
 
-Status ReadAll(int fd, const std::string& name, uint64_t limit, PaddedBytes* bytes) {
+Status ReadAll(int fd, const std::string& name, const InputLimits& limits, PaddedBytes* bytes) {
+  const uint64_t limit = limits.max_bytes;
+  auto could_start = limits.could_start;
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     if (limit && static_cast<uint64_t>(st.st_size) > limit)
@@ -64,6 +67,10 @@ Status ReadAll(int fd, const std::string& name, uint64_t limit, PaddedBytes* byt
       return Status(ErrorCode::kIo, fmt::format("{}: read failed: {}", name, std::strerror(errno)));
     }
     bytes->Grow(static_cast<size_t>(n));
+    if (could_start && bytes->size() >= kSniffBytes) {
+      if (!could_start(bytes->view().substr(0, kSniffBytes))) return Status::Ok();
+      could_start = nullptr;
+    }
   }
 }
 
@@ -215,7 +222,7 @@ Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits
     return Status(ErrorCode::kIo, fmt::format("{}: is a directory", name));
   }
   PaddedBytes raw;
-  Status status = ReadAll(fd, name, limits.max_bytes, &raw);
+  Status status = ReadAll(fd, name, limits, &raw);
   if (fd != STDIN_FILENO) close(fd);
   PROFANA_RETURN_IF_ERROR(status);
   return FromRaw(std::move(raw), std::move(name), limits.max_bytes);

@@ -34,10 +34,17 @@ struct InputBuffer {
 // How much content one input may hold (docs: memory_limit.h, --max-memory).
 struct InputLimits {
   uint64_t max_bytes = DefaultMaxMemory();  // content after gunzip; 0 = no limit
+  // Asked once about the first kSniffBytes read (or the whole input, if shorter): false when no
+  // format can start with them. Reading then stops, so an endless or huge input that is no trace
+  // (/dev/zero) fails at once instead of after max_bytes. Null reads on regardless.
+  bool (*could_start)(std::string_view first_bytes) = nullptr;
 };
 
+constexpr size_t kSniffBytes = 4096;
+
 // Reads a whole input. path "-" reads standard input. Content beyond limits.max_bytes (a big
-// file, a gzip bomb) is a kTooLarge error, found before the memory is spent.
+// file, a gzip bomb) is a kTooLarge error, found before the memory is spent. When
+// limits.could_start rejects the first bytes, only those are read.
 Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits = {});
 // Wraps bytes already in memory (tests, fuzzers); gunzips like ReadInput.
 Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name,

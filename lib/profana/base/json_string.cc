@@ -64,7 +64,7 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
-bool ParseJsonString(std::string_view in, std::string* out, size_t* used) {
+bool ParseJsonString(std::string_view in, std::string* out, size_t* used, bool* replaced) {
   out->clear();
   if (in.empty() || in[0] != '"') return false;
   for (size_t i = 1; i < in.size(); ++i) {
@@ -123,6 +123,9 @@ bool ParseJsonString(std::string_view in, std::string* out, size_t* used) {
             in[i + 2] == 'u' && hex4(i + 3, &lo) && lo >= 0xdc00 && lo < 0xe000) {
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
           i += 6;
+        } else if (cp >= 0xd800 && cp < 0xe000) {
+          cp = 0xfffd;  // a lone surrogate: the replacement character, as decoders do
+          if (replaced) *replaced = true;
         }
         AppendUtf8(cp, out);
         break;

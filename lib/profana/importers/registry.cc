@@ -59,6 +59,20 @@ const ImporterInfo* DetectFormat(std::string_view bytes) {
   return nullptr;
 }
 
+namespace {
+
+// Whether an input starting with these bytes may be a trace: gzip (judged after gunzip), a
+// format's magic, or nothing but spaces so far (JSON may start later). When not, DetectFormat
+// says no to the whole input too, so reading it to the end would only cost time.
+bool CouldStartTrace(std::string_view first_bytes) {
+  if (HasGzipMagic(first_bytes) || DetectFormat(first_bytes)) return true;
+  std::string_view rest =
+      first_bytes.substr(0, 3) == "\xEF\xBB\xBF" ? first_bytes.substr(3) : first_bytes;
+  return rest.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+}  // namespace
+
 Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
   if (input.size == 0) {
     if (input.gzip_truncated)
@@ -85,7 +99,9 @@ Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& option
       if (loaded) return std::move(*loaded);
     }
   }
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, options.limits));
+  InputLimits limits = options.limits;
+  limits.could_start = CouldStartTrace;
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
   return LoadTraceFromBuffer(input);
 }
 

@@ -163,6 +163,18 @@ Status ValidateTables(const Trace& t) {
               "section stacks row {}: parent {} must be an earlier row, depth {} its depth + 1", i,
               st.parent[i].value, st.depth[i]));
   }
+  // Memory records and flows are timed like events: a time beyond +-2^62 would collide with the
+  // INT64_MAX / INT64_MIN placeholders the passes use for "none" and "end of list".
+  for (const auto& [table, column] :
+       {std::pair{"memory", &t.memory.ts_ns}, std::pair{"flows", &t.flows.ts_ns}}) {
+    const int64_t* ts = column->data();
+    size_t i = FirstWrong(column->size(), [&](size_t i) { return !TimeInRange(ts[i]); });
+    if (i < column->size())
+      return Status(ErrorCode::kMalformed,
+                    fmt::format("section {}.ts_ns row {}: time {} out of range (+-2^62 ns, as "
+                                "every importer keeps)",
+                                table, i, ts[i]));
+  }
   const EventTable& e = t.events;
   const int64_t* start = e.start_ns.data();
   const int64_t* end = e.end_ns.data();
@@ -253,18 +265,31 @@ Status ValidateFunctionIndex(const Trace& t, const FunctionEventIndex& x) {
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
-  // Children come after their parent, so walks down the child lists end too (no cycles).
+  // Child lists must agree with `parent`: each child listed once, under its own parent, and every
+  // event with a parent listed. Parents come before children, so walks down the lists end; and
+  // without repeats a walk visits each event once (a child listed twice at every level of a deep
+  // chain would otherwise make a tree of 2^depth lines).
   const uint32_t* child_begin = x.child_begin.data();
   const FnEventId* child_index = x.child_index.data();
-  i = FirstWrong(n, [&](size_t r) {
-    bool back = false;
-    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k)
-      back |= child_index[k].value <= r;
-    return back;
-  });
+  std::vector<uint8_t> listed(n, 0);
+  for (size_t r = 0; r < n; ++r) {
+    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k) {
+      uint32_t c = child_index[k].value;
+      if (parent[c].value != r)
+        return bad("child_index", k,
+                   fmt::format("event {} is listed as a child of event {}, but its parent is {}", c,
+                               r, static_cast<int32_t>(parent[c].value)));
+      if (listed[c])
+        return bad("child_index", k,
+                   fmt::format("event {} is listed twice as a child of event {}", c, r));
+      listed[c] = 1;
+    }
+  }
+  i = FirstWrong(n, [&](size_t i) { return parent[i].valid() & !listed[i]; });
   if (i < n)
-    return bad("child_index", x.child_begin[i],
-               fmt::format("a child of event {} must be a later event", i));
+    return bad("parent", i,
+               fmt::format("event {} has parent {} but is missing from its child list", i,
+                           parent[i].value));
   PROFANA_RETURN_IF_ERROR(
       check_csr(x.kernel_begin, x.kernel_index, "kernel_begin", "kernel_index", events));
   // Sums of durations, which are never negative. On the bits (which vectorises): a double is

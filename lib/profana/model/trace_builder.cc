@@ -180,8 +180,13 @@ bool TraceBuilder::End(ThreadId thread, int64_t end_ns, StringId name, uint64_t 
                        int64_t event_index) {
   auto it = open_.find(thread.value);
   if (it == open_.end() || it->second.empty()) return false;
-  Event e = it->second.back();
+  Event e = it->second.back().event;
   it->second.pop_back();
+  if (end_ns < e.start_ns)
+    trace_.diagnostics.Add(DiagnosticKind::kNegativeDuration, byte_offset, event_index,
+                           "E event " + std::to_string(e.start_ns - end_ns) +
+                               " ns before its B \"" + std::string(str(e.trace_name)) +
+                               "\"; kept with dur 0");
   if (name.value && name != e.trace_name)
     trace_.diagnostics.Add(DiagnosticKind::kMismatchedEnd, byte_offset, event_index,
                            "E \"" + std::string(str(name)) + "\" closes B \"" +
@@ -198,9 +203,11 @@ Trace TraceBuilder::Finish() && {
   for (size_t i = 0; i < t.size(); ++i) last_ns = std::max(last_ns, t.end_ns[i]);
   for (auto& [thread, stack] : open_) {
     while (!stack.empty()) {
-      trace_.diagnostics.Add(DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
-                             std::string(trace_.strings.Get(stack.back().trace_name)));
-      End(ThreadId(thread), last_ns);
+      const OpenBegin& b = stack.back();
+      trace_.diagnostics.Add(DiagnosticKind::kUnmatchedBegin, b.byte_offset, b.event_index,
+                             "B event \"" + std::string(str(b.event.trace_name)) +
+                                 "\" never ended; closed at the trace's last time");
+      End(ThreadId(thread), std::max(last_ns, b.event.start_ns));
     }
   }
   // PyTorch sorts function_events by (start, -end) with Python's stable sort.

@@ -62,10 +62,14 @@ class TraceBuilder {
   void AddMemory(const Memory& m);
   void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);
   // B/E pairs become events when the E arrives: an E closes the innermost open B of its thread,
-  // as Chrome's trace viewer does. An E that names another event (`name`, 0 when the E has none)
-  // still closes it, and is counted (kMismatchedEnd) at `byte_offset` / `event_index` of the
-  // input. Returns false, closing nothing, when the thread has no open B.
-  void Begin(const Event& e) { open_[e.thread.value].push_back(e); }
+  // as Chrome's trace viewer does. `byte_offset` / `event_index` locate each in the input, for the
+  // diagnostics: a B never ended (kUnmatchedBegin, at the B), an E that names another event
+  // (`name`, 0 when the E has none; it still closes the B: kMismatchedEnd, at the E), an E earlier
+  // than its B (kNegativeDuration, at the E; kept with duration 0). Returns false, closing
+  // nothing, when the thread has no open B.
+  void Begin(const Event& e, uint64_t byte_offset = UINT64_MAX, int64_t event_index = -1) {
+    open_[e.thread.value].push_back({e, byte_offset, event_index});
+  }
   bool End(ThreadId thread, int64_t end_ns, StringId name = {}, uint64_t byte_offset = UINT64_MAX,
            int64_t event_index = -1);
 
@@ -96,8 +100,13 @@ class TraceBuilder {
   uint32_t last_thread_ = UINT32_MAX;
   std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
-  std::unordered_map<uint64_t, StackId> stack_nodes_;      // (parent, frame) -> node
-  std::unordered_map<uint32_t, std::vector<Event>> open_;  // B events per thread
+  std::unordered_map<uint64_t, StackId> stack_nodes_;  // (parent, frame) -> node
+  struct OpenBegin {
+    Event event;
+    uint64_t byte_offset;
+    int64_t event_index;
+  };
+  std::unordered_map<uint32_t, std::vector<OpenBegin>> open_;  // B events per thread
 };
 
 }  // namespace profana

@@ -45,67 +45,149 @@ std::string MetricNames() {
   return s;
 }
 
-Status Bad(const std::string& file, size_t index, const std::string& what) {
-  return Status(ErrorCode::kInvalidArgument, fmt::format("{}: rules[{}]: {}", file, index, what));
+namespace od = simdjson::ondemand;
+
+// Reads a budget with simdjson's On-Demand API, which knows where each value is: every error
+// says "byte N (line L, column C)", as errors in traces do.
+class BudgetReader {
+ public:
+  BudgetReader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+
+  // `at` points into the text, or is null when the position is unknown.
+  Status Bad(const char* at, const std::string& what) const {
+    if (!at || at < text_.data() || at > text_.data() + text_.size())
+      return Status(ErrorCode::kInvalidArgument, fmt::format("{}: {}", file_, what));
+    size_t offset = static_cast<size_t>(at - text_.data()), line = 1, column = 1;
+    for (size_t i = 0; i < offset; ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        column = 1;
+      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
+        ++column;  // columns count characters, not the continuation bytes of UTF-8
+      }
+    }
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: byte {} (line {}, column {}): {}", file_, offset + bom_, line,
+                              column, what));
+  }
+  Status Bad(size_t index, const char* at, const std::string& what) const {
+    return Bad(at, fmt::format("rules[{}]: {}", index, what));
+  }
+  // A JSON error met while reading: where the parser stopped.
+  Status Syntax(od::document& doc, simdjson::error_code err) const {
+    const char* at = nullptr;
+    if (doc.current_location().get(at)) at = nullptr;
+    return Bad(at, fmt::format("not a valid budget: {}", simdjson::error_message(err)));
+  }
+  void set_bom(size_t bom) { bom_ = bom; }
+
+  Result<BudgetRule> Rule(od::document& doc, od::value e, size_t index);
+
+ private:
+  std::string_view text_;  // without the byte order mark
+  std::string file_;
+  size_t bom_ = 0;  // offsets are counted in the file, byte order mark included
+};
+
+// One past the '}' that closes the object opening at text[open], outside strings; npos when it
+// never closes (the parser then says what is wrong).
+size_t EndOfObject(std::string_view text, size_t open) {
+  int64_t depth = 0;
+  bool in_string = false;
+  for (size_t i = open; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
 }
 
-Result<BudgetRule> ParseRule(simdjson::dom::element e, size_t index, const std::string& file) {
-  simdjson::dom::object obj;
-  if (e.get_object().get(obj)) return Bad(file, index, "a rule is a JSON object");
+const char* Where(od::value& v) {
+  const char* at = nullptr;
+  return v.current_location().get(at) ? nullptr : at;
+}
+
+Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t index) {
+  const char* rule_at = Where(e);
+  // On-Demand reads "[{...},]" as an element ']': JSON allows no comma before the bracket.
+  if (rule_at && *rule_at == ']') return Bad(rule_at, "not a valid budget: a comma before ']'");
+  od::object obj;
+  if (auto err = e.get_object().get(obj))
+    return err == simdjson::INCORRECT_TYPE ? Bad(index, rule_at, "a rule is a JSON object")
+                                           : Syntax(doc, err);
   BudgetRule r;
   r.index = index;
   bool have_metric = false;
-  for (auto field : obj) {
-    std::string_view key = field.key;
-    simdjson::dom::element v = field.value;
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto err = std::move(field_result).get(field)) return Syntax(doc, err);
+    std::string_view key;
+    if (auto err = field.unescaped_key().get(key)) return Syntax(doc, err);
+    std::string key_copy(key);  // the key's buffer is reused by the next string read
+    od::value v = field.value();
+    const char* at = Where(v);
+    od::json_type type;
+    if (auto err = v.type().get(type)) return Syntax(doc, err);
     std::string_view text;
     double number = 0;
     bool flag = false;
-    if (key == "metric") {
-      if (v.get_string().get(text)) return Bad(file, index, "\"metric\" must be a string");
+    if (key_copy == "metric") {
+      if (type != od::json_type::string || v.get_string().get(text))
+        return Bad(index, at, "\"metric\" must be a string");
       auto it = std::find_if(std::begin(kMetrics), std::end(kMetrics),
                              [&](const MetricInfo& i) { return text == i.name; });
       if (it == std::end(kMetrics))
-        return Bad(file, index,
+        return Bad(index, at,
                    fmt::format("unknown metric \"{}\" (expected one of: {})", text, MetricNames()));
       r.metric = it->metric;
       have_metric = true;
-    } else if (key == "name" || key == "op") {
-      if (v.get_string().get(text))
-        return Bad(file, index, fmt::format("\"{}\" must be a string", key));
-      (key == "name" ? r.name : r.op) = std::string(text);
-    } else if (key == "device") {
-      if (!v.get_string().get(text))
+    } else if (key_copy == "name" || key_copy == "op") {
+      if (type != od::json_type::string || v.get_string().get(text))
+        return Bad(index, at, fmt::format("\"{}\" must be a string", key_copy));
+      (key_copy == "name" ? r.name : r.op) = std::string(text);
+    } else if (key_copy == "device") {
+      if (type == od::json_type::string && !v.get_string().get(text))
         r.device = std::string(text);
-      else if (!v.get_double().get(number))
+      else if (type == od::json_type::number && !v.get_double().get(number))
         r.device = fmt::format("{}", static_cast<int64_t>(number));
       else
-        return Bad(file, index, "\"device\" must be a string or a number");
-    } else if (key == "per_step") {
-      if (v.get_bool().get(flag)) return Bad(file, index, "\"per_step\" must be true or false");
+        return Bad(index, at, "\"device\" must be a string or a number");
+    } else if (key_copy == "per_step") {
+      if (type != od::json_type::boolean || v.get_bool().get(flag))
+        return Bad(index, at, "\"per_step\" must be true or false");
       r.per_step = flag;
-    } else if (key == "max" || key == "min") {
-      if (v.get_double().get(number))
-        return Bad(file, index, fmt::format("\"{}\" must be a number", key));
-      (key == "max" ? r.max : r.min) = number;
+    } else if (key_copy == "max" || key_copy == "min") {
+      if (type != od::json_type::number || v.get_double().get(number))
+        return Bad(index, at, fmt::format("\"{}\" must be a number", key_copy));
+      (key_copy == "max" ? r.max : r.min) = number;
     } else {
       return Bad(
-          file, index,
+          index, at,
           fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min)",
-                      key));
+                      key_copy));
     }
   }
-  if (!have_metric) return Bad(file, index, "missing \"metric\"");
+  if (!have_metric) return Bad(index, rule_at, "missing \"metric\"");
   const MetricInfo& info = Info(r.metric);
   if (info.needs_op && r.op.empty())
-    return Bad(file, index, fmt::format("metric {} needs \"op\"", info.name));
+    return Bad(index, rule_at, fmt::format("metric {} needs \"op\"", info.name));
   if (!info.needs_op && !r.op.empty())
-    return Bad(file, index, fmt::format("metric {} takes no \"op\"", info.name));
+    return Bad(index, rule_at, fmt::format("metric {} takes no \"op\"", info.name));
   if (r.per_step && !info.per_step_ok)
-    return Bad(file, index, fmt::format("metric {} cannot be per_step", info.name));
+    return Bad(index, rule_at, fmt::format("metric {} cannot be per_step", info.name));
   if (!r.device.empty() && !info.device_ok)
-    return Bad(file, index, fmt::format("metric {} takes no \"device\"", info.name));
-  if (!r.max && !r.min) return Bad(file, index, "needs a limit: \"max\" or \"min\"");
+    return Bad(index, rule_at, fmt::format("metric {} takes no \"device\"", info.name));
+  if (!r.max && !r.min) return Bad(index, rule_at, "needs a limit: \"max\" or \"min\"");
   if (r.name.empty()) {
     r.name = info.name;
     if (!r.op.empty()) r.name += " " + r.op;
@@ -176,34 +258,56 @@ const char* BudgetMetricName(BudgetMetric m) { return Info(m).name; }
 const char* BudgetMetricUnit(BudgetMetric m) { return Info(m).unit; }
 
 Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
-  simdjson::dom::parser parser;
+  // A byte order mark is skipped, as in traces.
+  size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  text.remove_prefix(bom);
   simdjson::padded_string padded(text);
-  simdjson::dom::element root;
-  if (auto error = parser.parse(padded).get(root))
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: not a valid budget: {}", file, simdjson::error_message(error)));
-  simdjson::dom::object obj;
-  if (root.get_object().get(obj))
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: a budget is a JSON object with \"rules\"", file));
+  BudgetReader reader(std::string_view(padded.data(), padded.size()), file);
+  reader.set_bom(bom);
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{')
+    return reader.Bad(padded.data() + (first == std::string_view::npos ? text.size() : first),
+                      "a budget is a JSON object with \"rules\"");
+  // Only the object is parsed: what follows it is an error of its own, at its place.
+  size_t end = EndOfObject(text, first);
+  if (end != std::string_view::npos) {
+    size_t after = text.find_first_not_of(" \t\r\n", end);
+    if (after != std::string_view::npos)
+      return reader.Bad(padded.data() + after, "not a valid budget: bytes follow the JSON object");
+    padded = simdjson::padded_string(text.substr(0, end));
+    reader = BudgetReader(std::string_view(padded.data(), padded.size()), file);
+    reader.set_bom(bom);
+  }
+  od::parser parser;
+  od::document doc;
+  if (auto err = parser.iterate(padded).get(doc))
+    return reader.Bad(nullptr, fmt::format("not a valid budget: {}", simdjson::error_message(err)));
+  auto syntax = [&](simdjson::error_code err) { return reader.Syntax(doc, err); };
+  od::object obj;
+  if (auto err = doc.get_object().get(obj)) return syntax(err);
   Budget b;
   bool have_rules = false;
-  for (auto field : obj) {
-    std::string_view key = field.key;
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto err = std::move(field_result).get(field)) return syntax(err);
+    std::string_view key;
+    if (auto err = field.unescaped_key().get(key)) return syntax(err);
+    od::value value = field.value();
+    const char* at = Where(value);
     if (key == "description") continue;
     if (key != "rules")
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: unknown top-level key \"{}\" (expected: rules, description)",
-                                file, key));
-    simdjson::dom::array rules;
-    if (field.value.get_array().get(rules))
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: \"rules\" must be an array", file));
+      return reader.Bad(
+          at, fmt::format("unknown top-level key \"{}\" (expected: rules, description)", key));
+    od::array rules;
+    if (value.get_array().get(rules)) return reader.Bad(at, "\"rules\" must be an array");
     have_rules = true;
     size_t index = 0;
-    for (simdjson::dom::element e : rules) {
-      PROFANA_ASSIGN_OR_RETURN(BudgetRule r, ParseRule(e, index++, file));
-      b.rules.push_back(std::move(r));
+    for (auto element : rules) {
+      od::value e;
+      if (auto err = element.get(e)) return syntax(err);
+      Result<BudgetRule> r = reader.Rule(doc, e, index++);
+      if (!r.ok()) return r.status();
+      b.rules.push_back(std::move(*r));
     }
   }
   if (!have_rules || b.rules.empty())

@@ -86,10 +86,13 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
     t.window_ns = busy_end - first;
     out.tracks.push_back(t);
   };
+  // by_stream is ordered by (device, stream): each device's streams are one run of it, found by
+  // one lookup (looping over every stream per device took time quadratic in the streams).
   for (const auto& [device, acts] : by_device) {
     walk(device, ThreadId(UINT32_MAX), true, acts);
-    for (const auto& [key, stream_acts] : by_stream)
-      if (key.first == device) walk(device, ThreadId(key.second), false, stream_acts);
+    for (auto it = by_stream.lower_bound({device, 0});
+         it != by_stream.end() && it->first.first == device; ++it)
+      walk(device, ThreadId(it->first.second), false, it->second);
   }
   std::stable_sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) {
     return a.end_ns - a.start_ns > b.end_ns - b.start_ns;

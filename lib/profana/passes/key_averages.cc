@@ -8,7 +8,8 @@
 namespace profana::passes {
 namespace {
 
-// Byte counts of damaged traces can be absurd: their sums wrap instead of overflowing.
+// Byte counts of damaged traces can be absurd, and an index's CUDA totals forged: their sums wrap
+// instead of overflowing (signed overflow would be undefined behaviour).
 int64_t WrapAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
@@ -21,10 +22,10 @@ void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, Averag
   row->self_cpu_us += t.self_cpu_us;
   row->cuda_total_us += t.cuda_total_us;
   row->self_cuda_us += t.self_cuda_us;
-  row->cpu_total_ns += t.cpu_total_ns;
-  row->self_cpu_ns += t.self_cpu_ns;
-  row->cuda_total_ns += t.cuda_total_ns;
-  row->self_cuda_ns += t.self_cuda_ns;
+  row->cpu_total_ns = WrapAdd(row->cpu_total_ns, t.cpu_total_ns);
+  row->self_cpu_ns = WrapAdd(row->self_cpu_ns, t.self_cpu_ns);
+  row->cuda_total_ns = WrapAdd(row->cuda_total_ns, t.cuda_total_ns);
+  row->self_cuda_ns = WrapAdd(row->self_cuda_ns, t.self_cuda_ns);
   row->cpu_memory = WrapAdd(row->cpu_memory, e.cpu_memory[i]);
   row->self_cpu_memory = WrapAdd(row->self_cpu_memory, t.self_cpu_memory);
   row->cuda_memory = WrapAdd(row->cuda_memory, e.cuda_memory[i]);
@@ -124,10 +125,10 @@ void AverageRow::Accumulate(const AverageRow& o) {
   self_cpu_us += o.self_cpu_us;
   cuda_total_us += o.cuda_total_us;
   self_cuda_us += o.self_cuda_us;
-  cpu_total_ns += o.cpu_total_ns;
-  self_cpu_ns += o.self_cpu_ns;
-  cuda_total_ns += o.cuda_total_ns;
-  self_cuda_ns += o.self_cuda_ns;
+  cpu_total_ns = WrapAdd(cpu_total_ns, o.cpu_total_ns);
+  self_cpu_ns = WrapAdd(self_cpu_ns, o.self_cpu_ns);
+  cuda_total_ns = WrapAdd(cuda_total_ns, o.cuda_total_ns);
+  self_cuda_ns = WrapAdd(self_cuda_ns, o.self_cuda_ns);
   cpu_memory = WrapAdd(cpu_memory, o.cpu_memory);
   self_cpu_memory = WrapAdd(self_cpu_memory, o.self_cpu_memory);
   cuda_memory = WrapAdd(cuda_memory, o.cuda_memory);

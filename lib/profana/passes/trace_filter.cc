@@ -72,8 +72,17 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
   std::optional<Interval> window;
   if (f.window_start_us || f.window_end_us) {
     int64_t origin = t.metadata.origin.ns;
-    window = Interval{f.window_start_us ? origin + *f.window_start_us * 1000 : INT64_MIN,
-                      f.window_end_us ? origin + *f.window_end_us * 1000 : INT64_MAX};
+    // origin + us * 1000, held at the ends of int64 rather than wrapping: trace times lie within
+    // +-2^62 ns, so a start past the end keeps nothing and an end past it keeps everything, as
+    // the same bound written any other way would.
+    auto at = [origin](int64_t us) {
+      int64_t ns, sum;
+      if (__builtin_mul_overflow(us, 1000, &ns) || __builtin_add_overflow(origin, ns, &sum))
+        return us < 0 ? INT64_MIN : INT64_MAX;
+      return sum;
+    };
+    window = Interval{f.window_start_us ? at(*f.window_start_us) : INT64_MIN,
+                      f.window_end_us ? at(*f.window_end_us) : INT64_MAX};
   }
   std::vector<Interval> out;
   if (!f.steps.empty() || f.skip_first_step) {

@@ -15,7 +15,9 @@ using passes::MemoryOpGroup;
 std::string Ms(int64_t ns, int64_t origin) { return fmt::format("{:.3f} ms", (ns - origin) / 1e6); }
 
 std::string Thousands(int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  // Unsigned: the magnitude of INT64_MIN does not fit in an int64_t.
+  uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  std::string digits = std::to_string(magnitude), out;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
     out.push_back(digits[i]);

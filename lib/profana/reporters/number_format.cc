@@ -31,8 +31,9 @@ std::string FormatTimeShare(double time_us, double total_us) {
 }
 
 std::string FormatMemory(int64_t bytes) {
-  constexpr int64_t kKb = 1024, kMb = 1024 * kKb, kGb = 1024 * kMb;
-  int64_t magnitude = bytes < 0 ? -bytes : bytes;
+  constexpr uint64_t kKb = 1024, kMb = 1024 * kKb, kGb = 1024 * kMb;
+  // Unsigned: the magnitude of INT64_MIN does not fit in an int64_t.
+  uint64_t magnitude = bytes < 0 ? 0 - static_cast<uint64_t>(bytes) : static_cast<uint64_t>(bytes);
   if (magnitude >= kGb) return fmt::format("{:.2f} Gb", bytes * 1.0 / kGb);
   if (magnitude >= kMb) return fmt::format("{:.2f} Mb", bytes * 1.0 / kMb);
   if (magnitude >= kKb) return fmt::format("{:.2f} Kb", bytes * 1.0 / kKb);

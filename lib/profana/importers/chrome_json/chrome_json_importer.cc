@@ -9,6 +9,7 @@
 #include "profana/importers/chrome_json/header_reader.h"
 #include "profana/importers/chrome_json/json_errors.h"
 #include "profana/importers/chrome_json/streaming_import.h"
+#include "profana/importers/chrome_json/structure_scan.h"
 #include "profana/importers/chrome_json/truncation.h"
 #include "profana/model/trace_builder.h"
 #include "simdjson.h"
@@ -101,10 +102,29 @@ error_code Reader::ReadTopLevel(od::document& doc, bool* is_object) {
   return simdjson::SUCCESS;
 }
 
+std::string TooDeepMessage() {
+  return fmt::format(
+      "JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not a "
+      "trace",
+      kMaxJsonDepth);
+}
+
 struct Attempt {
   Result<Trace> trace = Status(ErrorCode::kInternal, "not run");
   bool structural_error = false;  // a JSON syntax error, which truncation may explain
+  bool trailing = false;          // read, but bytes other than spaces follow the value
 };
+
+// Counts the bytes after the top-level value (a second trace appended, a stray '}'): only the
+// first value was read, which the user must hear about.
+void AddTrailingContent(std::string_view text, size_t end, Trace* trace) {
+  size_t line, column;
+  LineAndColumn(text, end, &line, &column);
+  trace->diagnostics.Add(
+      DiagnosticKind::kTrailingContent, end, -1,
+      fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
+                  text.size() - end, line, column));
+}
 
 Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gzip_or_repaired) {
   Attempt attempt;
@@ -134,10 +154,7 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
           "encoding";
     } else if (err == simdjson::DEPTH_ERROR) {
       offset = FirstTooDeep(padded_text, kMaxJsonDepth);
-      what = fmt::format(
-          "JSON nested deeper than {} levels: no profiler writes that; the file is damaged or not "
-          "a trace",
-          kMaxJsonDepth);
+      what = TooDeepMessage();
     }
     size_t line, column;
     LineAndColumn(padded_text, offset, &line, &column);
@@ -147,6 +164,10 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
                                        line, column, what));
     return attempt;
   }
+  // On-Demand stops reading after the value; simdjson's stage 1 has already indexed what
+  // follows, and the document has a position only when something does.
+  const char* next = nullptr;
+  attempt.trailing = !doc.current_location().get(next);
   builder.metadata().format = is_object ? "kineto-json" : "chrome-json-array";
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!is_object) builder.metadata().origin.kind = TimeOriginKind::kRelative;
@@ -169,7 +190,20 @@ bool SniffChromeJson(std::string_view bytes) {
 Result<Trace> ImportChromeJson(const InputBuffer& input) {
   std::string_view text = input.view();
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // simdjson counts the depth of what it reads, but On-Demand skips the values profana does not
+  // read (unknown args) without counting: the documented limit is checked here, for all of it.
+  if (NestsDeeperThan(text.data(), text.size(), kMaxJsonDepth)) {
+    size_t offset = FirstTooDeep(text, kMaxJsonDepth), line, column;
+    LineAndColumn(text, offset, &line, &column);
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{}: byte {} (line {}, column {}): {}", input.name, offset, line,
+                              column, TooDeepMessage()));
+  }
   Attempt first = Parse(text, input, false);
+  if (first.trace.ok() && first.trailing) {
+    size_t end = EndOfTopLevelValue(text);
+    if (end != std::string_view::npos) AddTrailingContent(text, end, &first.trace.value());
+  }
   if (first.trace.ok() && !input.gzip_truncated) return std::move(first.trace);
 
   // A whole JSON value and then other bytes (a log appended to the file): read the value.
@@ -180,12 +214,7 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
     value.append(kInputPadding, '\0');
     Attempt whole = Parse(std::string_view(value.data(), end), input, true);
     if (whole.trace.ok()) {
-      size_t line, column;
-      LineAndColumn(text, end, &line, &column);
-      whole.trace->diagnostics.Add(
-          DiagnosticKind::kTrailingContent, end, -1,
-          fmt::format("{} bytes follow the end of the JSON value (line {}, column {}); ignored",
-                      text.size() - end, line, column));
+      AddTrailingContent(text, end, &whole.trace.value());
       return std::move(whole.trace);
     }
   }

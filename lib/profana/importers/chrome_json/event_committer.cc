@@ -71,17 +71,33 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
   }
   if (s.bad_number) {
     bool time = std::strcmp(s.bad_number, "ts") == 0 || std::strcmp(s.bad_number, "dur") == 0;
-    diag.Add(
-        DiagnosticKind::kBadNumber, offset, index,
-        fmt::format("field \"{}\" is out of range{}; event skipped", s.bad_number,
-                    time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
+    if (s.bad_number_why == NumberError::kRange)
+      diag.Add(DiagnosticKind::kBadNumber, offset, index,
+               fmt::format(
+                   "field \"{}\" is out of range{}; event skipped", s.bad_number,
+                   time ? " (times must be within +-146 years of 0 in 64-bit nanoseconds)" : ""));
+    else
+      diag.Add(DiagnosticKind::kBadNumber, offset, index,
+               fmt::format("field \"{}\" {}; event skipped", s.bad_number,
+                           NumberErrorText(s.bad_number_why)));
     return;
   }
-  if (s.dropped_arg)
-    diag.Add(DiagnosticKind::kDroppedField, offset, index,
-             fmt::format(
-                 "field \"{}\" does not fit in a signed 64-bit integer; field dropped, event kept",
-                 s.dropped_arg));
+  if (s.dropped_arg) {
+    if (s.dropped_arg_why == NumberError::kRange)
+      diag.Add(DiagnosticKind::kDroppedField, offset, index,
+               fmt::format("field \"{}\" does not fit in a signed 64-bit integer; field dropped, "
+                           "event kept",
+                           s.dropped_arg));
+    else
+      diag.Add(DiagnosticKind::kDroppedField, offset, index,
+               fmt::format("field \"{}\" {}; field dropped, event kept", s.dropped_arg,
+                           NumberErrorText(s.dropped_arg_why)));
+  }
+  if (s.replaced_string)
+    diag.Add(DiagnosticKind::kInvalidString, offset, index,
+             fmt::format("field \"{}\" has a \\u escape of a lone UTF-16 surrogate, which no "
+                         "character encodes; kept with U+FFFD in its place",
+                         s.replaced_string));
   if (s.ph == 0) {
     diag.Add(DiagnosticKind::kMissingField, offset, index, "no \"ph\"; event skipped");
     return;
@@ -141,7 +157,7 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       if (s.ph == 'X')
         b_->AddEvent(e);
       else
-        b_->Begin(e);
+        b_->Begin(e, offset, index);
       return;
     }
     case 'E':

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "fmt/format.h"
+#include "profana/base/json_string.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
 
@@ -43,7 +44,18 @@ error_code EventParser::ReadString(od::value v, StringId* out, StagedEvent* s, c
     return simdjson::SUCCESS;
   }
   std::string_view str;
-  if (auto err = v.get_string().get(str)) return err;
+  error_code err = v.get_string().get(str);
+  if (err == simdjson::STRING_ERROR) {
+    // simdjson refuses a \u escape of a lone UTF-16 surrogate (\ud800 unpaired), which some
+    // writers produce when they cut a name inside a character: that costs the name, not the file.
+    size_t used = 0;
+    bool replaced = false;
+    if (!ParseJsonString(token, &unescaped_, &used, &replaced) || !replaced) return err;
+    *out = pool_->Intern(unescaped_);
+    if (!s->replaced_string) s->replaced_string = field;
+    return simdjson::SUCCESS;
+  }
+  if (err) return err;
   *out = pool_->Intern(str);
   return simdjson::SUCCESS;
 }
@@ -57,10 +69,15 @@ error_code EventParser::ReadInt(od::value v, int64_t* out, StagedEvent* s, const
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if (ParseInteger(token, out)) return simdjson::SUCCESS;
+  NumberError why;
+  if (ParseInteger(token, out, &why)) return simdjson::SUCCESS;
   // An id past 2^63 in args (some tools write unsigned 64-bit ids) costs that field only.
-  const char*& first = std::strncmp(field, "args.", 5) == 0 ? s->dropped_arg : s->bad_number;
-  if (!first) first = field;
+  bool arg = std::strncmp(field, "args.", 5) == 0;
+  const char*& first = arg ? s->dropped_arg : s->bad_number;
+  if (!first) {
+    first = field;
+    (arg ? s->dropped_arg_why : s->bad_number_why) = why;
+  }
   return simdjson::SUCCESS;
 }
 
@@ -72,8 +89,11 @@ error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, cons
     return simdjson::SUCCESS;
   }
   std::string_view token = v.raw_json_token();
-  if ((!ParseMicrosToNanos(token, out) || !TimeInRange(*out)) && !s->bad_number)
+  NumberError why = NumberError::kRange;
+  if ((!ParseMicrosToNanos(token, out, &why) || !TimeInRange(*out)) && !s->bad_number) {
     s->bad_number = field;
+    s->bad_number_why = why;
+  }
   return simdjson::SUCCESS;
 }
 

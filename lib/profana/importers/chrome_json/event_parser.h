@@ -11,6 +11,7 @@
 
 #include "profana/base/ids.h"
 #include "profana/base/string_pool.h"
+#include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/model/trace.h"
 #include "simdjson.h"
 
@@ -37,6 +38,8 @@ struct StagedEvent {
   const char* bad_field = nullptr;    // first field of the wrong type (a string literal)
   const char* bad_number = nullptr;   // first number out of range (a string literal)
   const char* dropped_arg = nullptr;  // first args number out of range: dropped, event kept
+  NumberError bad_number_why = NumberError::kNone, dropped_arg_why = NumberError::kNone;
+  const char* replaced_string = nullptr;  // first string with a lone surrogate: kept with U+FFFD
 };
 
 class EventParser {
@@ -66,6 +69,7 @@ class EventParser {
 
   StringPool* pool_;
   std::string shapes_buffer_;
+  std::string unescaped_;  // a string simdjson refused, unescaped here
   std::string fatal_;
 };
 

@@ -14,13 +14,47 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-bool ParseViaDouble(std::string_view text, double scale, int64_t* out) {
+// JSON's number grammar (RFC 8259): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. simdjson's
+// On-Demand API types a value by its first character only, so "0x10" or "0005" reach here, and
+// strtod would read hexadecimal, "inf" and leading zeros that no JSON writer produces.
+NumberError CheckGrammar(std::string_view t) {
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  size_t int_start = i;
+  if (!digits()) return NumberError::kSyntax;
+  if (t[int_start] == '0' && i - int_start > 1) return NumberError::kLeadingZero;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    if (!digits()) return NumberError::kSyntax;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return NumberError::kSyntax;
+  }
+  return i == t.size() ? NumberError::kNone : NumberError::kSyntax;
+}
+
+bool Fail(NumberError e, NumberError* why) {
+  if (why) *why = e;
+  return false;
+}
+
+// For the rare numbers with an exponent, once the grammar is checked: a double is precise enough.
+bool ParseViaDouble(std::string_view text, double scale, bool integer, int64_t* out,
+                    NumberError* why) {
   std::string copy(text);
   char* end = nullptr;
   double v = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return false;
+  if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return Fail(NumberError::kRange, why);
   double scaled = std::round(v * scale);
-  if (!(scaled >= -9.2e18 && scaled <= 9.2e18)) return false;
+  if (integer && scaled != v * scale) return Fail(NumberError::kNotInteger, why);
+  if (!(scaled >= -9.2e18 && scaled <= 9.2e18)) return Fail(NumberError::kRange, why);
   *out = static_cast<int64_t>(scaled);
   return true;
 }
@@ -42,14 +76,31 @@ bool ParseSignAndDigits(std::string_view text, size_t* i, bool* negative, uint64
 
 }  // namespace
 
-bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
+const char* NumberErrorText(NumberError e) {
+  switch (e) {
+    case NumberError::kNone:
+      break;
+    case NumberError::kSyntax:
+      return "is not a JSON number (hexadecimal, a sign or a point without digits, or other text)";
+    case NumberError::kLeadingZero:
+      return "is not a JSON number (leading zeros)";
+    case NumberError::kNotInteger:
+      return "is not an integer";
+    case NumberError::kRange:
+      return "is out of range";
+  }
+  return "";
+}
+
+bool ParseMicrosToNanos(std::string_view text, int64_t* ns, NumberError* why) {
   text = Trim(text);
+  if (NumberError e = CheckGrammar(text); e != NumberError::kNone) return Fail(e, why);
   size_t i = 0;
   bool negative;
   uint64_t magnitude;
   if (!ParseSignAndDigits(text, &i, &negative, &magnitude) ||
       magnitude > static_cast<uint64_t>(INT64_MAX))
-    return false;
+    return Fail(NumberError::kRange, why);
   int64_t whole = static_cast<int64_t>(magnitude);
   int64_t frac = 0;  // first three decimals = nanoseconds
   bool round_up = false;
@@ -62,33 +113,30 @@ bool ParseMicrosToNanos(std::string_view text, int64_t* ns) {
       else if (n == 3)
         round_up = text[i] >= '5';
     }
-    if (n == 0) return false;
     for (; n < 3; ++n) frac *= 10;
   }
-  if (i < text.size()) {
-    if (text[i] != 'e' && text[i] != 'E') return false;
-    return ParseViaDouble(text, 1000.0, ns);  // exponents are rare: a double is precise enough
-  }
+  if (i < text.size()) return ParseViaDouble(text, 1000.0, false, ns, why);  // an exponent
   int64_t value;
   if (__builtin_mul_overflow(whole, 1000, &value) ||
       __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
-    return false;
+    return Fail(NumberError::kRange, why);
   *ns = negative ? -value : value;
   return true;
 }
 
-bool ParseInteger(std::string_view text, int64_t* value) {
+bool ParseInteger(std::string_view text, int64_t* value, NumberError* why) {
   text = Trim(text);
+  if (NumberError e = CheckGrammar(text); e != NumberError::kNone) return Fail(e, why);
   size_t i = 0;
   bool negative;
   uint64_t v;
-  if (!ParseSignAndDigits(text, &i, &negative, &v)) return false;
-  if (i < text.size()) return ParseViaDouble(text, 1.0, value);
+  if (!ParseSignAndDigits(text, &i, &negative, &v)) return Fail(NumberError::kRange, why);
+  if (i < text.size()) return ParseViaDouble(text, 1.0, true, value, why);  // "42.0", "4.2e1"
   if (negative) {
-    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
+    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return Fail(NumberError::kRange, why);
     *value = static_cast<int64_t>(0 - v);
   } else {
-    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
+    if (v > static_cast<uint64_t>(INT64_MAX)) return Fail(NumberError::kRange, why);
     *value = static_cast<int64_t>(v);
   }
   return true;

@@ -8,11 +8,25 @@
 
 namespace profana::json {
 
-// "123", "123.4567", "-5", "1.5e3" (microseconds) -> nanoseconds, rounded half away from zero.
-// False for text that is not a number or does not fit in int64 nanoseconds.
-bool ParseMicrosToNanos(std::string_view text, int64_t* ns);
+// What was wrong with a number that did not parse, for the diagnostic.
+enum class NumberError : uint8_t {
+  kNone,
+  kSyntax,       // not JSON's number grammar: hexadecimal, "inf", "1.", "+1", "1e"
+  kLeadingZero,  // "0005": JSON allows no leading zeros
+  kNotInteger,   // "1.5" where an integer is expected
+  kRange,        // does not fit (int64, or int64 nanoseconds)
+};
 
-// An integer-valued number ("42", "42.0", "4.2e1") -> int64. False otherwise.
-bool ParseInteger(std::string_view text, int64_t* value);
+// The phrase that follows `field "pid" ` in a diagnostic.
+const char* NumberErrorText(NumberError e);
+
+// "123", "123.4567", "-5", "1.5e3" (microseconds) -> nanoseconds, rounded half away from zero.
+// False for text that is not a JSON number (see NumberError) or does not fit in int64
+// nanoseconds; *why (if given) says which.
+bool ParseMicrosToNanos(std::string_view text, int64_t* ns, NumberError* why = nullptr);
+
+// An integer-valued JSON number ("42", "42.0", "4.2e1") -> int64. False otherwise: "1.5" is not
+// rounded, "0x10" and "0005" are not JSON numbers.
+bool ParseInteger(std::string_view text, int64_t* value, NumberError* why = nullptr);
 
 }  // namespace profana::json

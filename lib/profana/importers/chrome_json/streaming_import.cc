@@ -10,6 +10,7 @@
 #include "profana/importers/chrome_json/batch_pipeline.h"
 #include "profana/importers/chrome_json/event_committer.h"
 #include "profana/importers/chrome_json/header_reader.h"
+#include "profana/importers/chrome_json/json_errors.h"
 #include "profana/importers/chrome_json/structure_scan.h"
 #include "profana/importers/chrome_json/top_level_scan.h"
 #include "profana/model/trace_builder.h"
@@ -108,6 +109,8 @@ bool ReadMembers(const std::string& members, TraceBuilder* builder) {
   std::string doc_text = "{" + members + "}";
   size_t size = doc_text.size();
   doc_text.append(simdjson::SIMDJSON_PADDING, '\0');
+  // Too deep: the whole-file reader says where (On-Demand would skip it).
+  if (NestsDeeperThan(doc_text.data(), size, kMaxJsonDepth)) return false;
   od::parser parser;
   od::document doc;
   od::object top;
@@ -183,6 +186,10 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   size_t scan_at = batch_begin, last_end = 0;
   bool first_batch = true;
   ScanState state;
+  // simdjson's limit counts from the document's top: the array is at level 1 in a bare array,
+  // level 2 in a Kineto object. On-Demand skips the values profana does not read without
+  // counting, so the limit is kept here.
+  state.max_depth = static_cast<int64_t>(kMaxJsonDepth) - (start.is_object ? 2 : 1);
   size_t array_close = 0;
   auto submit = [&](size_t end) {
     // Between batches there is exactly one comma (the parser checks the commas inside).
@@ -204,6 +211,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   while (!failed) {
     ScanResult r = ScanArrayElements(window.data(), scan_at, window.size(), !window.eof(),
                                      batch_begin + options.batch_bytes, &state);
+    if (r.maybe_too_deep) return Fallback("nested deeper than the JSON limit");
     scan_at = r.next;
     if (r.last_element_end) last_end = r.last_element_end;
     if (r.array_close) {

@@ -93,6 +93,11 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
     state->prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
     uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
     int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
+    if (state->depth + opens > state->max_depth) {
+      result.maybe_too_deep = true;
+      result.next = pos;
+      return result;
+    }
     if (state->depth - closes > 0) {
       // No close in this block can bring the depth back to the array's level.
       state->depth += opens - closes;
@@ -116,6 +121,30 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
   }
   result.next = pos;
   return result;
+}
+
+bool NestsDeeperThan(const char* data, size_t size, int64_t max_depth) {
+  uint64_t prev_escaped = 0, prev_in_string = 0;
+  int64_t depth = 0;
+  for (size_t pos = 0; pos < size; pos += 64) {
+    Masks m = Classify(data + pos);
+    uint64_t valid = size - pos >= 64 ? ~0ull : (1ull << (size - pos)) - 1;
+    uint64_t quotes = m.quote & ~Escaped(m.backslash, &prev_escaped);
+    uint64_t in_string = PrefixXor(quotes) ^ prev_in_string;
+    prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
+    uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
+    int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
+    if (depth + opens <= max_depth) {  // the common case: no level in this block can be too deep
+      depth += opens - closes;
+      continue;
+    }
+    for (uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
+      int bit = __builtin_ctzll(brackets);
+      depth += (open >> bit & 1) ? 1 : -1;
+      if (depth > max_depth) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace profana::json

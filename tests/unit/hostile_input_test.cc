@@ -1,0 +1,227 @@
+// Hostile input: numbers at the ends of int64, bytes after the trace, numbers outside JSON's
+// grammar, names with lone surrogates, nesting past the documented limit, endless inputs and
+// budget files. Inputs are built here (or are cases of testdata/bad/MANIFEST); each expectation
+// is worked out in its comment. The ASan build runs with UBSan, which fails on any signed
+// overflow these inputs used to cause.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fmt/format.h"
+#include "profana/importers/importer.h"
+#include "profana/io/native_writer.h"
+#include "profana/model/trace_builder.h"
+#include "profana/passes/budget.h"
+#include "profana/passes/function_events.h"
+#include "test_util.h"
+
+using profana::test::Run;
+
+namespace {
+
+// A temporary file holding `text`, removed when the Temp goes.
+struct Temp {
+  std::string path;
+  Temp(const std::string& stem, const std::string& text)
+      : path("/tmp/profana_hostile_" + std::to_string(::getpid()) + "_" + stem) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  }
+  ~Temp() { std::remove(path.c_str()); }
+};
+
+std::string Trace(const std::string& events) { return "{\"traceEvents\": [\n" + events + "\n]}\n"; }
+
+std::string Op(const std::string& name, int ts, int dur) {
+  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) +
+         ", \"dur\": " + std::to_string(dur) + "}";
+}
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+TEST_CASE("a byte count of -2^63 prints without overflowing", "[hostile]") {
+  // One op [0, 10) us with a [memory] record inside it of -2^63 bytes: its CPU Mem and Self CPU
+  // Mem are -2^63 bytes = -2^33 GiB.
+  Temp t("bytes.json",
+         Trace(Op("aten::empty", 0, 10) +
+               ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
+               "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"args\": {\"Bytes\": -9223372036854775808, "
+               "\"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}"));
+  auto table = Run({"table", t.path});
+  CHECK(table.code == 0);
+  CHECK(table.out.find("-8589934592.00 Gb") != std::string::npos);
+  // The memory timeline sets such a record aside, and says so.
+  auto memory = Run({"memory", t.path});
+  CHECK(memory.code == 0);
+  CHECK(memory.out.find("1 records above 256 TiB (ignored)") != std::string::npos);
+}
+
+TEST_CASE("window bounds past the range of times keep nothing or everything", "[hostile]") {
+  // Ops at 0 and 100 us from the trace start. 9e15 us is 9e18 ns, past int64 once the origin is
+  // added: a start there keeps nothing (as 5000 does), an end there everything (as no end does).
+  Temp t("window.json", Trace(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
+  auto all = Run({"table", t.path, "--format", "json"});
+  auto none = Run({"table", t.path, "--format", "json", "--window", "5000:"});
+  REQUIRE(all.code == 0);
+  REQUIRE(none.code == 0);
+  REQUIRE(all.out != none.out);
+  auto late_start = Run({"table", t.path, "--format", "json", "--window", "9000000000000000:"});
+  CHECK(late_start.code == 0);
+  CHECK(late_start.out == none.out);
+  auto late_end = Run({"table", t.path, "--format", "json", "--window", ":9000000000000000"});
+  CHECK(late_end.out == all.out);
+  auto early_start = Run({"table", t.path, "--format", "json", "--window", "-9000000000000000:"});
+  CHECK(early_start.out == all.out);
+  // Exponents are not integers: refused, whichever end they are at.
+  for (const char* w : {":9e15", "9e15:"}) {
+    auto r = Run({"table", t.path, "--window", w});
+    CHECK(r.code == 2);
+    CHECK(r.err == fmt::format("profana: error: --window \"{}\": expected START:END in "
+                               "microseconds from the trace start (either may be empty)\n",
+                               w));
+  }
+}
+
+TEST_CASE("forged CUDA totals in a native index sum without overflowing", "[hostile]") {
+  // Two ops named "op", each with a CUDA total of INT64_MAX ns in the index (the reader accepts
+  // any non-negative total). key_averages adds them up; the sums wrap (2^64 - 2 = -2) instead of
+  // overflowing, which UBSan would stop.
+  profana::TraceBuilder b;
+  profana::ThreadId cpu = b.Thread(1, 1);
+  for (int i = 0; i < 2; ++i) {
+    profana::TraceBuilder::Event op;
+    op.trace_name = b.Intern("op");
+    op.thread = cpu;
+    op.start_ns = 1000 * i;
+    op.end_ns = 1000 * i + 500;
+    b.AddEvent(op);
+  }
+  profana::Trace trace = std::move(b).Finish();
+  auto built = profana::passes::BuildFunctionEvents(trace);
+  profana::FunctionEventIndex index = profana::passes::MakeFunctionEventIndex(trace, built);
+  REQUIRE(index.cuda_total_ns.size() == 2);
+  index.cuda_total_ns.owned() = {INT64_MAX, INT64_MAX};
+  Temp t("forged.pfa", profana::native::WriteNative(trace, index));
+  auto r = Run({"table", t.path, "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\"name\": \"op\"") != std::string::npos);
+}
+
+TEST_CASE("bytes after the trace are counted, and fatal with --strict", "[hostile]") {
+  // Two whole traces one after the other: the first is read, and the second's 112 bytes counted.
+  std::string one = Trace(Op("a", 0, 10));
+  Temp t("two.json", one + one);
+  auto info = Run({"info", t.path});
+  CHECK(info.code == 0);
+  CHECK(info.out.find("trailing_content") != std::string::npos);
+  CHECK(Run({"table", t.path, "--strict"}).code == 2);
+  // Only spaces after the value: nothing to say.
+  Temp spaces("spaces.json", one + "\n\n  \t\n");
+  auto clean = Run({"table", spaces.path});
+  CHECK(clean.code == 0);
+  CHECK(clean.err.empty());
+}
+
+TEST_CASE("a lone surrogate in a name costs the name, not the file", "[hostile]") {
+  // "a\ud800b" (the first event, at byte 18): \ud800 has no pair, so no character; it becomes
+  // U+FFFD (EF BF BD in UTF-8), the event is kept and the replacement counted. A proper pair
+  // (\ud83d\ude00, U+1F600) is kept.
+  Temp t("surrogate.json", Trace(Op("a\\ud800b", 0, 10) + ",\n" + Op("\\ud83d\\ude00", 20, 10)));
+  auto r = Run({"table", t.path, "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\"name\": \"a\xEF\xBF\xBD"
+                   "b\"") != std::string::npos);
+  CHECK(r.out.find("\"name\": \"\xF0\x9F\x98\x80\"") != std::string::npos);
+  CHECK(FirstLine(r.err) ==
+        "profana: warning: " + t.path +
+            ": 1 problem (1 invalid_string); first: byte 18, event #0: field \"name\" has a \\u "
+            "escape of a lone UTF-16 surrogate, which no character encodes; kept with U+FFFD in "
+            "its place (see `profana info`; --strict makes these fatal)");
+  CHECK(Run({"table", t.path, "--strict"}).code == 2);
+}
+
+TEST_CASE("nesting deeper than 1,024 levels inside an event is refused by both readers",
+          "[hostile]") {
+  // An event whose args hold 1,030 nested arrays: the document is more than 1,024 deep. The
+  // streaming reader (a file) and the whole-buffer reader (standard input, a gzip stream) give
+  // the same error.
+  std::string deep = std::string(1030, '[') + std::string(1030, ']');
+  std::string text = Trace(
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 0, \"dur\": 1, \"args\": {\"deep\": " +
+      deep + "}}");
+  Temp t("deep.json", text);
+  auto file = Run({"table", t.path});
+  CHECK(file.code == 2);
+  CHECK(file.err.find("JSON nested deeper than 1024 levels") != std::string::npos);
+  auto input = profana::InputFromBytes(text, t.path);
+  REQUIRE(input.ok());
+  auto whole = profana::LoadTraceFromBuffer(*input);
+  REQUIRE_FALSE(whole.ok());
+  CHECK("profana: error: " + whole.status().message() + "\n" == file.err);
+}
+
+TEST_CASE("an endless input that is no trace fails after its first bytes", "[hostile]") {
+  // /dev/zero never ends: its first 4 KiB (NUL bytes) start no format, so reading stops there.
+  auto r = Run({"table", "/dev/zero"});
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "profana: error: /dev/zero: byte 0: unrecognized format (not JSON; profana reads "
+        "Chrome-trace JSON, nvprof databases, profana native files and native text twins)\n");
+  // A budget must start with '{': /dev/zero is refused at once too.
+  Temp trace("budget_trace.json", Trace(Op("a", 0, 10)));
+  auto budget = Run({"check", trace.path, "--budget", "/dev/zero"});
+  CHECK(budget.code == 2);
+  CHECK(budget.err ==
+        "profana: error: /dev/zero: byte 0 (line 1, column 1): a budget is a JSON object with "
+        "\"rules\"\n");
+}
+
+TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where", "[hostile]") {
+  using profana::passes::ParseBudget;
+  Temp trace("limits_trace.json", Trace(Op("a", 0, 10)));
+  // A 2 MiB budget (a long description) under a 1 MiB limit.
+  Temp big("big_budget.json", "{\"description\": \"" + std::string(2 << 20, 'x') +
+                                  "\", \"rules\": [{\"metric\": \"op_count\", \"op\": \"a\", "
+                                  "\"max\": 1}]}");
+  auto limited = Run({"check", trace.path, "--budget", big.path, "--max-memory", "1M"});
+  CHECK(limited.code == 2);
+  CHECK(limited.err.find("profana: error: " + big.path + ": byte 0: is 2.0 MiB, more than") == 0);
+  CHECK(Run({"check", trace.path, "--budget", big.path}).code == 0);
+  // A byte order mark is skipped, as in traces.
+  auto bom =
+      ParseBudget("\xEF\xBB\xBF{\"rules\": [{\"metric\": \"step_time\", \"max\": 1}]}", "b.json");
+  REQUIRE(bom.ok());
+  CHECK(bom->rules.size() == 1);
+  // The rule opens at byte 13: `{"rules":[` is 10 bytes, the newline the 11th, two spaces.
+  auto needs_op = ParseBudget("{\"rules\":[\n  {\"metric\":\"op_count\",\"max\":1}\n]}", "b.json");
+  CHECK(needs_op.status().message() ==
+        "b.json: byte 13 (line 2, column 3): rules[0]: metric op_count needs \"op\"");
+  // A bad key points at its value: `{"rules":[{"metric":"step_time","maxx":` is 39 bytes. With
+  // a byte order mark before it, the byte offset (in the file) moves by 3, the column does not.
+  std::string unknown = "{\"rules\":[{\"metric\":\"step_time\",\"maxx\":1}]}";
+  CHECK(ParseBudget(unknown, "b.json").status().message() ==
+        "b.json: byte 39 (line 1, column 40): rules[0]: unknown key \"maxx\" (expected: metric, "
+        "name, op, device, per_step, max, min)");
+  CHECK(ParseBudget("\xEF\xBB\xBF" + unknown, "b.json")
+            .status()
+            .message()
+            .find("b.json: byte 42 (line 1, column 40): ") == 0);
+  // Bytes after the object: the 'x' at byte 47 (`{"rules": [...]}` is 46 bytes, then a space).
+  CHECK(ParseBudget("{\"rules\": [{\"metric\": \"step_time\", \"max\": 1}]} x", "b.json")
+            .status()
+            .message() ==
+        "b.json: byte 47 (line 1, column 48): not a valid budget: bytes follow the JSON object");
+  // A comma before the array's ']': the ']' is byte 45 (`{"rules": [` is 11 bytes, the rule 33,
+  // the comma 1).
+  CHECK(ParseBudget("{\"rules\": [{\"metric\": \"step_time\", \"max\": 1},]}", "b.json")
+            .status()
+            .message() ==
+        "b.json: byte 45 (line 1, column 46): not a valid budget: a comma before ']'");
+}
