@@ -12,23 +12,24 @@
 namespace profana {
 
 // X(id, severity, description)
-#define PROFANA_DIAGNOSTICS(X)                                                             \
-  X(kTruncatedInput, kError, "input ends early; events after the last complete one lost")  \
-  X(kTrailingContent, kWarning, "bytes after the end of the JSON value (ignored)")         \
-  X(kMissingField, kError, "event lacks a required field (ph, ts, dur for X)")             \
-  X(kWrongFieldType, kError, "a field has the wrong JSON type")                            \
-  X(kNegativeDuration, kError, "event with negative dur (kept with dur 0)")                \
-  X(kBadNumber, kError, "number out of range or unparsable")                               \
-  X(kDroppedField, kWarning,                                                               \
-    "an args value out of range (an id past 2^63); field dropped, event kept")             \
-  X(kUnmatchedEnd, kError, "E event without a matching B on its thread")                   \
-  X(kUnmatchedBegin, kWarning, "a range (B event, nvprof marker) that never ended")        \
-  X(kUnknownPhase, kInfo, "event phase profana does not use")                              \
-  X(kUnknownCategory, kInfo, "complete event with a category profana does not analyse")    \
-  X(kFlowWithoutStart, kInfo, "flow end (ph f) whose start (ph s) is missing")             \
-  X(kKernelWithoutLaunch, kInfo, "device activity whose launch could not be found")        \
-  X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id") \
-  X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch")
+#define PROFANA_DIAGNOSTICS(X)                                                                    \
+  X(kTruncatedInput, kError, "input ends early; events after the last complete one lost")         \
+  X(kTrailingContent, kWarning, "bytes after the end of the JSON value (ignored)")                \
+  X(kMissingField, kError, "event lacks a required field (ph, ts, dur for X)")                    \
+  X(kWrongFieldType, kError, "a field has the wrong JSON type")                                   \
+  X(kNegativeDuration, kError, "event with negative dur (kept with dur 0)")                       \
+  X(kBadNumber, kError, "number out of range or unparsable")                                      \
+  X(kDroppedField, kWarning,                                                                      \
+    "an args value out of range (an id past 2^63); field dropped, event kept")                    \
+  X(kUnmatchedEnd, kError, "E event without a matching B on its thread")                          \
+  X(kUnmatchedBegin, kWarning, "a range (B event, nvprof marker) that never ended")               \
+  X(kUnknownPhase, kInfo, "event phase profana does not use")                                     \
+  X(kUnknownCategory, kInfo, "complete event with a category profana does not analyse")           \
+  X(kFlowWithoutStart, kInfo, "flow end (ph f) whose start (ph s) is missing")                    \
+  X(kKernelWithoutLaunch, kInfo, "device activity whose launch could not be found")               \
+  X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")        \
+  X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch") \
+  X(kWalNotRead, kWarning, "a SQLite database's write-ahead log (FILE-wal) holds changes not read")
 
 enum class Severity : uint8_t { kInfo, kWarning, kError };
 

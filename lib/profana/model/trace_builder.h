@@ -63,6 +63,12 @@ class TraceBuilder {
   void Begin(const Event& e) { open_[e.thread.value].push_back(e); }
   bool End(ThreadId thread, int64_t end_ns);
 
+  // Numbers the threads in the order they first appear in the sorted events, then in the memory
+  // records and flows: the order the Chrome-trace writer's output, read back, numbers them in.
+  // Importers that read table by table call it, so that a trace and its converted JSON list
+  // threads and streams alike.
+  void NumberThreadsByFirstUse() { renumber_threads_ = true; }
+
   TraceMetadata& metadata() { return trace_.metadata; }
   Diagnostics& diagnostics() { return trace_.diagnostics; }
 
@@ -71,6 +77,7 @@ class TraceBuilder {
 
  private:
   StringId Rewrite(StringId trace_name);
+  void RenumberThreads();
 
   Trace trace_;
   std::unordered_map<uint64_t, uint32_t> thread_index_;  // hash of (pid, tid) -> ThreadId
@@ -80,6 +87,7 @@ class TraceBuilder {
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
   std::unordered_map<uint64_t, StackId> stack_nodes_;      // (parent, frame) -> node
   std::unordered_map<uint32_t, std::vector<Event>> open_;  // B events per thread
+  bool renumber_threads_ = false;
 };
 
 }  // namespace profana
