@@ -6,6 +6,7 @@
 #include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"
+#include "profana/importers/nsys/nsys_importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
 #include "profana/io/native_reader.h"
 
@@ -17,6 +18,12 @@ const std::vector<ImporterInfo>& Importers() {
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
        json::SniffChromeJson, json::ImportChromeJson},
+      // SQLite formats are told apart by their tables; nvprof comes last and takes any other
+      // SQLite file, to say which of its tables are missing.
+      {"nsys-sqlite",
+       "Nsight Systems SQLite export (nsys export --type sqlite): CUDA activity and NVTX ranges, "
+       "PyTorch's emit_nvtx / --pytorch=autograd-nvtx ranges as ops",
+       nsys::SniffNsys, nsys::ImportNsys},
       {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
        nvprof::SniffSqlite, nvprof::ImportNvprof},
       {"profana-native",
