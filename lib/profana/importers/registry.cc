@@ -8,6 +8,7 @@
 #include "profana/importers/native/native_importer.h"
 #include "profana/importers/nsys/nsys_importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
+#include "profana/importers/rocm/rpd_importer.h"
 #include "profana/io/native_reader.h"
 
 namespace profana {
@@ -24,6 +25,10 @@ const std::vector<ImporterInfo>& Importers() {
        "Nsight Systems SQLite export (nsys export --type sqlite): CUDA activity and NVTX ranges, "
        "PyTorch's emit_nvtx / --pytorch=autograd-nvtx ranges as ops",
        nsys::SniffNsys, nsys::ImportNsys},
+      {"rocm-rpd",
+       "rocmProfileData (RPD) SQLite database (runTracer.sh): HIP calls, GPU ops, roctx ranges "
+       "(PyTorch's as ops)",
+       rocm::SniffRpd, rocm::ImportRpd},
       {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
        nvprof::SniffSqlite, nvprof::ImportNvprof},
       {"profana-native",

@@ -42,7 +42,7 @@ int64_t CorrelationKey(int64_t pid, int64_t correlation) {
 constexpr const char* kCopyKinds[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
                                       "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};
 // ENUM_CUDA_MEM_KIND as nsys numbers it, for exports that lack the table.
-constexpr const char* kMemoryKinds[] = {"Pageable", "Pinned",         "Device",  "Array",
+constexpr const char* kMemoryKinds[] = {"Pageable", "Pinned",        "Device",         "Array",
                                         "Managed",  "Device Static", "Managed Static", "Unknown"};
 // CUpti_ActivitySynchronizationType as Kineto names its cuda_sync events.
 constexpr const char* kSyncKinds[] = {"Unknown Sync", "Event Sync", "Stream Wait Event",
@@ -116,8 +116,7 @@ Status Importer::CheckSchema() {
   if (!db_.HasTable("StringIds"))
     return Status(ErrorCode::kUnrecognizedFormat,
                   fmt::format("{}: Nsight Systems export without its StringIds table", file_));
-  if (db_.HasTable(kKernel) || db_.HasTable(kRuntime) || db_.HasTable(kNvtx))
-    return Status::Ok();
+  if (db_.HasTable(kKernel) || db_.HasTable(kRuntime) || db_.HasTable(kNvtx)) return Status::Ok();
   return Status(ErrorCode::kUnrecognizedFormat,
                 fmt::format("{}: an Nsight Systems export with no CUDA or NVTX data: missing "
                             "tables {}, {} and {} (profile with `nsys profile --trace=cuda,nvtx`)",
@@ -256,8 +255,8 @@ void Importer::AddActivity(Query& q, StringId name, StringId category, ActivityK
   e.start_ns = q.Int(kStart);
   e.end_ns = std::max(q.Int(kEnd), e.start_ns);
   if (!q.IsNull(kCorrelation))
-    e.correlation = CorrelationKey(correlate_by_process_ ? PidOf(q.Int(kGlobalPid)) : 0,
-                                   q.Int(kCorrelation));
+    e.correlation =
+        CorrelationKey(correlate_by_process_ ? PidOf(q.Int(kGlobalPid)) : 0, q.Int(kCorrelation));
   e.device = static_cast<int32_t>(std::clamp<int64_t>(device, -1, INT32_MAX));
   devices_seen_.insert(device);
   b_.AddEvent(e);
@@ -321,9 +320,9 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
     if (inserted) {
       if (memcpy) {
         const char* copy = q.IsNull(kKindA) ? "Unknown" : Lookup(kCopyKinds, q.Int(kKindA));
-        it->second = b_.Intern(fmt::format(
-            "Memcpy {} ({} -> {})", copy ? copy : fmt::format("#{}", q.Int(kKindA)),
-            memory(kKindB), memory(kKindC)));
+        it->second = b_.Intern(fmt::format("Memcpy {} ({} -> {})",
+                                           copy ? copy : fmt::format("#{}", q.Int(kKindA)),
+                                           memory(kKindB), memory(kKindC)));
       } else {
         it->second = b_.Intern(fmt::format("Memset ({})", memory(kKindA)));
       }
@@ -346,8 +345,7 @@ Status Importer::ReadSyncs() {
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
       continue;
     const char* name = Lookup(kSyncKinds, q.IsNull(kType) ? 0 : q.Int(kType));
-    AddActivity(q, b_.Intern(name ? name : kSyncKinds[0]), category,
-                ActivityKind::kDeviceOther);
+    AddActivity(q, b_.Intern(name ? name : kSyncKinds[0]), category, ActivityKind::kDeviceOther);
   }
   return q.status();
 }
@@ -359,7 +357,8 @@ Status Importer::NameThreads() {
     Query q(db_, "ThreadNames", {"nameId", "globalTid"}, "Nsight Systems");
     while (q.Next()) {
       auto it = cpu_threads_.find(static_cast<uint64_t>(q.Int(1)) & 0xFFFFFFFFFFFF);
-      if (it != cpu_threads_.end() && q.IsInteger(0)) b_.SetThreadName(it->second, String(q.Int(0)));
+      if (it != cpu_threads_.end() && q.IsInteger(0))
+        b_.SetThreadName(it->second, String(q.Int(0)));
     }
     PROFANA_RETURN_IF_ERROR(q.status());
   }

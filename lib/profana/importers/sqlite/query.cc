@@ -24,29 +24,36 @@ std::string Quote(std::string_view name) {
 
 void StmtCloser::operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
 
-Query::Query(Database& db, const std::string& table,
-             std::initializer_list<std::string_view> columns, std::string_view what)
-    : db_(db), table_(table) {
+Status Query::CheckColumns(Database& db, const std::string& table,
+                           std::initializer_list<std::string_view> columns, std::string_view what,
+                           std::vector<uint8_t>* present) {
   Result<std::vector<std::string>> have = db.Columns(table);
-  if (!have.ok()) {
-    status_ = have.status();
-    return;
-  }
-  std::string sql = "SELECT ";
+  if (!have.ok()) return have.status();
   for (std::string_view c : columns) {
     bool optional = !c.empty() && c.back() == '?';
     if (optional) c.remove_suffix(1);
-    names_.emplace_back(c);
     bool found = std::find(have->begin(), have->end(), c) != have->end();
-    if (!found && !optional) {
-      status_ = Status(ErrorCode::kMalformed,
-                       fmt::format("{}: table {}: no column {}: not the table {} writes",
-                                   db_.file(), table_, c, what));
-      return;
-    }
-    present_.push_back(found ? 1 : 0);
-    if (sql.size() > 7) sql += ", ";
-    sql += found ? Quote(c) : std::string("NULL");
+    if (!found && !optional)
+      return Status(ErrorCode::kMalformed, fmt::format("{}: table {}: no column {}: not the table "
+                                                       "{} writes",
+                                                       db.file(), table, c, what));
+    if (present) present->push_back(found ? 1 : 0);
+  }
+  return Status::Ok();
+}
+
+Query::Query(Database& db, const std::string& table,
+             std::initializer_list<std::string_view> columns, std::string_view what)
+    : db_(db), table_(table) {
+  status_ = CheckColumns(db, table, columns, what, &present_);
+  if (!status_.ok()) return;
+  std::string sql = "SELECT ";
+  size_t k = 0;
+  for (std::string_view c : columns) {
+    if (!c.empty() && c.back() == '?') c.remove_suffix(1);
+    names_.emplace_back(c);
+    if (k) sql += ", ";
+    sql += present_[k++] ? Quote(c) : std::string("NULL");
   }
   Prepare(sql + " FROM " + Quote(table));
 }
@@ -68,9 +75,9 @@ void Query::Prepare(const std::string& sql) {
   if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB || db_.interrupted())
     status_ = Error("cannot read");
   else
-    status_ = Status(ErrorCode::kMalformed, fmt::format("{}: table {}: cannot read it ({})",
-                                                        db_.file(), table_,
-                                                        sqlite3_errmsg(db_.handle())));
+    status_ =
+        Status(ErrorCode::kMalformed, fmt::format("{}: table {}: cannot read it ({})", db_.file(),
+                                                  table_, sqlite3_errmsg(db_.handle())));
 }
 
 bool Query::Next() {
@@ -87,9 +94,7 @@ bool Query::Next() {
 int64_t Query::Int(int k) const { return sqlite3_column_int64(stmt_.get(), k); }
 double Query::Double(int k) const { return sqlite3_column_double(stmt_.get(), k); }
 bool Query::IsNull(int k) const { return sqlite3_column_type(stmt_.get(), k) == SQLITE_NULL; }
-bool Query::IsInteger(int k) const {
-  return sqlite3_column_type(stmt_.get(), k) == SQLITE_INTEGER;
-}
+bool Query::IsInteger(int k) const { return sqlite3_column_type(stmt_.get(), k) == SQLITE_INTEGER; }
 
 std::string_view Query::Text(int k) {
   const unsigned char* p = sqlite3_column_text(stmt_.get(), k);

@@ -36,6 +36,12 @@ class Query {
   // Any statement; `label` stands for the table in messages.
   Query(Database& db, std::string label, const std::string& sql);
 
+  // For statements written by hand (joins): checks that `table` has `columns` (a '?' suffix
+  // marks an optional one) with Query's message for a missing one; `present` says which exist.
+  static Status CheckColumns(Database& db, const std::string& table,
+                             std::initializer_list<std::string_view> columns, std::string_view what,
+                             std::vector<uint8_t>* present = nullptr);
+
   // True while there is a row; check status() after the loop.
   bool Next();
 
