@@ -8,6 +8,8 @@
 #include "profana/importers/native/native_importer.h"
 #include "profana/importers/nsys/nsys_importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
+#include "profana/importers/rocm/rocpd_importer.h"
+#include "profana/importers/rocm/rocprofv3_json_importer.h"
 #include "profana/importers/rocm/rpd_importer.h"
 #include "profana/io/native_reader.h"
 
@@ -15,6 +17,11 @@ namespace profana {
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
+      // Before chrome-json: both are JSON objects, this one's first key says which.
+      {"rocprofv3-json",
+       "rocprofv3 JSON (rocprofv3 --output-format json): kernel dispatches, memory copies, "
+       "HIP/HSA calls, roctx ranges, agents",
+       rocm::SniffRocprofv3Json, rocm::ImportRocprofv3Json},
       {"chrome-json",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
@@ -29,6 +36,10 @@ const std::vector<ImporterInfo>& Importers() {
        "rocmProfileData (RPD) SQLite database (runTracer.sh): HIP calls, GPU ops, roctx ranges "
        "(PyTorch's as ops)",
        rocm::SniffRpd, rocm::ImportRpd},
+      {"rocpd",
+       "rocpd SQLite database of rocprofiler-sdk (rocprofv3 --output-format rocpd): kernel "
+       "dispatches, memory copies, HIP/HSA calls and roctx regions, agents",
+       rocm::SniffRocpd, rocm::ImportRocpd},
       {"nvprof", "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers",
        nvprof::SniffSqlite, nvprof::ImportNvprof},
       {"profana-native",
