@@ -23,10 +23,10 @@ constexpr std::string_view kWhat = "rocprofiler-sdk";
 // The tables profana reads, each present once per process as "<base>_<uuid>" (the uuid's dashes
 // written as underscores), or as "<base>" alone.
 enum Base { kString, kEvent, kRegion, kDispatch, kCopy, kSymbol, kAgent, kMetadata, kBases };
-constexpr const char* kBaseNames[kBases] = {
-    "rocpd_string",      "rocpd_event",         "rocpd_region",
-    "rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_info_kernel_symbol",
-    "rocpd_info_agent",  "rocpd_metadata"};
+constexpr const char* kBaseNames[kBases] = {"rocpd_string",      "rocpd_event",
+                                            "rocpd_region",      "rocpd_kernel_dispatch",
+                                            "rocpd_memory_copy", "rocpd_info_kernel_symbol",
+                                            "rocpd_info_agent",  "rocpd_metadata"};
 
 // "rocpd_region_0199a2b3_..." -> base kRegion, suffix "_0199a2b3_...".
 bool SplitName(const std::string& table, Base* base, std::string* suffix) {
@@ -110,7 +110,7 @@ class Importer {
   TraceBuilder b_;
   std::vector<StringId> strings_;
   std::unordered_map<int64_t, StringId> sparse_strings_;
-  std::unordered_map<int64_t, int32_t> gpu_index_;    // agent id -> GPU index
+  std::unordered_map<int64_t, int32_t> gpu_index_;      // agent id -> GPU index
   std::unordered_map<int64_t, StringId> kernel_names_;  // kernel symbol id -> name
 };
 
@@ -243,8 +243,9 @@ Status Importer::ReadDispatches(const Family& f, int64_t family) {
       continue;
     auto name = kernel_names_.find(q.Int(kKernel));
     TraceBuilder::Event e;
-    e.trace_name = name != kernel_names_.end() ? name->second
-                                               : b_.Intern(fmt::format("kernel #{}", q.Int(kKernel)));
+    e.trace_name = name != kernel_names_.end()
+                       ? name->second
+                       : b_.Intern(fmt::format("kernel #{}", q.Int(kKernel)));
     e.category = category;
     e.kind = ActivityKind::kKernel;
     e.device = Device(q.Int(kAgent));
@@ -262,10 +263,9 @@ Status Importer::ReadCopies(const Family& f, int64_t family) {
   if (f.tables[kCopy].empty()) return Status::Ok();
   enum { kName, kDst, kSrc, kStream, kStart, kEnd, kCategory, kStack };
   PROFANA_ASSIGN_OR_RETURN(
-      std::string sql, JoinEvent(f, kCopy,
-                                 {"name_id", "dst_agent_id", "src_agent_id", "stream_id", "start",
-                                  "end"},
-                                 ""));
+      std::string sql,
+      JoinEvent(f, kCopy, {"name_id", "dst_agent_id", "src_agent_id", "stream_id", "start", "end"},
+                ""));
   Query q(db_, f.tables[kCopy], sql);
   StringId category = b_.Intern("gpu_memcpy");
   std::unordered_map<int64_t, StringId> names;  // MEMORY_COPY_HOST_TO_DEVICE -> Kineto's name

@@ -19,8 +19,8 @@ namespace od = simdjson::ondemand;
 using simdjson::error_code;
 using simdjson::SUCCESS;
 
-#define PROFANA_JSON_TRY(expr)        \
-  do {                                \
+#define PROFANA_JSON_TRY(expr)             \
+  do {                                     \
     if (error_code _e = (expr)) return _e; \
   } while (0)
 
@@ -78,7 +78,7 @@ bool IsValueError(error_code e) {
 // What one tool entry (one process) names: read in the first pass.
 struct Dictionaries {
   int64_t pid = 0;
-  std::unordered_map<int64_t, int32_t> gpu_index;  // agent handle -> the GPU's index
+  std::unordered_map<int64_t, int32_t> gpu_index;    // agent handle -> the GPU's index
   std::vector<std::vector<std::string>> operations;  // [kind][operation] -> name
   std::vector<std::string> kinds;                    // [kind] -> "HIP_RUNTIME_API", ...
   std::unordered_map<int64_t, std::string> markers;  // correlation id -> roctx message
@@ -229,8 +229,7 @@ error_code Importer::ReadRecord(od::value v, Record* r) {
     }
     if (key == "correlation_id")
       return Fields(value, [&](std::string_view k, od::value c) -> error_code {
-        return k == "internal" ? value_error(Int(c, &r->correlation), "correlation_id")
-                               : SUCCESS;
+        return k == "internal" ? value_error(Int(c, &r->correlation), "correlation_id") : SUCCESS;
       });
     if (key == "stream_id") return value_error(Handle(value, &r->stream), "stream_id");
     if (key == "dst_agent_id") return value_error(Handle(value, &r->dst_agent), "dst_agent_id");
@@ -280,10 +279,9 @@ void Importer::AddRecord(std::string_view section, const Record& r, size_t entry
     return it == d.gpu_index.end() ? -1 : it->second;
   };
   // Correlation ids count per process: the entry joins in above the 48 bits an id uses.
-  int64_t correlation =
-      r.correlation < 0 ? kNoId
-                        : static_cast<int64_t>(entry_index) << 48 |
-                              (r.correlation & ((int64_t{1} << 48) - 1));
+  int64_t correlation = r.correlation < 0 ? kNoId
+                                          : static_cast<int64_t>(entry_index) << 48 |
+                                                (r.correlation & ((int64_t{1} << 48) - 1));
   TraceBuilder::Event e;
   e.start_ns = r.start;
   e.end_ns = std::max(r.end, r.start);
@@ -293,8 +291,8 @@ void Importer::AddRecord(std::string_view section, const Record& r, size_t entry
     e.kind = kernel ? ActivityKind::kKernel : ActivityKind::kMemcpy;
     if (kernel) {
       auto name = d.kernels.find(r.kernel);
-      e.trace_name = name != d.kernels.end() ? Name(name->second)
-                                              : Name(fmt::format("kernel #{}", r.kernel));
+      e.trace_name =
+          name != d.kernels.end() ? Name(name->second) : Name(fmt::format("kernel #{}", r.kernel));
       e.device = device(r.agent);
     } else {
       std::string op = operation();
@@ -335,9 +333,8 @@ error_code Importer::ReadRecords(od::value entry, size_t entry_index) {
     if (key != "buffer_records") return SUCCESS;
     return Fields(value, [&](std::string_view section, od::value records) -> error_code {
       static constexpr std::string_view kRead[] = {"kernel_dispatch", "memory_copy", "hip_api",
-                                                   "hsa_api", "marker_api", "rccl_api"};
-      if (std::find(std::begin(kRead), std::end(kRead), section) == std::end(kRead))
-        return SUCCESS;
+                                                   "hsa_api",         "marker_api",  "rccl_api"};
+      if (std::find(std::begin(kRead), std::end(kRead), section) == std::end(kRead)) return SUCCESS;
       std::string name(section);
       int64_t index = 0;
       return Elements(records, [&](od::value v) -> error_code {
@@ -384,15 +381,15 @@ Result<Trace> Importer::Run() {
       uint64_t offset = doc.current_location().get(at) == SUCCESS && at
                             ? static_cast<uint64_t>(at - text.data())
                             : 0;
-      return Status(ErrorCode::kMalformed,
-                    fmt::format("{}: byte {}: not a readable rocprofv3 JSON file: {}",
-                                input_.name, std::min<uint64_t>(offset, text.size()),
-                                simdjson::error_message(e)));
+      return Status(
+          ErrorCode::kMalformed,
+          fmt::format("{}: byte {}: not a readable rocprofv3 JSON file: {}", input_.name,
+                      std::min<uint64_t>(offset, text.size()), simdjson::error_message(e)));
     }
   }
   if (entries_.empty())
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("{}: rocprofv3 JSON without entries in \"{}\"", input_.name, kTopKey));
+    return Status(ErrorCode::kMalformed, fmt::format("{}: rocprofv3 JSON without entries in \"{}\"",
+                                                     input_.name, kTopKey));
   return std::move(b_).Finish();
 }
 

@@ -101,9 +101,8 @@ Status Importer::ReadApiCalls() {
   std::vector<uint8_t> autograd;
   bool with_autograd = db_.HasTable("ext_autogradapi");
   if (with_autograd)
-    PROFANA_RETURN_IF_ERROR(Query::CheckColumns(db_, "ext_autogradapi",
-                                                {"api_ptr_id", "seq?", "sizes?"}, kWhat,
-                                                &autograd));
+    PROFANA_RETURN_IF_ERROR(Query::CheckColumns(
+        db_, "ext_autogradapi", {"api_ptr_id", "seq?", "sizes?"}, kWhat, &autograd));
   enum { kId, kPid, kTid, kStart, kEnd, kName, kArgs, kAutograd, kSeq, kSizes };
   std::string sql = "SELECT a.id, a.pid, a.tid, a.start, a.end, a.apiName_id, a.args_id";
   if (with_autograd) {
@@ -176,8 +175,7 @@ Status Importer::ReadOps() {
   };
   std::unordered_map<int64_t, OpType> types;  // opType_id -> what it is
   while (q.Next()) {
-    if (q.BadIntegers({kId, kGpu, kQueue, kStart, kEnd, kDescription, kType},
-                      &b_.diagnostics()) ||
+    if (q.BadIntegers({kId, kGpu, kQueue, kStart, kEnd, kDescription, kType}, &b_.diagnostics()) ||
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
       continue;
     auto [it, inserted] = types.try_emplace(q.Int(kType), OpType{ActivityKind::kDeviceOther, {}});
