@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "profana/importers/chrome_json/json_errors.h"
 #include "profana/importers/common/pytorch_range.h"
 #include "profana/importers/rocm/hip_names.h"
 #include "profana/importers/sqlite/database.h"
@@ -250,19 +251,19 @@ void Importer::AddRecord(std::string_view section, const Record& r, size_t entry
   const Dictionaries& d = entries_[entry_index];
   std::string where = fmt::format("buffer_records.{} #{}", section, index);
   if (r.bad_field) {
-    b_.diagnostics().Add(DiagnosticKind::kWrongFieldType, UINT64_MAX, index,
+    b_.diagnostics().Add(DiagnosticKind::kWrongFieldType, UINT64_MAX, -1,
                          fmt::format("{}: field \"{}\" has the wrong JSON type; record skipped",
                                      where, r.bad_field));
     return;
   }
   if (!r.has_start || !r.has_end) {
-    b_.diagnostics().Add(DiagnosticKind::kMissingField, UINT64_MAX, index,
+    b_.diagnostics().Add(DiagnosticKind::kMissingField, UINT64_MAX, -1,
                          fmt::format("{}: no {}; record skipped", where,
                                      r.has_start ? "end_timestamp" : "start_timestamp"));
     return;
   }
   if (!TimeInRange(r.start) || !TimeInRange(r.end)) {
-    b_.diagnostics().Add(DiagnosticKind::kBadNumber, UINT64_MAX, index,
+    b_.diagnostics().Add(DiagnosticKind::kBadNumber, UINT64_MAX, -1,
                          fmt::format("{}: time {} ns is out of range (times must be within "
                                      "+-146 years of 0); record skipped",
                                      where, TimeInRange(r.start) ? r.end : r.start));
@@ -371,6 +372,25 @@ error_code Importer::Walk(od::document& doc, int pass) {
 
 Result<Trace> Importer::Run() {
   std::string_view text = input_.view();
+  size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
+  text.remove_prefix(bom);
+  // On-Demand walks a document it has not seen the end of: a file cut short (a profiler killed
+  // while writing) is refused before, with where it ends.
+  size_t end = json::EndOfTopLevelValue(text);
+  if (end == std::string_view::npos)
+    return Status(ErrorCode::kTruncated,
+                  fmt::format("{}: byte {}: the rocprofv3 JSON ends before its top-level object "
+                              "closes (a cut-short file?)",
+                              input_.name, input_.size));
+  for (size_t i = end; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    b_.diagnostics().Add(
+        DiagnosticKind::kTrailingContent, bom + i, -1,
+        fmt::format("{} bytes follow the end of the JSON value; ignored", text.size() - i));
+    break;
+  }
+  text = text.substr(0, end);
   od::parser parser;
   for (int pass = 1; pass <= 2; ++pass) {
     od::document doc;
@@ -384,7 +404,7 @@ Result<Trace> Importer::Run() {
       return Status(
           ErrorCode::kMalformed,
           fmt::format("{}: byte {}: not a readable rocprofv3 JSON file: {}", input_.name,
-                      std::min<uint64_t>(offset, text.size()), simdjson::error_message(e)));
+                      bom + std::min<uint64_t>(offset, text.size()), simdjson::error_message(e)));
     }
   }
   if (entries_.empty())
