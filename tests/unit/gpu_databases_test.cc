@@ -149,8 +149,7 @@ TEST_CASE("rocmProfileData schema 2: markers, autograd rows, a graph launch", "[
   std::remove(db.c_str());
 }
 
-TEST_CASE("rocpd (rocprofiler-sdk) schema 3: uuid-suffixed tables, regions, dispatches",
-          "[rocm]") {
+TEST_CASE("rocpd (rocprofiler-sdk) schema 3: uuid-suffixed tables, regions, dispatches", "[rocm]") {
   // testdata/rocpd/small.sql works the numbers out.
   std::string db = Build("rocpd/small");
   auto tree = Run({"tree", db});
@@ -237,15 +236,15 @@ TEST_CASE("convert to Chrome JSON and to the native file keeps table, idle and q
                                     Build("rpd/small"), Build("rocpd/small"),
                                     Build("nvprof/small")};
   std::vector<std::string> inputs = built;
-  for (const char* real : {"testdata/traces/nsys/fuser-matmul/report1.sqlite.gz",
-                           "testdata/traces/nsys/fuser-thunder/report1.sqlite.gz",
-                           "testdata/traces/nsys/nsightful/power_iteration__baseline.sqlite.gz",
-                           "testdata/traces/nsys/nsys-ai/mfu_2gpu_before.sqlite.gz",
-                           "testdata/traces/rocpd/rocmprofiledata/matmul_result.rpd.gz",
-                           "testdata/traces/rocpd/rocmprofiledata/mytrace.rpd.gz",
-                           "testdata/traces/rocpd/tracelens/908_results.first4000.json.gz",
-                           "testdata/rocprofv3/small.json",
-                           "testdata/traces/nvprof/blinkplus-nccl/output.nvvp"})
+  for (const char* real :
+       {"testdata/traces/nsys/fuser-matmul/report1.sqlite.gz",
+        "testdata/traces/nsys/fuser-thunder/report1.sqlite.gz",
+        "testdata/traces/nsys/nsightful/power_iteration__baseline.sqlite.gz",
+        "testdata/traces/nsys/nsys-ai/mfu_2gpu_before.sqlite.gz",
+        "testdata/traces/rocpd/rocmprofiledata/matmul_result.rpd.gz",
+        "testdata/traces/rocpd/rocmprofiledata/mytrace.rpd.gz",
+        "testdata/traces/rocpd/tracelens/908_results.first4000.json.gz",
+        "testdata/rocprofv3/small.json", "testdata/traces/nvprof/blinkplus-nccl/output.nvvp"})
     inputs.emplace_back(real);
   std::string out = "/tmp/profana_roundtrip_" + std::to_string(::getpid());
   for (const std::string& input : inputs) {

@@ -45,7 +45,9 @@ TEST_CASE("a name in a message is cut to an excerpt", "[sqlite]") {
   CHECK(Excerpt("aten::mm") == "aten::mm");
   CHECK(Excerpt(std::string(100, 'x'), 10) == "xxxxxxxxxx... (100 bytes)");
   // Never inside a UTF-8 character: "é" is two bytes, the cut at 3 backs up to 2.
-  CHECK(Excerpt("ab\xC3\xA9" "cdef", 3) == "ab... (8 bytes)");
+  CHECK(Excerpt("ab\xC3\xA9"
+                "cdef",
+                3) == "ab... (8 bytes)");
 }
 
 TEST_CASE("a generated column is refused before it is evaluated", "[sqlite]") {
@@ -77,8 +79,8 @@ TEST_CASE("SQLite's limits stop a computed value longer than the file", "[sqlite
   profana::sqlite::Query blob(**opened, "probe", "SELECT zeroblob(10000000) || ''");
   CHECK_FALSE(blob.Next());
   REQUIRE_FALSE(blob.status().ok());
-  CHECK(blob.status().message().find("table probe, row 1: database error: string or blob too big") !=
-        std::string::npos);
+  CHECK(blob.status().message().find(
+            "table probe, row 1: database error: string or blob too big") != std::string::npos);
   // printf() gives up quietly past the limit: an empty string, not 100 MB.
   profana::sqlite::Query text(**opened, "probe", "SELECT length(printf('%.*c', 100000000, 'x'))");
   REQUIRE(text.Next());
@@ -126,8 +128,8 @@ TEST_CASE("text read from a database counts against the memory budget", "[sqlite
 
 TEST_CASE("a 1 MB name is cut in the warning that quotes it", "[sqlite]") {
   // Marker 5 never ends; its name becomes 1,000,000 bytes.
-  std::string db =
-      BuildNvprof("long_name", "UPDATE StringTable SET value = printf('%.*c', 1000000, 'n') "
+  std::string db = BuildNvprof("long_name",
+                               "UPDATE StringTable SET value = printf('%.*c', 1000000, 'n') "
                                "WHERE _id_ = 5;");
   auto r = Run({"info", db});
   REQUIRE(r.code == 0);
@@ -164,7 +166,8 @@ TEST_CASE("a WAL-mode database is read, and a write-ahead log beside it is said"
   auto with_log = Run({"table", db, "--strict"});
   CHECK(with_log.code == 2);
   CHECK(with_log.err.find("1 wal_not_read") != std::string::npos);
-  CHECK(with_log.err.find("the database is in WAL mode and " + db + "-wal holds changes not yet "
+  CHECK(with_log.err.find("the database is in WAL mode and " + db +
+                          "-wal holds changes not yet "
                           "written to it") != std::string::npos);
   std::remove((db + "-wal").c_str());
   std::remove(db.c_str());

@@ -309,13 +309,14 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
   std::unordered_map<uint64_t, StringId> names;  // (copy kind, src, dst) -> name
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream}, &b_.diagnostics()) ||
-        q.BadIntegers({kCorrelation, kGlobalPid, kKindA, kKindB, kKindC}, &b_.diagnostics(),
-                      true) ||
+        q.BadIntegers({kCorrelation, kGlobalPid, kKindA}, &b_.diagnostics(), true) ||
+        (memcpy && q.BadIntegers({kKindB, kKindC}, &b_.diagnostics(), true)) ||
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
       continue;
-    uint64_t key = (static_cast<uint64_t>(q.Int(kKindA) & 0xFFFF) << 32) |
-                   (static_cast<uint64_t>(q.Int(kKindB) & 0xFFFF) << 16) |
-                   static_cast<uint64_t>(memcpy ? q.Int(kKindC) & 0xFFFF : 0);
+    uint64_t key = static_cast<uint64_t>(q.Int(kKindA) & 0xFFFF) << 32;
+    if (memcpy)
+      key |= (static_cast<uint64_t>(q.Int(kKindB) & 0xFFFF) << 16) |
+             static_cast<uint64_t>(q.Int(kKindC) & 0xFFFF);
     auto [it, inserted] = names.try_emplace(key, StringId(0));
     if (inserted) {
       if (memcpy) {

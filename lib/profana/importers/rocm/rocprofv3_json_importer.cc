@@ -395,10 +395,12 @@ Result<Trace> Importer::Run() {
   for (int pass = 1; pass <= 2; ++pass) {
     od::document doc;
     error_code e = parser.iterate(text.data(), text.size(), text.size() + kInputPadding).get(doc);
-    if (!e) e = Walk(doc, pass);
+    // A document that failed to start has no position to ask for.
+    bool started = !e;
+    if (started) e = Walk(doc, pass);
     if (e) {
       const char* at = nullptr;
-      uint64_t offset = doc.current_location().get(at) == SUCCESS && at
+      uint64_t offset = started && doc.current_location().get(at) == SUCCESS && at
                             ? static_cast<uint64_t>(at - text.data())
                             : 0;
       return Status(

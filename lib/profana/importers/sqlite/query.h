@@ -45,7 +45,10 @@ class Query {
   // True while there is a row; check status() after the loop.
   bool Next();
 
-  bool Has(int k) const { return present_.empty() || present_[k]; }
+  // Column k was asked for and the table has it (a raw statement has every column it selects).
+  bool Has(int k) const {
+    return k >= 0 && static_cast<size_t>(k) < names_.size() && (present_.empty() || present_[k]);
+  }
   int64_t Int(int k) const;
   double Double(int k) const;
   bool IsNull(int k) const;
