@@ -13,7 +13,9 @@ namespace profana::rocm {
 // hip* calls are runtime calls (Kineto's cuda_runtime), hsa_* calls driver calls; anything else
 // a profiler records about itself (RPD's "ApiTable::writeRows") is overhead.
 ActivityKind HostCallKind(std::string_view api_name);
-const char* CategoryOf(ActivityKind kind);  // "cuda_runtime", "kernel", ... as Kineto writes them
+// "cuda_runtime", "kernel", ... as Kineto writes them; "" for a kind Kineto has no category of
+// its own for (device ops other than kernels, copies and fills).
+const char* CategoryOf(ActivityKind kind);
 
 // "Memcpy HtoD (Host -> Device)" for a copy direction spelt "HostToDevice" (RPD's op types,
 // CopyHostToDevice) or "HOST_TO_DEVICE" (rocprofiler-sdk's MEMORY_COPY_HOST_TO_DEVICE).

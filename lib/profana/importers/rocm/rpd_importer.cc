@@ -200,7 +200,6 @@ Status Importer::ReadOps() {
       if (e.trace_name.value == 0) e.trace_name = String(q.Int(kType));
     }
     e.category = Category(e.kind);
-    if (e.kind == ActivityKind::kDeviceOther) e.category = b_.Intern("gpu_op");
     e.thread = b_.Thread(q.Int(kGpu), q.Int(kQueue));
     e.start_ns = q.Int(kStart);
     e.end_ns = std::max(q.Int(kEnd), e.start_ns);
