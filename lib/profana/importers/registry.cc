@@ -69,8 +69,8 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   const ImporterInfo* info = DetectFormat(input.view());
   if (!info) {
     return Status(ErrorCode::kUnrecognizedFormat,
-                  fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads "
-                              "Chrome-trace JSON and nvprof databases)",
+                  fmt::format("{}: byte 0: unrecognized format (not JSON or SQLite{}; `profana "
+                              "--help` lists the formats profana reads)",
                               input.name, input.gzipped ? " after gunzip" : ""));
   }
   return info->import(input);
