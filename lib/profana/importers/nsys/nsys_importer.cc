@@ -91,7 +91,7 @@ class Importer {
   }
   ThreadId CpuThread(int64_t global_tid) {
     ThreadId t = b_.Thread(PidOf(global_tid), TidOf(global_tid));
-    cpu_threads_.emplace(global_tid & 0xFFFFFFFFFFFF, t);
+    cpu_threads_.try_emplace(global_tid & 0xFFFFFFFFFFFF, t);
     return t;
   }
   // Device activity: the (device, stream) track Kineto writes, stream -1 for none.
