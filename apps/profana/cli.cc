@@ -23,14 +23,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     std::string* err;
     ~FlushLog() { err->insert(0, text.str()); }
   } flush_log{log_text, err};
-  // The formats come from the importer table, in the order they are tried (only the main help
-  // lists them: subcommands inherit a footer, not the description).
-  std::string description =
-      "profana: offline analysis of PyTorch profiler traces\n\nInput formats (recognised by "
-      "content, not by name; docs/formats.md):\n";
-  for (const ImporterInfo& importer : Importers())
-    description += fmt::format("  {:<21} {}\n", importer.name, importer.description);
-  CLI::App app(description, "profana");
+  CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
+                   "; plain or gzip)",
+               "profana");
   app.require_subcommand(1);
   app.set_version_flag("--version", "profana 0.1.0");
   RegisterTableCommand(app, ctx);

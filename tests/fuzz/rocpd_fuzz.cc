@@ -28,9 +28,12 @@ const std::vector<const char*> kSchema = {
 };
 
 const std::vector<profana::fuzz::FuzzTable> kTables = {
-    {"rocpd_string_0a1b", 3},           {"rocpd_event_0a1b", 9},
-    {"rocpd_region_0a1b", 10},          {"rocpd_kernel_dispatch_0a1b", 14},
-    {"rocpd_memory_copy_0a1b", 14},     {"rocpd_info_agent_0a1b", 8},
+    {"rocpd_string_0a1b", 3},
+    {"rocpd_event_0a1b", 9},
+    {"rocpd_region_0a1b", 10},
+    {"rocpd_kernel_dispatch_0a1b", 14},
+    {"rocpd_memory_copy_0a1b", 14},
+    {"rocpd_info_agent_0a1b", 8},
     {"rocpd_info_kernel_symbol_0a1b", 7},
 };
 

@@ -21,7 +21,7 @@ const std::vector<const char*> kSchema = {
 };
 
 const std::vector<profana::fuzz::FuzzTable> kTables = {
-    {"rocpd_string", 2}, {"rocpd_api", 7},       {"rocpd_op", 9},
+    {"rocpd_string", 2},  {"rocpd_api", 7},       {"rocpd_op", 9},
     {"rocpd_api_ops", 3}, {"ext_autogradapi", 6}, {"rocpd_metadata", 3},
 };
 

@@ -225,3 +225,29 @@ TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the 
   CHECK(bad.err ==
         "profana: error: --max-memory lots: expected a size such as 512M, 16G or 0 (no limit)\n");
 }
+
+TEST_CASE("name filters on a name of 30000 characters run in linear time without a stack overflow",
+          "[limits][filter]") {
+  // libstdc++'s std::regex recursed once per character for ".*mm" here and overflowed the stack;
+  // a backtracking engine is also quadratic on it. RE2 scans each name once.
+  std::string as(30000, 'a');
+  Temp file("long_regex_name.json",
+            Trace(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
+                  Op("aten::mm", "200", "30")));
+  // stacks --stacks ops prints one line per kept op: the name (cut at 4096 bytes) and its self
+  // time in us, the lines in the order of their names.
+  std::string long_mm = std::string(4096, 'a') + "[...] 10\n";
+  std::string long_x = "x::" + std::string(4093, 'a') + "[...] 20\n";
+  auto stacks = [&](const char* pattern) {
+    auto r = Run({"stacks", file.path, "--stacks", "ops", "--name", pattern});
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    return r.out;
+  };
+  CHECK(stacks(".*mm") == long_mm + "aten::mm 30\n");
+  CHECK(stacks("[a-z]+::mm") == long_mm + "aten::mm 30\n");
+  CHECK(stacks("a+$") == long_x);
+  auto excluded = Run({"stacks", file.path, "--stacks", "ops", "--exclude", ".*mm"});
+  CHECK(excluded.code == 0);
+  CHECK(excluded.out == long_x);
+}

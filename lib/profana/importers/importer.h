@@ -1,7 +1,9 @@
 // The importer plug-in point: one row per file format, each with a byte sniffer and an import
-// function. A virtual call per file, never per event. Adding a format is one folder, one row.
+// function. A virtual call per file, never per event. Adding a format is one folder, one row; the
+// table is the only way in (LoadTrace, the formats named in --help and in errors).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,24 +14,33 @@
 
 namespace profana {
 
-struct ImporterInfo {
-  const char* name;         // "chrome-json"
-  const char* description;  // for --help
-  bool (*sniff)(std::string_view first_bytes);
-  Result<Trace> (*import)(const InputBuffer& input);
-};
-
-const std::vector<ImporterInfo>& Importers();
-
-// Picks the importer by the content's first bytes (after gunzip). Null when none claims it.
-const ImporterInfo* DetectFormat(std::string_view bytes);
-
 // What a load may spend (--max-memory); see base/memory_limit.h.
 struct LoadOptions {
   InputLimits limits;
 };
 
-// Reads a file (or "-" for stdin), detects its format and imports it.
+struct ImporterInfo {
+  const char* name;         // "chrome-json"
+  const char* noun;         // what FormatsSummary() calls it: "Chrome-trace JSON"
+  const char* description;  // one line: what it reads
+  bool (*sniff)(std::string_view first_bytes);
+  Result<Trace> (*import)(const InputBuffer& input);
+  // Optional (null): reads a file by its path without reading it whole first (a native file is
+  // mapped, JSON streams through a window). Answers no trace and no error when the file is not
+  // its format, or when the whole-file import must judge it (damage it repairs or reports).
+  Result<std::optional<Trace>> (*open)(const std::string& path, const LoadOptions& options);
+};
+
+const std::vector<ImporterInfo>& Importers();
+
+// The formats of the table in one phrase, for --help and errors: "A, B and C".
+std::string FormatsSummary();
+
+// Picks the importer by the content's first bytes (after gunzip). Null when none claims it.
+const ImporterInfo* DetectFormat(std::string_view bytes);
+
+// Reads a file (or "-" for stdin), detects its format and imports it: each row's open() in
+// table order, then the whole file read (gunzipped) and sniffed.
 Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options = {});
 Result<Trace> LoadTraceFromBuffer(const InputBuffer& input);
 

@@ -35,7 +35,7 @@ struct TraceFilter {
   std::vector<std::string> threads;  // tid or thread name
   std::vector<int32_t> devices;
   std::vector<std::string> streams;  // stream number ("7") or its name ("stream 7")
-  std::string name;                  // ECMAScript regex, searched anywhere in the name
+  std::string name;                  // RE2 regex, searched anywhere in the name
   std::string exclude;
 
   bool empty() const {

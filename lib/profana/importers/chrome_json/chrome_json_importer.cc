@@ -8,6 +8,7 @@
 #include "profana/importers/chrome_json/event_parser.h"
 #include "profana/importers/chrome_json/header_reader.h"
 #include "profana/importers/chrome_json/json_errors.h"
+#include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/chrome_json/truncation.h"
 #include "profana/model/trace_builder.h"
 #include "simdjson.h"
@@ -221,6 +222,13 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
                   "dropped the last {} bytes",
                   gzip_note, trace.metadata.raw_events, repair.cut, line, lost));
   return std::move(second.trace);
+}
+
+Result<std::optional<Trace>> OpenChromeJson(const std::string& path, const LoadOptions& options) {
+  StreamOptions stream;
+  stream.max_bytes = options.limits.max_bytes;
+  StreamAttempt streamed = StreamChromeJson(path, stream);
+  return std::move(streamed.trace);
 }
 
 }  // namespace profana::json

@@ -1,6 +1,9 @@
 #include "profana/importers/native/native_importer.h"
 
+#include <memory>
+
 #include "fmt/format.h"
+#include "profana/base/mapped_file.h"
 #include "profana/io/native_format.h"
 #include "profana/io/native_reader.h"
 #include "profana/io/native_text.h"
@@ -18,6 +21,19 @@ Result<Trace> ImportNativeBinary(const InputBuffer& input) {
   PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNative(input.view(), input.name));
   SetContainer(&trace, "profana-native", input.size);
   return trace;
+}
+
+Result<std::optional<Trace>> OpenNativeBinary(const std::string& path, const LoadOptions& options) {
+  auto mapped = MappedFile::Open(path);
+  if (!mapped.ok() || !SniffNative(mapped->bytes())) return std::optional<Trace>();
+  uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
+  if (limit && size > limit)  // the analyses grow with it: the same budget as any input
+    return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
+  // The trace's columns read the mapping in place, and keep it alive.
+  auto shared = std::make_shared<MappedFile>(std::move(*mapped));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNative(shared->bytes(), path, shared));
+  SetContainer(&trace, "profana-native", size);
+  return std::optional<Trace>(std::move(trace));
 }
 
 Result<Trace> ImportNativeText(const InputBuffer& input) {

@@ -1,18 +1,23 @@
 // Importer rows for profana's own formats: the native binary file and its text twin. Thin
-// adapters over io/native_reader and io/native_text; LoadTrace maps native files instead of
-// reading them (see registry.cc).
+// adapters over io/native_reader and io/native_text.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "profana/base/input_buffer.h"
 #include "profana/base/status.h"
+#include "profana/importers/importer.h"
 #include "profana/model/trace.h"
 
 namespace profana::native {
 
 bool SniffNativeBinary(std::string_view first_bytes);
 Result<Trace> ImportNativeBinary(const InputBuffer& input);
+// The row's path for files: a native file is mapped and its columns read in place, no copy of
+// the whole file. No trace (and no error) for a file that is not native.
+Result<std::optional<Trace>> OpenNativeBinary(const std::string& path, const LoadOptions& options);
 bool SniffNativeTextFile(std::string_view first_bytes);
 Result<Trace> ImportNativeText(const InputBuffer& input);
 

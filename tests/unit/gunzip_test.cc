@@ -1,0 +1,76 @@
+// Whole-input gunzip (base/input_buffer.cc, ISA-L): concatenated members, a stream cut at every
+// byte, and damage named at the first compressed byte that breaks the stream.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "profana/base/gzip_writer.h"
+#include "profana/base/input_buffer.h"
+#include "test_util.h"
+
+namespace {
+
+std::string Gzip(const std::string& text) {
+  auto gz = profana::GzipBytes(text, 9);
+  REQUIRE(gz.ok());
+  return *gz;
+}
+
+// The compressed byte an error message names ("...: compressed byte N: ..."), or 0.
+size_t NamedByte(const std::string& message) {
+  size_t at = message.find("compressed byte ");
+  return at == std::string::npos ? 0 : std::stoul(message.substr(at + 16));
+}
+
+}  // namespace
+
+TEST_CASE("concatenated gzip members inflate to their concatenation", "[gzip]") {
+  auto in = profana::InputFromBytes(Gzip("{\"traceEvents\": [") + Gzip("]}\n"), "two.json.gz");
+  REQUIRE(in.ok());
+  CHECK(in->gzipped);
+  CHECK_FALSE(in->gzip_truncated);
+  CHECK(std::string(in->view()) == "{\"traceEvents\": []}\n");
+}
+
+TEST_CASE("a gzip stream cut at any byte keeps a prefix and says where it ends", "[gzip]") {
+  std::string text = profana::test::ReadFile(profana::test::TestData("bad/wrong_types.json"));
+  std::string gz = Gzip(text);
+  for (size_t cut = 2; cut < gz.size(); ++cut) {  // 2: the gzip magic, so it is taken as gzip
+    INFO("cut at " << cut);
+    auto in = profana::InputFromBytes(gz.substr(0, cut), "cut.json.gz");
+    REQUIRE(in.ok());
+    CHECK(in->gzip_truncated);  // a cut inside the 8-byte trailer too: the stream is not whole
+    CHECK(in->gzip_truncated_at == cut);
+    CHECK(text.compare(0, in->size, std::string(in->view())) == 0);
+    if (cut >= gz.size() - 8) CHECK(in->size == text.size());  // the trailer holds no content
+  }
+}
+
+TEST_CASE("damaged gzip data is named at the first byte that breaks the stream", "[gzip]") {
+  // ISA-L decodes ahead and notices damage up to a few dozen bytes late; the message names the
+  // first byte whose arrival breaks the stream: the bytes before it read as a stream cut short.
+  std::string text = profana::test::ReadFile(profana::test::TestData("bad/wrong_types.json"));
+  std::string gz = Gzip(text + text + text);
+  int damaged = 0;
+  // Every byte of the deflate data (after the 10-byte header, before the 8-byte trailer), each
+  // XORed with two patterns.
+  for (size_t at = 10; at + 8 < gz.size(); ++at) {
+    for (unsigned char pattern : {0x01, 0xA5}) {
+      std::string bad = gz;
+      bad[at] = static_cast<char>(bad[at] ^ pattern);
+      auto in = profana::InputFromBytes(bad, "bad.json.gz");
+      if (in.ok()) continue;  // some flips still decode (to other text: the CRC is checked)
+      ++damaged;
+      INFO("byte " << at << " ^ " << int(pattern) << ": " << in.status().message());
+      size_t named = NamedByte(in.status().message());
+      REQUIRE(named > at);  // the damage is at `at`: no byte before it can break the stream
+      CHECK(in.status().message().find(": corrupt gzip data (") != std::string::npos);
+      auto before = profana::InputFromBytes(bad.substr(0, named - 1), "bad.json.gz");
+      REQUIRE(before.ok());
+      CHECK(before->gzip_truncated);
+      auto upto = profana::InputFromBytes(bad.substr(0, named), "bad.json.gz");
+      REQUIRE_FALSE(upto.ok());
+      CHECK(NamedByte(upto.status().message()) == named);
+    }
+  }
+  CHECK(damaged > 300);
+}

@@ -1,0 +1,75 @@
+// StringPool: interning identity, id 0 = "", and views that stay valid while the pool grows.
+#include "profana/base/string_pool.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+using profana::StringId;
+using profana::StringPool;
+
+TEST_CASE("a new pool holds only the empty string, as id 0", "[pool]") {
+  StringPool pool;
+  CHECK(pool.size() == 1);
+  CHECK(pool.Get(StringId(0)).empty());
+  CHECK(pool.Intern("") == StringId(0));
+  CHECK(pool.Intern(std::string_view()) == StringId(0));
+  StringId found(7);
+  CHECK(pool.Find("", &found));
+  CHECK(found == StringId(0));
+  CHECK(pool.size() == 1);
+  CHECK(pool.bytes() == 0);
+}
+
+TEST_CASE("interning gives dense ids in first-seen order, one per distinct string", "[pool]") {
+  StringPool pool;
+  CHECK(pool.Intern("aten::mm") == StringId(1));
+  CHECK(pool.Intern("aten::add") == StringId(2));
+  CHECK(pool.Intern("aten::mm") == StringId(1));
+  // Bytes, not C strings: an embedded NUL makes a different string.
+  StringId with_nul = pool.Intern(std::string_view("aten::mm\0x", 10));
+  CHECK(with_nul == StringId(3));
+  CHECK(pool.Get(with_nul).size() == 10);
+  CHECK(pool.Intern(std::string("aten::add")) == StringId(2));  // equal text, other storage
+  CHECK(pool.size() == 4);
+  CHECK(pool.bytes() == 8 + 9 + 10);  // each distinct string stored once
+  StringId found;
+  CHECK(pool.Find("aten::add", &found));
+  CHECK(found == StringId(2));
+  CHECK_FALSE(pool.Find("aten::ad", &found));
+  CHECK_FALSE(pool.Find("aten::addd", &found));
+}
+
+TEST_CASE("views stay valid while the pool grows, rehashes and moves", "[pool]") {
+  StringPool pool;
+  StringId first = pool.Intern("first");
+  std::string_view view = pool.Get(first);
+  const char* where = view.data();
+  // Many strings (the hash index doubles several times), strings that share their first 8-byte
+  // words (the hash reads 8 bytes at a time), and strings bigger than a quarter of a 1 MiB
+  // block (each gets a block of its own) between small ones.
+  std::vector<std::pair<StringId, std::string>> all;
+  for (int i = 0; i < 50000; ++i) {
+    std::string s = "prefix__prefix__" + std::to_string(i);
+    all.emplace_back(pool.Intern(s), s);
+  }
+  for (int i = 0; i < 6; ++i) {
+    std::string big(300000 + i, static_cast<char>('a' + i));
+    all.emplace_back(pool.Intern(big), big);
+    std::string small = "small" + std::to_string(i);
+    all.emplace_back(pool.Intern(small), small);
+  }
+  CHECK(pool.size() == 1 + 1 + all.size());
+  CHECK(pool.Get(first).data() == where);  // the text did not move
+  CHECK(view == "first");
+  for (size_t i = 0; i < all.size(); ++i) {
+    INFO(i);
+    REQUIRE(pool.Get(all[i].first) == all[i].second);
+    REQUIRE(pool.Intern(all[i].second) == all[i].first);
+  }
+  // Moving the pool moves its blocks, not the text in them.
+  StringPool moved = std::move(pool);
+  CHECK(moved.Get(first).data() == where);
+  CHECK(moved.Get(all.back().first) == "small5");
+}
