@@ -63,13 +63,14 @@ int main(int argc, char** argv) {
   auto t1 = now();
   passes::FunctionEventList events = passes::BuildFunctionEvents(trace);
   auto t2 = now();
-  passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events);
+  LaunchIndex launches(trace.events);
+  passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events, launches);
   auto t3 = now();
   passes::Ranking ranking = passes::RankEvents(trace, events, eval, 10);
   auto t4 = now();
-  passes::IdleBreakdown idle = passes::ComputeIdleBreakdown(trace, events, 30, 10);
+  passes::IdleBreakdown idle = passes::ComputeIdleBreakdown(trace, events, launches, 30, 10);
   auto t5 = now();
-  std::vector<passes::StreamQueue> queues = passes::ComputeStreamQueues(trace);
+  std::vector<passes::StreamQueue> queues = passes::ComputeStreamQueues(trace, launches);
   auto t6 = now();
   std::printf(
       "events=%zu kernels=%llu function_events=%zu queue_points=%zu candidates=%zu tracks=%zu "

@@ -1,47 +1,71 @@
 #include "profana/cli.h"
 
 #include <exception>
-#include <sstream>
+#include <new>
 
 #include "fmt/format.h"
+#include "profana/cli_args.h"
+#include "profana/cli_completion.h"
+#include "profana/cli_help.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
-#include "spdlog/sinks/ostream_sink.h"
+#include "profana/version.h"
 
 namespace profana::app {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;
+constexpr int kExitBadInput = 2;  // bad input or usage
+
+// The one place a command's outcome becomes a message and an exit code.
+int Finish(const Status& status, std::string* err) {
+  if (status.ok()) return kExitOk;
+  if (status.code() == ErrorCode::kCheckFailed) {
+    err->append(fmt::format("profana: check failed: {}\n", status.message()));
+    return kExitCheckFailed;
+  }
+  err->append(fmt::format("profana: error: {}\n", status.message()));
+  return kExitBadInput;
+}
+
+}  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err) {
-  // --verbose messages go through spdlog into a buffer that ends up on standard error.
-  std::ostringstream log_text;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(log_text);
-  sink->set_pattern("profana: %v");
-  auto logger = std::make_shared<spdlog::logger>("profana", sink);
-  logger->set_level(spdlog::level::off);
-  Context ctx{out, err, nullptr, logger};
-  struct FlushLog {
-    std::ostringstream& text;
-    std::string* err;
-    ~FlushLog() { err->insert(0, text.str()); }
-  } flush_log{log_text, err};
+  Context ctx{out, Log(err), nullptr};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");
+  app.formatter(MakeHelpFormatter());
   app.require_subcommand(1);
-  app.set_version_flag("--version", "profana 0.1.0");
+  app.set_version_flag("--version", VersionString());
+  AddLeadingCommonOptions(app);
   RegisterTableCommand(app, ctx);
   RegisterStacksCommand(app, ctx);
   RegisterTreeCommand(app, ctx);
   RegisterOptimizableCommand(app, ctx);
   RegisterQueueCommand(app, ctx);
   RegisterIdleCommand(app, ctx);
+  RegisterStepsCommand(app, ctx);
+  RegisterKernelsCommand(app, ctx);
   RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);
   RegisterDiffCommand(app, ctx);
   RegisterCheckCommand(app, ctx);
+  RegisterHelpCommand(app, ctx);
+  RegisterCompletionCommand(app, ctx);
+  AddFormatsToHelp(app);
+  Result<std::vector<std::string>> words = NormalizeArgs(app, args);
+  if (!words.ok()) {
+    err->append(fmt::format("profana: error: {}\nRun 'profana --help' for the list of commands.\n",
+                            words.status().message()));
+    return kExitBadInput;
+  }
   try {
     // CLI11 wants argv order reversed for its vector overload.
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    std::vector<std::string> reversed(words->rbegin(), words->rend());
     app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     out->append(app.help());
@@ -53,6 +77,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     out->append(e.what());
     out->append("\n");
     return kExitOk;
+  } catch (const BadOptionValue& e) {
+    // The message says what the option expects; no need to point at --help.
+    return Finish(Status(ErrorCode::kInvalidArgument, e.what()), err);
   } catch (const CLI::ParseError& e) {
     // A subcommand's own --help arrives here as well.
     if (e.get_exit_code() == 0) {
@@ -65,10 +92,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   }
   if (!ctx.run) return kExitBadInput;
   try {
-    return ctx.run();
+    return Finish(ctx.run(), err);
   } catch (const std::bad_alloc&) {
-    err->append("profana: error: out of memory\n");
-    return kExitBadInput;
+    return Finish(Status(ErrorCode::kInternal, "out of memory"), err);
   } catch (const std::exception& e) {
     err->append(fmt::format("profana: internal error: {}\n", e.what()));
     return kExitBadInput;

@@ -109,13 +109,14 @@ std::string RowName(const std::string& line) {
 // profana's tree (where PyTorch moved the async event out).
 std::set<std::string> AffectedNames(const Session& s, const std::string& input) {
   std::set<std::string> names = s.async_names;
-  auto trace = profana::LoadTrace(s.dir + "/" + input);
-  REQUIRE(trace.ok());
+  auto loaded = profana::LoadTrace(s.dir + "/" + input);
+  REQUIRE(loaded.ok());
+  const profana::Trace* trace = &loaded->trace;
   profana::passes::FunctionEventList events = profana::passes::BuildFunctionEvents(*trace);
   for (size_t i = 0; i < events.size(); ++i) {
     if (!s.async_names.count(std::string(trace->str(events.name[i])))) continue;
-    for (int32_t p = events.parent[i]; p >= 0; p = events.parent[p])
-      names.insert(std::string(trace->str(events.name[p])));
+    for (profana::FnEventId p = events.parent[i]; p.valid(); p = events.parent[p.value])
+      names.insert(std::string(trace->str(events.name[p.value])));
   }
   return names;
 }
@@ -232,8 +233,9 @@ TEST_CASE("the op tree matches PyTorch's cpu_parent and cpu_children", "[conform
   for (const Session& s : Sessions()) {
     if (!s.async_names.empty()) continue;  // PyTorch took the async events out of its tree
     INFO(s.name);
-    auto trace = profana::LoadTrace(s.dir + "/trace.kineto_like.json");
-    if (!trace.ok()) continue;  // legacy sessions have no kineto-like file
+    auto loaded = profana::LoadTrace(s.dir + "/trace.kineto_like.json");
+    if (!loaded.ok()) continue;  // legacy sessions have no kineto-like file
+    const profana::Trace* trace = &loaded->trace;
     profana::passes::FunctionEventList events = profana::passes::BuildFunctionEvents(*trace);
     simdjson::dom::parser parser;
     simdjson::dom::element oracle = parser.load(s.dir + "/events.json");
@@ -250,11 +252,12 @@ TEST_CASE("the op tree matches PyTorch's cpu_parent and cpu_children", "[conform
       CHECK(std::string(trace->str(events.name[i])) ==
             std::string(std::string_view(row.at(at("name")))));
       simdjson::dom::element parent = row.at(at("cpu_parent"));
-      CHECK(events.parent[i] == (parent.is_null() ? -1 : int32_t(int64_t(parent))));
+      CHECK(events.parent[i] == (parent.is_null() ? profana::FnEventId::None()
+                                                  : profana::FnEventId(uint32_t(int64_t(parent)))));
       std::vector<int64_t> want_children, got_children;
       for (int64_t c : row.at(at("cpu_children")).get_array()) want_children.push_back(c);
       for (uint32_t k = events.child_begin[i]; k < events.child_begin[i + 1]; ++k)
-        got_children.push_back(events.child_index[k]);
+        got_children.push_back(events.child_index[k].value);
       CHECK(got_children == want_children);
       ++i;
     }

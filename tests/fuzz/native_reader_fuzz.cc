@@ -17,19 +17,27 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto trace = profana::native::SniffNativeText(bytes)
-                   ? profana::native::ReadNativeText(bytes, "fuzz")
-                   : profana::native::ReadNative(bytes, "fuzz");
-  if (!trace.ok()) return 0;
-  // A file the reader accepts must be safe for every pass.
-  auto events = profana::passes::BuildFunctionEvents(*trace);
-  auto rows = profana::passes::ComputeKeyAverages(*trace, events, {false, 0});
-  profana::passes::ComputeStackSamples(*trace, events, profana::passes::StackSource::kAuto,
+  profana::LoadedTrace loaded;
+  if (profana::native::SniffNativeText(bytes)) {
+    auto text = profana::native::ReadNativeText(bytes, "fuzz");
+    if (!text.ok()) return 0;
+    loaded.trace = std::move(*text);
+  } else {
+    auto binary = profana::native::ReadNative(bytes, "fuzz");
+    if (!binary.ok()) return 0;
+    loaded = std::move(*binary);
+  }
+  const profana::Trace& trace = loaded.trace;
+  // A file the reader accepts must be safe for every pass, with its function event index too.
+  auto events = profana::passes::BuildFunctionEvents(trace, loaded.function_index);
+  auto rows = profana::passes::ComputeKeyAverages(trace, events, {false, 0});
+  profana::passes::ComputeStackSamples(trace, events, profana::passes::StackSource::kAuto,
                                        profana::passes::StackMetric::kSelfCpu);
-  profana::io::WriteChromeTrace(*trace);
+  profana::io::WriteChromeTrace(trace);
   // And it writes back to a file that reads to the same bytes.
-  std::string again = profana::native::WriteNative(*trace);
+  std::string again = profana::native::WriteNative(trace, loaded.function_index);
   auto reread = profana::native::ReadNative(again, "again");
-  if (!reread.ok() || profana::native::WriteNative(*reread) != again) std::abort();
+  if (!reread.ok() || profana::native::WriteNative(reread->trace, reread->function_index) != again)
+    std::abort();
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/stacks.h"
+#include "profana/passes/trace_validation.h"
 
 namespace profana::fuzz {
 
@@ -20,10 +21,12 @@ inline void RunPasses(const Trace& trace) {
   p::ComputeKeyAverages(trace, events, {false, 0});
   p::ComputeKeyAverages(trace, events, {true, 5});
   p::ComputeStackSamples(trace, events, p::StackSource::kBoth, p::StackMetric::kSelfCuda);
-  p::GpuEvaluation eval = p::EvaluateGpu(trace, events);
+  LaunchIndex launches(trace.events);
+  p::GpuEvaluation eval = p::EvaluateGpu(trace, events, launches);
   p::RankEvents(trace, events, eval, 10);
-  p::ComputeIdleBreakdown(trace, events, 30, 5);
-  p::ComputeStreamQueues(trace);
+  p::ComputeIdleBreakdown(trace, events, launches, 30, 5);
+  p::ComputeStreamQueues(trace, launches);
+  p::ValidateTrace(trace, launches);
   p::MemoryTimeline memory = p::BuildMemoryTimeline(trace, events);
   p::MemoryByOp(trace, events, memory, -1);
   io::WriteChromeTrace(trace);

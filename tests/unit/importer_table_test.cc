@@ -67,17 +67,17 @@ TEST_CASE("LoadTrace reads files through the table's open paths", "[importers]")
   std::string json_path = profana::test::TestData("bad/wrong_types.json");
   auto json = profana::LoadTrace(json_path);
   REQUIRE(json.ok());
-  CHECK(json->metadata.container.empty());  // no container line: read as JSON
+  CHECK(json->trace.metadata.container.empty());  // no container line: read as JSON
 
   // The native file goes through the mapping row: its container line names the file's size.
-  std::string native = profana::native::WriteNative(*json);
+  std::string native = profana::native::WriteNative(json->trace);
   std::string path = WriteTemp(native, ".pfa");
   auto mapped = profana::LoadTrace(path);
   REQUIRE(mapped.ok());
-  CHECK(mapped->metadata.container == "profana-native " +
-                                          std::to_string(profana::native::kVersion) + " (" +
-                                          std::to_string(native.size()) + " bytes)");
-  CHECK(mapped->events.size() == json->events.size());
+  CHECK(mapped->trace.metadata.container == "profana-native " +
+                                                std::to_string(profana::native::kVersion) + " (" +
+                                                std::to_string(native.size()) + " bytes)");
+  CHECK(mapped->trace.events.size() == json->trace.events.size());
 
   // The mapping row applies the same --max-memory budget as a whole read.
   profana::LoadOptions tight;

@@ -144,8 +144,9 @@ TEST_CASE("a native file reads back to the same bytes, and its layout is the doc
   CHECK(Get32(b, 12) == 32);
   auto t = profana::native::ReadNative(b, "t.pfa");
   REQUIRE(t.ok());
-  CHECK(profana::native::WriteNative(*t) == b);
-  CHECK(t->str(t->events.name[2]) == "gemm");
+  CHECK_FALSE(t->function_index.has_value());
+  CHECK(profana::native::WriteNative(t->trace) == b);
+  CHECK(t->trace.str(t->trace.events.name[2]) == "gemm");
   for (const Entry& e : Sections(b)) CHECK(e.offset % 8 == 0);
 }
 
@@ -180,7 +181,7 @@ TEST_CASE("a native file with any byte flipped is refused, except in padding", "
     if (padding[i]) {
       // Padding carries nothing: the trace read is the same.
       REQUIRE(r.ok());
-      CHECK(profana::native::WriteNative(*r) == b);
+      CHECK(profana::native::WriteNative(r->trace) == b);
     } else {
       CHECK_FALSE(r.ok());
       refused += !r.ok();
@@ -277,12 +278,12 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   Trace t = SmallTrace();
   profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(t);
   REQUIRE(built.size() >= 3);
-  t.function_index = profana::passes::MakeFunctionEventIndex(t, built);
-  std::string b = WriteNative(t);
+  std::string b = WriteNative(t, profana::passes::MakeFunctionEventIndex(t, built));
   auto read = ReadNative(b, "t.pfa");
   REQUIRE(read.ok());
-  REQUIRE(read->function_index.present());
-  CHECK(profana::passes::BuildFunctionEvents(*read).kernel_index == built.kernel_index);
+  REQUIRE(read->function_index.has_value());
+  CHECK(profana::passes::BuildFunctionEvents(read->trace, read->function_index).kernel_index ==
+        built.kernel_index);
   // A flipped byte in any of the index's sections fails its checksum.
   for (uint32_t id = kIndexBase; id <= kIndexBase + 12; ++id) {
     uint64_t off = Get64(b, EntryAt(b, id) + 8), size = Get64(b, EntryAt(b, id) + 16);
@@ -326,8 +327,9 @@ TEST_CASE("a function event index that lies is refused; one of another version i
   Reseal(&d);
   auto other = ReadNative(d, "t.pfa");
   REQUIRE(other.ok());
-  CHECK_FALSE(other->function_index.present());
-  CHECK(profana::passes::BuildFunctionEvents(*other).kernel_index == built.kernel_index);
+  CHECK_FALSE(other->function_index.has_value());
+  CHECK(profana::passes::BuildFunctionEvents(other->trace, other->function_index).kernel_index ==
+        built.kernel_index);
 }
 
 TEST_CASE("damaged native files exit 2 with one error line naming the file", "[native]") {
@@ -377,7 +379,7 @@ TEST_CASE("empty tables read back: an empty section overlaps nothing", "[native]
   std::string b = profana::native::WriteNative(empty);
   auto r = profana::native::ReadNative(b, "empty.pfa");
   REQUIRE(r.ok());
-  CHECK(profana::native::WriteNative(*r) == b);
+  CHECK(profana::native::WriteNative(r->trace) == b);
   TraceBuilder only_events;
   TraceBuilder::Event e;
   e.trace_name = only_events.Intern("op");

@@ -104,14 +104,15 @@ TEST_CASE(
   for (size_t n = 0; n < files.size(); ++n) {
     const std::string& file = files[n];
     INFO(file);
-    auto trace = profana::LoadTrace(file);
-    if (!trace.ok()) continue;  // damaged beyond use: the bad-input tests cover it
+    auto loaded_trace = profana::LoadTrace(file);
+    if (!loaded_trace.ok()) continue;  // damaged beyond use: the bad-input tests cover it
     ++loaded;
+    const profana::Trace* trace = &loaded_trace->trace;
     // As `convert` writes it: with the function event index, which the commands below then use.
     std::string plain = profana::native::WriteNative(*trace);
-    trace->function_index = profana::passes::MakeFunctionEventIndex(
-        *trace, profana::passes::BuildFunctionEvents(*trace));
-    std::string native = profana::native::WriteNative(*trace);
+    std::string native = profana::native::WriteNative(
+        *trace, profana::passes::MakeFunctionEventIndex(
+                    *trace, profana::passes::BuildFunctionEvents(*trace)));
     std::string path = (tmp.path / (std::to_string(n) + ".pfa")).string();
     WriteBytes(path, native);
     auto table = profana::test::Run({"table", file});
@@ -133,7 +134,7 @@ TEST_CASE(
     // diagnostics are not Chrome-trace events), and JSON -> native -> JSON gives the same text.
     auto from_native = profana::LoadTrace(path);
     REQUIRE(from_native.ok());
-    std::string json = profana::io::WriteChromeTrace(*from_native);
+    std::string json = profana::io::WriteChromeTrace(from_native->trace);
     simdjson::dom::element doc;
     CHECK(strict.parse(json).get(doc) == simdjson::SUCCESS);
     std::string json_path = (tmp.path / (std::to_string(n) + ".json")).string();
@@ -141,12 +142,13 @@ TEST_CASE(
     CHECK(profana::test::Run({"table", json_path}).out == table.out);
     auto again = profana::LoadTrace(json_path);
     REQUIRE(again.ok());
-    std::string native2 = profana::native::WriteNative(*again);
+    std::string native2 = profana::native::WriteNative(again->trace);
     WriteBytes(path, native2);
     auto from_native2 = profana::LoadTrace(path);
     REQUIRE(from_native2.ok());
-    CHECK(profana::io::WriteChromeTrace(*from_native2) == json);
-    CHECK(profana::native::WriteNative(*from_native2) == native2);
+    CHECK(profana::io::WriteChromeTrace(from_native2->trace) == json);
+    CHECK(profana::native::WriteNative(from_native2->trace, from_native2->function_index) ==
+          native2);
     fs::remove(path);
     fs::remove(json_path);
   }
@@ -210,19 +212,22 @@ TEST_CASE(
   int indexed = 0;
   for (const std::string& file : AllTraces()) {
     INFO(file);
-    auto trace = profana::LoadTrace(file);
-    if (!trace.ok()) continue;
-    profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(*trace);
-    trace->function_index = profana::passes::MakeFunctionEventIndex(*trace, built);
-    std::string bytes = profana::native::WriteNative(*trace);
+    auto loaded = profana::LoadTrace(file);
+    if (!loaded.ok()) continue;
+    const profana::Trace& trace = loaded->trace;
+    profana::passes::FunctionEventList built = profana::passes::BuildFunctionEvents(trace);
+    std::string bytes =
+        profana::native::WriteNative(trace, profana::passes::MakeFunctionEventIndex(trace, built));
     // Read in place, as from a mapped file: the index's columns are views of `bytes`.
     auto backing = std::make_shared<std::string>(std::move(bytes));
     auto read = profana::native::ReadNative(*backing, "t.pfa", backing);
     REQUIRE(read.ok());
-    REQUIRE(read->function_index.present());
-    CHECK(read->function_index.source.is_view());
-    CHECK(read->events.start_ns.is_view());
-    CheckSameList(*read, profana::passes::BuildFunctionEvents(*read), *trace, built);
+    REQUIRE(read->function_index.has_value());
+    CHECK(read->function_index->source.is_view());
+    CHECK(read->trace.events.start_ns.is_view());
+    CheckSameList(read->trace,
+                  profana::passes::BuildFunctionEvents(read->trace, read->function_index), trace,
+                  built);
     ++indexed;
   }
   CHECK(indexed >= 100);

@@ -21,8 +21,9 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
   REQUIRE(files.size() >= 38);
   for (const std::string& file : files) {
     INFO(file);
-    auto trace = profana::LoadTrace(file);
-    REQUIRE(trace.ok());
+    auto loaded = profana::LoadTrace(file);
+    REQUIRE(loaded.ok());
+    const profana::Trace* trace = &loaded->trace;
     CHECK(trace->diagnostics.CountAtLeast(profana::Severity::kError) == 0);
     CHECK(trace->events.size() > 0);
     auto events = profana::passes::BuildFunctionEvents(*trace);
@@ -31,13 +32,13 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
     profana::passes::EventTimes times(*trace, events);
     for (size_t i = 0; i < events.size(); ++i) {
       for (uint32_t k = events.child_begin[i]; k < events.child_begin[i + 1]; ++k) {
-        uint32_t c = events.child_index[k];
-        broken += events.parent[c] != static_cast<int32_t>(i) ||
+        uint32_t c = events.child_index[k].value;
+        broken += events.parent[c] != profana::FnEventId(static_cast<uint32_t>(i)) ||
                   events.start_ns[c] < events.start_ns[i] || events.end_ns[c] > events.end_ns[i] ||
                   events.thread[c] != events.thread[i];
       }
       self_sum += times[i].self_cpu_ns;
-      if (events.parent[i] < 0) top_sum += times[i].cpu_total_ns;
+      if (!events.parent[i].valid()) top_sum += times[i].cpu_total_ns;
     }
     CHECK(broken == 0);
     CHECK(self_sum == top_sum);

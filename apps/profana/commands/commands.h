@@ -1,35 +1,41 @@
 // What every subcommand shares: the common options, loading a trace with its warnings, writing
-// the result to stdout or -o FILE, and the mapping from Status to exit codes. One file per
-// subcommand registers itself with Register<Name>Command.
+// the result to stdout or -o FILE. One file per subcommand registers itself with
+// Register<Name>Command; each is load -> passes -> reporter -> Emit and returns a Status, which
+// only RunCli turns into a message and an exit code.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "profana/base/status.h"
+#include "profana/commands/log.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
-#include "spdlog/spdlog.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::app {
 
+using report::OutputFormat;
+
 struct Context {
   std::string* out;
-  std::string* err;
-  std::function<int()> run;             // set by the chosen subcommand's callback
-  std::shared_ptr<spdlog::logger> log;  // --verbose diagnostics, appended to *err; off by default
+  Log log;                      // warnings and --verbose diagnostics, appended to standard error
+  std::function<Status()> run;  // set by the chosen subcommand's callback
 };
 
 struct CommonOptions {
   std::string output;  // -o FILE; empty = stdout
-  std::string format = "text";
+  OutputFormat format = OutputFormat::kText;
   bool strict = false;
   bool verbose = false;
   bool quiet = false;
-  std::string max_memory;  // --max-memory SIZE; empty = the default (see base/memory_limit.h)
+  std::optional<uint64_t> max_memory;  // --max-memory; unset = the default (base/memory_limit.h)
   // Filters, applied by LoadForCommand before any analysis (passes/trace_filter.h).
   std::string steps;
   bool skip_first_step = false;
@@ -58,25 +64,48 @@ class Stopwatch {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-constexpr int kExitOk = 0;
-constexpr int kExitCheckFailed = 1;
-constexpr int kExitBadInput = 2;
-
+// -o, --format (one of `formats`, the first the default), --strict, -v, -q, --max-memory and
+// the filters.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
-                      const std::vector<std::string>& formats);
+                      const std::vector<OutputFormat>& formats);
 // Adds only the filter options (for commands that load more than one trace with one set of
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
-// Loads a trace and applies the filters; prints one warning line for its diagnostics unless
-// --quiet; with --strict, error-severity diagnostics fail the load.
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx);
-// Writes text to -o FILE or stdout. Returns an exit code.
-int Emit(std::string text, const CommonOptions& options, Context& ctx);
+
+// Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q.
+template <typename Args>
+void SetRun(CLI::App* command, Context& ctx, std::shared_ptr<Args> args,
+            Status (*run)(const Args&, Context&)) {
+  command->callback([args, &ctx, run] {
+    ctx.run = [args, &ctx, run] {
+      ctx.log.set_verbose(args->common.verbose);
+      ctx.log.set_quiet(args->common.quiet);
+      return run(*args, ctx);
+    };
+  });
+}
+
+// How LoadForCommand speaks of a trace's damaged events.
+enum class DiagnosticWarning { kWarn, kSilent };
+
+// Loads a trace and applies the filters; logs one warning line for its diagnostics (unless
+// kSilent); with --strict, error-severity diagnostics fail the load. With `function_index`, a
+// native file's function event index comes back there (for BuildFunctionEvents); a filter drops
+// it, since it describes every event of the file.
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index = nullptr,
+                             DiagnosticWarning warning = DiagnosticWarning::kWarn);
+// The whole of a small file an option names (a budget), as text.
+Result<std::string> ReadTextFile(const std::string& path);
+// Writes text to -o FILE or stdout.
+Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
 // NO_COLOR unset). Never when writing to -o FILE.
 bool UseColor(const std::string& mode, const CommonOptions& options);
-// Prints "profana: <message>" and returns the exit code for the status.
-int Fail(const Status& status, Context& ctx);
+// "<stdin>" for "-", else the path: how messages name an input.
+std::string InputName(const std::string& path);
+// Warns that a GPU analysis has nothing to look at: no kernel, memcpy or memset.
+void WarnWithoutDeviceActivity(const Trace& trace, const std::string& path, Context& ctx);
 
 void RegisterTableCommand(CLI::App& app, Context& ctx);
 void RegisterInfoCommand(CLI::App& app, Context& ctx);
@@ -89,5 +118,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx);
 void RegisterMemoryCommand(CLI::App& app, Context& ctx);
 void RegisterDiffCommand(CLI::App& app, Context& ctx);
 void RegisterCheckCommand(CLI::App& app, Context& ctx);
+void RegisterStepsCommand(CLI::App& app, Context& ctx);
+void RegisterKernelsCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

@@ -2,34 +2,52 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "fmt/format.h"
+#include "profana/base/memory_limit.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/trace_filter.h"
+#include "profana/reporters/diagnostics_text.h"
 
 namespace profana::app {
 
 void AddCommonOptions(CLI::App* command, CommonOptions* o,
-                      const std::vector<std::string>& formats) {
+                      const std::vector<OutputFormat>& formats) {
+  std::vector<std::string> names;
+  for (OutputFormat f : formats) names.emplace_back(report::OutputFormatName(f));
+  o->format = formats.front();
   command->add_option("-o,--output", o->output,
                       "Write the result to FILE instead of standard output");
-  command->add_option("--format", o->format, "Output format")
-      ->check(CLI::IsMember(formats))
-      ->default_str(formats.front());
+  command
+      ->add_option_function<std::string>(
+          "--format",
+          [o](const std::string& name) { o->format = *report::ParseOutputFormat(name); },
+          "Output format")
+      ->check(OneOf("--format", "format", names))
+      ->default_str(names.front());
   command->add_flag("--strict", o->strict,
                     "Treat damaged events (counted warnings) as fatal: exit 2");
   command->add_flag("-v,--verbose", o->verbose,
                     "Print diagnostics of the import on standard error");
   command->add_flag("-q,--quiet", o->quiet, "Do not print warnings");
-  command->add_option(
-      "--max-memory", o->max_memory,
-      "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
-      "(default: half the physical memory)");
+  command
+      ->add_option_function<std::string>(
+          "--max-memory",
+          [o](const std::string& size) {
+            uint64_t bytes = 0;
+            ParseByteSize(size, &bytes);
+            o->max_memory = bytes;
+          },
+          "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
+          "(default: half the physical memory)")
+      ->check(ByteSize("--max-memory"));
   AddFilterOptions(command, o);
 }
 
@@ -39,6 +57,7 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   // same selection) and `memory --device cuda:0` (a memory device by name).
   auto has = [command](const char* name) { return command->get_option_no_throw(name) != nullptr; };
   command->add_option("--steps", o->steps, "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")
+      ->check(ParsedBy([](const std::string& s) { return passes::ParseStepRanges(s).status(); }))
       ->group(group);
   command
       ->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")
@@ -46,6 +65,10 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   command
       ->add_option("--window", o->window,
                    "Keep START:END, microseconds from the trace start (either may be empty)")
+      ->check(ParsedBy([](const std::string& s) {
+        passes::TraceFilter f;
+        return passes::ParseWindow(s, &f);
+      }))
       ->group(group);
   if (!has("--thread"))
     command
@@ -71,6 +94,8 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       ->group(group);
 }
 
+namespace {
+
 Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
   passes::TraceFilter f;
   if (!o.steps.empty()) {
@@ -86,11 +111,22 @@ Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
   return f;
 }
 
+}  // namespace
+
 bool UseColor(const std::string& mode, const CommonOptions& o) {
   if (mode == "always") return true;
   if (mode == "never" || !(o.output.empty() || o.output == "-")) return false;
   const char* no_color = std::getenv("NO_COLOR");
   return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO);
+}
+
+std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context& ctx) {
+  for (ActivityKind k : t.events.kind)
+    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
+      return;
+  ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
 }
 
 double PeakRssMb() {
@@ -99,50 +135,17 @@ double PeakRssMb() {
   return usage.ru_maxrss / 1024.0;
 }
 
-int Fail(const Status& status, Context& ctx) {
-  ctx.err->append(fmt::format("profana: error: {}\n", status.message()));
-  return status.code() == ErrorCode::kCheckFailed ? kExitCheckFailed : kExitBadInput;
-}
-
-namespace {
-
-std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, Severity at_least) {
-  std::string kinds;
-  uint64_t total = 0;
-  for (size_t k = 0; k < kDiagnosticKinds; ++k) {
-    auto kind = static_cast<DiagnosticKind>(k);
-    if (DiagnosticSeverity(kind) < at_least || diag.count(kind) == 0) continue;
-    total += diag.count(kind);
-    kinds +=
-        fmt::format("{}{} {}", kinds.empty() ? "" : ", ", diag.count(kind), DiagnosticName(kind));
-  }
-  std::string first;
-  for (const DiagnosticSample& s : diag.samples()) {
-    if (DiagnosticSeverity(s.kind) < at_least) continue;
-    std::string where = s.byte_offset == UINT64_MAX ? "" : fmt::format("byte {}", s.byte_offset);
-    if (s.event_index >= 0)
-      where += fmt::format("{}event #{}", where.empty() ? "" : ", ", s.event_index);
-    first = fmt::format("; first: {}{}{}", where, where.empty() ? "" : ": ", s.detail);
-    break;
-  }
-  return fmt::format("{}: {} problem{} ({}){}", name, total, total == 1 ? "" : "s", kinds, first);
-}
-
-}  // namespace
-
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx) {
-  if (o.verbose) ctx.log->set_level(spdlog::level::debug);
-  // Bad filter options fail before the (maybe long) load.
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index,
+                             DiagnosticWarning warning) {
   PROFANA_ASSIGN_OR_RETURN(passes::TraceFilter filter, FilterFromOptions(o));
   Stopwatch clock;
   LoadOptions load;
-  if (!o.max_memory.empty() && !ParseByteSize(o.max_memory, &load.limits.max_bytes))
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--max-memory {}: expected a size such as 512M, 16G or 0 (no limit)",
-                              o.max_memory));
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadTrace(path, load));
+  if (o.max_memory) load.limits.max_bytes = *o.max_memory;
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(path, load));
+  Trace& trace = loaded.trace;
   double ms = clock.Lap();
-  ctx.log->debug(
+  ctx.log.Debug(
       "{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} "
       "memory, {} flow; {} strings, {} stacks",
       path, trace.metadata.format, trace.metadata.input_bytes,
@@ -150,48 +153,57 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                                       : "",
       trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(),
       trace.flows.size(), trace.strings.size(), trace.stacks.size() - 1);
-  std::string name = path == "-" ? "<stdin>" : path;
+  std::string name = InputName(path);
   const Diagnostics& diag = trace.diagnostics;
   // --strict: every problem a warning would mention is fatal (informational counts are not).
   if (o.strict && diag.CountAtLeast(Severity::kWarning) > 0)
-    return Status(ErrorCode::kMalformed, DiagnosticSummary(name, diag, Severity::kWarning) +
+    return Status(ErrorCode::kMalformed, report::DiagnosticSummary(name, diag, Severity::kWarning) +
                                              " (--strict makes these fatal)");
-  if (!o.quiet && diag.CountAtLeast(Severity::kWarning) > 0)
-    ctx.err->append(
-        fmt::format("profana: warning: {} (see `profana info`; --strict makes these fatal)\n",
-                    DiagnosticSummary(name, diag, Severity::kWarning)));
+  if (warning == DiagnosticWarning::kWarn && diag.CountAtLeast(Severity::kWarning) > 0)
+    ctx.log.Warn("warning: {} (see `profana info`; --strict makes these fatal)",
+                 report::DiagnosticSummary(name, diag, Severity::kWarning));
   for (const DiagnosticSample& s : diag.samples())
-    ctx.log->debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
-                   s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
-                   s.event_index, s.detail);
+    ctx.log.Debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
+                  s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
+                  s.event_index, s.detail);
   if (!filter.empty()) {
+    loaded.function_index.reset();  // it describes every event of the file
     size_t before = trace.events.size();
     Status st = passes::FilterTrace(filter, &trace);
     if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
-    ctx.log->debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before,
-                   clock.Lap());
+    ctx.log.Debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before,
+                  clock.Lap());
   }
-  return trace;
+  if (function_index) *function_index = std::move(loaded.function_index);
+  return std::move(trace);
 }
 
-int Emit(std::string text, const CommonOptions& o, Context& ctx) {
+Result<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
     if (ctx.out->empty())
       *ctx.out = std::move(text);
     else
       ctx.out->append(text);
-    return kExitOk;
+    return Status::Ok();
   }
   FILE* f = std::fopen(o.output.c_str(), "wb");
   if (!f)
-    return Fail(
-        Status(ErrorCode::kIo, fmt::format("{}: cannot write: {}", o.output, std::strerror(errno))),
-        ctx);
+    return Status(ErrorCode::kIo,
+                  fmt::format("{}: cannot write: {}", o.output, std::strerror(errno)));
   bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   ok = std::fclose(f) == 0 && ok;
-  if (!ok) return Fail(Status(ErrorCode::kIo, fmt::format("{}: write failed", o.output)), ctx);
-  return kExitOk;
+  if (!ok) return Status(ErrorCode::kIo, fmt::format("{}: write failed", o.output));
+  return Status::Ok();
 }
 
 }  // namespace profana::app

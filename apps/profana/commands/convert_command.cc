@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
@@ -34,34 +35,31 @@ std::string TargetFormat(const ConvertArgs& a) {
   return "";
 }
 
-int RunConvert(const ConvertArgs& a, Context& ctx) {
+Status RunConvert(const ConvertArgs& a, Context& ctx) {
   std::string to = TargetFormat(a);
   if (to.empty())
-    return Fail(Status(ErrorCode::kInvalidArgument,
-                       fmt::format("convert: cannot tell the output format from \"{}\": name it "
-                                   "*.pfa, *.txt, *.json or "
-                                   "*.json.gz, or say --to native|text|json|json.gz",
-                                   a.common.output.empty() ? "standard output" : a.common.output)),
-                ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("convert: cannot tell the output format from \"{}\": name it "
+                              "*.pfa, *.txt, *.json or *.json.gz, or say --to "
+                              "native|text|json|json.gz",
+                              a.common.output.empty() ? "standard output" : a.common.output));
+  // A native input's index, written out again as it is unless a new one is made.
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
   if (to == "native" && !a.no_index) {
     // The op tree and attributions go into the file, so analyses of it start from them.
-    trace->function_index =
-        passes::MakeFunctionEventIndex(*trace, passes::BuildFunctionEvents(*trace));
-    ctx.log->debug("convert: function event index of {} events in {:.1f} ms",
-                   trace->function_index.source.size(), clock.Lap());
+    index = passes::MakeFunctionEventIndex(trace, passes::BuildFunctionEvents(trace, index));
+    ctx.log.Debug("convert: function event index of {} events in {:.1f} ms", index->source.size(),
+                  clock.Lap());
   }
-  std::string bytes = to == "native" ? native::WriteNative(*trace)
-                      : to == "text" ? native::WriteNativeText(*trace)
-                                     : io::WriteChromeTrace(*trace);
-  ctx.log->debug("convert: wrote {} bytes of {} in {:.1f} ms", bytes.size(), to, clock.Lap());
+  std::string bytes = to == "native" ? native::WriteNative(trace, index)
+                      : to == "text" ? native::WriteNativeText(trace)
+                                     : io::WriteChromeTrace(trace);
+  ctx.log.Debug("convert: wrote {} bytes of {} in {:.1f} ms", bytes.size(), to, clock.Lap());
   if (to == "json.gz") {
-    auto gz = GzipBytes(bytes);
-    if (!gz.ok()) return Fail(gz.status(), ctx);
-    bytes = std::move(*gz);
-    ctx.log->debug("convert: gzipped to {} bytes in {:.1f} ms", bytes.size(), clock.Lap());
+    PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));
+    ctx.log.Debug("convert: gzipped to {} bytes in {:.1f} ms", bytes.size(), clock.Lap());
   }
   return Emit(std::move(bytes), a.common, ctx);
 }
@@ -78,7 +76,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
                   "Trace file (any format profana reads); - reads standard input")
       ->required();
   cmd->add_option("--to", args->to, "Output format; default: from the -o file's extension")
-      ->check(CLI::IsMember({"native", "text", "json", "json.gz"}));
+      ->check(OneOf("--to", "format", {"native", "text", "json", "json.gz"}));
   CommonOptions& o = args->common;
   cmd->add_flag("--no-index", args->no_index,
                 "Native files: leave out the function event index (about 40 % smaller; every "
@@ -88,7 +86,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
   cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunConvert(*args, ctx); }; });
+  SetRun(cmd, ctx, args, RunConvert);
 }
 
 }  // namespace profana::app

@@ -1,6 +1,7 @@
 // profana diff BASE NEW: where one trace spent more time than the other, per key_averages key.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/diff_reporter.h"
@@ -12,45 +13,36 @@ struct DiffArgs {
   CommonOptions common;
   std::string base;
   std::string next;
-  std::string sort_by = "self";
+  passes::DiffOptions options;
   int64_t row_limit = 30;
-  bool group_by_input_shape = false;
-  int group_by_stack_n = 0;
   std::string color = "auto";
 };
 
-int RunDiff(const DiffArgs& a, Context& ctx) {
-  passes::DiffOptions options;
-  if (!passes::ParseDiffMetric(a.sort_by, &options.sort))
-    return Fail(
-        Status(ErrorCode::kInvalidArgument,
-               fmt::format(
-                   "--sort: unknown metric \"{}\" (expected one of: self, self_cpu, self_device, "
-                   "cpu_total, device_total, count)",
-                   a.sort_by)),
-        ctx);
-  options.keys = {a.group_by_input_shape, a.group_by_stack_n};
-  auto base = LoadForCommand(a.base, a.common, ctx);
-  if (!base.ok()) return Fail(base.status(), ctx);
-  auto next = LoadForCommand(a.next, a.common, ctx);
-  if (!next.ok()) return Fail(next.status(), ctx);
+Status RunDiff(const DiffArgs& a, Context& ctx) {
+  std::optional<FunctionEventIndex> base_index, next_index;
+  PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.base, a.common, ctx, &base_index));
+  PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(a.next, a.common, ctx, &next_index));
   Stopwatch clock;
-  passes::FunctionEventList base_events = passes::BuildFunctionEvents(*base);
-  passes::FunctionEventList next_events = passes::BuildFunctionEvents(*next);
-  passes::TraceDiff diff = passes::DiffTraces(*base, base_events, *next, next_events, options);
-  ctx.log->debug("diff: {} keys in {:.1f} ms", diff.rows.size(), clock.Lap());
+  passes::FunctionEventList base_events = passes::BuildFunctionEvents(base, base_index);
+  passes::FunctionEventList next_events = passes::BuildFunctionEvents(next, next_index);
+  passes::TraceDiff diff = passes::DiffTraces(base, base_events, next, next_events, a.options);
+  ctx.log.Debug("diff: {} keys in {:.1f} ms", diff.rows.size(), clock.Lap());
 
   report::DiffReportOptions r;
   r.base_name = a.base;
   r.new_name = a.next;
   r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
-  const std::string& f = a.common.format;
-  return Emit(f == "json"       ? report::FormatDiffJson(diff, r)
-              : f == "csv"      ? report::FormatDiffCsv(diff, r)
-              : f == "markdown" ? report::FormatDiffMarkdown(diff, r)
-                                : report::FormatDiffText(diff, r),
-              a.common, ctx);
+  switch (a.common.format) {
+    case OutputFormat::kJson:
+      return Emit(report::FormatDiffJson(diff, r), a.common, ctx);
+    case OutputFormat::kCsv:
+      return Emit(report::FormatDiffCsv(diff, r), a.common, ctx);
+    case OutputFormat::kMarkdown:
+      return Emit(report::FormatDiffMarkdown(diff, r), a.common, ctx);
+    default:
+      return Emit(report::FormatDiffText(diff, r), a.common, ctx);
+  }
 }
 
 }  // namespace
@@ -62,22 +54,27 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                                      "counts, self and total times, changes");
   cmd->add_option("BASE", args->base, "The reference trace")->required();
   cmd->add_option("NEW", args->next, "The trace to compare with it")->required();
-  cmd->add_option(
-         "--sort", args->sort_by,
-         "Order by the change of: self (self CPU + self device), self_cpu, self_device, cpu_total, "
-         "device_total, count")
+  AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
+                 "self, self_cpu, self_device, cpu_total, device_total, count",
+                 "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
+                 "cpu_total, device_total, count")
       ->default_str("self");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(30);
-  cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
+  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")
+      ->default_val(30)
+      ->check(WholeNumber("--row-limit", INT64_MIN));
+  cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
-  cmd->add_option("--group-by-stack", args->group_by_stack_n,
-                  "Key rows by (name, top N stack frames)");
+  cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,
+                  "Key rows by (name, top N stack frames)")
+      ->check(WholeNumber<int>("--group-by-stack", 0).description(""));
   cmd->add_option("--color", args->color,
                   "Colour the changes: auto (when standard output is a terminal), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(OneOf("--color", "mode", {"auto", "always", "never"}))
       ->default_str("auto");
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "markdown"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunDiff(*args, ctx); }; });
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunDiff);
 }
 
 }  // namespace profana::app

@@ -1,9 +1,10 @@
 // profana memory: the memory timeline rebuilt from [memory] events: peaks, what was live at the
 // peak, blocks never freed, pre-existing memory, per-op memory, and PyTorch's export formats.
-#include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_timeline.h"
+#include "profana/passes/memory_views.h"
 #include "profana/reporters/memory_html.h"
 #include "profana/reporters/memory_reporter.h"
 
@@ -18,82 +19,63 @@ struct MemoryArgs {
   int top = 10;
 };
 
-// The device the single-device formats draw when --device is not given: the accelerator with
-// the highest peak, else the CPU.
-uint32_t DefaultDevice(const passes::MemoryTimeline& t) {
-  uint32_t best = 0;
-  for (uint32_t d = 1; d < t.devices.size(); ++d) {
-    bool d_acc = t.devices[d].type != 0, best_acc = t.devices[best].type != 0;
-    if (d_acc != best_acc ? d_acc : t.summary[d].peak_bytes > t.summary[best].peak_bytes) best = d;
+Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
+                           const passes::FunctionEventList& events,
+                           const passes::MemoryTimeline& t) {
+  PROFANA_ASSIGN_OR_RETURN(std::vector<uint32_t> devices, passes::SelectMemoryDevices(t, a.device));
+  OutputFormat f = a.common.format;
+  if (a.by_op) {
+    std::string name = a.device.empty() ? "" : t.devices[devices.front()].name;
+    std::vector<passes::MemoryOpRow> rows =
+        passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front());
+    return f == OutputFormat::kJson  ? report::FormatByOpJson(trace, rows, a.file, name)
+           : f == OutputFormat::kCsv ? report::FormatByOpCsv(trace, rows)
+                                     : report::FormatByOpText(trace, rows, name);
   }
-  return best;
+  if (f == OutputFormat::kTimeline || f == OutputFormat::kRaw || f == OutputFormat::kHtml) {
+    if (t.devices.empty())
+      return Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events");
+    devices = {a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front()};
+    if (f == OutputFormat::kTimeline)
+      return report::FormatTimelineJson(passes::CoalesceTimeline(trace, t, devices[0]));
+    if (f == OutputFormat::kRaw)
+      return report::FormatRawJson(passes::RawTimeline(trace, t, devices[0]));
+  }
+  unsigned parts = f == OutputFormat::kText  ? passes::kMemoryReport | passes::kMemoryOps
+                   : f == OutputFormat::kCsv ? passes::kMemoryTimeline
+                                             : passes::kMemoryReport | passes::kMemoryTimeline;
+  auto views = passes::ViewMemoryDevices(trace, events, t, devices, parts);
+  report::MemoryReportContext c{a.file, events.origin_ns, a.top};
+  switch (f) {
+    case OutputFormat::kText:
+      return report::FormatMemoryText(trace, events, t, views, c);
+    case OutputFormat::kJson:
+      return report::FormatMemoryJson(trace, events, t, views, c);
+    case OutputFormat::kCsv:
+      return report::FormatTimelineCsv(t, views);
+    default:  // html: the page's title is the file's name
+      return report::FormatMemoryHtml(
+          trace, events, t, views.front(),
+          {a.file == "-" ? "<stdin>" : a.file.substr(a.file.find_last_of('/') + 1),
+           events.origin_ns});
+  }
 }
 
-int RunMemory(const MemoryArgs& a, Context& ctx) {
-  const std::string& format = a.common.format;
-  if (a.by_op && format != "text" && format != "json" && format != "csv")
-    return Fail(Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv"), ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
+Status RunMemory(const MemoryArgs& a, Context& ctx) {
+  OutputFormat format = a.common.format;
+  if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
+      format != OutputFormat::kCsv)
+    return Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv");
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
-  passes::MemoryTimeline t = passes::BuildMemoryTimeline(*trace, events);
-  ctx.log->debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
-                 t.blocks.size(), t.devices.size(), clock.Lap());
-
-  std::vector<uint32_t> devices;
-  if (!a.device.empty()) {
-    int d = passes::FindMemoryDevice(t, a.device);
-    if (d < 0) {
-      std::string have;
-      for (const auto& dev : t.devices)
-        have += fmt::format("{}{}", have.empty() ? "" : ", ", dev.name);
-      return Fail(Status(ErrorCode::kInvalidArgument,
-                         fmt::format("--device {}: no memory records on it (devices: {})", a.device,
-                                     have.empty() ? "none" : have)),
-                  ctx);
-    }
-    devices.push_back(static_cast<uint32_t>(d));
-  } else {
-    for (uint32_t d = 0; d < t.devices.size(); ++d) devices.push_back(d);
-  }
-
-  report::MemoryReportContext c;
-  c.input = a.file;
-  c.devices = devices;
-  c.origin_ns = events.origin_ns;
-  c.top = a.top;
-  std::string out;
-  if (a.by_op) {
-    int device = a.device.empty() ? -1 : static_cast<int>(devices.front());
-    std::string name = device < 0 ? "" : t.devices[device].name;
-    std::vector<passes::MemoryOpRow> rows = passes::MemoryByOp(*trace, events, t, device);
-    out = format == "json"  ? report::FormatByOpJson(*trace, rows, a.file, name)
-          : format == "csv" ? report::FormatByOpCsv(*trace, rows)
-                            : report::FormatByOpText(*trace, rows, name);
-  } else if (format == "text") {
-    out = report::FormatMemoryText(*trace, events, t, c);
-  } else if (format == "json") {
-    out = report::FormatMemoryJson(*trace, events, t, c);
-  } else if (format == "csv") {
-    out = report::FormatTimelineCsv(*trace, t, c);
-  } else {
-    if (t.devices.empty())
-      return Fail(Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events"), ctx);
-    uint32_t d = a.device.empty() ? DefaultDevice(t) : devices.front();
-    if (format == "timeline") {
-      out = report::FormatTimelineJson(passes::CoalesceTimeline(*trace, t, d));
-    } else if (format == "raw") {
-      out = report::FormatRawJson(passes::RawTimeline(*trace, t, d));
-    } else {
-      report::MemoryHtmlOptions o;
-      o.title = a.file == "-" ? "<stdin>" : a.file.substr(a.file.find_last_of('/') + 1);
-      o.origin_ns = events.origin_ns;
-      out = report::FormatMemoryHtml(*trace, events, t, d, o);
-    }
-  }
-  ctx.log->debug("formatted {} in {:.1f} ms", format, clock.Lap());
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
+  ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
+                t.blocks.size(), t.devices.size(), clock.Lap());
+  PROFANA_ASSIGN_OR_RETURN(std::string out, Format(a, trace, events, t));
+  ctx.log.Debug("formatted {} in {:.1f} ms", report::OutputFormatName(format), clock.Lap());
   return Emit(std::move(out), a.common, ctx);
 }
 
@@ -105,9 +87,7 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
       "memory",
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats");
-  cmd->add_option("FILE", args->file,
-                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
-      ->required();
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option(
       "--device", args->device,
       "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "
@@ -115,9 +95,13 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag(
       "--by-op", args->by_op,
       "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
-  cmd->add_option("--top", args->top, "Rows per grouped list in the text report")->default_val(10);
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv", "timeline", "raw", "html"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunMemory(*args, ctx); }; });
+  cmd->add_option("--top", args->top, "Rows per grouped list in the text report")
+      ->default_val(10)
+      ->check(WholeNumber<int>("--top", 0).description(""));
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,
+                    OutputFormat::kTimeline, OutputFormat::kRaw, OutputFormat::kHtml});
+  SetRun(cmd, ctx, args, RunMemory);
 }
 
 }  // namespace profana::app

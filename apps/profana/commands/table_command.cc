@@ -3,6 +3,9 @@
 
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/commands/option_checks.h"
+#include "profana/job/rank_summary.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/rows_reporter.h"
@@ -13,86 +16,125 @@ namespace {
 
 struct TableArgs {
   CommonOptions common;
-  std::string file;
-  std::string sort_by;
-  int64_t row_limit = 100;
-  bool group_by_input_shape = false;
-  int group_by_stack_n = 0;
-  bool top_level_only = false;
-  std::string header;
-  bool has_header = false;
-  int max_name_width = 55;
-  int max_src_width = 75;
-  int max_shapes_width = 80;
+  JobArgs job;
+  passes::SortKey sort = passes::SortKey::kNone;
+  passes::KeyAverageOptions keys;
+  report::TableOptions table;  // the widths are set unless --no-truncate
   bool raw = false;
   bool no_truncate = false;
 };
 
-int RunTable(const TableArgs& a, Context& ctx) {
-  passes::SortKey sort = passes::SortKey::kNone;
-  if (!a.sort_by.empty() && !passes::ParseSortKey(a.sort_by, &sort)) {
-    std::string names;
-    for (std::string_view n : passes::SortKeyNames())
-      names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
-    return Fail(
-        Status(ErrorCode::kInvalidArgument,
-               fmt::format("--sort: unknown key \"{}\" (expected one of: {})", a.sort_by, names)),
-        ctx);
-  }
-  if (a.raw && (a.group_by_input_shape || a.group_by_stack_n > 0))
-    return Fail(
-        Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped"),
-        ctx);
-  auto trace = LoadForCommand(a.file, a.common, ctx);
-  if (!trace.ok()) return Fail(trace.status(), ctx);
-  Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(*trace);
-  ctx.log->debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(),
-                 clock.Lap(), PeakRssMb());
-  std::vector<passes::AverageRow> rows =
-      a.raw ? passes::RawEventRows(*trace, events)
-            : passes::ComputeKeyAverages(*trace, events,
-                                         {a.group_by_input_shape, a.group_by_stack_n});
-  passes::SortRows(&rows, sort);
-  ctx.log->debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(),
-                 clock.Lap(), PeakRssMb());
-
-  if (a.common.format == "text") {
-    report::TableOptions options;
-    options.row_limit = a.row_limit;
-    if (a.no_truncate) {
+// The rows as --format asks. `context` names the input (and the ranks of a whole job); the
+// options the rows were made with are filled in here.
+std::string FormatRows(const TableArgs& a, const Trace& trace,
+                       const std::vector<passes::AverageRow>& rows, bool profile_memory,
+                       report::RowsContext context) {
+  if (a.common.format == OutputFormat::kText) {
+    report::TableOptions options = a.table;
+    if (a.no_truncate)
       options.max_name_width = options.max_src_width = options.max_shapes_width = std::nullopt;
-    } else {
-      options.max_name_width = a.max_name_width;
-      options.max_src_width = a.max_src_width;
-      options.max_shapes_width = a.max_shapes_width;
-    }
-    if (a.has_header) options.header = a.header;
-    options.top_level_only = a.top_level_only;
-    options.profile_memory = events.has_memory_records;
-    return Emit(report::FormatTable(*trace, rows, options), a.common, ctx);
+    options.profile_memory = profile_memory;
+    return report::FormatTable(trace, rows, options);
   }
-  std::vector<size_t> shown = report::ShownRows(rows, a.row_limit, a.top_level_only);
-  if (a.common.format == "csv")
-    return Emit(report::FormatRowsCsv(*trace, rows, shown), a.common, ctx);
-  report::RowsContext context;
-  context.input = a.file;
-  if (sort != passes::SortKey::kNone) {
-    // The canonical PyTorch name, even when an alias was given.
-    for (std::string_view n : passes::SortKeyNames()) {
-      passes::SortKey k;
-      if (passes::ParseSortKey(n, &k) && k == sort) {
-        context.sort_by = std::string(n);
-        break;
-      }
-    }
-  }
-  context.group_by_input_shape = a.group_by_input_shape;
-  context.group_by_stack_n = a.group_by_stack_n;
+  std::vector<size_t> shown = report::ShownRows(rows, a.table.row_limit, a.table.top_level_only);
+  if (a.common.format == OutputFormat::kCsv) return report::FormatRowsCsv(trace, rows, shown);
+  context.sort = a.sort;
+  context.keys = a.keys;
   context.raw = a.raw;
-  context.top_level_only = a.top_level_only;
-  context.row_limit = a.row_limit;
-  return Emit(report::FormatRowsJson(*trace, rows, shown, context), a.common, ctx);
+  context.top_level_only = a.table.top_level_only;
+  context.row_limit = a.table.row_limit;
+  return report::FormatRowsJson(trace, rows, shown, context);
+}
+
+Status RunTableJob(const TableArgs& a, Context& ctx);
+
+Status RunTable(const TableArgs& a, Context& ctx) {
+  if (a.raw && (a.keys.group_by_input_shape || a.keys.group_by_stack_n > 0))
+    return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
+  if (!IsSingleTraceRun(a.job)) return RunTableJob(a, ctx);
+  const std::string& file = a.job.inputs[0];
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx, &index));
+  Stopwatch clock;
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
+                PeakRssMb());
+  std::vector<passes::AverageRow> rows = a.raw ? passes::RawEventRows(trace, events)
+                                               : passes::ComputeKeyAverages(trace, events, a.keys);
+  passes::SortRows(&rows, a.sort);
+  ctx.log.Debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(),
+                PeakRssMb());
+  report::RowsContext context;
+  context.input = file;
+  return Emit(FormatRows(a, trace, rows, events.has_memory_records, std::move(context)), a.common,
+              ctx);
+}
+
+// Several traces (a directory, a glob, --ranks, --by-rank): key averages per rank, summed per key
+// over the ranks (or one block per rank), from each rank's summary.
+Status RunTableJob(const TableArgs& a, Context& ctx) {
+  if (a.raw)
+    return Status(ErrorCode::kInvalidArgument,
+                  "--raw lists the events of one trace: it cannot combine several");
+  job::SummaryOptions so;
+  so.table = true;
+  so.key_averages = a.keys;
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobSummary job,
+      LoadJob(a.job, a.common, ctx,
+              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                return job::SummarizeRank(t, e, p, so);
+              }));
+  std::vector<int64_t> ranks = job.RankList();
+  std::string text;
+  auto block = [&](job::RankSummary s, const std::string& title, report::RowsContext context) {
+    passes::SortRows(&s.rows, a.sort);
+    std::string format = s.sources.empty() ? "" : s.sources.front().format;
+    for (const job::SourceInfo& src : s.sources)
+      if (src.format != format) format = "mixed";
+    Trace names = StringsOnlyTrace(std::move(s.strings), format);
+    if (a.common.format == OutputFormat::kText) text += title + "\n";
+    text += FormatRows(a, names, s.rows, s.has_memory_records, std::move(context));
+  };
+  if (!a.job.by_rank) {
+    report::RowsContext context;
+    context.input = fmt::format("{}", fmt::join(a.job.inputs, " "));
+    context.ranks = ranks;
+    block(job.Combine(),
+          fmt::format("{} rank{} ({}), summed", ranks.size(), ranks.size() == 1 ? "" : "s",
+                      job::FormatRankList(ranks)),
+          std::move(context));
+    return Emit(std::move(text), a.common, ctx);
+  }
+  bool json = a.common.format == OutputFormat::kJson;
+  if (json) text += "[\n";
+  for (size_t i = 0; i < job.ranks.size(); ++i) {
+    job::RankSummary& s = job.ranks[i];
+    report::RowsContext context;
+    context.input = s.sources.front().path;
+    context.rank = s.rank();
+    std::string title = fmt::format("{}rank {}: {}", i ? "\n" : "", s.rank(), context.input);
+    if (a.common.format == OutputFormat::kCsv && i) {
+      // One CSV: the header once, then every rank's rows (the rank is not a column: use json).
+      std::string part;
+      std::swap(part, text);
+      block(std::move(s), title, std::move(context));
+      part += text.substr(text.find('\n') + 1);
+      text = std::move(part);
+      continue;
+    }
+    if (json && i) text += ",\n";
+    block(std::move(s), title, std::move(context));
+  }
+  if (json) text += "]\n";
+  return Emit(std::move(text), a.common, ctx);
+}
+
+// An int option that sets an optional<int> of the table's options, showing its default.
+void AddWidth(CLI::App* cmd, const char* name, std::optional<int>* width, const char* help) {
+  cmd->add_option_function<int>(
+         name, [width](int w) { *width = w; }, help)
+      ->default_str(std::to_string(**width));
 }
 
 }  // namespace
@@ -101,35 +143,36 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<TableArgs>();
   CLI::App* cmd = app.add_subcommand(
       "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
-  cmd->add_option("FILE", args->file,
-                  "Trace file (Chrome-trace JSON, plain or gzip); - reads standard input")
-      ->required();
-  std::string keys =
-      "cpu_time, cuda_time, cpu_time_total, cuda_time_total, self_cpu_time_total, "
-      "self_cuda_time_total, cpu_memory_usage, cuda_memory_usage, self_cpu_memory_usage, "
-      "self_cuda_memory_usage, count; short aliases self_cpu, self_cuda, cpu_total, cuda_total, "
-      "cpu_mem, self_cpu_mem, cuda_mem, self_cuda_mem, calls";
-  cmd->add_option("--sort", args->sort_by,
-                  "Sort rows by this attribute, descending (" + keys + ")");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(100);
-  cmd->add_flag("--group-by-input-shape", args->group_by_input_shape,
+  AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", true);
+  std::string names = fmt::format("{}", fmt::join(passes::SortKeyNames(), ", "));
+  AddNamedOption(cmd, "--sort", &args->sort, passes::ParseSortKey, "key", names,
+                 "Sort rows by this attribute, descending (cpu_time, cuda_time, cpu_time_total, "
+                 "cuda_time_total, self_cpu_time_total, self_cuda_time_total, cpu_memory_usage, "
+                 "cuda_memory_usage, self_cpu_memory_usage, self_cuda_memory_usage, count; short "
+                 "aliases self_cpu, self_cuda, cpu_total, cuda_total, cpu_mem, self_cpu_mem, "
+                 "cuda_mem, self_cuda_mem, calls)");
+  cmd->add_option("--row-limit", args->table.row_limit, "Rows to print; -1 for all")
+      ->default_val(100)
+      ->check(WholeNumber("--row-limit", INT64_MIN));
+  cmd->add_flag("--group-by-input-shape", args->keys.group_by_input_shape,
                 "One row per (name, input shapes), like key_averages(group_by_input_shape=True)");
-  cmd->add_option("--group-by-stack", args->group_by_stack_n,
-                  "One row per (name, top N stack frames), like key_averages(group_by_stack_n=N)");
-  cmd->add_flag("--top-level-only", args->top_level_only,
+  cmd->add_option("--group-by-stack", args->keys.group_by_stack_n,
+                  "One row per (name, top N stack frames), like key_averages(group_by_stack_n=N)")
+      ->check(WholeNumber<int>("--group-by-stack", 0).description(""));
+  cmd->add_flag("--top-level-only", args->table.top_level_only,
                 "Only rows whose first event has no parent op");
-  cmd->add_option("--header", args->header, "A title line above the table")
-      ->each([args](const std::string&) { args->has_header = true; });
-  cmd->add_option("--max-name-width", args->max_name_width, "Widest Name column")->default_val(55);
-  cmd->add_option("--max-src-width", args->max_src_width, "Widest Source Location column")
-      ->default_val(75);
-  cmd->add_option("--max-shapes-width", args->max_shapes_width, "Widest Input Shapes column")
-      ->default_val(80);
+  cmd->add_option_function<std::string>(
+      "--header", [args](const std::string& h) { args->table.header = h; },
+      "A title line above the table");
+  AddWidth(cmd, "--max-name-width", &args->table.max_name_width, "Widest Name column");
+  AddWidth(cmd, "--max-src-width", &args->table.max_src_width, "Widest Source Location column");
+  AddWidth(cmd, "--max-shapes-width", &args->table.max_shapes_width, "Widest Input Shapes column");
   cmd->add_flag("--raw", args->raw, "One row per event, un-averaged (function_events.table())");
   cmd->add_flag("--no-truncate", args->no_truncate,
                 "Never shorten names, shapes or source locations");
-  AddCommonOptions(cmd, &args->common, {"text", "json", "csv"});
-  cmd->callback([args, &ctx] { ctx.run = [args, &ctx] { return RunTable(*args, ctx); }; });
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv});
+  SetRun(cmd, ctx, args, RunTable);
 }
 
 }  // namespace profana::app

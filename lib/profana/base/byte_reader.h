@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <vector>
 
 namespace profana {
 
@@ -26,7 +25,6 @@ class ByteReader {
   size_t error_offset() const { return error_offset_; }
 
   uint8_t U8() { return Fixed<uint8_t>(); }
-  uint16_t U16() { return Fixed<uint16_t>(); }
   uint32_t U32() { return Fixed<uint32_t>(); }
   uint64_t U64() { return Fixed<uint64_t>(); }
   int64_t I64() { return Fixed<int64_t>(); }
@@ -38,16 +36,6 @@ class ByteReader {
   }
   // A u32 length, then that many bytes.
   std::string_view String() { return Bytes(U32()); }
-  // count little-endian values of a trivially copyable T, appended with one memcpy.
-  template <typename T>
-  bool Array(uint64_t count, std::vector<T>* out) {
-    if (count > (size_ - offset_) / sizeof(T)) return Fail();
-    size_t old = out->size();
-    out->resize(old + count);
-    if (count) std::memcpy(out->data() + old, data_ + offset_, count * sizeof(T));
-    offset_ += count * sizeof(T);
-    return true;
-  }
   bool Skip(uint64_t n) { return Take(n); }
   // Marks the reader failed at the current offset (a value read fine but makes no sense).
   bool Fail() {

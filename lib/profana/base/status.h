@@ -24,8 +24,6 @@ enum class ErrorCode {
   kInternal,
 };
 
-const char* ErrorCodeName(ErrorCode code);
-
 class [[nodiscard]] Status {
  public:
   Status() = default;

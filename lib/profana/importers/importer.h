@@ -10,6 +10,7 @@
 
 #include "profana/base/input_buffer.h"
 #include "profana/base/status.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana {
@@ -24,11 +25,13 @@ struct ImporterInfo {
   const char* noun;         // what FormatsSummary() calls it: "Chrome-trace JSON"
   const char* description;  // one line: what it reads
   bool (*sniff)(std::string_view first_bytes);
-  Result<Trace> (*import)(const InputBuffer& input);
+  // A native file's function event index comes with its trace (LoadedTrace); the other formats
+  // have none.
+  Result<LoadedTrace> (*import)(const InputBuffer& input);
   // Optional (null): reads a file by its path without reading it whole first (a native file is
   // mapped, JSON streams through a window). Answers no trace and no error when the file is not
   // its format, or when the whole-file import must judge it (damage it repairs or reports).
-  Result<std::optional<Trace>> (*open)(const std::string& path, const LoadOptions& options);
+  Result<std::optional<LoadedTrace>> (*open)(const std::string& path, const LoadOptions& options);
 };
 
 const std::vector<ImporterInfo>& Importers();
@@ -40,8 +43,9 @@ std::string FormatsSummary();
 const ImporterInfo* DetectFormat(std::string_view bytes);
 
 // Reads a file (or "-" for stdin), detects its format and imports it: each row's open() in
-// table order, then the whole file read (gunzipped) and sniffed.
-Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options = {});
-Result<Trace> LoadTraceFromBuffer(const InputBuffer& input);
+// table order, then the whole file read (gunzipped) and sniffed. A native file's function event
+// index comes with the trace (LoadedTrace); BuildFunctionEvents takes it.
+Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options = {});
+Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input);
 
 }  // namespace profana

@@ -9,6 +9,23 @@
 #include "profana/importers/rocm/rpd_importer.h"
 
 namespace profana {
+namespace {
+
+// The importers of formats that cannot store a function event index.
+template <Result<Trace> (*Import)(const InputBuffer&)>
+Result<LoadedTrace> TraceOnly(const InputBuffer& input) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, Import(input));
+  return LoadedTrace{std::move(trace), std::nullopt};
+}
+template <Result<std::optional<Trace>> (*Open)(const std::string&, const LoadOptions&)>
+Result<std::optional<LoadedTrace>> TraceOnlyOpen(const std::string& path,
+                                                 const LoadOptions& options) {
+  PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, Open(path, options));
+  if (!trace) return std::optional<LoadedTrace>();
+  return std::optional<LoadedTrace>(LoadedTrace{std::move(*trace), std::nullopt});
+}
+
+}  // namespace
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
@@ -16,34 +33,35 @@ const std::vector<ImporterInfo>& Importers() {
       {"rocprofv3-json", "rocprofv3 JSON",
        "rocprofv3 JSON (rocprofv3 --output-format json): kernel dispatches, memory copies, "
        "HIP/HSA calls, roctx ranges, agents",
-       rocm::SniffRocprofv3Json, rocm::ImportRocprofv3Json, nullptr},
+       rocm::SniffRocprofv3Json, TraceOnly<rocm::ImportRocprofv3Json>, nullptr},
       {"chrome-json", "Chrome-trace JSON",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
-       json::SniffChromeJson, json::ImportChromeJson, json::OpenChromeJson},
+       json::SniffChromeJson, TraceOnly<json::ImportChromeJson>,
+       TraceOnlyOpen<json::OpenChromeJson>},
       // SQLite formats are told apart by their tables; nvprof comes last and takes any other
       // SQLite file, to say which of its tables are missing.
       {"nsys-sqlite", "Nsight Systems SQLite exports",
        "Nsight Systems SQLite export (nsys export --type sqlite): CUDA activity and NVTX ranges, "
        "PyTorch's emit_nvtx / --pytorch=autograd-nvtx ranges as ops",
-       nsys::SniffNsys, nsys::ImportNsys, nullptr},
+       nsys::SniffNsys, TraceOnly<nsys::ImportNsys>, nullptr},
       {"rocm-rpd", "rocmProfileData databases",
        "rocmProfileData (RPD) SQLite database (runTracer.sh): HIP calls, GPU ops, roctx ranges "
        "(PyTorch's as ops)",
-       rocm::SniffRpd, rocm::ImportRpd, nullptr},
+       rocm::SniffRpd, TraceOnly<rocm::ImportRpd>, nullptr},
       {"rocpd", "rocpd databases",
        "rocpd SQLite database of rocprofiler-sdk (rocprofv3 --output-format rocpd): kernel "
        "dispatches, memory copies, HIP/HSA calls and roctx regions, agents",
-       rocm::SniffRocpd, rocm::ImportRocpd, nullptr},
+       rocm::SniffRocpd, TraceOnly<rocm::ImportRocpd>, nullptr},
       {"nvprof", "nvprof databases",
        "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
-       nvprof::ImportNvprof, nullptr},
+       TraceOnly<nvprof::ImportNvprof>, nullptr},
       {"profana-native", "profana native files",
        "profana's native binary file (profana convert IN -o OUT.pfa; docs/native-format.md)",
        native::SniffNativeBinary, native::ImportNativeBinary, native::OpenNativeBinary},
       {"profana-native-text", "native text twins",
        "the native format's text twin (profana convert IN -o OUT.txt)", native::SniffNativeTextFile,
-       native::ImportNativeText, nullptr},
+       TraceOnly<native::ImportNativeText>, nullptr},
   };
   return kImporters;
 }
@@ -64,7 +82,7 @@ const ImporterInfo* DetectFormat(std::string_view bytes) {
   return nullptr;
 }
 
-Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
+Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
   if (input.size == 0) {
     if (input.gzip_truncated)
       return Status(ErrorCode::kTruncated,
@@ -82,12 +100,12 @@ Result<Trace> LoadTraceFromBuffer(const InputBuffer& input) {
   return info->import(input);
 }
 
-Result<Trace> LoadTrace(const std::string& path, const LoadOptions& options) {
+Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
   if (path != "-") {  // standard input can be read only once: whole
     for (const ImporterInfo& info : Importers()) {
       if (!info.open) continue;
-      PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, info.open(path, options));
-      if (trace) return std::move(*trace);
+      PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(path, options));
+      if (loaded) return std::move(*loaded);
     }
   }
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, options.limits));

@@ -1,9 +1,8 @@
 #include "profana/io/chrome_trace_writer.h"
 
-#include <unordered_map>
-
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
+#include "profana/model/launch_index.h"
 
 namespace profana::io {
 namespace {
@@ -208,16 +207,12 @@ class Writer {
   // correlation id; written only when the trace has no flows of its own (an nvprof database).
   void LaunchFlows() {
     const EventTable& e = t_.events;
-    std::unordered_map<int64_t, uint32_t> launch;
-    for (uint32_t i = 0; i < e.size(); ++i)
-      if ((e.kind[i] == ActivityKind::kRuntime || e.kind[i] == ActivityKind::kDriver) &&
-          e.correlation[i] != kNoId)
-        launch.try_emplace(e.correlation[i], i);
+    LaunchIndex launches(e);
     for (uint32_t i = 0; i < e.size(); ++i) {
-      if (!IsDeviceActivity(e.kind[i]) || e.correlation[i] == kNoId) continue;
-      auto it = launch.find(e.correlation[i]);
-      if (it == launch.end()) continue;
-      Flow(true, e.correlation[i], e.start_ns[it->second], e.thread[it->second], "ac2g");
+      if (!IsDeviceActivity(e.kind[i])) continue;
+      std::optional<EventId> launch = launches.Launch(e.correlation[i]);
+      if (!launch) continue;
+      Flow(true, e.correlation[i], e.start_ns[launch->value], e.thread[launch->value], "ac2g");
       Flow(false, e.correlation[i], e.start_ns[i], e.thread[i], "ac2g");
     }
   }
@@ -266,9 +261,9 @@ std::string WriteChromeTrace(const Trace& t) {
   std::string out;
   out.reserve(t.events.size() * 200 + 4096);
   const TraceMetadata& m = t.metadata;
-  // A bare-array export stays one: its times are relative to the profiler's start, and the
-  // analyses treat the two layouts' clocks differently (docs/semantics.md).
-  bool array = m.format == "chrome-json-array";
+  // Relative times are written as a bare array, the one layout whose times are read as relative
+  // (docs/semantics.md): a Kineto object would move the origin to its span or first event.
+  bool array = m.origin.kind == TimeOriginKind::kRelative;
   if (array) {
     out += "[";
   } else {

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::native {
@@ -48,66 +50,43 @@ struct ColumnInfo {
   Ref ref;
 };
 
-// Calls f(const ColumnInfo&, std::vector<T>&) for every column of every table, in file order.
-// Works on a const Trace too (f then gets const vectors). Threads are few and are stored as one
-// section of fixed 32-byte records instead (kThreads).
-template <typename TraceT, typename F>
-void ForEachColumn(TraceT& t, F&& f) {
-  auto& e = t.events;
-  f(ColumnInfo{kEventsBase + 0, "events", "name", Ref::kString}, e.name);
-  f(ColumnInfo{kEventsBase + 1, "events", "trace_name", Ref::kString}, e.trace_name);
-  f(ColumnInfo{kEventsBase + 2, "events", "category", Ref::kString}, e.category);
-  f(ColumnInfo{kEventsBase + 3, "events", "kind", Ref::kKind}, e.kind);
-  f(ColumnInfo{kEventsBase + 4, "events", "thread", Ref::kThread}, e.thread);
-  f(ColumnInfo{kEventsBase + 5, "events", "start_ns", Ref::kNone}, e.start_ns);
-  f(ColumnInfo{kEventsBase + 6, "events", "end_ns", Ref::kNone}, e.end_ns);
-  f(ColumnInfo{kEventsBase + 7, "events", "external_id", Ref::kNone}, e.external_id);
-  f(ColumnInfo{kEventsBase + 8, "events", "correlation", Ref::kNone}, e.correlation);
-  f(ColumnInfo{kEventsBase + 9, "events", "sequence_nr", Ref::kNone}, e.sequence_nr);
-  f(ColumnInfo{kEventsBase + 10, "events", "fwd_thread", Ref::kNone}, e.fwd_thread);
-  f(ColumnInfo{kEventsBase + 11, "events", "input_shapes", Ref::kString}, e.input_shapes);
-  f(ColumnInfo{kEventsBase + 12, "events", "stack", Ref::kStack}, e.stack);
-  f(ColumnInfo{kEventsBase + 13, "events", "device", Ref::kNone}, e.device);
-  auto& m = t.memory;
-  f(ColumnInfo{kMemoryBase + 0, "memory", "ts_ns", Ref::kNone}, m.ts_ns);
-  f(ColumnInfo{kMemoryBase + 1, "memory", "thread", Ref::kThread}, m.thread);
-  f(ColumnInfo{kMemoryBase + 2, "memory", "bytes", Ref::kNone}, m.bytes);
-  f(ColumnInfo{kMemoryBase + 3, "memory", "addr", Ref::kNone}, m.addr);
-  f(ColumnInfo{kMemoryBase + 4, "memory", "total_allocated", Ref::kNone}, m.total_allocated);
-  f(ColumnInfo{kMemoryBase + 5, "memory", "total_reserved", Ref::kNone}, m.total_reserved);
-  f(ColumnInfo{kMemoryBase + 6, "memory", "device_type", Ref::kNone}, m.device_type);
-  f(ColumnInfo{kMemoryBase + 7, "memory", "device_id", Ref::kNone}, m.device_id);
-  auto& fl = t.flows;
-  f(ColumnInfo{kFlowsBase + 0, "flows", "id", Ref::kNone}, fl.id);
-  f(ColumnInfo{kFlowsBase + 1, "flows", "ts_ns", Ref::kNone}, fl.ts_ns);
-  f(ColumnInfo{kFlowsBase + 2, "flows", "thread", Ref::kThread}, fl.thread);
-  f(ColumnInfo{kFlowsBase + 3, "flows", "category", Ref::kString}, fl.category);
-  f(ColumnInfo{kFlowsBase + 4, "flows", "is_start", Ref::kBool}, fl.is_start);
-  auto& st = t.stacks;
-  f(ColumnInfo{kStacksBase + 0, "stacks", "parent", Ref::kStack}, st.parent);
-  f(ColumnInfo{kStacksBase + 1, "stacks", "frame", Ref::kString}, st.frame);
-  f(ColumnInfo{kStacksBase + 2, "stacks", "depth", Ref::kNone}, st.depth);
+// What a column's values refer to follows from their type; the one flag column is named.
+template <typename T>
+constexpr Ref RefOf(std::string_view column) {
+  if constexpr (std::is_same_v<T, StringId>) return Ref::kString;
+  if constexpr (std::is_same_v<T, ThreadId>) return Ref::kThread;
+  if constexpr (std::is_same_v<T, StackId>) return Ref::kStack;
+  if constexpr (std::is_same_v<T, ActivityKind>) return Ref::kKind;
+  return column == "is_start" ? Ref::kBool : Ref::kNone;
 }
 
-// The same for the function event index's columns (FunctionEventIndex), which a file may lack.
-// Their ranges are checked by ValidateFunctionIndex, not by `ref`.
+// Calls f(const ColumnInfo&, Column<T>&) for every column of every table, in file order: the
+// model's own column list (ForEachColumn in model/trace.h), each table's columns numbered from
+// its base in that order. Works on a const Trace too (f then gets const columns). Threads are few
+// and are stored as one section of fixed 32-byte records instead (kThreads).
 template <typename TraceT, typename F>
-void ForEachIndexColumn(TraceT& t, F&& f) {
-  auto& x = t.function_index;
-  f(ColumnInfo{kIndexBase + 0, "function_index", "source", Ref::kNone}, x.source);
-  f(ColumnInfo{kIndexBase + 1, "function_index", "synthetic_record", Ref::kNone},
-    x.synthetic_record);
-  f(ColumnInfo{kIndexBase + 2, "function_index", "device_type", Ref::kNone}, x.device_type);
-  f(ColumnInfo{kIndexBase + 3, "function_index", "scope", Ref::kNone}, x.scope);
-  f(ColumnInfo{kIndexBase + 4, "function_index", "parent", Ref::kNone}, x.parent);
-  f(ColumnInfo{kIndexBase + 5, "function_index", "child_begin", Ref::kNone}, x.child_begin);
-  f(ColumnInfo{kIndexBase + 6, "function_index", "child_index", Ref::kNone}, x.child_index);
-  f(ColumnInfo{kIndexBase + 7, "function_index", "kernel_begin", Ref::kNone}, x.kernel_begin);
-  f(ColumnInfo{kIndexBase + 8, "function_index", "kernel_index", Ref::kNone}, x.kernel_index);
-  f(ColumnInfo{kIndexBase + 9, "function_index", "cpu_memory", Ref::kNone}, x.cpu_memory);
-  f(ColumnInfo{kIndexBase + 10, "function_index", "cuda_memory", Ref::kNone}, x.cuda_memory);
-  f(ColumnInfo{kIndexBase + 11, "function_index", "cuda_total_ns", Ref::kNone}, x.cuda_total_ns);
-  f(ColumnInfo{kIndexBase + 12, "function_index", "cuda_total_us", Ref::kNone}, x.cuda_total_us);
+void ForEachColumnSection(TraceT& t, F&& f) {
+  auto table = [&](uint32_t base, const char* table_name, auto& columns) {
+    uint32_t id = base;
+    ForEachColumn(columns, [&](const char* name, auto& column) {
+      using T = typename std::decay_t<decltype(column)>::value_type;
+      f(ColumnInfo{id++, table_name, name, RefOf<T>(name)}, column);
+    });
+  };
+  table(kEventsBase, "events", t.events);
+  table(kMemoryBase, "memory", t.memory);
+  table(kFlowsBase, "flows", t.flows);
+  table(kStacksBase, "stacks", t.stacks);
+}
+
+// The same for the function event index's columns (FunctionEventIndex), which a file may lack,
+// numbered from kIndexBase. Their ranges are checked by ValidateFunctionIndex, not by `ref`.
+template <typename IndexT, typename F>
+void ForEachIndexColumnSection(IndexT& x, F&& f) {
+  uint32_t id = kIndexBase;
+  ForEachColumn(x, [&](const char* name, auto& column) {
+    f(ColumnInfo{id++, "function_index", name, Ref::kNone}, column);
+  });
 }
 
 // A thread as stored in the kThreads section: ThreadInfo's fields in declaration order.

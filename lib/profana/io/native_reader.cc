@@ -41,11 +41,12 @@ std::string SectionName(uint32_t id) {
   }
   std::string name = fmt::format("0x{:x}", id);
   Trace empty;
+  FunctionEventIndex empty_index;
   auto match = [&](const ColumnInfo& c, auto&) {
     if (c.id == id) name = fmt::format("{}.{}", c.table, c.name);
   };
-  ForEachColumn(empty, match);
-  ForEachIndexColumn(empty, match);
+  ForEachColumnSection(empty, match);
+  ForEachIndexColumnSection(empty_index, match);
   return name;
 }
 
@@ -104,7 +105,7 @@ Status ReadStrings(std::string_view bytes, StringPool* pool) {
 
 bool SniffNative(std::string_view first_bytes) { return first_bytes.substr(0, 8) == kMagicView; }
 
-Status ValidateTrace(const Trace& t) {
+Status ValidateTables(const Trace& t) {
   const uint64_t strings = t.strings.size(), threads = t.threads.size(), stacks = t.stacks.size();
   for (size_t i = 0; i < t.threads.size(); ++i) {
     const ThreadInfo& th = t.threads[i];
@@ -116,7 +117,7 @@ Status ValidateTrace(const Trace& t) {
   }
   Status status;
   size_t rows[5] = {t.events.size(), t.memory.size(), t.flows.size(), t.stacks.size(), 0};
-  ForEachColumn(t, [&](const ColumnInfo& c, const auto& column) {
+  ForEachColumnSection(t, [&](const ColumnInfo& c, const auto& column) {
     if (!status.ok()) return;
     size_t want = c.id < kMemoryBase   ? rows[0]
                   : c.id < kFlowsBase  ? rows[1]
@@ -131,7 +132,7 @@ Status ValidateTrace(const Trace& t) {
     uint64_t limit = c.ref == Ref::kString   ? strings
                      : c.ref == Ref::kThread ? threads
                      : c.ref == Ref::kStack  ? stacks
-                     : c.ref == Ref::kKind   ? static_cast<uint64_t>(ActivityKind::kTraceSpan) + 1
+                     : c.ref == Ref::kKind   ? static_cast<uint64_t>(kLastActivityKind) + 1
                      : c.ref == Ref::kBool   ? 2
                                              : 0;
     if (limit == 0) return;
@@ -184,8 +185,7 @@ Status ValidateTrace(const Trace& t) {
                 fmt::format("section events row {}: not in (start, -end) order", i));
 }
 
-Status ValidateFunctionIndex(const Trace& t) {
-  const FunctionEventIndex& x = t.function_index;
+Status ValidateFunctionIndex(const Trace& t, const FunctionEventIndex& x) {
   const size_t n = x.source.size(), events = t.events.size(), records = t.memory.size();
   auto bad = [](const char* column, size_t row, const std::string& what) {
     return Status(ErrorCode::kMalformed,
@@ -208,19 +208,19 @@ Status ValidateFunctionIndex(const Trace& t) {
   PROFANA_RETURN_IF_ERROR(rows("cuda_total_ns", x.cuda_total_ns.size(), n));
   PROFANA_RETURN_IF_ERROR(rows("cuda_total_us", x.cuda_total_us.size(), n));
   // Plain pointers, so that the scans vectorise.
-  const uint32_t* source = x.source.data();
+  const EventId* source = x.source.data();
   const uint8_t* device = x.device_type.data();
   const uint8_t* scope = x.scope.data();
-  const int32_t* parent = x.parent.data();
+  const FnEventId* parent = x.parent.data();
   size_t i = FirstWrong(n, [&](size_t i) {
-    return (source[i] >= events) & ((source[i] != UINT32_MAX) | (device[i] != 0));
+    return (source[i].value >= events) & (source[i].valid() | (device[i] != 0));
   });
   if (i < n)
     return bad("source", i,
                fmt::format("event {} out of range ({} events), or a [memory] event on a device",
-                           source[i], events));
+                           source[i].value, events));
   size_t synthetic = 0;
-  for (size_t i = 0; i < n; ++i) synthetic += source[i] == UINT32_MAX;
+  for (size_t i = 0; i < n; ++i) synthetic += !source[i].valid();
   if (synthetic != x.synthetic_record.size())
     return bad(
         "synthetic_record", 0,
@@ -231,32 +231,35 @@ Status ValidateFunctionIndex(const Trace& t) {
                fmt::format("record {} out of range ({} records)", x.synthetic_record[i], records));
   i = FirstWrong(n, [&](size_t i) { return (device[i] > 1) | (scope[i] > 1); });
   if (i < n) return bad("device_type", i, "device type and scope must be 0 or 1");
-  // Parents come before their children, so every walk up the tree ends.
-  i = FirstWrong(
-      n, [&](size_t i) { return (parent[i] < -1) | (parent[i] >= static_cast<int64_t>(i)); });
+  // Parents come before their children, so every walk up the tree ends. None() is stored as -1.
+  i = FirstWrong(n, [&](size_t i) { return parent[i].valid() & (parent[i].value >= i); });
   if (i < n)
-    return bad("parent", i, fmt::format("parent {} must be -1 or an earlier event", parent[i]));
-  auto check_csr = [&](const Column<uint32_t>& begin, const Column<uint32_t>& index,
-                       const char* begin_name, const char* index_name, size_t limit) -> Status {
+    return bad("parent", i,
+               fmt::format("parent {} must be -1 or an earlier event",
+                           static_cast<int32_t>(parent[i].value)));
+  auto check_csr = [&](const Column<uint32_t>& begin, const auto& index, const char* begin_name,
+                       const char* index_name, size_t limit) -> Status {
     const uint32_t* b = begin.data();
     size_t i = begin[0] != 0 ? 0 : FirstWrong(n, [&](size_t i) { return b[i + 1] < b[i]; });
     if (i < n || begin[n] != index.size())
       return bad(
           begin_name, i,
           fmt::format("offsets must rise from 0 to the {} rows of {}", index.size(), index_name));
-    const uint32_t* v = index.data();
-    i = FirstWrong(index.size(), [&](size_t i) { return v[i] >= limit; });
+    const auto* v = index.data();
+    i = FirstWrong(index.size(), [&](size_t i) { return v[i].value >= limit; });
     if (i < index.size())
-      return bad(index_name, i, fmt::format("{} out of range (must be below {})", index[i], limit));
+      return bad(index_name, i,
+                 fmt::format("{} out of range (must be below {})", index[i].value, limit));
     return Status::Ok();
   };
   PROFANA_RETURN_IF_ERROR(check_csr(x.child_begin, x.child_index, "child_begin", "child_index", n));
   // Children come after their parent, so walks down the child lists end too (no cycles).
   const uint32_t* child_begin = x.child_begin.data();
-  const uint32_t* child_index = x.child_index.data();
+  const FnEventId* child_index = x.child_index.data();
   i = FirstWrong(n, [&](size_t r) {
     bool back = false;
-    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k) back |= child_index[k] <= r;
+    for (uint32_t k = child_begin[r]; k < child_begin[r + 1]; ++k)
+      back |= child_index[k].value <= r;
     return back;
   });
   if (i < n)
@@ -281,42 +284,56 @@ Status ValidateFunctionIndex(const Trace& t) {
   return Status::Ok();
 }
 
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
-                         std::shared_ptr<const void> backing) {
-  if (!SniffNative(bytes))
-    return Bad(ErrorCode::kBadMagic, name, "byte 0: not a profana native file (bad magic)");
-  ByteReader h(bytes);
-  h.Skip(8);
-  uint32_t version = h.U32(), header_size = h.U32(), count = h.U32();
-  h.U32();  // flags: none defined in version 1
-  uint32_t table_crc = h.U32(), header_crc = h.U32();
-  if (!h.ok())
-    return Bad(ErrorCode::kTruncated, name,
-               fmt::format("byte {}: file ends inside the header", bytes.size()));
-  // The version is checked first: its place is fixed forever, the rest of the header may change.
-  if (version == 0 || version > kVersion)
-    return Bad(ErrorCode::kUnsupportedVersion, name,
-               fmt::format("byte 8: native format version {}; this profana reads version {} (a "
-                           "newer profana wrote it)",
-                           version, kVersion));
-  if (Crc32c(bytes.data(), 28) != header_crc)
-    return Bad(ErrorCode::kMalformed, name, "byte 28: header checksum mismatch");
-  if (header_size < kHeaderSize || count > kMaxSections)
-    return Bad(ErrorCode::kMalformed, name,
-               fmt::format("byte 12: header size {} or section count {} out of range", header_size,
-                           count));
-  uint64_t table_end = header_size + uint64_t{kSectionEntrySize} * count;
-  if (table_end > bytes.size())
-    return Bad(ErrorCode::kTruncated, name,
-               fmt::format("byte {}: file ends inside the section table (needs {} bytes)",
-                           bytes.size(), table_end));
-  std::string_view table = bytes.substr(header_size, table_end - header_size);
-  if (Crc32c(table) != table_crc)
-    return Bad(ErrorCode::kMalformed, name,
-               fmt::format("byte {}: section table checksum mismatch", header_size));
+namespace {
 
-  std::vector<Entry> entries;
-  ByteReader r(table);
+// The file's sections as the section table lists them, checked (bounds, overlaps, checksums) and
+// named in messages: "<file>: section <name> at byte N: ...".
+class Sections {
+ public:
+  Sections(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+
+  // Reads the header and the section table and checks every section's place and checksum.
+  Status Open();
+
+  const std::vector<Entry>& entries() const { return entries_; }
+  const Entry* Find(uint32_t id) const {
+    for (const Entry& e : entries_)
+      if (e.id == id) return &e;
+    return nullptr;
+  }
+  // The bytes of a section the format requires.
+  Status Get(uint32_t id, std::string_view* out) const {
+    const Entry* e = Find(id);
+    if (!e)
+      return Fail(ErrorCode::kMalformed,
+                  fmt::format("section {} (id 0x{:x}) is missing", SectionName(id), id));
+    *out = bytes_.substr(e->offset, e->size);
+    return Status::Ok();
+  }
+  // A problem inside a section, located at the section.
+  Status InSection(uint32_t id, const Status& s) const {
+    return Fail(s.code(), fmt::format("section {} at byte {}: {}", SectionName(id),
+                                      Find(id)->offset, s.message()));
+  }
+  Status Fail(ErrorCode code, const std::string& what) const { return Bad(code, name_, what); }
+
+ private:
+  Status ReadHeader(uint32_t* count, uint64_t* table_end);
+  Status CheckPlaces(uint64_t table_end) const;
+  Status CheckChecksums() const;
+
+  std::string_view bytes_;
+  const std::string& name_;
+  std::vector<Entry> entries_;
+};
+
+Status Sections::Open() {
+  if (!SniffNative(bytes_))
+    return Fail(ErrorCode::kBadMagic, "byte 0: not a profana native file (bad magic)");
+  uint32_t count = 0;
+  uint64_t table_end = 0;
+  PROFANA_RETURN_IF_ERROR(ReadHeader(&count, &table_end));
+  ByteReader r(bytes_.substr(table_end - uint64_t{kSectionEntrySize} * count));
   for (uint32_t i = 0; i < count; ++i) {
     Entry e;
     e.id = r.U32();
@@ -325,81 +342,148 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
     e.size = r.U64();
     e.crc = r.U32();
     r.U32();
-    entries.push_back(e);
+    entries_.push_back(e);
   }
-  // Bounds and overlaps before any section is looked at.
+  PROFANA_RETURN_IF_ERROR(CheckPlaces(table_end));
+  return CheckChecksums();
+}
+
+// The header, and the section table's place and checksum.
+Status Sections::ReadHeader(uint32_t* count, uint64_t* table_end) {
+  ByteReader h(bytes_);
+  h.Skip(8);
+  uint32_t version = h.U32(), header_size = h.U32();
+  *count = h.U32();
+  h.U32();  // flags: none defined in version 1
+  uint32_t table_crc = h.U32(), header_crc = h.U32();
+  if (!h.ok())
+    return Fail(ErrorCode::kTruncated,
+                fmt::format("byte {}: file ends inside the header", bytes_.size()));
+  // The version is checked first: its place is fixed forever, the rest of the header may change.
+  if (version == 0 || version > kVersion)
+    return Fail(ErrorCode::kUnsupportedVersion,
+                fmt::format("byte 8: native format version {}; this profana reads version {} (a "
+                            "newer profana wrote it)",
+                            version, kVersion));
+  if (Crc32c(bytes_.data(), 28) != header_crc)
+    return Fail(ErrorCode::kMalformed, "byte 28: header checksum mismatch");
+  if (header_size < kHeaderSize || *count > kMaxSections)
+    return Fail(ErrorCode::kMalformed,
+                fmt::format("byte 12: header size {} or section count {} out of range", header_size,
+                            *count));
+  *table_end = header_size + uint64_t{kSectionEntrySize} * *count;
+  if (*table_end > bytes_.size())
+    return Fail(ErrorCode::kTruncated,
+                fmt::format("byte {}: file ends inside the section table (needs {} bytes)",
+                            bytes_.size(), *table_end));
+  if (Crc32c(bytes_.substr(header_size, *table_end - header_size)) != table_crc)
+    return Fail(ErrorCode::kMalformed,
+                fmt::format("byte {}: section table checksum mismatch", header_size));
+  return Status::Ok();
+}
+
+// Bounds and overlaps, before any section is looked at.
+Status Sections::CheckPlaces(uint64_t table_end) const {
   std::vector<const Entry*> by_offset;
   std::unordered_set<uint32_t> ids;
-  for (const Entry& e : entries) {
+  for (const Entry& e : entries_) {
     std::string where =
         fmt::format("section {} (id 0x{:x}) at byte {}", SectionName(e.id), e.id, e.offset);
     if (!ids.insert(e.id).second)
-      return Bad(ErrorCode::kMalformed, name, where + ": appears twice in the section table");
-    if (e.offset < table_end || e.offset > bytes.size() || e.size > bytes.size() - e.offset)
-      return Bad(e.offset + e.size > bytes.size() && e.offset >= table_end ? ErrorCode::kTruncated
-                                                                           : ErrorCode::kMalformed,
-                 name,
-                 fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where,
-                             e.size, bytes.size()));
+      return Fail(ErrorCode::kMalformed, where + ": appears twice in the section table");
+    if (e.offset < table_end || e.offset > bytes_.size() || e.size > bytes_.size() - e.offset)
+      return Fail(e.offset + e.size > bytes_.size() && e.offset >= table_end
+                      ? ErrorCode::kTruncated
+                      : ErrorCode::kMalformed,
+                  fmt::format("{}: {} bytes lie outside the file's {} bytes of sections", where,
+                              e.size, bytes_.size()));
     if (e.size) by_offset.push_back(&e);  // an empty section overlaps nothing
   }
   std::sort(by_offset.begin(), by_offset.end(),
             [](const Entry* a, const Entry* b) { return a->offset < b->offset; });
   for (size_t i = 1; i < by_offset.size(); ++i)
     if (by_offset[i]->offset < by_offset[i - 1]->offset + by_offset[i - 1]->size)
-      return Bad(
-          ErrorCode::kMalformed, name,
+      return Fail(
+          ErrorCode::kMalformed,
           fmt::format("section {} at byte {} overlaps section {}", SectionName(by_offset[i]->id),
                       by_offset[i]->offset, SectionName(by_offset[i - 1]->id)));
-  // Checksums on every core (reading the file is most of a load), the biggest sections first; a
-  // mismatch is reported for the first damaged section in table order, whichever finished first.
+  return Status::Ok();
+}
+
+// Checksums on every core (reading the file is most of a load), the biggest sections first; a
+// mismatch is reported for the first damaged section in table order, whichever finished first.
+Status Sections::CheckChecksums() const {
   std::vector<const Entry*> by_size;
-  for (const Entry& e : entries) by_size.push_back(&e);
+  for (const Entry& e : entries_) by_size.push_back(&e);
   std::stable_sort(by_size.begin(), by_size.end(),
                    [](const Entry* a, const Entry* b) { return a->size > b->size; });
-  std::vector<uint8_t> damaged(entries.size(), 0);
+  std::vector<uint8_t> damaged(entries_.size(), 0);
   ParallelFor(by_size.size(), [&](size_t k) {
     const Entry& e = *by_size[k];
-    damaged[&e - entries.data()] = Crc32c(bytes.data() + e.offset, e.size) != e.crc;
+    damaged[&e - entries_.data()] = Crc32c(bytes_.data() + e.offset, e.size) != e.crc;
   });
-  for (const Entry& e : entries) {
-    if (damaged[&e - entries.data()])
-      return Bad(ErrorCode::kMalformed, name,
-                 fmt::format("section {} at byte {}: checksum mismatch (damaged file)",
-                             SectionName(e.id), e.offset));
+  for (const Entry& e : entries_) {
+    if (damaged[&e - entries_.data()])
+      return Fail(ErrorCode::kMalformed,
+                  fmt::format("section {} at byte {}: checksum mismatch (damaged file)",
+                              SectionName(e.id), e.offset));
   }
+  return Status::Ok();
+}
 
-  auto find = [&](uint32_t id) -> const Entry* {
-    for (const Entry& e : entries)
-      if (e.id == id) return &e;
-    return nullptr;
-  };
-  auto section = [&](uint32_t id, std::string_view* out) -> Status {
-    const Entry* e = find(id);
-    if (!e)
-      return Bad(ErrorCode::kMalformed, name,
-                 fmt::format("section {} (id 0x{:x}) is missing", SectionName(id), id));
-    *out = bytes.substr(e->offset, e->size);
-    return Status::Ok();
-  };
-  auto in_section = [&](uint32_t id, const Status& s) {
-    return Bad(
-        s.code(), name,
-        fmt::format("section {} at byte {}: {}", SectionName(id), find(id)->offset, s.message()));
-  };
+// Hands one section to a column: a view of the file when `views` (the caller keeps the bytes
+// alive), else a copy.
+class ColumnLoader {
+ public:
+  ColumnLoader(const Sections& sections, bool views) : sections_(sections), views_(views) {}
 
-  Trace t;
+  template <typename T>
+  void operator()(const ColumnInfo& c, Column<T>& column) {
+    if (!status_.ok()) return;
+    std::string_view bytes;
+    if (Status st = sections_.Get(c.id, &bytes); !st.ok()) {
+      status_ = st;
+      return;
+    }
+    if (bytes.size() % sizeof(T)) {
+      status_ = sections_.InSection(
+          c.id, Status(ErrorCode::kMalformed,
+                       fmt::format("{} bytes is not a whole number of {}-byte values", bytes.size(),
+                                   sizeof(T))));
+      return;
+    }
+    // Sections start 8-byte aligned in files profana writes; a damaged offset only costs a copy.
+    if (views_ && reinterpret_cast<uintptr_t>(bytes.data()) % alignof(T) == 0) {
+      column = Column<T>::View(reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T));
+      return;
+    }
+    std::vector<T>& owned = column.owned();
+    owned.resize(bytes.size() / sizeof(T));
+    if (!bytes.empty()) std::memcpy(owned.data(), bytes.data(), bytes.size());
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  const Sections& sections_;
+  bool views_;
+  Status status_;
+};
+
+// Strings, metadata, diagnostics, threads and the tables' columns.
+Status ReadTables(const Sections& sections, bool views, Trace* trace) {
+  Trace& t = *trace;
   std::string_view s;
-  PROFANA_RETURN_IF_ERROR(section(kStrings, &s));
-  if (Status st = ReadStrings(s, &t.strings); !st.ok()) return in_section(kStrings, st);
-  PROFANA_RETURN_IF_ERROR(section(kMetadata, &s));
-  if (Status st = DecodeMetadata(s, &t.metadata); !st.ok()) return in_section(kMetadata, st);
-  PROFANA_RETURN_IF_ERROR(section(kDiagnostics, &s));
+  PROFANA_RETURN_IF_ERROR(sections.Get(kStrings, &s));
+  if (Status st = ReadStrings(s, &t.strings); !st.ok()) return sections.InSection(kStrings, st);
+  PROFANA_RETURN_IF_ERROR(sections.Get(kMetadata, &s));
+  if (Status st = DecodeMetadata(s, &t.metadata); !st.ok())
+    return sections.InSection(kMetadata, st);
+  PROFANA_RETURN_IF_ERROR(sections.Get(kDiagnostics, &s));
   if (Status st = DecodeDiagnostics(s, &t.diagnostics); !st.ok())
-    return in_section(kDiagnostics, st);
-  PROFANA_RETURN_IF_ERROR(section(kThreads, &s));
+    return sections.InSection(kDiagnostics, st);
+  PROFANA_RETURN_IF_ERROR(sections.Get(kThreads, &s));
   if (s.size() % sizeof(ThreadInfo))
-    return in_section(
+    return sections.InSection(
         kThreads,
         Status(ErrorCode::kMalformed,
                fmt::format("{} bytes is not a whole number of 32-byte records", s.size())));
@@ -408,74 +492,75 @@ Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
   t.stacks.parent.clear();
   t.stacks.frame.clear();
   t.stacks.depth.clear();
-  Status status;
-  auto load = [&](const ColumnInfo& c, auto& column) {
-    if (!status.ok()) return;
-    std::string_view col;
-    if (Status st = section(c.id, &col); !st.ok()) {
-      status = st;
-      return;
-    }
-    constexpr size_t width = sizeof(column[0]);
-    if (col.size() % width) {
-      status =
-          in_section(c.id, Status(ErrorCode::kMalformed,
-                                  fmt::format("{} bytes is not a whole number of {}-byte values",
-                                              col.size(), width)));
-      return;
-    }
-    using T = typename std::decay_t<decltype(column)>::value_type;
-    // Sections start 8-byte aligned in files profana writes; a damaged offset only costs a copy.
-    if (backing && reinterpret_cast<uintptr_t>(col.data()) % alignof(T) == 0) {
-      column = Column<T>::View(reinterpret_cast<const T*>(col.data()), col.size() / width);
-      return;
-    }
-    std::vector<T>& owned = column.owned();
-    owned.resize(col.size() / width);
-    if (!col.empty()) std::memcpy(owned.data(), col.data(), col.size());
-  };
-  ForEachColumn(t, load);
-  PROFANA_RETURN_IF_ERROR(status);
-  for (const Entry& e : entries) {
-    if (find(e.id) && (e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)
-      return Bad(ErrorCode::kUnsupportedVersion, name,
-                 fmt::format("section 0x{:x} at byte {} is required but unknown to this profana "
-                             "(convert it again with a newer profana)",
-                             e.id, e.offset));
+  ColumnLoader load(sections, views);
+  ForEachColumnSection(t, load);
+  return load.status();
+}
+
+// A section flagged required that this profana does not know: the file needs a newer reader.
+Status CheckRequiredSections(const Sections& sections) {
+  for (const Entry& e : sections.entries()) {
+    if ((e.flags & kSectionRequired) && SectionName(e.id).rfind("0x", 0) == 0)
+      return sections.Fail(ErrorCode::kUnsupportedVersion,
+                           fmt::format("section 0x{:x} at byte {} is required but unknown to this "
+                                       "profana (convert it again with a newer profana)",
+                                       e.id, e.offset));
   }
-  if (const Entry* e = find(kFunctionIndex)) {
-    std::string_view info = bytes.substr(e->offset, e->size);
-    ByteReader r(info);
-    uint32_t version = r.U32();
-    r.U32();
-    FunctionEventIndex& x = t.function_index;
-    x.removed_duplicates = r.U64();
-    x.kernels_attributed = r.U64();
-    x.kernels_unattributed = r.U64();
-    x.external_id_mismatches = r.U64();
-    if (!r.ok() || info.size() != kFunctionIndexSize)
-      return in_section(kFunctionIndex, Status(ErrorCode::kMalformed,
-                                               fmt::format("{} bytes, {} expected", info.size(),
-                                                           kFunctionIndexSize)));
-    // An index another profana version wrote may mean something else: analyses then work from the
-    // events, as for a file without one.
-    if (version == kFunctionEventIndexVersion) {
-      ForEachIndexColumn(t, load);
-      PROFANA_RETURN_IF_ERROR(status);
-      x.version = version;
-    } else {
-      x = FunctionEventIndex();
-    }
-  }
+  return Status::Ok();
+}
+
+// The function event index, when the file has one of this index version. An index another
+// profana version wrote may mean something else: analyses then work from the events, as for a
+// file without one.
+Result<std::optional<FunctionEventIndex>> ReadFunctionIndex(const Sections& sections, bool views) {
+  const Entry* e = sections.Find(kFunctionIndex);
+  if (!e) return std::optional<FunctionEventIndex>();
+  std::string_view info;
+  PROFANA_RETURN_IF_ERROR(sections.Get(kFunctionIndex, &info));
+  ByteReader r(info);
+  FunctionEventIndex x;
+  x.version = r.U32();
+  r.U32();
+  x.removed_duplicates = r.U64();
+  x.kernels_attributed = r.U64();
+  x.kernels_unattributed = r.U64();
+  x.external_id_mismatches = r.U64();
+  if (!r.ok() || info.size() != kFunctionIndexSize)
+    return sections.InSection(kFunctionIndex, Status(ErrorCode::kMalformed,
+                                                     fmt::format("{} bytes, {} expected",
+                                                                 info.size(), kFunctionIndexSize)));
+  if (x.version != kFunctionEventIndexVersion) return std::optional<FunctionEventIndex>();
+  ColumnLoader load(sections, views);
+  ForEachIndexColumnSection(x, load);
+  PROFANA_RETURN_IF_ERROR(load.status());
+  return std::optional<FunctionEventIndex>(std::move(x));
+}
+
+}  // namespace
+
+Result<LoadedTrace> ReadNative(std::string_view bytes, const std::string& name,
+                               std::shared_ptr<const void> backing) {
+  Sections sections(bytes, name);
+  PROFANA_RETURN_IF_ERROR(sections.Open());
+  LoadedTrace loaded;
+  Trace& t = loaded.trace;
+  bool views = backing != nullptr;
+  PROFANA_RETURN_IF_ERROR(ReadTables(sections, views, &t));
+  PROFANA_RETURN_IF_ERROR(CheckRequiredSections(sections));
+  PROFANA_ASSIGN_OR_RETURN(loaded.function_index, ReadFunctionIndex(sections, views));
   // The events and the index are checked side by side (neither check reads what the other
   // checks); the events' error comes first when both are damaged.
+  const std::optional<FunctionEventIndex>& index = loaded.function_index;
   Status checks[2];
-  ParallelFor(t.function_index.present() ? 2 : 1,
-              [&](size_t k) { checks[k] = k == 0 ? ValidateTrace(t) : ValidateFunctionIndex(t); });
+  ParallelFor(index ? 2 : 1, [&](size_t k) {
+    checks[k] = k == 0 ? ValidateTables(t) : ValidateFunctionIndex(t, *index);
+  });
   for (const Status& st : checks)
     if (!st.ok()) return Bad(st.code(), name, st.message());
+  RestoreTimeOrigin(&t);
+  if (loaded.function_index) loaded.function_index->backing = backing;
   t.backing = std::move(backing);
-  return t;
+  return loaded;
 }
 
 }  // namespace profana::native

@@ -9,25 +9,27 @@
 #include <string_view>
 
 #include "profana/base/status.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::native {
 
 bool SniffNative(std::string_view first_bytes);
 
-// `name` is what messages call the input. With `backing` (what keeps `bytes` alive and unchanged:
-// the file's mapping), the columns view `bytes` in place and the trace holds on to `backing`;
+// The trace, and the function event index when the file has one of this index version. `name` is
+// what messages call the input. With `backing` (what keeps `bytes` alive and unchanged: the file's
+// mapping), the columns view `bytes` in place and the trace and the index hold on to `backing`;
 // without it each column is copied.
-Result<Trace> ReadNative(std::string_view bytes, const std::string& name,
-                         std::shared_ptr<const void> backing = nullptr);
+Result<LoadedTrace> ReadNative(std::string_view bytes, const std::string& name,
+                               std::shared_ptr<const void> backing = nullptr);
 
 // The invariants a Trace from any native source must satisfy before a pass may read it: ids in
 // range, stack trie well formed (parents before children), events in (start, -end) order.
 // Errors say "section <table>.<column> row N: ...".
-Status ValidateTrace(const Trace& trace);
+Status ValidateTables(const Trace& trace);
 // The function event index's invariants (with the trace's tables already valid): column sizes, ids
 // in range, parents before children, child and kernel lists well formed. Errors say
 // "section function_index.<column> row N: ...".
-Status ValidateFunctionIndex(const Trace& trace);
+Status ValidateFunctionIndex(const Trace& trace, const FunctionEventIndex& index);
 
 }  // namespace profana::native

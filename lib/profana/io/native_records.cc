@@ -41,6 +41,13 @@ void PutRecord(std::string* out, std::string_view key, const T& value) {
 
 }  // namespace
 
+void RestoreTimeOrigin(Trace* trace) {
+  // PyTorch's bare-array export, the one input whose times are relative (importers/chrome_json).
+  bool relative = trace->metadata.format == "chrome-json-array";
+  trace->metadata.origin.kind = relative ? TimeOriginKind::kRelative : TimeOriginKind::kFirstEvent;
+  WorkOutTimeOrigin(trace);
+}
+
 std::string EncodeMetadata(const TraceMetadata& m) {
   std::string out;
   uint32_t n = 0;

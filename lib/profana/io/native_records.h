@@ -35,6 +35,10 @@ void ForEachMetadataField(M& m, F&& f) {
   f("instant_events", m.instant_events);
 }
 
+// The format does not store metadata.origin: a file keeps the original input's format name, and
+// that says whether the times were relative. Sets the origin of a trace whose tables are loaded.
+void RestoreTimeOrigin(Trace* trace);
+
 std::string EncodeMetadata(const TraceMetadata& m);
 std::string EncodeDiagnostics(const Diagnostics& d);
 // Errors are "<what>" relative to the section; the caller adds file and section.

@@ -145,7 +145,7 @@ std::string WriteNativeText(const Trace& t) {
     }
     columns.clear();
   };
-  ForEachColumn(t, [&](const ColumnInfo& c, const auto& column) {
+  ForEachColumnSection(t, [&](const ColumnInfo& c, const auto& column) {
     if (c.table != table) {
       flush();
       table = c.table;
@@ -240,7 +240,7 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       header.assign(tok.begin() + 2, tok.end());
       std::vector<std::string> want;
       if (table == "threads") want = {"pid", "tid", "pid_text", "tid_text", "name", "process_name"};
-      ForEachColumn(t, [&](const ColumnInfo& c, auto&) {
+      ForEachColumnSection(t, [&](const ColumnInfo& c, auto&) {
         if (table == c.table) want.push_back(c.name);
       });
       if (header != want)
@@ -262,7 +262,7 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       }
       size_t i = 0;
       bool good = true;
-      ForEachColumn(t, [&](const ColumnInfo& c, auto& column) {
+      ForEachColumnSection(t, [&](const ColumnInfo& c, auto& column) {
         if (table != c.table || !good) return;
         using T = std::decay_t<decltype(column[0])>;
         int64_t x = v[i++];
@@ -289,8 +289,9 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
   if (line_no == 0)
     return Status(ErrorCode::kBadMagic,
                   fmt::format("{}: line 1: not a profana native text file", name));
-  if (Status st = ValidateTrace(t); !st.ok())
+  if (Status st = ValidateTables(t); !st.ok())
     return Status(st.code(), fmt::format("{}: {}", name, st.message()));
+  RestoreTimeOrigin(&t);
   return t;
 }
 

@@ -1,6 +1,6 @@
 // The native format's text twin (docs/native-format.md, "Text twin"): the same sections as lines,
 // so that small fixtures live in testdata/ as text and are reviewed in diffs. Reading it builds
-// the same Trace the binary reader would and runs the same checks (ValidateTrace).
+// the same Trace the binary reader would and runs the same checks (ValidateTables).
 #pragma once
 
 #include <string>

@@ -38,7 +38,7 @@ std::string StringsSection(const StringPool& pool) {
 
 }  // namespace
 
-std::string WriteNative(const Trace& t) {
+std::string WriteNative(const Trace& t, const std::optional<FunctionEventIndex>& function_index) {
   std::string strings = StringsSection(t.strings);
   std::string metadata = EncodeMetadata(t.metadata);
   std::string diagnostics = EncodeDiagnostics(t.diagnostics);
@@ -53,17 +53,17 @@ std::string WriteNative(const Trace& t) {
     sections.push_back(
         {c.id, reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0])});
   };
-  ForEachColumn(t, add);
+  ForEachColumnSection(t, add);
   std::string index;
-  if (t.function_index.present()) {
-    const FunctionEventIndex& x = t.function_index;
+  if (function_index) {
+    const FunctionEventIndex& x = *function_index;
     Put(&index, x.version);
     Put(&index, uint32_t{0});
     for (uint64_t v : {x.removed_duplicates, x.kernels_attributed, x.kernels_unattributed,
                        x.external_id_mismatches})
       Put(&index, v);
     sections.push_back({kFunctionIndex, index.data(), index.size()});
-    ForEachIndexColumn(t, add);
+    ForEachIndexColumnSection(x, add);
   }
 
   // Header, section table, then each section at an 8-byte boundary (so a reader may use the

@@ -29,6 +29,7 @@ namespace profana {
   X(kKernelWithoutLaunch, kInfo, "device activity whose launch could not be found")               \
   X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")        \
   X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch") \
+  X(kMismatchedEnd, kWarning, "E event whose name differs from the B it closes (closed anyway)")  \
   X(kWalNotRead, kWarning, "a SQLite database's write-ahead log (FILE-wal) holds changes not read")
 
 enum class Severity : uint8_t { kInfo, kWarning, kError };

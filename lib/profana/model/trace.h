@@ -12,11 +12,13 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "profana/base/column.h"
 #include "profana/base/ids.h"
 #include "profana/base/string_pool.h"
+#include "profana/model/activity_kind.h"
 #include "profana/model/diagnostics.h"
 
 namespace profana {
@@ -27,27 +29,6 @@ constexpr int64_t kNoId = std::numeric_limits<int64_t>::min();
 // count and skip events outside it instead of letting a pass overflow.
 constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
 inline bool TimeInRange(int64_t ns) { return ns >= -kMaxTimeNs && ns <= kMaxTimeNs; }
-
-// What an activity is, from its category; Kineto spelled these differently over the years
-// ("Operator" / "cpu_op", "Runtime" / "cuda_runtime", "Kernel" / "kernel", ...).
-enum class ActivityKind : uint8_t {
-  kCpuOp,              // cpu_op, Operator, and events of the bare-array export
-  kUserAnnotation,     // user_annotation: record_function labels, ProfilerStep#N
-  kRuntime,            // cuda_runtime, Runtime, mtia_runtime: launches happen here
-  kDriver,             // cuda_driver
-  kCpuInstant,         // cpu_instant_event (other than [memory])
-  kPythonFunction,     // python_function: with_stack Python frames, not FunctionEvents
-  kCpuOther,           // overhead and other host-side categories
-  kKernel,             // kernel, Kernel
-  kMemcpy,             // gpu_memcpy, Memcpy
-  kMemset,             // gpu_memset, Memset
-  kGpuUserAnnotation,  // gpu_user_annotation: a CPU label projected on a stream
-  kDeviceOther,  // other device-side activity (mtia_ccp_events, cuda_profiler_range, cuda_sync)
-  kTraceSpan,    // cat "Trace": the profiler's own whole-trace span
-};
-
-const char* ActivityKindName(ActivityKind kind);
-bool IsDeviceActivity(ActivityKind kind);
 
 struct ThreadInfo {
   int64_t pid = 0;
@@ -114,8 +95,80 @@ struct StackTable {
   size_t size() const { return parent.size(); }
 };
 
+// ForEachColumn(table, f) calls f(name, column) for every column of an EventTable, MemoryTable,
+// FlowTable or StackTable (const or not), in declaration order. Everything that handles whole
+// rows goes through it: TraceBuilder::Finish's sort, FilterTrace, the native format's reader,
+// writer and text twin. A column added to a table goes here too (tests/unit/trace_model_test.cc
+// fails until it does). The order numbers the native format's sections: append, never reorder.
+template <typename Table, typename F>
+std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEachColumn(Table& t,
+                                                                                       F&& f) {
+  f("name", t.name);
+  f("trace_name", t.trace_name);
+  f("category", t.category);
+  f("kind", t.kind);
+  f("thread", t.thread);
+  f("start_ns", t.start_ns);
+  f("end_ns", t.end_ns);
+  f("external_id", t.external_id);
+  f("correlation", t.correlation);
+  f("sequence_nr", t.sequence_nr);
+  f("fwd_thread", t.fwd_thread);
+  f("input_shapes", t.input_shapes);
+  f("stack", t.stack);
+  f("device", t.device);
+}
+
+template <typename Table, typename F>
+std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, MemoryTable>> ForEachColumn(Table& t,
+                                                                                        F&& f) {
+  f("ts_ns", t.ts_ns);
+  f("thread", t.thread);
+  f("bytes", t.bytes);
+  f("addr", t.addr);
+  f("total_allocated", t.total_allocated);
+  f("total_reserved", t.total_reserved);
+  f("device_type", t.device_type);
+  f("device_id", t.device_id);
+}
+
+template <typename Table, typename F>
+std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, FlowTable>> ForEachColumn(Table& t,
+                                                                                      F&& f) {
+  f("id", t.id);
+  f("ts_ns", t.ts_ns);
+  f("thread", t.thread);
+  f("category", t.category);
+  f("is_start", t.is_start);
+}
+
+template <typename Table, typename F>
+std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, StackTable>> ForEachColumn(Table& t,
+                                                                                       F&& f) {
+  f("parent", t.parent);
+  f("frame", t.frame);
+  f("depth", t.depth);
+}
+
+// The time that relative times count from: PyTorch's FunctionEvent times (float microseconds
+// from the profiler's start), --window, and the bare-array layout a trace is written back in.
+enum class TimeOriginKind : uint8_t {
+  kRelative,    // the importer read times already relative to the profiler's start (PyTorch's
+                // bare-array export): the origin is 0
+  kTraceSpan,   // the profiler's own span (cat "Trace") starts the clock
+  kFirstEvent,  // a trace without that span: the first event's start (0 without events)
+};
+
+struct TimeOrigin {
+  TimeOriginKind kind = TimeOriginKind::kFirstEvent;
+  int64_t ns = 0;  // on the trace's clock
+};
+
 struct TraceMetadata {
   std::string format;  // "kineto-json", "chrome-json-array", ...
+  // The importer sets kind kRelative when its times are relative; WorkOutTimeOrigin gives every
+  // other trace its origin from the events once they are known.
+  TimeOrigin origin;
   int64_t schema_version = -1;
   int64_t base_time_ns = kNoId;  // baseTimeNanoseconds
   std::string display_time_unit;
@@ -138,36 +191,6 @@ struct TraceMetadata {
   std::string container;
 };
 
-// What BuildFunctionEvents works out from the events (which become FunctionEvents, the op tree
-// after duplicate removal, kernel and memory attribution), stored by `convert` in a native file so
-// that analyses of it need not work it out again (docs/native-format.md, "function event index").
-// Only a native file fills it; any change to the events (filters) drops it.
-// passes/function_events.h defines the columns; they are FunctionEventList's columns of the same
-// names. Bump when BuildFunctionEvents would decide anything differently (the origin of PyTorch's
-// float times included, which cuda_total_us depends on), or the columns change: a file with an
-// index of another version is analysed from its events instead. Version 2 added the CUDA totals.
-constexpr uint32_t kFunctionEventIndexVersion = 2;
-
-struct FunctionEventIndex {
-  uint32_t version = 0;     // 0 = absent; else the kFunctionEventIndexVersion that wrote it
-  Column<uint32_t> source;  // trace event, or UINT32_MAX for a [memory] event
-  Column<uint32_t> synthetic_record;  // the memory record of each [memory] event, in order
-  Column<uint8_t> device_type;        // 0 CPU, 1 CUDA
-  Column<uint8_t> scope;
-  Column<int32_t> parent;
-  Column<uint32_t> child_begin, child_index;
-  Column<uint32_t> kernel_begin, kernel_index;
-  Column<int64_t> cpu_memory, cuda_memory;
-  // Each event's cuda_time_total, exact and in PyTorch's floats (passes/event_times.h): the one
-  // time that sums a whole subtree, so the one worth storing.
-  Column<int64_t> cuda_total_ns;
-  Column<double> cuda_total_us;
-  uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
-           external_id_mismatches = 0;
-
-  bool present() const { return version != 0; }
-};
-
 struct Trace {
   StringPool strings;
   std::vector<ThreadInfo> threads;
@@ -177,7 +200,6 @@ struct Trace {
   StackTable stacks;
   TraceMetadata metadata;
   Diagnostics diagnostics;
-  FunctionEventIndex function_index;
   // What columns that are views (Column::View) read from, kept alive with the trace: the mapped
   // native file they came from. Empty when every column owns its values.
   std::shared_ptr<const void> backing;
@@ -186,5 +208,10 @@ struct Trace {
   // PyTorch's stack list for a StackId: innermost frame first.
   std::vector<StringId> StackFrames(StackId id) const;
 };
+
+// Sets metadata.origin from the (sorted) events, unless the times are relative: the profiler's
+// span, else the first event. TraceBuilder::Finish, the native readers and FilterTrace (whose
+// first event may change) call it once their events are final.
+void WorkOutTimeOrigin(Trace* trace);
 
 }  // namespace profana

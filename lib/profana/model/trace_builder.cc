@@ -4,11 +4,6 @@
 #include <numeric>
 
 namespace profana {
-namespace {
-
-uint64_t MixKey(int64_t a, int64_t b);
-
-}  // namespace
 
 bool KeepStackEntry(std::string_view entry) {
   static constexpr std::pair<std::string_view, std::string_view> kFiltered[] = {
@@ -27,12 +22,6 @@ bool KeepStackEntry(std::string_view entry) {
 
 namespace {
 
-uint64_t MixKey(int64_t a, int64_t b) {
-  uint64_t h = static_cast<uint64_t>(a) * 0x9e3779b97f4a7c15ull;
-  h ^= static_cast<uint64_t>(b) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
-  return h;
-}
-
 template <typename T>
 void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
   std::vector<T> sorted;
@@ -43,71 +32,53 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
 
 }  // namespace
 
-const char* ActivityKindName(ActivityKind kind) {
-  switch (kind) {
-    case ActivityKind::kCpuOp:
-      return "cpu_op";
-    case ActivityKind::kUserAnnotation:
-      return "user_annotation";
-    case ActivityKind::kRuntime:
-      return "runtime";
-    case ActivityKind::kDriver:
-      return "driver";
-    case ActivityKind::kCpuInstant:
-      return "cpu_instant_event";
-    case ActivityKind::kPythonFunction:
-      return "python_function";
-    case ActivityKind::kCpuOther:
-      return "cpu_other";
-    case ActivityKind::kKernel:
-      return "kernel";
-    case ActivityKind::kMemcpy:
-      return "memcpy";
-    case ActivityKind::kMemset:
-      return "memset";
-    case ActivityKind::kGpuUserAnnotation:
-      return "gpu_user_annotation";
-    case ActivityKind::kDeviceOther:
-      return "device_other";
-    case ActivityKind::kTraceSpan:
-      return "trace_span";
-  }
-  return "unknown";
-}
-
-bool IsDeviceActivity(ActivityKind kind) {
-  return kind == ActivityKind::kKernel || kind == ActivityKind::kMemcpy ||
-         kind == ActivityKind::kMemset || kind == ActivityKind::kGpuUserAnnotation ||
-         kind == ActivityKind::kDeviceOther;
-}
-
 std::vector<StringId> Trace::StackFrames(StackId id) const {
   std::vector<StringId> frames;
   for (uint32_t n = id.value; n != 0; n = stacks.parent[n].value) frames.push_back(stacks.frame[n]);
   return frames;
 }
 
+void WorkOutTimeOrigin(Trace* trace) {
+  TimeOrigin& origin = trace->metadata.origin;
+  if (origin.kind == TimeOriginKind::kRelative) {
+    origin.ns = 0;
+    return;
+  }
+  const EventTable& ev = trace->events;
+  origin = {TimeOriginKind::kFirstEvent, ev.size() ? ev.start_ns[0] : 0};  // sorted by start
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] == ActivityKind::kTraceSpan) {
+      origin = {TimeOriginKind::kTraceSpan, ev.start_ns[i]};
+      return;
+    }
+  }
+}
+
 TraceBuilder::TraceBuilder() = default;
 
+uint64_t TraceBuilder::ThreadKeyHash::operator()(const ThreadKey& k) const {
+  uint64_t texts = (uint64_t{k.pid_text.value} << 32) | k.tid_text.value;
+  return MixHash64(static_cast<uint64_t>(k.pid) * 0x9e3779b97f4a7c15ull ^
+                   MixHash64(static_cast<uint64_t>(k.tid) ^ texts));
+}
+
 ThreadId TraceBuilder::Thread(int64_t pid, int64_t tid, StringId pid_text, StringId tid_text) {
-  // Strings are keyed by their id, tagged so they cannot collide with numbers.
-  if (pid_text.value) pid = static_cast<int64_t>(pid_text.value) | (int64_t{1} << 62);
-  if (tid_text.value) tid = static_cast<int64_t>(tid_text.value) | (int64_t{1} << 62);
-  uint64_t key = MixKey(pid, tid);
-  if (key == last_thread_key_) return ThreadId(last_thread_);
-  auto [it, inserted] =
+  // A string pid or tid is its text alone (the number read for it means nothing).
+  ThreadKey key{pid_text.value ? 0 : pid, tid_text.value ? 0 : tid, pid_text, tid_text};
+  if (last_thread_ != UINT32_MAX && key == last_thread_key_) return ThreadId(last_thread_);
+  auto [index, inserted] =
       thread_index_.try_emplace(key, static_cast<uint32_t>(trace_.threads.size()));
   if (inserted) {
     ThreadInfo info;
-    info.pid = pid_text.value ? 0 : pid;
-    info.tid = tid_text.value ? 0 : tid;
+    info.pid = key.pid;
+    info.tid = key.tid;
     info.pid_text = pid_text;
     info.tid_text = tid_text;
     trace_.threads.push_back(info);
   }
   last_thread_key_ = key;
-  last_thread_ = it->second;
-  return ThreadId(it->second);
+  last_thread_ = *index;
+  return ThreadId(*index);
 }
 
 void TraceBuilder::SetProcessName(int64_t pid, StringId pid_text, StringId name) {
@@ -205,11 +176,16 @@ void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId 
   t.is_start.push_back(is_start ? 1 : 0);
 }
 
-bool TraceBuilder::End(ThreadId thread, int64_t end_ns) {
+bool TraceBuilder::End(ThreadId thread, int64_t end_ns, StringId name, uint64_t byte_offset,
+                       int64_t event_index) {
   auto it = open_.find(thread.value);
   if (it == open_.end() || it->second.empty()) return false;
   Event e = it->second.back();
   it->second.pop_back();
+  if (name.value && name != e.trace_name)
+    trace_.diagnostics.Add(DiagnosticKind::kMismatchedEnd, byte_offset, event_index,
+                           "E \"" + std::string(str(name)) + "\" closes B \"" +
+                               std::string(str(e.trace_name)) + "\" on its thread");
   e.end_ns = std::max(end_ns, e.start_ns);
   AddEvent(e);
   return true;
@@ -239,22 +215,10 @@ Trace TraceBuilder::Finish() && {
       if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
       return t.end_ns[a] > t.end_ns[b];
     });
-    Permute(&t.name, order);
-    Permute(&t.trace_name, order);
-    Permute(&t.category, order);
-    Permute(&t.kind, order);
-    Permute(&t.thread, order);
-    Permute(&t.start_ns, order);
-    Permute(&t.end_ns, order);
-    Permute(&t.external_id, order);
-    Permute(&t.correlation, order);
-    Permute(&t.sequence_nr, order);
-    Permute(&t.fwd_thread, order);
-    Permute(&t.input_shapes, order);
-    Permute(&t.stack, order);
-    Permute(&t.device, order);
+    ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order); });
   }
   if (renumber_threads_) RenumberThreads();
+  WorkOutTimeOrigin(&trace_);
   return std::move(trace_);
 }
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profana/base/flat_hash_map.h"
 #include "profana/model/trace.h"
 
 namespace profana {
@@ -47,7 +48,8 @@ class TraceBuilder {
   StringId Intern(std::string_view s) { return trace_.strings.Intern(s); }
   StringPool& strings() { return trace_.strings; }
   std::string_view str(StringId id) const { return trace_.strings.Get(id); }
-  // Threads are keyed by (pid, tid); a string pid or tid is keyed by its interned text.
+  // Threads are keyed by (pid, tid), each a number or, when the trace wrote a string, its
+  // interned text: one thread per distinct pair, whatever the values.
   ThreadId Thread(int64_t pid, int64_t tid, StringId pid_text = {}, StringId tid_text = {});
   void SetThreadName(ThreadId thread, StringId name) { trace_.threads[thread.value].name = name; }
   void SetProcessName(int64_t pid, StringId pid_text, StringId name);
@@ -59,9 +61,13 @@ class TraceBuilder {
   void AddEvent(const Event& e);
   void AddMemory(const Memory& m);
   void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);
-  // B/E pairs become events when the E arrives; begin_offset locates an unmatched E.
+  // B/E pairs become events when the E arrives: an E closes the innermost open B of its thread,
+  // as Chrome's trace viewer does. An E that names another event (`name`, 0 when the E has none)
+  // still closes it, and is counted (kMismatchedEnd) at `byte_offset` / `event_index` of the
+  // input. Returns false, closing nothing, when the thread has no open B.
   void Begin(const Event& e) { open_[e.thread.value].push_back(e); }
-  bool End(ThreadId thread, int64_t end_ns);
+  bool End(ThreadId thread, int64_t end_ns, StringId name = {}, uint64_t byte_offset = UINT64_MAX,
+           int64_t event_index = -1);
 
   // Numbers the threads in the order they first appear in the sorted events, then in the memory
   // records and flows: the order the Chrome-trace writer's output, read back, numbers them in.
@@ -79,10 +85,22 @@ class TraceBuilder {
   StringId Rewrite(StringId trace_name);
   void RenumberThreads();
 
+  // A thread's identity: the pid and tid numbers, or their texts when they were strings.
+  struct ThreadKey {
+    int64_t pid = 0, tid = 0;
+    StringId pid_text, tid_text;
+    bool operator==(const ThreadKey& o) const {
+      return pid == o.pid && tid == o.tid && pid_text == o.pid_text && tid_text == o.tid_text;
+    }
+  };
+  struct ThreadKeyHash {
+    uint64_t operator()(const ThreadKey& k) const;
+  };
+
   Trace trace_;
-  std::unordered_map<uint64_t, uint32_t> thread_index_;  // hash of (pid, tid) -> ThreadId
-  uint64_t last_thread_key_ = ~0ull;
-  uint32_t last_thread_ = 0;
+  FlatHashMap<ThreadKey, uint32_t, ThreadKeyHash> thread_index_;  // -> ThreadId
+  ThreadKey last_thread_key_;  // the last Thread() asked for, and its answer
+  uint32_t last_thread_ = UINT32_MAX;
   std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
   std::unordered_map<uint64_t, StackId> stack_nodes_;      // (parent, frame) -> node

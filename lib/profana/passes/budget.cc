@@ -133,8 +133,9 @@ OpSums SumOp(const Trace& t, const std::vector<AverageRow>& rows, const std::str
   return s;
 }
 
-Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const BudgetRule& r) {
-  IdleBreakdown b = ComputeIdleBreakdown(t, e, 30, 0);
+Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const LaunchIndex& launches,
+                            const BudgetRule& r) {
+  IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, 30, 0);
   std::optional<double> share;
   for (const IdleTrack& tr : b.tracks) {
     if (!tr.whole_device || tr.window_ns <= 0) continue;
@@ -214,6 +215,7 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
                                                const Budget& budget) {
   std::vector<AverageRow> rows = ComputeKeyAverages(t, e, {});
   StepStats steps = CountSteps(t);
+  std::optional<LaunchIndex> launches;  // built for the first rule that needs it
   std::vector<RuleResult> out;
   for (const BudgetRule& r : budget.rules) {
     if (r.per_step && steps.steps == 0)
@@ -250,7 +252,8 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
         v = steps.mean_ns / 1000.0;
         break;
       case BudgetMetric::kGpuIdleShare: {
-        PROFANA_ASSIGN_OR_RETURN(v, GpuIdleShare(t, e, r));
+        if (!launches) launches.emplace(t.events);
+        PROFANA_ASSIGN_OR_RETURN(v, GpuIdleShare(t, e, *launches, r));
         break;
       }
       case BudgetMetric::kPeakMemory: {

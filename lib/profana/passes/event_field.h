@@ -14,13 +14,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "profana/base/ids.h"
+
 namespace profana::passes {
 
-constexpr uint32_t kSynthetic = UINT32_MAX;  // FunctionEvent made by a pass ([memory])
+// The source of a FunctionEvent made by a pass ([memory]): it has no trace event.
+constexpr EventId kSynthetic = EventId::None();
 
 // Where the [memory] rows of a list are: their row numbers (rising) and their memory records.
 struct SyntheticRows {
-  const uint32_t* row = nullptr;
+  const FnEventId* row = nullptr;
   const uint32_t* record = nullptr;
   size_t count = 0;
 };
@@ -30,7 +33,7 @@ class EventField {
  public:
   EventField() = default;
   // Rows read events[source[j]]; [memory] rows read records[record] or, without records, constant.
-  EventField(const uint32_t* source, size_t size, const T* events, SyntheticRows synthetic,
+  EventField(const EventId* source, size_t size, const T* events, SyntheticRows synthetic,
              const T* records, T constant)
       : source_(source),
         size_(size),
@@ -42,8 +45,8 @@ class EventField {
   size_t size() const { return owning_ ? owned_.size() : size_; }
   T operator[](size_t j) const {
     if (owning_) return owned_[j];
-    uint32_t s = source_[j];
-    return s != kSynthetic ? events_[s] : Synthetic(j);
+    EventId s = source_[j];
+    return s != kSynthetic ? events_[s.value] : Synthetic(j);
   }
   bool operator==(const EventField& o) const {
     if (size() != o.size()) return false;
@@ -66,12 +69,12 @@ class EventField {
  private:
   T Synthetic(size_t j) const {
     size_t k = std::lower_bound(synthetic_.row, synthetic_.row + synthetic_.count,
-                                static_cast<uint32_t>(j)) -
+                                FnEventId(static_cast<uint32_t>(j))) -
                synthetic_.row;
     return records_ ? records_[synthetic_.record[k]] : constant_;
   }
 
-  const uint32_t* source_ = nullptr;
+  const EventId* source_ = nullptr;
   size_t size_ = 0;
   const T* events_ = nullptr;
   SyntheticRows synthetic_;

@@ -58,7 +58,8 @@ class EventTimes {
   const FunctionEventList& events_;
   // The columns read for every event, as plain pointers.
   const DeviceType* device_;
-  const uint32_t *child_begin_, *child_index_;
+  const uint32_t* child_begin_;
+  const FnEventId* child_index_;
   const int64_t *cpu_memory_, *cuda_memory_;
   // The CUDA totals: the list's (from an index), or computed here; null when all are 0.
   CudaTotals computed_;
@@ -84,7 +85,7 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   // Wrapping: byte counts may be damaged, and an index's CUDA totals forged.
   uint64_t children_cpu_ns = 0, children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
-    uint32_t c = child_index_[k];
+    uint32_t c = child_index_[k].value;
     // A device event's CPU total is 0.
     if (device_[c] == DeviceType::kCPU)
       children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
@@ -112,7 +113,7 @@ inline void EventTimes::Floats(uint32_t i, EventTime* t) const {
   }
   double children_cpu_us = 0, children_cuda_us = 0;
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
-    uint32_t c = child_index_[k];
+    uint32_t c = child_index_[k].value;
     if (device_[c] == DeviceType::kCPU) children_cpu_us += Us(e.end_ns[c]) - Us(e.start_ns[c]);
     if (cuda_us_) children_cuda_us += cuda_us_[c];
   }

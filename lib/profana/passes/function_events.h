@@ -17,18 +17,20 @@
 //    launch is missing and the id is not the activity's own correlation id.
 //  * Backward functions (scope 1) are recognised by name; each event under one takes the stack of
 //    the forward op with the same (sequence number, forward thread).
+// Each rule has a file of its own (function_event_candidates.h lists them; backward_stacks.h).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_field.h"
 
 namespace profana::passes {
 
 enum class DeviceType : uint8_t { kCPU, kCUDA };
-const char* DeviceTypeName(DeviceType type);  // "DeviceType.CPU", as str() prints it
 
 struct FunctionEventList {
   FunctionEventList() = default;
@@ -39,9 +41,9 @@ struct FunctionEventList {
   FunctionEventList& operator=(const FunctionEventList&) = delete;
 
   // One entry per FunctionEvent in PyTorch's function_events order, duplicates removed.
-  Column<uint32_t> source;            // index into trace.events, or kSynthetic
+  Column<EventId> source;             // the trace event, or kSynthetic
   Column<uint32_t> synthetic_record;  // the memory record of each kSynthetic event, in order
-  Column<uint32_t> synthetic_row;     // and its row in this list (rising)
+  Column<FnEventId> synthetic_row;    // and its row in this list (rising)
   // The trace event's values (a [memory] event's from its record): views, see event_field.h.
   EventField<StringId> name;
   EventField<StringId> trace_name;
@@ -54,11 +56,11 @@ struct FunctionEventList {
   EventField<int32_t> fwd_thread;
   EventField<StringId> input_shapes;  // 0 = not recorded ("[]")
   EventField<StackId> stack;          // after backward propagation
-  Column<int32_t> parent;             // -1 = top level (device events are never in the tree)
+  Column<FnEventId> parent;           // None() = top level (device events are never in the tree)
   Column<uint32_t> child_begin;  // children of i: child_index[child_begin[i] .. child_begin[i+1])
-  Column<uint32_t> child_index;
-  Column<uint32_t> kernel_begin;  // kernels of i (trace event indices), after lifting
-  Column<uint32_t> kernel_index;
+  Column<FnEventId> child_index;
+  Column<uint32_t> kernel_begin;  // kernels of i: kernel_index[kernel_begin[i] .. [i+1]), lifted
+  Column<EventId> kernel_index;
   Column<int64_t> cpu_memory;  // bytes, own (children included, as PyTorch)
   Column<int64_t> cuda_memory;
   // Times and self memory are worked out per event when asked for: see event_times.h. A native
@@ -68,8 +70,7 @@ struct FunctionEventList {
   Column<double> cuda_total_us;
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
-  // computed that way (see key_averages.h). The bare-array export is already relative (origin
-  // 0); Kineto files are shifted to the profiler's own span, or to the first event.
+  // computed that way (see key_averages.h). The trace's metadata.origin.
   int64_t origin_ns = 0;
   bool legacy = false;              // FunctionEvent.is_legacy: kernels live on CPU events only
   bool has_memory_records = false;  // the trace recorded memory (columns shown)
@@ -79,24 +80,17 @@ struct FunctionEventList {
   uint64_t external_id_mismatches = 0;
 
   size_t size() const { return source.size(); }
-  bool has_children(size_t i) const { return child_begin[i + 1] > child_begin[i]; }
 };
 
-// Uses the trace's function event index when it has one of this version (a native file written by
-// `convert`), which gives the same list without redoing the tree and the attributions. The list's
-// columns read the trace's (event_field.h): keep the trace alive, unchanged, while the list is
-// used.
-FunctionEventList BuildFunctionEvents(const Trace& trace);
+// With `index` (what a native file written by `convert` stored: LoadedTrace::function_index, made
+// from exactly these events) the list is the index's, without redoing the tree and the
+// attributions; it is the same list. The list's columns read the trace's and the index's
+// (event_field.h): keep both alive, unchanged, while the list is used.
+FunctionEventList BuildFunctionEvents(
+    const Trace& trace, const std::optional<FunctionEventIndex>& index = std::nullopt);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
-// EventTimes need not sum the CUDA totals).
+// EventTimes need not sum the CUDA totals). In indexed_function_events.cc.
 FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEventList& events);
-
-// _set_backward_stacktraces over any per-event stacks (ids of whatever trie they index): events
-// under a backward function take the stack of the forward event with the same (sequence number,
-// forward thread). BuildFunctionEvents applies it to the "Call stack" stacks; the stacks pass to
-// stacks rebuilt from python_function events.
-void PropagateBackwardStacks(const Trace& trace, const FunctionEventList& events,
-                             std::vector<StackId>* stacks);
 
 }  // namespace profana::passes

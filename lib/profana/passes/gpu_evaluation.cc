@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "profana/passes/event_times.h"
 
@@ -10,9 +9,7 @@ namespace profana::passes {
 namespace {
 
 bool IsKernelActivity(const Trace& trace, uint32_t e) {
-  ActivityKind k = trace.events.kind[e];
-  if (k != ActivityKind::kKernel && k != ActivityKind::kMemcpy && k != ActivityKind::kMemset)
-    return false;
+  if (!IsDeviceWork(trace.events.kind[e])) return false;
   // The reference's is_cuda_kernel: memory operations are not kernels.
   std::string name(trace.str(trace.events.name[e]));
   std::transform(name.begin(), name.end(), name.begin(),
@@ -64,13 +61,13 @@ std::vector<uint32_t> MetricsOrder(const FunctionEventList& e,
                                    const std::vector<uint8_t>& evaluated) {
   std::vector<uint32_t> stack, order;
   for (uint32_t i = 0; i < e.size(); ++i)
-    if (evaluated[i] && e.parent[i] < 0) stack.push_back(i);
+    if (evaluated[i] && !e.parent[i].valid()) stack.push_back(i);
   while (!stack.empty()) {
     uint32_t i = stack.back();
     stack.pop_back();
     order.push_back(i);
     for (uint32_t k = e.child_begin[i]; k < e.child_begin[i + 1]; ++k)
-      if (evaluated[e.child_index[k]]) stack.push_back(e.child_index[k]);
+      if (evaluated[e.child_index[k].value]) stack.push_back(e.child_index[k].value);
   }
   return order;
 }
@@ -110,33 +107,35 @@ bool IsLaunchName(std::string_view name) {
   return name == "cudaLaunch" || name == "cudaLaunch_ptsz";  // pre-CUDA 9.2 launches (nvprof)
 }
 
-GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
+GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
+                          const LaunchIndex& launch_index) {
   const EventTable& ev = trace.events;
   GpuEvaluation out;
   std::vector<uint32_t> launches, kernels;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    ActivityKind k = ev.kind[e];
-    if ((k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
-        IsLaunchName(trace.str(ev.name[e])))
+    if (IsRuntimeOrDriver(ev.kind[e]) && IsLaunchName(trace.str(ev.name[e])))
       launches.push_back(e);
     else if (IsKernelActivity(trace, e))
       kernels.push_back(e);
   }
   out.launches = launches.size();
   out.kernels = kernels.size();
-  // A launch spawns the kernel with its correlation id, searched forward from the last one
+  // A launch spawns the first kernel with its correlation id, searched forward from the last one
   // mapped (the reference matches on the linked op's id; the correlation id is the exact link).
-  std::unordered_map<int64_t, int32_t> kernel_by_correlation;
-  for (size_t k = 0; k < kernels.size(); ++k)
-    if (ev.correlation[kernels[k]] != kNoId)
-      kernel_by_correlation.try_emplace(ev.correlation[kernels[k]], static_cast<int32_t>(k));
+  auto first_kernel = [&](int64_t correlation) -> int32_t {
+    for (EventId e : launch_index.ActivitiesOf(correlation)) {
+      auto at = std::lower_bound(kernels.begin(), kernels.end(), e.value);
+      if (at != kernels.end() && *at == e.value) return static_cast<int32_t>(at - kernels.begin());
+    }
+    return -1;
+  };
   std::vector<int32_t> spawned(launches.size(), -1);
   int32_t last_mapped = 0;
   for (size_t l = 0; l < launches.size(); ++l) {
-    auto it = kernel_by_correlation.find(ev.correlation[launches[l]]);
-    if (it != kernel_by_correlation.end() && it->second >= last_mapped) {
-      spawned[l] = it->second;
-      last_mapped = it->second;
+    int32_t k = first_kernel(ev.correlation[launches[l]]);
+    if (k >= 0 && k >= last_mapped) {
+      spawned[l] = k;
+      last_mapped = k;
     } else {
       ++out.launches_without_kernel;
     }
@@ -163,7 +162,7 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events) {
       continue;
     }
     uint32_t e = which == 0 ? launches[l++] : kernels[k++];
-    out.queue.push_back({ev.start_ns[e], ev.end_ns[e], depth, e, which == 0});
+    out.queue.push_back({ev.start_ns[e], ev.end_ns[e], depth, EventId(e), which == 0});
   }
   // Idle: before the first launch or kernel, after the last, and from the end of a point with an
   // empty queue to the start of the next point with a non-empty one.
@@ -251,7 +250,7 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   for (size_t c = 0; c < candidates.size(); ++c) {
     uint32_t e = candidates[c];
     RankedEvent r;
-    r.event = e;
+    r.event = FnEventId(e);
     double z_idle = idle_std > 0 ? (idle[c] - idle_mean) / idle_std : 0.0;
     double z_self = self_std > 0 ? (self[c] - self_mean) / self_std : 0.0;
     r.score = z_idle + 0.6 * z_self;
@@ -267,8 +266,8 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   return out;
 }
 
-std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events,
-                               uint32_t event) {
+std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events, FnEventId id) {
+  uint32_t event = id.value;
   auto names_python_file = [](std::string_view frame) {
     size_t py = frame.find(".py(");
     return py != std::string_view::npos && frame.find(')', py) != std::string_view::npos;

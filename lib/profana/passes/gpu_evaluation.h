@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/model/launch_index.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
@@ -23,7 +24,7 @@ struct QueuePoint {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   int32_t depth = 0;
-  uint32_t event = 0;  // index into trace.events
+  EventId event;
   bool is_launch = false;
 };
 
@@ -39,10 +40,11 @@ struct GpuEvaluation {
   uint64_t launches_without_kernel = 0;
 };
 
-GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events);
+GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
+                          const LaunchIndex& launches);
 
 struct RankedEvent {
-  uint32_t event = 0;        // index into the FunctionEventList
+  FnEventId event;
   double score = 0;          // z(idle fraction) + 0.6 z(self time)
   double idle_fraction = 0;  // idle time / duration
   int64_t self_ns = 0;
@@ -64,7 +66,8 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
 
 // source_code_location: the innermost Python frame of the event's stack that names a .py file,
 // or "No source code location found".
-std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events, uint32_t event);
+std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& events,
+                               FnEventId event);
 
 // Kernel-launch calls by name, as the reference lists them, plus HIP and driver launches.
 bool IsLaunchName(std::string_view name);

@@ -2,51 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
+
+#include "profana/passes/innermost_op.h"
 
 namespace profana::passes {
-namespace {
-
-bool IsActivity(ActivityKind k) {
-  return k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset;
-}
-
-// Runtime/driver call start per correlation id: when the host asked for each activity.
-std::unordered_map<int64_t, uint32_t> LaunchesByCorrelation(const Trace& trace) {
-  const EventTable& ev = trace.events;
-  std::unordered_map<int64_t, uint32_t> launches;
-  for (uint32_t e = 0; e < ev.size(); ++e)
-    if ((ev.kind[e] == ActivityKind::kRuntime || ev.kind[e] == ActivityKind::kDriver) &&
-        ev.correlation[e] != kNoId)
-      launches.try_emplace(ev.correlation[e], e);
-  return launches;
-}
-
-// The innermost CPU FunctionEvent on `thread` holding time t, or -1.
-class OpFinder {
- public:
-  explicit OpFinder(const FunctionEventList& e) : e_(e) {
-    for (uint32_t i = 0; i < e.size(); ++i)
-      if (e.device_type[i] == DeviceType::kCPU) by_thread_[e.thread[i].value].push_back(i);
-  }
-  int32_t At(ThreadId thread, int64_t t) const {
-    auto it = by_thread_.find(thread.value);
-    if (it == by_thread_.end()) return -1;
-    const std::vector<uint32_t>& v = it->second;  // by start
-    auto pos = std::upper_bound(v.begin(), v.end(), t,
-                                [&](int64_t x, uint32_t i) { return x < e_.start_ns[i]; });
-    if (pos == v.begin()) return -1;
-    for (int32_t i = static_cast<int32_t>(*(pos - 1)); i >= 0; i = e_.parent[i])
-      if (e_.end_ns[i] > t) return i;
-    return -1;
-  }
-
- private:
-  const FunctionEventList& e_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> by_thread_;
-};
-
-}  // namespace
 
 const char* GapKindName(GapKind kind) {
   switch (kind) {
@@ -61,17 +20,17 @@ const char* GapKindName(GapKind kind) {
 }
 
 IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& events,
-                                   int64_t consecutive_kernel_delay_ns, size_t longest_gaps) {
+                                   const LaunchIndex& launches, int64_t consecutive_kernel_delay_ns,
+                                   size_t longest_gaps) {
   const EventTable& ev = trace.events;
   IdleBreakdown out;
   out.consecutive_kernel_delay_ns = consecutive_kernel_delay_ns;
-  auto launches = LaunchesByCorrelation(trace);
-  OpFinder finder(events);
+  InnermostOpFinder finder(trace, events, InnermostOpFinder::Interval::kHalfOpen);
   // Activities per device and per stream, in start order (the trace is sorted by start).
   std::map<int32_t, std::vector<uint32_t>> by_device;
   std::map<std::pair<int32_t, uint32_t>, std::vector<uint32_t>> by_stream;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (!IsActivity(ev.kind[e])) continue;
+    if (!IsDeviceWork(ev.kind[e])) continue;
     int32_t device = ev.device[e] >= 0
                          ? ev.device[e]
                          : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
@@ -93,17 +52,17 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
       if (start > busy_end) {
         // HTA's rules: the next activity was launched only after the GPU ran dry: host wait;
         // launched earlier but started after a short delay: kernel wait; otherwise other.
-        auto launch = launches.find(ev.correlation[next]);
+        std::optional<EventId> launch = launches.Launch(ev.correlation[next]);
         GapKind kind = GapKind::kOther;
-        if (launch != launches.end() && ev.start_ns[launch->second] > busy_end)
+        if (launch && ev.start_ns[launch->value] > busy_end)
           kind = GapKind::kHostWait;
-        else if (launch != launches.end() && start - busy_end < consecutive_kernel_delay_ns)
+        else if (launch && start - busy_end < consecutive_kernel_delay_ns)
           kind = GapKind::kKernelWait;
         t.gap_ns[static_cast<int>(kind)] += start - busy_end;
         if (!whole) {
-          Gap g{device, stream, busy_end, start, kind, next, -1};
-          if (launch != launches.end())
-            g.running_op = finder.At(ev.thread[launch->second], busy_end + (start - busy_end) / 2);
+          Gap g{device, stream, busy_end, start, kind, EventId(next), std::nullopt};
+          if (launch)
+            g.running_op = finder.At(ev.thread[launch->value], busy_end + (start - busy_end) / 2);
           gaps.push_back(g);
         }
         t.busy_ns += end - start;
@@ -129,18 +88,16 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
   return out;
 }
 
-std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace) {
+std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches) {
   const EventTable& ev = trace.events;
-  auto launches = LaunchesByCorrelation(trace);
   // (ts, +1/-1) per stream, then one sorted sweep each.
   std::map<uint32_t, std::vector<std::pair<int64_t, int32_t>>> changes;
   std::map<uint32_t, int32_t> devices;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (!IsActivity(ev.kind[e])) continue;
-    auto launch = launches.find(ev.correlation[e]);
-    int64_t enqueued = launch != launches.end()
-                           ? std::min(ev.start_ns[launch->second], ev.start_ns[e])
-                           : ev.start_ns[e];
+    if (!IsDeviceWork(ev.kind[e])) continue;
+    std::optional<EventId> launch = launches.Launch(ev.correlation[e]);
+    int64_t enqueued =
+        launch ? std::min(ev.start_ns[launch->value], ev.start_ns[e]) : ev.start_ns[e];
     auto& c = changes[ev.thread[e].value];
     c.push_back({enqueued, +1});
     c.push_back({ev.end_ns[e], -1});

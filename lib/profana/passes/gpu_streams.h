@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "profana/model/launch_index.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
@@ -31,8 +33,9 @@ struct Gap {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   GapKind kind = GapKind::kOther;
-  uint32_t next_activity = 0;  // trace event that ended the gap
-  int32_t running_op = -1;     // FunctionEvent on the launching thread at the gap's middle, or -1
+  EventId next_activity;  // the device activity that ended the gap
+  // The FunctionEvent running on the launching thread at the gap's middle, if any.
+  std::optional<FnEventId> running_op;
 };
 
 struct IdleBreakdown {
@@ -44,7 +47,8 @@ struct IdleBreakdown {
 // consecutive_kernel_delay_ns: a gap shorter than this, with the next activity already
 // launched, is launch overhead ("kernel wait"); HTA's default is 30 ns.
 IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& events,
-                                   int64_t consecutive_kernel_delay_ns, size_t longest_gaps);
+                                   const LaunchIndex& launches, int64_t consecutive_kernel_delay_ns,
+                                   size_t longest_gaps);
 
 struct QueueSample {
   int64_t ts_ns;
@@ -63,6 +67,6 @@ struct StreamQueue {
 
 // Per stream: +1 when the runtime call that launched an activity starts, -1 when the activity
 // ends. Activities without a launch in the trace count from their own start.
-std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace);
+std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches);
 
 }  // namespace profana::passes

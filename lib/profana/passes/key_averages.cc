@@ -37,8 +37,8 @@ AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
   row.device_type = e.device_type[i];
   row.legacy = e.legacy;
   row.input_shapes = e.input_shapes[i];
-  row.top_level = e.parent[i] < 0;
-  row.first_event = i;
+  row.top_level = !e.parent[i].valid();
+  row.first_event = FnEventId(i);
   return row;
 }
 

@@ -20,7 +20,7 @@ struct AverageRow {
   bool shapes_shown = false;    // grouped by input shape, or a raw row: shapes are a list
   std::vector<StringId> stack;  // first N frames (all of them for raw rows)
   bool top_level = false;       // the first event has no CPU parent
-  uint32_t first_event = 0;     // index into the FunctionEventList
+  FnEventId first_event;
   int64_t count = 0;
   // Times as PyTorch computes and prints them: float microseconds, summed in event order.
   // They equal the nanosecond totals / 1000 except for float rounding, which decides the last

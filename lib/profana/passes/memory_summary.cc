@@ -9,11 +9,11 @@ namespace {
 // Groups blocks by op name in one pass; the result is sorted by bytes, then blocks, then name.
 class Grouper {
  public:
-  void Add(const FunctionEventList& ev, int32_t op, bool before_trace, int64_t bytes) {
-    MemoryOpGroup::Kind kind = before_trace ? MemoryOpGroup::kBeforeTrace
-                               : op < 0     ? MemoryOpGroup::kNoOp
-                                            : MemoryOpGroup::kOp;
-    StringId name = kind == MemoryOpGroup::kOp ? ev.name[op] : StringId();
+  void Add(const FunctionEventList& ev, FnEventId op, bool before_trace, int64_t bytes) {
+    MemoryOpGroup::Kind kind = before_trace  ? MemoryOpGroup::kBeforeTrace
+                               : !op.valid() ? MemoryOpGroup::kNoOp
+                                             : MemoryOpGroup::kOp;
+    StringId name = kind == MemoryOpGroup::kOp ? ev.name[op.value] : StringId();
     uint64_t key = (static_cast<uint64_t>(kind) << 32) | name.value;
     auto [it, added] = index_.emplace(key, groups_.size());
     if (added) {
@@ -50,15 +50,15 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     uint32_t rec = t.order[peak];
     r.peak_ts_ns = trace.memory.ts_ns[rec];
     r.peak_total_allocated = trace.memory.total_allocated[rec];
-    r.peak_op = t.op[peak];
-    for (int32_t o = r.peak_op; o >= 0; o = ev.parent[o]) r.peak_op_path.push_back(o);
+    if (t.op[peak].valid()) r.peak_op = t.op[peak];
+    for (FnEventId o = t.op[peak]; o.valid(); o = ev.parent[o.value]) r.peak_op_path.push_back(o);
     std::reverse(r.peak_op_path.begin(), r.peak_op_path.end());
   }
   Grouper live, leaked, preexisting;
   int64_t paired_live = 0;
   for (const MemoryBlock& b : t.blocks) {
     if (b.device != device) continue;
-    int32_t alloc_op = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : -1;
+    FnEventId alloc_op = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : FnEventId::None();
     if (peak >= 0 && b.alloc_pos <= peak && (b.free_pos < 0 || b.free_pos > peak)) {
       live.Add(ev, alloc_op, b.alloc_pos < 0, b.bytes);
       r.live_by_category[static_cast<int>(b.category)] =

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "profana/passes/memory_timeline.h"
@@ -23,8 +24,8 @@ struct MemoryOpGroup {
 struct MemoryDeviceReport {
   int64_t peak_ts_ns = 0;
   int64_t peak_total_allocated = kNoId;  // the allocator's total recorded at the peak record
-  int32_t peak_op = -1;                  // FunctionEvent, or -1
-  std::vector<int32_t> peak_op_path;     // outermost first, ending with peak_op
+  std::optional<FnEventId> peak_op;      // the innermost op at the peak record
+  std::vector<FnEventId> peak_op_path;   // outermost first, ending with peak_op
   std::array<int64_t, kMemoryCategories>
       live_by_category{};                 // at the peak; Unknown includes unpaired
   std::vector<MemoryOpGroup> live_by_op;  // at the peak, largest first

@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "profana/passes/innermost_op.h"
+
 namespace profana::passes {
 namespace {
 
@@ -131,38 +133,21 @@ std::vector<uint32_t> CanonicalThreads(const Trace& trace) {
 }
 
 // The innermost CPU FunctionEvent on the record's own thread whose [start, end] holds each
-// record: per thread, FunctionEvents (already in (start, -end) order) merged with the records
-// by time, with a stack of open events.
-std::vector<int32_t> AttributeOps(const Trace& trace, const FunctionEventList& ev,
-                                  const MemoryTimeline& t) {
-  size_t threads = trace.threads.size();
-  std::vector<uint32_t> canonical = CanonicalThreads(trace);
-  std::vector<std::vector<uint32_t>> ops(threads), recs(threads);
-  for (uint32_t i = 0; i < ev.size(); ++i)
-    if (IsCpuOp(ev, i) && ev.thread[i].value < threads)
-      ops[canonical[ev.thread[i].value]].push_back(i);
+// record (threads that are one thread in fact see each other's events).
+std::vector<FnEventId> AttributeOps(const Trace& trace, const FunctionEventList& ev,
+                                    const MemoryTimeline& t) {
+  InnermostOpFinder finder(trace, ev, InnermostOpFinder::Interval::kClosed,
+                           CanonicalThreads(trace));
+  std::vector<FnEventId> op(t.size(), FnEventId::None());
   for (uint32_t p = 0; p < t.size(); ++p) {
-    uint32_t th = trace.memory.thread[t.order[p]].value;
-    if (th < threads) recs[canonical[th]].push_back(p);
-  }
-  std::vector<int32_t> op(t.size(), -1);
-  std::vector<uint32_t> stack;
-  for (size_t th = 0; th < threads; ++th) {
-    stack.clear();
-    size_t next = 0;
-    for (uint32_t p : recs[th]) {
-      int64_t ts = trace.memory.ts_ns[t.order[p]];
-      for (; next < ops[th].size() && ev.start_ns[ops[th][next]] <= ts; ++next) {
-        uint32_t e = ops[th][next];
-        while (!stack.empty() && ev.end_ns[stack.back()] < ev.start_ns[e]) stack.pop_back();
-        stack.push_back(e);
-      }
-      while (!stack.empty() && ev.end_ns[stack.back()] < ts) stack.pop_back();
-      if (!stack.empty()) op[p] = static_cast<int32_t>(stack.back());
-    }
+    uint32_t r = t.order[p];
+    op[p] = finder.At(trace.memory.thread[r], trace.memory.ts_ns[r]).value_or(FnEventId::None());
   }
   return op;
 }
+
+// A FunctionEvent as an index into per-event vectors, or -1.
+int32_t OpIndex(FnEventId op) { return op.valid() ? static_cast<int32_t>(op.value) : -1; }
 
 // What the op tree says about each CPU FunctionEvent, inherited from its parents.
 struct OpContext {
@@ -182,7 +167,7 @@ OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
   // Parents come before their children in function_events order.
   for (size_t i = 0; i < n; ++i) {
     std::string_view name = trace.str(ev.name[i]);
-    int32_t p = ev.parent[i];
+    int32_t p = OpIndex(ev.parent[i]);
     bool has_parent = p >= 0 && static_cast<size_t>(p) < i;
     c.backward[i] = ev.scope[i] == 1 || (has_parent && c.backward[p]);
     c.accumulate[i] =
@@ -339,11 +324,11 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
   }
 
   t.op = AttributeOps(trace, ev, t);
-  for (int32_t o : t.op) k.without_op += o < 0;
+  for (FnEventId o : t.op) k.without_op += !o.valid();
   OpContext context = BuildOpContext(trace, ev);
   for (MemoryBlock& b : t.blocks) {
-    int32_t a = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : -1;
-    int32_t f = b.free_pos >= 0 ? t.op[b.free_pos] : -1;
+    int32_t a = b.alloc_pos >= 0 ? OpIndex(t.op[b.alloc_pos]) : -1;
+    int32_t f = b.free_pos >= 0 ? OpIndex(t.op[b.free_pos]) : -1;
     int64_t free_ts = b.free_pos >= 0 ? m.ts_ns[t.order[b.free_pos]] : 0;
     b.category = Categorise(b, a, f, free_ts, ev, context);
   }
@@ -406,7 +391,7 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
     if (device >= 0 && t.device[p] != static_cast<uint32_t>(device)) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];
     if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
-    MemoryOpRow& row = t.op[p] >= 0 ? self[t.op[p]] : outside;
+    MemoryOpRow& row = t.op[p].valid() ? self[t.op[p].value] : outside;
     if (bytes > 0) {
       ++row.self_alloc_count;
       row.self_alloc_bytes = SatAdd(row.self_alloc_bytes, bytes);
@@ -419,7 +404,7 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
     total[i].alloc_count += total[i].self_alloc_count;
     total[i].alloc_bytes = SatAdd(total[i].alloc_bytes, total[i].self_alloc_bytes);
     total[i].freed_bytes = SatAdd(total[i].freed_bytes, total[i].self_freed_bytes);
-    int32_t p = ev.parent[i];
+    int32_t p = OpIndex(ev.parent[i]);
     if (p >= 0 && static_cast<size_t>(p) < i) {
       total[p].alloc_count += total[i].alloc_count;
       total[p].alloc_bytes = SatAdd(total[p].alloc_bytes, total[i].alloc_bytes);

@@ -115,11 +115,11 @@ struct MemoryBlock {
 struct MemoryTimeline {
   std::vector<MemoryDevice> devices;
   // Per record, in time order (position p): the record's index in trace.memory, its device,
-  // the innermost CPU FunctionEvent holding it (-1 = none), its block (-1 = none), and the
+  // the innermost CPU FunctionEvent holding it (None() = none), its block (-1 = none), and the
   // device's level after it (pre-existing bytes + running total).
   std::vector<uint32_t> order;
   std::vector<uint32_t> device;
-  std::vector<int32_t> op;
+  std::vector<FnEventId> op;
   std::vector<int32_t> block;
   std::vector<int64_t> level;
   std::vector<MemoryBlock> blocks;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "profana/model/trace_builder.h"
+#include "profana/passes/backward_stacks.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
@@ -167,8 +168,9 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
   std::vector<StackId> op_node(events.size(), StackId(0));
   for (size_t i = 0; i < events.size(); ++i) {
     if (events.device_type[i] != DeviceType::kCPU) continue;
-    int32_t p = events.parent[i];
-    StackId base = p >= 0 ? op_node[p] : (source == StackSource::kBoth ? python[i] : StackId(0));
+    FnEventId p = events.parent[i];
+    StackId base =
+        p.valid() ? op_node[p.value] : (source == StackSource::kBoth ? python[i] : StackId(0));
     op_node[i] = trie.Intern(base, events.name[i]);
   }
   if (metric == StackMetric::kSelfCpu) {
@@ -188,13 +190,13 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
   std::vector<uint8_t> linked(ev.size(), 0);
   for (size_t i = 0; i < events.size(); ++i) {
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k) {
-      uint32_t e = events.kernel_index[k];
+      uint32_t e = events.kernel_index[k].value;
       linked[e] = 1;
       add(trie.Intern(op_node[i], ev.name[e]), us(e), ev.end_ns[e] - ev.start_ns[e]);
     }
   }
   for (size_t i = 0; i < events.size(); ++i) {
-    if (events.device_type[i] == DeviceType::kCPU || linked[events.source[i]]) continue;
+    if (events.device_type[i] == DeviceType::kCPU || linked[events.source[i].value]) continue;
     if (out.orphan_root.value == 0) {
       // A root frame of its own, outside the trie's map so no op name can meet it.
       out.orphan_root = StackId(static_cast<uint32_t>(out.trie.size()));
@@ -202,7 +204,7 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
       out.trie.frame.push_back(StringId(0));
       out.trie.depth.push_back(1);
     }
-    uint32_t e = events.source[i];
+    uint32_t e = events.source[i].value;
     add(trie.Intern(out.orphan_root, ev.name[e]), us(e), ev.end_ns[e] - ev.start_ns[e]);
   }
   return out;

@@ -99,7 +99,7 @@ StepStats CountSteps(const Trace& t) {
   std::unordered_set<int64_t> seen;
   int64_t total_ns = 0;
   for (uint32_t i = 0; i < t.events.size(); ++i) {
-    int64_t n = StepNumber(t, i);
+    int64_t n = StepNumber(t, EventId(i));
     if (n >= 0 && seen.insert(n).second) total_ns += t.events.end_ns[i] - t.events.start_ns[i];
   }
   StepStats s;

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "fmt/format.h"
-#include "profana/base/flat_hash_map.h"
+#include "profana/model/launch_index.h"
 
 namespace profana::passes {
 namespace {
@@ -22,50 +22,16 @@ bool ParseInt(std::string_view s, int64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Keeps the entries of `column` whose keep flag is set, in order.
-template <typename T>
-void Compact(Column<T>* column, const std::vector<uint8_t>& keep) {
-  std::vector<T>& v = column->owned();
-  size_t out = 0;
-  for (size_t i = 0; i < v.size(); ++i)
-    if (keep[i]) v[out++] = v[i];
-  v.resize(out);
-}
-
-void CompactEvents(EventTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->name, keep);
-  Compact(&t->trace_name, keep);
-  Compact(&t->category, keep);
-  Compact(&t->kind, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->start_ns, keep);
-  Compact(&t->end_ns, keep);
-  Compact(&t->external_id, keep);
-  Compact(&t->correlation, keep);
-  Compact(&t->sequence_nr, keep);
-  Compact(&t->fwd_thread, keep);
-  Compact(&t->input_shapes, keep);
-  Compact(&t->stack, keep);
-  Compact(&t->device, keep);
-}
-
-void CompactMemory(MemoryTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->ts_ns, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->bytes, keep);
-  Compact(&t->addr, keep);
-  Compact(&t->total_allocated, keep);
-  Compact(&t->total_reserved, keep);
-  Compact(&t->device_type, keep);
-  Compact(&t->device_id, keep);
-}
-
-void CompactFlows(FlowTable* t, const std::vector<uint8_t>& keep) {
-  Compact(&t->id, keep);
-  Compact(&t->ts_ns, keep);
-  Compact(&t->thread, keep);
-  Compact(&t->category, keep);
-  Compact(&t->is_start, keep);
+// Keeps the rows of a table whose keep flag is set, in order.
+template <typename Table>
+void Compact(Table* table, const std::vector<uint8_t>& keep) {
+  ForEachColumn(*table, [&](const char*, auto& column) {
+    auto& v = column.owned();
+    size_t out = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (keep[i]) v[out++] = v[i];
+    v.resize(out);
+  });
 }
 
 // A regex matched once per distinct name, not once per event. RE2 runs in time linear in the
@@ -105,7 +71,7 @@ class NameMatcher {
 Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f, const Trace& t) {
   std::optional<Interval> window;
   if (f.window_start_us || f.window_end_us) {
-    int64_t origin = TraceOrigin(t);
+    int64_t origin = t.metadata.origin.ns;
     window = Interval{f.window_start_us ? origin + *f.window_start_us * 1000 : INT64_MIN,
                       f.window_end_us ? origin + *f.window_end_us * 1000 : INT64_MAX};
   }
@@ -117,7 +83,7 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
     };
     std::vector<Step> steps;
     for (uint32_t i = 0; i < t.events.size(); ++i) {
-      int64_t n = StepNumber(t, i);
+      int64_t n = StepNumber(t, EventId(i));
       if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
     }
     if (steps.empty())
@@ -240,14 +206,8 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   return Status::Ok();
 }
 
-int64_t TraceOrigin(const Trace& t) {
-  if (t.metadata.format == "chrome-json-array" || t.events.size() == 0) return 0;
-  for (size_t i = 0; i < t.events.size(); ++i)
-    if (t.events.kind[i] == ActivityKind::kTraceSpan) return t.events.start_ns[i];
-  return t.events.start_ns[0];
-}
-
-int64_t StepNumber(const Trace& t, uint32_t i) {
+int64_t StepNumber(const Trace& t, EventId event) {
+  uint32_t i = event.value;
   if (IsDeviceActivity(t.events.kind[i])) return -1;
   std::string_view name = t.str(t.events.trace_name[i]);
   constexpr std::string_view kPrefix = "ProfilerStep#";
@@ -259,9 +219,6 @@ int64_t StepNumber(const Trace& t, uint32_t i) {
 Status FilterTrace(const TraceFilter& f, Trace* trace) {
   if (f.empty()) return Status::Ok();
   Trace& t = *trace;
-  // A native file's function event index describes every event; the filtered trace is analysed from
-  // its own events.
-  t.function_index = FunctionEventIndex();
   const EventTable& ev = t.events;
   NameMatcher name, exclude;
   PROFANA_RETURN_IF_ERROR(name.Compile(f.name, "--name", t.strings.size()));
@@ -281,7 +238,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   };
   std::vector<std::vector<Open>> open(t.threads.size());
   std::vector<uint8_t> flags(ev.size(), 0);
-  FlatHashMap<int64_t, uint32_t> launch_by_correlation;
+  LaunchIndex launches(ev);
   for (uint32_t i = 0; i < ev.size(); ++i) {
     ActivityKind kind = ev.kind[i];
     if (IsDeviceActivity(kind)) continue;
@@ -296,20 +253,15 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
       fl |= kExcluded;
     flags[i] = fl;
     stack.push_back({ev.end_ns[i], fl});
-    if ((kind == ActivityKind::kRuntime || kind == ActivityKind::kDriver) &&
-        ev.correlation[i] != kNoId)
-      launch_by_correlation.try_emplace(ev.correlation[i], i);
   }
 
   std::vector<uint8_t> keep(ev.size(), 0);
   for (uint32_t i = 0; i < ev.size(); ++i) {
     uint8_t fl = flags[i];
     if (IsDeviceActivity(ev.kind[i])) {
-      const uint32_t* launch =
-          ev.correlation[i] != kNoId ? launch_by_correlation.find(ev.correlation[i]) : nullptr;
-      if (launch) {
-        fl = flags[*launch] & (kTimeOk | kThreadOk | kExcluded);
-        if (flags[*launch] & kNameOk) fl |= kNameOk;
+      if (std::optional<EventId> launch = launches.Launch(ev.correlation[i])) {
+        fl = flags[launch->value] & (kTimeOk | kThreadOk | kExcluded);
+        if (flags[launch->value] & kNameOk) fl |= kNameOk;
       } else {
         fl = kThreadOk;
         if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
@@ -323,7 +275,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     }
     keep[i] = ev.kind[i] == ActivityKind::kTraceSpan || fl == (kTimeOk | kThreadOk | kNameOk);
   }
-  CompactEvents(&t.events, keep);
+  Compact(&t.events, keep);
 
   const MemoryTable& mem = t.memory;
   keep.assign(mem.size(), 0);
@@ -334,14 +286,16 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     keep[i] = device_ok && thread_ok[mem.thread[i].value] &&
               (!time || Overlaps(*time, mem.ts_ns[i], mem.ts_ns[i]));
   }
-  CompactMemory(&t.memory, keep);
+  Compact(&t.memory, keep);
 
   const FlowTable& flows = t.flows;
   keep.assign(flows.size(), 0);
   for (size_t i = 0; i < flows.size(); ++i)
     keep[i] = thread_ok[flows.thread[i].value] &&
               (!time || Overlaps(*time, flows.ts_ns[i], flows.ts_ns[i]));
-  CompactFlows(&t.flows, keep);
+  Compact(&t.flows, keep);
+  // The span is always kept; without one, the origin is the first event kept.
+  WorkOutTimeOrigin(&t);
   return Status::Ok();
 }
 

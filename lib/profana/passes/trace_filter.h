@@ -30,7 +30,7 @@ namespace profana::passes {
 struct TraceFilter {
   std::vector<std::pair<int64_t, int64_t>> steps;  // inclusive ranges of N in ProfilerStep#N
   bool skip_first_step = false;
-  std::optional<int64_t> window_start_us;  // relative to the trace's origin
+  std::optional<int64_t> window_start_us;  // relative to the trace's metadata.origin
   std::optional<int64_t> window_end_us;
   std::vector<std::string> threads;  // tid or thread name
   std::vector<int32_t> devices;
@@ -49,12 +49,8 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
 // "START:END" in microseconds; either side may be empty ("100:", ":2500").
 Status ParseWindow(const std::string& text, TraceFilter* filter);
 
-// The time every relative time is measured from: the profiler's own span, else the first event
-// (0 for the bare-array export, which is already relative). As BuildFunctionEvents' origin.
-int64_t TraceOrigin(const Trace& trace);
-
 // The step number of a ProfilerStep#N host event, or -1.
-int64_t StepNumber(const Trace& trace, uint32_t event);
+int64_t StepNumber(const Trace& trace, EventId event);
 
 // Selects in place. Errors (kInvalidArgument): a bad regex, --steps on a trace without
 // ProfilerStep#N markers, or steps that select nothing.

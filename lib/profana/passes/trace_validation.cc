@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "profana/base/flat_hash_map.h"
 #include "profana/passes/gpu_evaluation.h"
 
 namespace profana::passes {
@@ -10,17 +9,13 @@ namespace {
 
 constexpr int64_t kEdgeNs = 1000000;  // a millisecond: launches cut off by the capture's ends
 
-bool IsQueuedWork(ActivityKind k) {
-  return k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset;
-}
-
 void Count(ValidationCheck* c, uint32_t event) {
-  if (c->count++ == 0) c->first_event = event;
+  if (c->count++ == 0) c->first_event = EventId(event);
 }
 
 }  // namespace
 
-std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
+std::vector<ValidationCheck> ValidateTrace(const Trace& t, const LaunchIndex& launches) {
   const EventTable& ev = t.events;
   ValidationCheck before{"kernels_before_launch",
                          "device activity starting before its launch call"};
@@ -30,27 +25,25 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
                              "launch calls whose correlation id matches no device activity"};
   ValidationCheck edge{
       "unmatched_at_capture_edges",
-      "unmatched launches and activities within 1 ms of the first or last device activity", 0, -1,
-      false};
+      "unmatched launches and activities within 1 ms of the first or last device activity", 0,
+      std::nullopt, false};
   ValidationCheck host{"overlapping_host_events",
                        "host events on one thread that overlap without nesting"};
   ValidationCheck device{"overlapping_device_activity",
                          "kernels, memcpys or memsets overlapping on one stream"};
 
-  FlatHashMap<int64_t, uint32_t> launch_by_correlation, device_by_correlation;
+  // The capture's edges: the first and last device work that has a correlation id.
   int64_t first_device = INT64_MAX, last_device = INT64_MIN;
   for (uint32_t i = 0; i < ev.size(); ++i) {
-    if (ev.correlation[i] == kNoId) continue;
-    ActivityKind k = ev.kind[i];
-    if (IsQueuedWork(k)) {
-      device_by_correlation.try_emplace(ev.correlation[i], i);
-      first_device = std::min(first_device, ev.start_ns[i]);
-      last_device = std::max(last_device, ev.end_ns[i]);
-    } else if (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) {
-      // Any runtime call may enqueue work (cudaMemcpyAsync, cudaGraphLaunch), not only launches.
-      launch_by_correlation.try_emplace(ev.correlation[i], i);
-    }
+    if (ev.correlation[i] == kNoId || !IsDeviceWork(ev.kind[i])) continue;
+    first_device = std::min(first_device, ev.start_ns[i]);
+    last_device = std::max(last_device, ev.end_ns[i]);
   }
+  auto launched_work = [&](int64_t correlation) {
+    for (EventId e : launches.ActivitiesOf(correlation))
+      if (IsDeviceWork(ev.kind[e.value])) return true;
+    return false;
+  };
   auto at_edge = [&](int64_t ts) {
     return ts - first_device < kEdgeNs || last_device - ts < kEdgeNs;
   };
@@ -61,12 +54,13 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
   for (uint32_t i = 0; i < ev.size(); ++i) {
     ActivityKind k = ev.kind[i];
     uint32_t th = ev.thread[i].value;
-    if (IsQueuedWork(k)) {
+    if (IsDeviceWork(k)) {
       if (ev.start_ns[i] < stream_end[th]) Count(&device, i);
       stream_end[th] = std::max(stream_end[th], ev.end_ns[i]);
       if (ev.correlation[i] == kNoId) continue;
-      const uint32_t* launch = launch_by_correlation.find(ev.correlation[i]);
-      if (launch && ev.start_ns[i] < ev.start_ns[*launch]) Count(&before, i);
+      // Any runtime call may enqueue work (cudaMemcpyAsync, cudaGraphLaunch), not only launches.
+      std::optional<EventId> launch = launches.Launch(ev.correlation[i]);
+      if (launch && ev.start_ns[i] < ev.start_ns[launch->value]) Count(&before, i);
       if (!launch) Count(at_edge(ev.start_ns[i]) ? &edge : &orphan, i);
     } else if (!IsDeviceActivity(k) && k != ActivityKind::kTraceSpan) {
       std::vector<int64_t>& stack = open[th];
@@ -75,9 +69,9 @@ std::vector<ValidationCheck> ValidateTrace(const Trace& t) {
         Count(&host, i);
       else
         stack.push_back(ev.end_ns[i]);
-      bool is_launch = (k == ActivityKind::kRuntime || k == ActivityKind::kDriver) &&
-                       ev.correlation[i] != kNoId && IsLaunchName(t.str(ev.name[i]));
-      if (is_launch && !device_by_correlation.find(ev.correlation[i]))
+      bool is_launch =
+          IsRuntimeOrDriver(k) && ev.correlation[i] != kNoId && IsLaunchName(t.str(ev.name[i]));
+      if (is_launch && !launched_work(ev.correlation[i]))
         Count(first_device != INT64_MAX && !at_edge(ev.start_ns[i]) ? &unlaunched : &edge, i);
     }
   }

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "profana/model/launch_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::passes {
@@ -21,10 +23,10 @@ struct ValidationCheck {
   const char* name;  // "kernels_before_launch", ...
   const char* description;
   uint64_t count = 0;
-  int64_t first_event = -1;  // index into trace.events of the first offender, or -1
-  bool fatal = true;         // counts against the check (informational counts do not)
+  std::optional<EventId> first_event = std::nullopt;  // the first offender
+  bool fatal = true;  // counts against the check (informational counts do not)
 };
 
-std::vector<ValidationCheck> ValidateTrace(const Trace& trace);
+std::vector<ValidationCheck> ValidateTrace(const Trace& trace, const LaunchIndex& launches);
 
 }  // namespace profana::passes

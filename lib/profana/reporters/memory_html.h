@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "profana/passes/memory_summary.h"
 #include "profana/passes/memory_timeline.h"
+#include "profana/passes/memory_views.h"
 
 namespace profana::report {
 
@@ -16,8 +16,9 @@ struct MemoryHtmlOptions {
   int64_t origin_ns = 0;  // the x axis starts here
 };
 
+// The view's device, from its report and timeline.
 std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& events,
-                             const passes::MemoryTimeline& t, uint32_t device,
+                             const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
                              const MemoryHtmlOptions& options);
 
 }  // namespace profana::report

@@ -71,9 +71,10 @@ std::vector<std::pair<const char*, uint64_t>> Problems(const passes::MemoryCount
           {"records inside no CPU op", k.without_op}};
 }
 
-std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, int32_t op) {
+std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, FnEventId op) {
   std::string out;
-  for (StringId f : trace.StackFrames(ev.stack[op])) out += fmt::format("      {}\n", trace.str(f));
+  for (StringId f : trace.StackFrames(ev.stack[op.value]))
+    out += fmt::format("      {}\n", trace.str(f));
   return out;
 }
 
@@ -93,7 +94,9 @@ std::string FormatBytes(int64_t bytes) {
 }
 
 std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& ev,
-                             const passes::MemoryTimeline& t, const MemoryReportContext& c) {
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
+                             const MemoryReportContext& c) {
   const passes::MemoryCounters& k = t.counters;
   std::string out =
       fmt::format("Memory records: {} ({} allocations, {} frees) on {} device{}\n", k.records,
@@ -104,9 +107,10 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
         "torch.profiler.profile(profile_memory=True).\n";
     return out;
   }
-  for (uint32_t d : c.devices) {
+  for (const passes::MemoryDeviceView& view : views) {
+    uint32_t d = view.device;
     const passes::MemoryDeviceSummary& s = t.summary[d];
-    passes::MemoryDeviceReport r = passes::SummariseMemoryDevice(trace, ev, t, d);
+    const passes::MemoryDeviceReport& r = view.report;
     out += fmt::format("\n== {} ==\n", t.devices[d].name);
     out += fmt::format("  records            {}, {} to {}\n", s.records,
                        Ms(s.first_ts_ns, c.origin_ns), Ms(s.last_ts_ns, c.origin_ns));
@@ -134,16 +138,16 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     } else {
       out += "  replay check       no Total Allocated recorded: the level is the replay alone\n";
     }
-    if (r.peak_op >= 0) {
-      const ThreadInfo& th = trace.threads[ev.thread[r.peak_op].value];
+    if (r.peak_op) {
+      const ThreadInfo& th = trace.threads[ev.thread[r.peak_op->value].value];
       out += fmt::format(
-          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op]),
+          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op->value]),
           th.tid_text.value ? std::string(trace.str(th.tid_text)) : std::to_string(th.tid));
       std::string path;
-      for (int32_t o : r.peak_op_path)
-        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o]));
+      for (FnEventId o : r.peak_op_path)
+        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o.value]));
       out += fmt::format("    ops: {}\n", path);
-      std::string stack = Stack(trace, ev, r.peak_op);
+      std::string stack = Stack(trace, ev, *r.peak_op);
       if (!stack.empty()) out += "    stack (innermost first):\n" + stack;
     } else if (s.peak_pos >= 0) {
       out += "  op at the peak     none (the record is inside no CPU op on its thread)\n";
@@ -157,11 +161,7 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
       out += "  live at the peak by allocating op\n";
       GroupTable(trace, r.live_by_op, c.top, &out);
     }
-    std::vector<passes::MemoryOpRow> ops = passes::MemoryByOp(trace, ev, t, static_cast<int>(d));
-    std::stable_sort(ops.begin(), ops.end(),
-                     [](const passes::MemoryOpRow& a, const passes::MemoryOpRow& b) {
-                       return a.self_alloc_bytes > b.self_alloc_bytes;
-                     });
+    const std::vector<passes::MemoryOpRow>& ops = view.ops_by_self_alloc;
     out += "  top allocating ops (self)\n";
     out += fmt::format("    {:>12}  {:>7}  {:>12}  {}\n", "allocated", "allocs", "freed", "op");
     for (size_t i = 0; i < ops.size() && static_cast<int>(i) < c.top && ops[i].self_alloc_count > 0;
@@ -190,7 +190,9 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
 }
 
 std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList& ev,
-                             const passes::MemoryTimeline& t, const MemoryReportContext& c) {
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
+                             const MemoryReportContext& c) {
   std::string out;
   JsonWriter w(&out);
   const passes::MemoryCounters& k = t.counters;
@@ -222,9 +224,10 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.String(passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)));
   w.EndArray();
   w.Key("devices").BeginArray();
-  for (uint32_t d : c.devices) {
+  for (const passes::MemoryDeviceView& view : views) {
+    uint32_t d = view.device;
     const passes::MemoryDeviceSummary& s = t.summary[d];
-    passes::MemoryDeviceReport r = passes::SummariseMemoryDevice(trace, ev, t, d);
+    const passes::MemoryDeviceReport& r = view.report;
     auto opt = [&](int64_t v) -> JsonWriter& { return v == kNoId ? w.Null() : w.Int(v); };
     w.BeginObject();
     w.Key("device").String(t.devices[d].name);
@@ -240,16 +243,16 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     w.Key("total_allocated");
     opt(r.peak_total_allocated);
     w.Key("op");
-    if (r.peak_op >= 0)
-      w.String(trace.str(ev.name[r.peak_op]));
+    if (r.peak_op)
+      w.String(trace.str(ev.name[r.peak_op->value]));
     else
       w.Null();
     w.Key("op_path").BeginArray();
-    for (int32_t o : r.peak_op_path) w.String(trace.str(ev.name[o]));
+    for (FnEventId o : r.peak_op_path) w.String(trace.str(ev.name[o.value]));
     w.EndArray();
     w.Key("stack").BeginArray();
-    if (r.peak_op >= 0)
-      for (StringId f : trace.StackFrames(ev.stack[r.peak_op])) w.String(trace.str(f));
+    if (r.peak_op)
+      for (StringId f : trace.StackFrames(ev.stack[r.peak_op->value])) w.String(trace.str(f));
     w.EndArray();
     w.Key("live_by_category").BeginObject();
     for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
@@ -279,7 +282,7 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     GroupsJson(trace, r.preexisting_by_op, w);
     w.EndObject();
     // export_memory_timeline's [times, sizes], as a value.
-    passes::CoalescedTimeline tl = passes::CoalesceTimeline(trace, t, d);
+    const passes::CoalescedTimeline& tl = view.timeline;
     w.Key("timeline").BeginArray().BeginArray();
     for (int64_t us : tl.times_us) w.Int(us);
     w.EndArray().BeginArray();
@@ -323,16 +326,16 @@ std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw) {
   return out;
 }
 
-std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t,
-                              const MemoryReportContext& c) {
+std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
+                              const std::vector<passes::MemoryDeviceView>& views) {
   std::string out = "device,time_us";
   for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
     out += fmt::format(",{}", passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)));
   out += ",total\n";
-  for (uint32_t d : c.devices) {
-    passes::CoalescedTimeline tl = passes::CoalesceTimeline(trace, t, d);
+  for (const passes::MemoryDeviceView& view : views) {
+    const passes::CoalescedTimeline& tl = view.timeline;
     for (size_t i = 0; i < tl.times_us.size(); ++i) {
-      out += fmt::format("{},{}", t.devices[d].name, tl.times_us[i]);
+      out += fmt::format("{},{}", t.devices[view.device].name, tl.times_us[i]);
       int64_t total = 0;
       for (int cat = 0; cat < passes::kMemoryCategories; ++cat) {
         out += fmt::format(",{}", tl.sizes[i][cat + 1]);

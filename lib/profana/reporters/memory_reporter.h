@@ -1,5 +1,6 @@
 // Formats a MemoryTimeline: the text report, the profana.memory/1 JSON document, PyTorch's
 // export_memory_timeline shapes ([times, sizes] and raw tuples), CSV, and the per-op table.
+// Formatting only: each device's details arrive worked out (passes/memory_views).
 #pragma once
 
 #include <string>
@@ -7,27 +8,34 @@
 
 #include "profana/passes/memory_summary.h"
 #include "profana/passes/memory_timeline.h"
+#include "profana/passes/memory_views.h"
 
 namespace profana::report {
 
 struct MemoryReportContext {
   std::string input;
-  std::vector<uint32_t> devices;  // the devices to show, in order
-  int64_t origin_ns = 0;          // times print relative to this (the trace's start)
-  int top = 10;                   // rows per grouped list in text
+  int64_t origin_ns = 0;  // times print relative to this (the trace's start)
+  int top = 10;           // rows per grouped list in text
 };
 
+// One section per view, in order. Text needs each view's report and ops; JSON its report and
+// timeline.
 std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& events,
-                             const passes::MemoryTimeline& t, const MemoryReportContext& c);
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
+                             const MemoryReportContext& c);
 std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList& events,
-                             const passes::MemoryTimeline& t, const MemoryReportContext& c);
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
+                             const MemoryReportContext& c);
 // export_memory_timeline(path.json): [times, sizes] of one device, compact as json.dump writes it.
 std::string FormatTimelineJson(const passes::CoalescedTimeline& timeline);
 // export_memory_timeline_raw: [[time, action, bytes, category], ...] of one device.
 std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw);
-// One row per distinct time: time_us, device, one column per category, total.
-std::string FormatTimelineCsv(const Trace& trace, const passes::MemoryTimeline& t,
-                              const MemoryReportContext& c);
+// One row per distinct time of each view's timeline: device, time_us, one column per category,
+// total.
+std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
+                              const std::vector<passes::MemoryDeviceView>& views);
 
 std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& device);

@@ -7,8 +7,6 @@
 
 namespace profana::report {
 
-double NanosToMicros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
-
 void AppendTime(std::string* out, double time_us) {
   constexpr double kUsInSecond = 1000.0 * 1000.0;
   constexpr double kUsInMs = 1000.0;

@@ -8,7 +8,6 @@
 
 namespace profana::report {
 
-double NanosToMicros(int64_t ns);
 std::string FormatTime(double time_us);                        // "1.234ms"
 void AppendTime(std::string* out, double time_us);             // the same, appended (no allocation)
 std::string FormatTimeShare(double time_us, double total_us);  // "12.34%", "NaN"

@@ -40,6 +40,16 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.EndObject();
 }
 
+// The canonical PyTorch name of a sort key, even when an alias was given; "" for none.
+std::string_view SortKeyName(passes::SortKey sort) {
+  if (sort == passes::SortKey::kNone) return "";
+  for (std::string_view n : passes::SortKeyNames()) {
+    passes::SortKey k;
+    if (passes::ParseSortKey(n, &k) && k == sort) return n;
+  }
+  return "";
+}
+
 std::string MicrosText(int64_t ns) {
   std::string out;
   JsonWriter(&out, false).Micros(ns);
@@ -56,15 +66,21 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.Key("schema").String("profana.table/1");
   w.Key("input").String(c.input);
   w.Key("format").String(trace.metadata.format);
+  if (c.rank >= 0) w.Key("rank").Int(c.rank);
+  if (!c.ranks.empty()) {
+    w.Key("ranks").BeginArray();
+    for (int64_t rank : c.ranks) w.Int(rank);
+    w.EndArray();
+  }
   w.Key("options").BeginObject();
   w.Key("sort_by");
-  if (c.sort_by.empty())
+  if (SortKeyName(c.sort).empty())
     w.Null();
   else
-    w.String(c.sort_by);
+    w.String(SortKeyName(c.sort));
   w.Key("row_limit").Int(c.row_limit);
-  w.Key("group_by_input_shape").Bool(c.group_by_input_shape);
-  w.Key("group_by_stack_n").Int(c.group_by_stack_n);
+  w.Key("group_by_input_shape").Bool(c.keys.group_by_input_shape);
+  w.Key("group_by_stack_n").Int(c.keys.group_by_stack_n);
   w.Key("raw").Bool(c.raw);
   w.Key("top_level_only").Bool(c.top_level_only);
   w.EndObject();

@@ -11,13 +11,16 @@
 namespace profana::report {
 
 struct RowsContext {
-  std::string input;    // file name as given
-  std::string sort_by;  // canonical sort key name, "" when unsorted
-  bool group_by_input_shape = false;
-  int group_by_stack_n = 0;
+  std::string input;                              // file name as given
+  passes::SortKey sort = passes::SortKey::kNone;  // shown by its canonical PyTorch name
+  passes::KeyAverageOptions keys;
   bool raw = false;
   bool top_level_only = false;
   int64_t row_limit = 100;
+  // Several traces combined (a whole job): their ranks, written as "ranks" after "format" (and
+  // "rank" for one rank of a --by-rank report). Empty for a single trace.
+  std::vector<int64_t> ranks;
+  int64_t rank = -1;
 };
 
 std::string FormatRowsJson(const Trace& trace, const std::vector<passes::AverageRow>& rows,

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "fmt/format.h"
+#include "profana/reporters/json_writer.h"
 
 namespace profana::report {
 namespace {
@@ -102,6 +103,60 @@ std::string FormatDiff(const std::map<std::string, int64_t>& base,
   for (const auto& [s, w] : next) both[s].second = w;
   std::string out;
   for (const auto& [s, w] : both) out += fmt::format("{} {} {}\n", s, w.first, w.second);
+  return out;
+}
+
+const char* StackSourceName(passes::StackSource s) {
+  switch (s) {
+    case passes::StackSource::kPython:
+      return "python";
+    case passes::StackSource::kOps:
+      return "ops";
+    case passes::StackSource::kBoth:
+      return "both";
+    case passes::StackSource::kAuto:
+      return "auto";
+  }
+  return "auto";
+}
+
+std::string FormatStacksJson(const std::string& input, passes::StackMetric metric,
+                             passes::StackSource source, StackUnit unit,
+                             const std::map<std::string, int64_t>& merged,
+                             const std::vector<int64_t>& ranks) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.stacks/1");
+  w.Key("input").String(input);
+  if (!ranks.empty()) {
+    w.Key("ranks").BeginArray();
+    for (int64_t r : ranks) w.Int(r);
+    w.EndArray();
+  }
+  w.Key("metric").String(metric == passes::StackMetric::kSelfCuda ? "self_cuda" : "self_cpu");
+  w.Key("source").String(StackSourceName(source));
+  w.Key("unit").String(unit == StackUnit::kNanos ? "ns" : "us");
+  int64_t total = 0;
+  for (const auto& [s, weight] : merged) total += weight;
+  w.Key("total").Int(total);
+  w.Key("stacks").BeginArray();
+  for (const auto& [stack, weight] : merged) {
+    w.BeginObject();
+    w.Key("frames").BeginArray();
+    size_t pos = 0;
+    while (pos <= stack.size()) {
+      size_t end = stack.find(';', pos);
+      if (end == std::string::npos) end = stack.size();
+      w.String(std::string_view(stack).substr(pos, end - pos));
+      pos = end + 1;
+    }
+    w.EndArray();
+    w.Key("weight").Int(weight);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
   return out;
 }
 

@@ -24,6 +24,17 @@ std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 std::string FormatDiff(const std::map<std::string, int64_t>& base,
                        const std::map<std::string, int64_t>& next);
 
+// "python", "ops", "both", "auto": as --stacks names the source.
+const char* StackSourceName(passes::StackSource source);
+
+// The merged stacks as JSON (schema "profana.stacks/1", docs/json.md): each stack's frames, root
+// first, and its weight. `ranks`: the ranks a whole job's stacks were summed over (none for one
+// trace).
+std::string FormatStacksJson(const std::string& input, passes::StackMetric metric,
+                             passes::StackSource source, StackUnit unit,
+                             const std::map<std::string, int64_t>& merged,
+                             const std::vector<int64_t>& ranks = {});
+
 // The frame's text as a flamegraph line shows it.
 std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node);
 

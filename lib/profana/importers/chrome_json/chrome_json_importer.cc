@@ -148,6 +148,8 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
     return attempt;
   }
   builder.metadata().format = is_object ? "kineto-json" : "chrome-json-array";
+  // PyTorch's bare-array export writes times relative to the profiler's start.
+  if (!is_object) builder.metadata().origin.kind = TimeOriginKind::kRelative;
   (void)is_gzip_or_repaired;
   attempt.trace = std::move(builder).Finish();
   return attempt;

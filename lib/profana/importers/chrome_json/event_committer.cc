@@ -145,7 +145,7 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       return;
     }
     case 'E':
-      if (!b_->End(thread, s.ts_ns))
+      if (!b_->End(thread, s.ts_ns, s.name, offset, index))
         diag.Add(DiagnosticKind::kUnmatchedEnd, offset, index,
                  "E event with no open B event on its thread; ignored");
       return;

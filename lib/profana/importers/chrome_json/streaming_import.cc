@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "profana/base/byte_source.h"
+#include "profana/base/worker_pool.h"
 #include "profana/importers/chrome_json/batch_pipeline.h"
 #include "profana/importers/chrome_json/event_committer.h"
 #include "profana/importers/chrome_json/header_reader.h"
@@ -124,8 +125,8 @@ bool ReadMembers(const std::string& members, TraceBuilder* builder) {
 
 int WorkerCount(int asked) {
   if (asked > 0) return asked;
-  unsigned cores = std::thread::hardware_concurrency();
-  return static_cast<int>(std::clamp(cores, 1u, 8u));
+  // The cores this process may use (a Slurm task's, a container's), not the machine's.
+  return static_cast<int>(std::clamp<size_t>(AvailableCores(), 1, 8));
 }
 
 StreamAttempt Fallback(std::string reason) {
@@ -251,6 +252,8 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   meta.input_bytes = source->content_bytes();
   meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
   meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
+  // PyTorch's bare-array export writes times relative to the profiler's start.
+  if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
   StreamAttempt attempt;
   attempt.trace = std::move(builder).Finish();
   return attempt;

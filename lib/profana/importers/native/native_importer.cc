@@ -17,23 +17,24 @@ void SetContainer(Trace* trace, const char* container, uint64_t bytes) {
   trace->metadata.container = fmt::format("{} {} ({} bytes)", container, kVersion, bytes);
 }
 
-Result<Trace> ImportNativeBinary(const InputBuffer& input) {
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNative(input.view(), input.name));
-  SetContainer(&trace, "profana-native", input.size);
-  return trace;
+Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input) {
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(input.view(), input.name));
+  SetContainer(&loaded.trace, "profana-native", input.size);
+  return loaded;
 }
 
-Result<std::optional<Trace>> OpenNativeBinary(const std::string& path, const LoadOptions& options) {
+Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
+                                                    const LoadOptions& options) {
   auto mapped = MappedFile::Open(path);
-  if (!mapped.ok() || !SniffNative(mapped->bytes())) return std::optional<Trace>();
+  if (!mapped.ok() || !SniffNative(mapped->bytes())) return std::optional<LoadedTrace>();
   uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
   if (limit && size > limit)  // the analyses grow with it: the same budget as any input
     return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
   // The trace's columns read the mapping in place, and keep it alive.
   auto shared = std::make_shared<MappedFile>(std::move(*mapped));
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNative(shared->bytes(), path, shared));
-  SetContainer(&trace, "profana-native", size);
-  return std::optional<Trace>(std::move(trace));
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(shared->bytes(), path, shared));
+  SetContainer(&loaded.trace, "profana-native", size);
+  return std::optional<LoadedTrace>(std::move(loaded));
 }
 
 Result<Trace> ImportNativeText(const InputBuffer& input) {

@@ -9,15 +9,17 @@
 #include "profana/base/input_buffer.h"
 #include "profana/base/status.h"
 #include "profana/importers/importer.h"
+#include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::native {
 
 bool SniffNativeBinary(std::string_view first_bytes);
-Result<Trace> ImportNativeBinary(const InputBuffer& input);
+Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input);
 // The row's path for files: a native file is mapped and its columns read in place, no copy of
 // the whole file. No trace (and no error) for a file that is not native.
-Result<std::optional<Trace>> OpenNativeBinary(const std::string& path, const LoadOptions& options);
+Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
+                                                    const LoadOptions& options);
 bool SniffNativeTextFile(std::string_view first_bytes);
 Result<Trace> ImportNativeText(const InputBuffer& input);
 

@@ -145,8 +145,7 @@ Status Importer::ReadApiCalls() {
       if (inserted) it->second = HostCallKind(b_.str(api));
       e.kind = it->second;
       e.trace_name = api;
-      if (e.kind == ActivityKind::kRuntime || e.kind == ActivityKind::kDriver)
-        e.correlation = q.Int(kId);
+      if (IsRuntimeOrDriver(e.kind)) e.correlation = q.Int(kId);
     }
     e.category = Category(e.kind);
     b_.AddEvent(e);

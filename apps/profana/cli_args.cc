@@ -1,0 +1,145 @@
+#include "profana/cli_args.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "fmt/format.h"
+
+namespace profana::app {
+namespace {
+
+struct CommonOption {
+  std::string_view name;
+  bool takes_value;
+  const char* help;
+};
+
+// The same names as AddCommonOptions (commands/common.cc); the filters stay after the command.
+constexpr CommonOption kCommonOptions[] = {
+    {"-o", true, nullptr},
+    {"--output", true, "Write the result to FILE instead of standard output"},
+    {"--format", true, "Output format (each command lists its own)"},
+    {"--max-memory", true, "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 16G"},
+    {"--strict", false, "Treat damaged events (counted warnings) as fatal: exit 2"},
+    {"-v", false, nullptr},
+    {"--verbose", false, "Print diagnostics of the import on standard error"},
+    {"-q", false, nullptr},
+    {"--quiet", false, "Do not print warnings"},
+};
+
+const CommonOption* FindCommon(std::string_view name) {
+  for (const CommonOption& o : kCommonOptions)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+// How many words starting at args[i] make one common option (0: not a common option).
+size_t CommonOptionWords(const std::vector<std::string>& args, size_t i) {
+  std::string_view word = args[i];
+  if (const CommonOption* o = FindCommon(word)) return o->takes_value ? 2 : 1;
+  if (word.substr(0, 2) == "--") {  // --format=json
+    size_t eq = word.find('=');
+    const CommonOption* o = eq == std::string_view::npos ? nullptr : FindCommon(word.substr(0, eq));
+    return o && o->takes_value ? 1 : 0;
+  }
+  if (word.size() > 2 && word[0] == '-') {
+    if (word[1] == 'o') return 1;  // -oFILE
+    // Bundled short flags: -qv.
+    bool flags = word.find_first_not_of("qv", 1) == std::string_view::npos;
+    return flags ? 1 : 0;
+  }
+  return 0;
+}
+
+std::vector<std::string> CommandNames(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (!sub->get_name().empty()) names.push_back(sub->get_name());
+  return names;
+}
+
+// Optimal string alignment distance: edits, with a swap of two neighbours as one ("tabel").
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+void AddLeadingCommonOptions(CLI::App& app) {
+  // Bound to nothing: NormalizeArgs moves these words after the command, whose own options take
+  // them. Here they serve --help, and a line without a command (which CLI11 then refuses).
+  const char* group = "Common options (also accepted after COMMAND)";
+  app.add_option("-o,--output", kCommonOptions[1].help)->type_name("FILE")->group(group);
+  app.add_option("--format", kCommonOptions[2].help)->type_name("FORMAT")->group(group);
+  app.add_option("--max-memory", kCommonOptions[3].help)->type_name("SIZE")->group(group);
+  app.add_flag("--strict", kCommonOptions[4].help)->group(group);
+  app.add_flag("-v,--verbose", kCommonOptions[6].help)->group(group);
+  app.add_flag("-q,--quiet", kCommonOptions[8].help)->group(group);
+}
+
+std::string UnknownCommandMessage(const CLI::App& app, const std::string& word) {
+  std::vector<std::string> names = CommandNames(app);
+  std::vector<std::pair<size_t, std::string>> near;
+  for (const std::string& name : names) {
+    size_t distance = EditDistance(word, name);
+    bool prefix = word.size() >= 2 && name.compare(0, word.size(), word) == 0;
+    // At most two edits, and fewer than the word has letters ("ls" is not near "help").
+    if (prefix || (distance <= 2 && distance < word.size())) near.emplace_back(distance, name);
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (near.empty()) {
+    std::string all;
+    for (const std::string& name : names) all += fmt::format("{}{}", all.empty() ? "" : ", ", name);
+    return fmt::format("unknown command \"{}\" (commands: {})", word, all);
+  }
+  std::string suggestions;
+  for (size_t i = 0; i < near.size() && i < 3; ++i)
+    suggestions += fmt::format("{}\"{}\"", i == 0 ? "" : " or ", near[i].second);
+  return fmt::format("unknown command \"{}\"; did you mean {}?", word, suggestions);
+}
+
+Result<std::vector<std::string>> NormalizeArgs(const CLI::App& app,
+                                               const std::vector<std::string>& args) {
+  std::vector<std::string> before, hoisted;
+  size_t i = 0;
+  while (i < args.size()) {
+    const std::string& word = args[i];
+    if (word == "--" || word == "-" || word.empty() || word[0] != '-') break;
+    size_t n = CommonOptionWords(args, i);
+    if (n == 0 || i + n > args.size()) {  // --help, --version, a typo: CLI11 answers
+      before.push_back(word);
+      ++i;
+      continue;
+    }
+    hoisted.insert(hoisted.end(), args.begin() + i, args.begin() + i + n);
+    i += n;
+  }
+  if (i == args.size() || args[i] == "--" || args[i] == "-") {
+    // No command: CLI11 says a command is required (or prints --help / --version).
+    before.insert(before.end(), hoisted.begin(), hoisted.end());
+    before.insert(before.end(), args.begin() + i, args.end());
+    return before;
+  }
+  const std::string& command = args[i];
+  std::vector<std::string> names = CommandNames(app);
+  if (std::find(names.begin(), names.end(), command) == names.end())
+    return Status(ErrorCode::kInvalidArgument, UnknownCommandMessage(app, command));
+  before.push_back(command);
+  before.insert(before.end(), hoisted.begin(), hoisted.end());
+  before.insert(before.end(), args.begin() + i + 1, args.end());
+  return before;
+}
+
+}  // namespace profana::app

@@ -1,0 +1,27 @@
+// The command line's words before CLI11 parses them: the common options may come before the
+// command (`profana -q table t.json` is `profana table -q t.json`), and a word in the command's
+// place that names no command is an error that suggests the nearest one ("did you mean").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "profana/base/status.h"
+
+namespace profana::app {
+
+// The common options every trace command accepts (commands.h's AddCommonOptions), which may also
+// be given before the command. Adds them to the top-level app so that `profana --help` lists them.
+void AddLeadingCommonOptions(CLI::App& app);
+
+// Moves the common options found before the command word to just after it and checks the command
+// word. Returns the words for CLI11, or kInvalidArgument naming the unknown command and the
+// nearest commands.
+Result<std::vector<std::string>> NormalizeArgs(const CLI::App& app,
+                                               const std::vector<std::string>& args);
+
+// "unknown command "tabel"; did you mean "table"?" (or the list of commands when none is near).
+std::string UnknownCommandMessage(const CLI::App& app, const std::string& word);
+
+}  // namespace profana::app

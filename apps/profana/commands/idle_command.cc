@@ -1,0 +1,57 @@
+// profana idle: GPU idle time per device and stream, split into host wait / kernel wait / other,
+// with the longest gaps.
+#include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/gpu_streams.h"
+#include "profana/reporters/idle_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct IdleArgs {
+  CommonOptions common;
+  std::string file;
+  int64_t kernel_delay_ns = 30;
+  int gaps = 10;
+};
+
+Status RunIdle(const IdleArgs& a, Context& ctx) {
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
+  WarnWithoutDeviceActivity(trace, a.file, ctx);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
+      trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
+  switch (a.common.format) {
+    case OutputFormat::kJson:
+      return Emit(report::FormatIdleJson(a.file, trace, events, b), a.common, ctx);
+    case OutputFormat::kCsv:
+      return Emit(report::FormatIdleCsv(trace, b), a.common, ctx);
+    default:
+      return Emit(report::FormatIdleText(trace, events, b, a.gaps), a.common, ctx);
+  }
+}
+
+}  // namespace
+
+void RegisterIdleCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<IdleArgs>();
+  CLI::App* cmd = app.add_subcommand("idle",
+                                     "GPU idle time per device and stream: host wait, kernel wait, "
+                                     "other; the longest gaps and the op running");
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
+  cmd->add_option("--kernel-delay", args->kernel_delay_ns,
+                  "Gaps shorter than NS nanoseconds after an early launch are kernel wait (HTA's "
+                  "consecutive_kernel_delay)")
+      ->default_val(30)
+      ->check(WholeNumber<int64_t>("--kernel-delay", 0));
+  cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
+      ->default_val(10)
+      ->check(WholeNumber<int>("--gaps", 0));
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunIdle);
+}
+
+}  // namespace profana::app

@@ -1,0 +1,66 @@
+#include "profana/commands/job_common.h"
+
+#include "fmt/format.h"
+#include "profana/job/job_inputs.h"
+
+namespace profana::app {
+
+void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool by_rank) {
+  command
+      ->add_option("FILE", a->inputs,
+                   what +
+                       ": trace files, directories (the traces inside, sorted) or globs; one "
+                       "rank each; - reads standard input")
+      ->required();
+  command->add_option("--ranks", a->ranks,
+                      "Only these ranks of the inputs: 0-3,7 (a rank is distributedInfo.rank, else "
+                      "a number in the file name, else the position)");
+  command
+      ->add_option("--jobs", a->jobs,
+                   "Traces read at once (each held until summarised; default: the cores this "
+                   "process may use)")
+      ->check(CLI::NonNegativeNumber);
+  if (by_rank)
+    command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
+}
+
+bool IsSingleTraceRun(const JobArgs& a) {
+  return a.ranks.empty() && !a.by_rank && job::IsSingleTrace(a.inputs);
+}
+
+Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
+                                const RankReducer& reduce) {
+  job::RankSelection selection;
+  if (!a.ranks.empty()) {
+    PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
+  }
+  PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
+  // Each input writes its warnings and --verbose lines to its own text, passed on in input order.
+  std::vector<std::string> logs(inputs.size());
+  Stopwatch clock;
+  auto summarize = [&](const job::JobInput& in) -> Result<job::RankSummary> {
+    Context local{nullptr, Log(&logs[in.order]), nullptr};
+    local.log.set_verbose(ctx.log.verbose());
+    local.log.set_quiet(ctx.log.quiet());
+    std::optional<FunctionEventIndex> index;
+    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
+    passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+    return reduce(trace, events, in.path);
+  };
+  Result<job::JobSummary> job =
+      job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);
+  for (const std::string& log : logs) ctx.log.Append(log);
+  if (job.ok())
+    ctx.log.Debug("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
+                  inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb());
+  return job;
+}
+
+Trace StringsOnlyTrace(StringPool strings, const std::string& format) {
+  Trace t;
+  t.strings = std::move(strings);
+  t.metadata.format = format;
+  return t;
+}
+
+}  // namespace profana::app

@@ -1,0 +1,39 @@
+// What the commands that read a whole job share: the inputs (FILE, DIR or GLOB, several), the
+// --ranks and --by-rank options, and loading every input on a bounded pool of workers into a
+// JobSummary (lib/profana/job). Warnings and --verbose lines of each input are printed in input
+// order, whatever order the workers finish in.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "profana/commands/commands.h"
+#include "profana/job/job_runner.h"
+#include "profana/passes/function_events.h"
+
+namespace profana::app {
+
+struct JobArgs {
+  std::vector<std::string> inputs;
+  std::string ranks;     // --ranks 0-3,7
+  bool by_rank = false;  // --by-rank: one block per rank instead of the combination
+  int jobs = 0;          // --jobs: traces read at once; 0 = the cores this process may use
+};
+
+// Adds the positional inputs (required) and --ranks; --by-rank where `by_rank` is set.
+void AddJobInputs(CLI::App* command, JobArgs* args, const std::string& what, bool by_rank);
+
+// True when the command should keep its single-trace path (one file, no --ranks, no --by-rank).
+bool IsSingleTraceRun(const JobArgs& args);
+
+// Per loaded trace: the summary it contributes (SummarizeRank plus what the command adds).
+using RankReducer = std::function<job::RankSummary(const Trace&, const passes::FunctionEventList&,
+                                                   const std::string& path)>;
+Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
+                                const RankReducer& reduce);
+
+// A Trace that only holds strings (a summary's), for reporters that look names up in a Trace.
+Trace StringsOnlyTrace(StringPool strings, const std::string& format);
+
+}  // namespace profana::app

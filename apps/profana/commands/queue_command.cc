@@ -1,0 +1,48 @@
+// profana queue: the CUDA queue depth over time, globally as PyTorch computes it and per device
+// and stream as HTA does.
+#include "profana/commands/commands.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/gpu_evaluation.h"
+#include "profana/passes/gpu_streams.h"
+#include "profana/reporters/queue_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct QueueArgs {
+  CommonOptions common;
+  std::string file;
+};
+
+Status RunQueue(const QueueArgs& a, Context& ctx) {
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
+  WarnWithoutDeviceActivity(trace, a.file, ctx);
+  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  LaunchIndex launches(trace.events);
+  passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events, launches);
+  std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(trace, launches);
+  switch (a.common.format) {
+    case OutputFormat::kJson:
+      return Emit(report::FormatQueueJson(a.file, trace, events.origin_ns, eval, streams), a.common,
+                  ctx);
+    case OutputFormat::kCsv:
+      return Emit(report::FormatQueueCsv(trace, events.origin_ns, eval, streams), a.common, ctx);
+    default:
+      return Emit(report::FormatQueueText(trace, eval, streams), a.common, ctx);
+  }
+}
+
+}  // namespace
+
+void RegisterQueueCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<QueueArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
+  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
+  AddCommonOptions(cmd, &args->common,
+                   {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
+  SetRun(cmd, ctx, args, RunQueue);
+}
+
+}  // namespace profana::app

@@ -1,0 +1,53 @@
+// profana steps: where each ProfilerStep#N's time goes, per rank, and across the job.
+#include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/job/step_summary.h"
+#include "profana/reporters/steps_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct StepsArgs {
+  CommonOptions common;
+  JobArgs job;
+};
+
+Status RunSteps(const StepsArgs& a, Context& ctx) {
+  job::SummaryOptions so;
+  so.steps = true;
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobSummary job,
+      LoadJob(a.job, a.common, ctx,
+              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                return job::SummarizeRank(t, e, p, so);
+              }));
+  job::RankSummary all = job.Combine();
+  report::StepsReport r;
+  r.inputs = a.job.inputs;
+  r.ranks = job.RankList();
+  r.steps = &all.steps;
+  r.overview = job::OverviewOfSteps(all.steps);
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson       ? report::FormatStepsJson(r)
+              : f == OutputFormat::kCsv      ? report::FormatStepsCsv(r)
+              : f == OutputFormat::kMarkdown ? report::FormatStepsMarkdown(r)
+                                             : report::FormatStepsText(r),
+              a.common, ctx);
+}
+
+}  // namespace
+
+void RegisterStepsCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<StepsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "steps",
+      "Per ProfilerStep#N and rank: wall time; GPU time in computation, exposed communication, "
+      "exposed memcpy/memset and idle; hidden communication; host time outside ops");
+  AddJobInputs(cmd, &args->job, "Traces", false);
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunSteps);
+}
+
+}  // namespace profana::app

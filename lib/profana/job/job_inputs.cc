@@ -1,0 +1,213 @@
+#include "profana/job/job_inputs.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "fmt/format.h"
+#include "profana/base/byte_source.h"
+#include "profana/importers/importer.h"
+
+namespace profana::job {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool HasGlobChars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
+
+// Up to n bytes of a file's content (gunzipped).
+std::string ReadPrefix(const std::string& path, size_t n) {
+  std::unique_ptr<ByteSource> src = ByteSource::Open(path);
+  if (!src) return {};
+  std::string out(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    size_t r = src->Read(out.data() + got, n - got);
+    if (r == 0) break;
+    got += r;
+  }
+  out.resize(got);
+  return out;
+}
+
+bool LooksLikeTrace(const std::string& path) {
+  return DetectFormat(ReadPrefix(path, 4096)) != nullptr;
+}
+
+Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    std::error_code type_ec;
+    if (entry.is_regular_file(type_ec)) files.push_back(entry.path().string());
+  }
+  if (ec) return Status(ErrorCode::kIo, fmt::format("{}: cannot list: {}", dir, ec.message()));
+  std::sort(files.begin(), files.end());
+  size_t before = out->size();
+  for (std::string& f : files)
+    if (LooksLikeTrace(f)) out->push_back(std::move(f));
+  if (out->size() == before)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: no trace in this directory (looked at {} file{})", dir,
+                              files.size(), files.size() == 1 ? "" : "s"));
+  return Status::Ok();
+}
+
+Status ExpandGlob(const std::string& pattern, std::vector<std::string>* out) {
+  glob_t g{};
+  int rc = glob(pattern.c_str(), 0, nullptr, &g);
+  if (rc != 0) {
+    globfree(&g);
+    return Status(ErrorCode::kIo, fmt::format("{}: no such file, and no file matches it", pattern));
+  }
+  std::vector<std::string> files(g.gl_pathv, g.gl_pathv + g.gl_pathc);
+  globfree(&g);
+  std::sort(files.begin(), files.end());
+  for (std::string& f : files) {
+    std::error_code ec;
+    if (fs::is_directory(f, ec)) continue;  // a glob names traces, not folders
+    out->push_back(std::move(f));
+  }
+  return Status::Ok();
+}
+
+// Digits starting at s[i]; nullopt when there are none (or too many for a rank).
+std::optional<int64_t> DigitsAt(std::string_view s, size_t i, size_t* end = nullptr) {
+  size_t j = i;
+  while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+  if (j == i || j - i > 9) return std::nullopt;
+  if (end) *end = j;
+  int64_t v = 0;
+  for (size_t k = i; k < j; ++k) v = v * 10 + (s[k] - '0');
+  return v;
+}
+
+}  // namespace
+
+bool IsSingleTrace(const std::vector<std::string>& args) {
+  if (args.size() != 1) return false;
+  if (args[0] == "-") return true;
+  std::error_code ec;
+  if (fs::is_directory(args[0], ec)) return false;
+  return fs::exists(args[0], ec) || !HasGlobChars(args[0]);
+}
+
+Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {
+  std::vector<std::string> paths;
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    if (arg == "-") {
+      paths.push_back(arg);
+    } else if (fs::is_directory(arg, ec)) {
+      PROFANA_RETURN_IF_ERROR(ExpandDirectory(arg, &paths));
+    } else if (fs::exists(arg, ec) || !HasGlobChars(arg)) {
+      paths.push_back(arg);  // a missing file is reported by the load, with its usual message
+    } else {
+      PROFANA_RETURN_IF_ERROR(ExpandGlob(arg, &paths));
+    }
+  }
+  std::vector<JobInput> inputs;
+  inputs.reserve(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    JobInput in;
+    in.path = paths[i];
+    in.order = i;
+    if (in.path != "-") {
+      in.header_rank = PeekHeaderRank(in.path);
+      in.name_rank = RankFromFileName(in.path);
+    }
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+std::optional<int64_t> RankFromFileName(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view s(name);
+  for (size_t i = 0; i < s.size(); ++i) {
+    for (std::string_view word : {std::string_view("rank"), std::string_view("worker")}) {
+      if (s.substr(i, word.size()) != word) continue;
+      // The word must start the name or follow a separator ("myrank3" is not a rank word).
+      if (i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))) continue;
+      size_t j = i + word.size();
+      if (j < s.size() && (s[j] == '-' || s[j] == '_')) ++j;
+      if (auto v = DigitsAt(s, j)) return v;
+    }
+  }
+  // "trace_3.json": the last separator-delimited number followed by a dot.
+  std::optional<int64_t> found;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '_' && s[i] != '-') continue;
+    size_t end = 0;
+    if (auto v = DigitsAt(s, i + 1, &end); v && end < s.size() && s[end] == '.') found = v;
+  }
+  return found;
+}
+
+std::optional<int64_t> PeekHeaderRank(const std::string& path) {
+  std::string head = ReadPrefix(path, 256 * 1024);
+  size_t at = head.find("\"distributedInfo\"");
+  if (at == std::string::npos) return std::nullopt;
+  size_t open = head.find('{', at);
+  size_t close = open == std::string::npos ? open : head.find('}', open);
+  if (close == std::string::npos) return std::nullopt;
+  std::string_view obj = std::string_view(head).substr(open, close - open);
+  size_t key = obj.find("\"rank\"");
+  if (key == std::string_view::npos) return std::nullopt;
+  size_t i = obj.find(':', key);
+  if (i == std::string_view::npos) return std::nullopt;
+  ++i;
+  while (i < obj.size() && std::isspace(static_cast<unsigned char>(obj[i]))) ++i;
+  return DigitsAt(obj, i);
+}
+
+Result<RankSelection> RankSelection::Parse(std::string_view text) {
+  RankSelection sel;
+  auto bad = [&](std::string_view why) {
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("--ranks {}: {} (expected ranks and ranges such as 0-3,7)", text, why));
+  };
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string_view part = text.substr(pos, comma - pos);
+    size_t end = 0;
+    auto lo = DigitsAt(part, 0, &end);
+    if (!lo) return bad(part.empty() ? "an empty item" : fmt::format("\"{}\" is not a rank", part));
+    int64_t hi = *lo;
+    if (end < part.size()) {
+      size_t end2 = 0;
+      auto h = part[end] == '-' ? DigitsAt(part, end + 1, &end2) : std::nullopt;
+      if (!h || end2 != part.size()) return bad(fmt::format("\"{}\" is not a rank", part));
+      hi = *h;
+      if (hi < *lo) return bad(fmt::format("\"{}\" ends before it starts", part));
+    }
+    sel.ranges_.emplace_back(*lo, hi);
+    pos = comma + 1;
+  }
+  return sel;
+}
+
+bool RankSelection::Contains(int64_t rank) const {
+  if (ranges_.empty()) return true;
+  for (const auto& [lo, hi] : ranges_)
+    if (rank >= lo && rank <= hi) return true;
+  return false;
+}
+
+int64_t ResolveRank(const JobInput& input, int64_t metadata_rank) {
+  if (metadata_rank >= 0) return metadata_rank;
+  if (input.header_rank) return *input.header_rank;
+  if (input.name_rank) return *input.name_rank;
+  return static_cast<int64_t>(input.order);
+}
+
+}  // namespace profana::job

@@ -1,0 +1,25 @@
+// SummarizeJob: reads the inputs of a job on a bounded pool of workers, each loading one trace,
+// reducing it to its RankSummary and dropping the trace before it takes the next file, so at
+// most `workers` traces are held at once. Results are placed by rank, never by completion order.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/job/job_inputs.h"
+#include "profana/job/rank_summary.h"
+
+namespace profana::job {
+
+// Loads and summarises one input (the caller's filters, warnings, passes). Called from several
+// threads at once: it may only write what belongs to its input. Its summary's source rank is
+// the trace's distributedInfo.rank or -1; SummarizeJob resolves it (ResolveRank).
+using Summarizer = std::function<Result<RankSummary>(const JobInput&)>;
+
+// workers = 0: AvailableCores(). Errors: the first failing input in input order; two inputs of
+// one rank (naming both files); a --ranks selection that keeps none of the inputs.
+Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankSelection& ranks,
+                                size_t workers, const Summarizer& summarize);
+
+}  // namespace profana::job

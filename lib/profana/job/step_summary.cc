@@ -1,0 +1,124 @@
+#include "profana/job/step_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace profana::job {
+namespace {
+
+double QuantileSorted(const std::vector<double>& v, double q) {
+  double pos = q * static_cast<double>(v.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  double frac = pos - static_cast<double>(lo);
+  if (lo + 1 >= v.size() || frac == 0) return v[lo];
+  return v[lo] + frac * (v[lo + 1] - v[lo]);
+}
+
+}  // namespace
+
+Describe DescribeValues(std::vector<double> v) {
+  Describe d;
+  d.count = static_cast<int64_t>(v.size());
+  if (v.empty()) return d;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  d.mean = sum / static_cast<double>(v.size());
+  d.median = QuantileSorted(v, 0.5);
+  d.p95 = QuantileSorted(v, 0.95);
+  d.min = v.front();
+  d.max = v.back();
+  return d;
+}
+
+const char* StepMetricName(StepMetric m) {
+  static const char* const kNames[kStepMetrics] = {
+      "wall",           "compute",           "comm_exposed",  "memory_exposed",
+      "idle",           "comm_hidden_share", "host_untraced", "host_dataloader",
+      "host_optimizer", "host_sync"};
+  return kNames[static_cast<size_t>(m)];
+}
+
+bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value) {
+  int64_t ns = 0;
+  switch (m) {
+    case StepMetric::kWall:
+      ns = s.row.wall_ns;
+      break;
+    case StepMetric::kCompute:
+      ns = d.compute_ns;
+      break;
+    case StepMetric::kCommExposed:
+      ns = d.comm_exposed_ns;
+      break;
+    case StepMetric::kMemoryExposed:
+      ns = d.memory_exposed_ns;
+      break;
+    case StepMetric::kIdle:
+      ns = d.idle_ns;
+      break;
+    case StepMetric::kCommHiddenShare:
+      if (d.comm_ns <= 0) return false;
+      *value = 100.0 * static_cast<double>(d.comm_hidden_ns) / static_cast<double>(d.comm_ns);
+      return true;
+    case StepMetric::kHostUntraced:
+      ns = s.row.host_untraced_ns;
+      break;
+    case StepMetric::kHostDataloader:
+      ns = s.row.host_dataloader_ns;
+      break;
+    case StepMetric::kHostOptimizer:
+      ns = s.row.host_optimizer_ns;
+      break;
+    case StepMetric::kHostSync:
+      ns = s.row.host_sync_ns;
+      break;
+  }
+  *value = static_cast<double>(ns);
+  return true;
+}
+
+StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps) {
+  StepsOverview o;
+  std::set<int64_t> ranks, numbers;
+  std::vector<double> values[kStepMetrics];
+  std::map<int64_t, std::pair<double, int64_t>> wall_by_rank;  // rank -> (sum, steps)
+  for (const RankStep& s : steps) {
+    ranks.insert(s.rank);
+    numbers.insert(s.row.step);
+    auto& w = wall_by_rank[s.rank];
+    w.first += static_cast<double>(s.row.wall_ns);
+    ++w.second;
+    bool slower =
+        s.row.wall_ns > o.slowest_wall_ns || o.slowest_rank < 0 ||
+        (s.row.wall_ns == o.slowest_wall_ns &&
+         std::make_pair(s.rank, s.row.step) < std::make_pair(o.slowest_rank, o.slowest_step));
+    if (slower) {
+      o.slowest_rank = s.rank;
+      o.slowest_step = s.row.step;
+      o.slowest_wall_ns = s.row.wall_ns;
+    }
+    for (const StepDevice& d : s.row.devices) {
+      ++o.rows;
+      for (size_t m = 0; m < kStepMetrics; ++m) {
+        double v = 0;
+        if (StepMetricValue(s, d, static_cast<StepMetric>(m), &v)) values[m].push_back(v);
+      }
+    }
+  }
+  for (size_t m = 0; m < kStepMetrics; ++m) o.metrics[m] = DescribeValues(std::move(values[m]));
+  o.ranks = static_cast<int64_t>(ranks.size());
+  o.steps = static_cast<int64_t>(numbers.size());
+  for (const auto& [rank, w] : wall_by_rank) {
+    double mean = w.first / static_cast<double>(w.second);
+    if (o.slowest_mean_rank < 0 || mean > o.slowest_mean_wall_ns) {
+      o.slowest_mean_rank = rank;
+      o.slowest_mean_wall_ns = mean;
+    }
+  }
+  return o;
+}
+
+}  // namespace profana::job

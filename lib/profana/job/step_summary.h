@@ -1,0 +1,52 @@
+// Step statistics across the steps and ranks of a job: for each breakdown metric, its mean,
+// median, 95th percentile, minimum and maximum over the (rank, step, device) rows, and the
+// slowest step. Quantiles interpolate linearly between closest ranks (numpy's default).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profana/job/rank_summary.h"
+
+namespace profana::job {
+
+struct Describe {
+  int64_t count = 0;
+  double mean = 0, median = 0, p95 = 0, min = 0, max = 0;
+};
+Describe DescribeValues(std::vector<double> values);
+
+enum class StepMetric : uint8_t {
+  kWall,
+  kCompute,
+  kCommExposed,
+  kMemoryExposed,
+  kIdle,
+  kCommHiddenShare,  // percent of communication time during computation; rows without
+                     // communication are left out of its statistics
+  kHostUntraced,
+  kHostDataloader,
+  kHostOptimizer,
+  kHostSync,
+};
+constexpr size_t kStepMetrics = 10;
+const char* StepMetricName(StepMetric m);  // "wall", "compute", "comm_exposed", ...
+// A row's value of the metric: nanoseconds, or a percent for the share; false when undefined.
+bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value);
+
+struct StepsOverview {
+  int64_t ranks = 0;
+  int64_t steps = 0;  // distinct step numbers
+  int64_t rows = 0;   // (rank, step, device) rows
+  Describe metrics[kStepMetrics];
+  // The step with the longest wall time (ties: the lower rank, then the lower step).
+  int64_t slowest_rank = -1, slowest_step = -1, slowest_wall_ns = 0;
+  // Per rank: the mean wall time of its steps, and the rank with the highest one.
+  int64_t slowest_mean_rank = -1;
+  double slowest_mean_wall_ns = 0;
+};
+
+StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps);
+
+}  // namespace profana::job

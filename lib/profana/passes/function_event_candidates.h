@@ -1,0 +1,69 @@
+// The working state of BuildFunctionEvents (function_events.cc): PyTorch's event list before
+// duplicate removal (the candidates), with a column per thing each step works out. Each step has
+// a file of its own: choosing the events (function_event_candidates.cc), memory attribution
+// (memory_attribution.cc), the op tree, scopes and duplicate removal (op_tree.cc), kernel
+// attribution (kernel_attribution.cc). Internal to passes/; indices here are positions in the
+// candidate list, which are neither EventIds nor FnEventIds.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profana/passes/function_events.h"
+
+namespace profana::passes {
+
+// One event of the list parse_kineto_results leaves.
+struct Candidate {
+  uint32_t source;  // trace event, or memory record index when synthetic
+  bool synthetic;   // a [memory] event made for a record inside no CPU event
+  int64_t start_ns, end_ns;
+};
+
+struct Candidates {
+  explicit Candidates(const Trace& t) : trace(t), ev(t.events) {}
+
+  const Trace& trace;
+  const EventTable& ev;
+  StringId memory_name;  // what [memory] events are called ("" when the trace lacks the string)
+
+  std::vector<Candidate> cand;
+  std::vector<DeviceType> device;
+  std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
+  std::vector<int32_t> parent;                     // -1 = top level
+  std::vector<uint8_t> scope;                      // 1 = backward function
+  std::vector<uint32_t> child_begin, child_index;  // the tree's children (CSR)
+  std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
+  std::vector<EventId> kernel_index;
+  // Duplicate removal: removed nodes, and whose child list and kernels each node now has.
+  std::vector<uint8_t> removed;
+  std::vector<uint32_t> list_owner, kernel_owner;
+  uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
+           external_id_mismatches = 0;
+
+  size_t size() const { return cand.size(); }
+  bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }
+  // In legacy-kernel traces launches and device activities only serve to attribute kernels.
+  bool Hidden(size_t i) const {
+    if (!trace.metadata.legacy_kernels || cand[i].synthetic) return false;
+    return IsRuntimeOrDriver(ev.kind[cand[i].source]) || !IsCpu(i);
+  }
+  StringId NameOf(size_t i) const {
+    return cand[i].synthetic ? memory_name : ev.name[cand[i].source];
+  }
+  ThreadId ThreadOf(size_t i) const {
+    return cand[i].synthetic ? trace.memory.thread[cand[i].source] : ev.thread[cand[i].source];
+  }
+};
+
+// The steps, in the order BuildFunctionEvents runs them.
+void SelectCandidates(Candidates* c);  // the trace events that are FunctionEvents
+void AttributeMemory(Candidates* c);   // [memory] bytes per event; [memory] events
+void BuildOpTree(Candidates* c);       // parents, children, backward scopes
+void AttributeKernels(Candidates* c);  // each device activity to the op that launched it
+void RemoveDuplicates(Candidates* c);  // _remove_dup_nodes
+// The list without the removed candidates, renumbered (the list's own columns and counts; the
+// fields read from the trace are bound afterwards).
+FunctionEventList CompactCandidates(const Candidates& c);
+
+}  // namespace profana::passes

@@ -1,0 +1,132 @@
+// The op tree as PyTorch builds it (_populate_cpu_children): per thread, in (start, -end) order,
+// half-open containment, partial overlaps ignored; backward functions recognised by name; and
+// duplicate nodes (same name as a parent whose only child they are) removed (_remove_dup_nodes).
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+#include "profana/passes/function_event_candidates.h"
+
+namespace profana::passes {
+namespace {
+
+// PyTorch's scope for backward functions is not in trace files; it is recognised by name
+// (docs/semantics.md): a node wrapped by "autograd::engine::evaluate_function: <same name>",
+// or a name ending in Backward<N> or starting with torch::autograd:: (AccumulateGrad runs
+// unwrapped).
+bool LooksLikeBackwardName(std::string_view name) {
+  if (name.substr(0, 6) == "aten::" || name.substr(0, 10) == "autograd::") return false;
+  if (name.substr(0, 17) == "torch::autograd::") return true;
+  size_t end = name.size();
+  while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+  return end >= 8 && name.substr(end - 8, 8) == "Backward";
+}
+
+void BuildTree(Candidates* candidates) {
+  Candidates& c = *candidates;
+  // _populate_cpu_children: per thread, in (start, -end) order, a stack of open parents.
+  size_t n = c.cand.size();
+  c.parent.assign(n, -1);
+  std::unordered_map<uint32_t, std::vector<uint32_t>> open;
+  std::vector<uint32_t>* stack = nullptr;
+  uint32_t stack_thread = UINT32_MAX;
+  std::vector<uint32_t> child_count(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!c.IsCpu(i)) continue;
+    uint32_t thread = c.ThreadOf(i).value;
+    if (thread != stack_thread) {
+      stack = &open[thread];
+      stack_thread = thread;
+    }
+    if (c.Hidden(i)) {
+      // Find the innermost open event holding it without disturbing the stack: hidden events are
+      // not part of the tree, they only need to know which op they ran in.
+      for (auto it = stack->rbegin(); it != stack->rend(); ++it) {
+        if (c.cand[i].start_ns < c.cand[*it].end_ns && c.cand[i].end_ns <= c.cand[*it].end_ns) {
+          c.parent[i] = static_cast<int32_t>(*it);
+          break;
+        }
+      }
+      continue;
+    }
+    while (!stack->empty()) {
+      uint32_t p = stack->back();
+      if (c.cand[i].start_ns >= c.cand[p].end_ns || c.cand[i].end_ns > c.cand[p].end_ns) {
+        stack->pop_back();
+      } else {
+        c.parent[i] = static_cast<int32_t>(p);
+        ++child_count[p];
+        break;
+      }
+    }
+    stack->push_back(i);
+  }
+  c.child_begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) c.child_begin[i + 1] = c.child_begin[i] + child_count[i];
+  c.child_index.resize(c.child_begin[n]);
+  std::vector<uint32_t> fill(c.child_begin.begin(), c.child_begin.end() - 1);
+  for (uint32_t i = 0; i < n; ++i)
+    if (c.parent[i] >= 0 && !c.Hidden(i)) c.child_index[fill[c.parent[i]]++] = i;
+}
+
+void AssignScopes(Candidates* candidates) {
+  Candidates& c = *candidates;
+  size_t n = c.cand.size();
+  c.scope.assign(n, 0);
+  std::unordered_map<uint32_t, uint8_t> by_name;  // name id -> LooksLikeBackwardName
+  constexpr std::string_view kWrapper = "autograd::engine::evaluate_function: ";
+  for (size_t i = 0; i < n; ++i) {
+    if (!c.IsCpu(i) || c.cand[i].synthetic) continue;
+    StringId name = c.NameOf(i);
+    if (c.parent[i] >= 0) {
+      std::string_view p = c.trace.str(c.NameOf(c.parent[i]));
+      if (p.size() > kWrapper.size() && p.substr(0, kWrapper.size()) == kWrapper &&
+          p.substr(kWrapper.size()) == c.trace.str(name)) {
+        c.scope[i] = 1;
+        continue;
+      }
+    }
+    auto [it, inserted] = by_name.try_emplace(name.value, 0);
+    if (inserted) it->second = LooksLikeBackwardName(c.trace.str(name)) ? 1 : 0;
+    c.scope[i] = it->second;
+  }
+}
+
+}  // namespace
+
+void BuildOpTree(Candidates* c) {
+  BuildTree(c);
+  AssignScopes(c);
+}
+
+void RemoveDuplicates(Candidates* candidates) {
+  Candidates& c = *candidates;
+  // _remove_dup_nodes in one pass: parents precede children in this order, so a chain of
+  // same-name single children collapses as it is walked, and a second pass would find nothing.
+  size_t n = c.cand.size();
+  c.removed.assign(n, 0);
+  c.list_owner.resize(n);
+  c.kernel_owner.resize(n);
+  std::iota(c.list_owner.begin(), c.list_owner.end(), 0u);
+  std::iota(c.kernel_owner.begin(), c.kernel_owner.end(), 0u);
+  auto list_size = [&](uint32_t i) {
+    return c.child_begin[c.list_owner[i] + 1] - c.child_begin[c.list_owner[i]];
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    if (c.Hidden(i)) {
+      c.removed[i] = 1;
+      continue;
+    }
+    int32_t p = c.parent[i];
+    if (p < 0 || c.NameOf(p) != c.NameOf(i) || list_size(p) != 1) continue;
+    c.list_owner[p] = c.list_owner[i];
+    c.kernel_owner[p] = c.kernel_owner[i];  // lift kernels up (replacing the parent's, as PyTorch)
+    uint32_t owner = c.list_owner[i];
+    for (uint32_t k = c.child_begin[owner]; k < c.child_begin[owner + 1]; ++k)
+      c.parent[c.child_index[k]] = p;
+    c.removed[i] = 1;
+    ++c.removed_duplicates;
+  }
+}
+
+}  // namespace profana::passes

@@ -1,0 +1,19 @@
+// How a trace's diagnostics read in messages: where a sample was found, and the one-line summary
+// of a warning or of a --strict error.
+#pragma once
+
+#include <string>
+
+#include "profana/model/diagnostics.h"
+
+namespace profana::report {
+
+// "byte 120, event #3", "byte 120", "event #3" or "" (what the sample knows).
+std::string DiagnosticWhere(const DiagnosticSample& sample);
+
+// "<name>: 3 problems (2 unmatched_end, 1 missing_dur); first: byte 120: <detail>", over the
+// kinds of severity `at_least` and above.
+std::string DiagnosticSummary(const std::string& name, const Diagnostics& diagnostics,
+                              Severity at_least);
+
+}  // namespace profana::report

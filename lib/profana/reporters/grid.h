@@ -1,0 +1,27 @@
+// Grid: a table of cells as strings, drawn as aligned text (numbers right-aligned, the columns
+// marked left-aligned on the left), a Markdown table, or CSV. For the whole-job reports (steps,
+// kernels), whose columns are plain values rather than PyTorch's table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace profana::report {
+
+struct Grid {
+  std::vector<std::string> headers;
+  std::vector<bool> left;  // per column: left-aligned (names); default right-aligned
+  std::vector<std::vector<std::string>> rows;
+
+  void AddRow(std::vector<std::string> row) { rows.push_back(std::move(row)); }
+  std::string Text() const;      // two spaces between columns, a dashed rule under the headers
+  std::string Markdown() const;  // | a | b |, with | in cells escaped
+  std::string Csv() const;       // the header line, then the rows
+};
+
+// Nanoseconds as microseconds with three decimals ("1234.567"), exact.
+std::string MicrosText(int64_t ns);
+// A double with fixed decimals ("12.35"); "-" for NaN.
+std::string Fixed(double value, int decimals);
+
+}  // namespace profana::report

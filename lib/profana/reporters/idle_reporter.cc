@@ -1,0 +1,112 @@
+#include "profana/reporters/idle_reporter.h"
+
+#include "fmt/format.h"
+#include "profana/reporters/json_writer.h"
+#include "profana/reporters/number_format.h"
+#include "profana/reporters/track_labels.h"
+
+namespace profana::report {
+namespace {
+
+double Us(int64_t ns) { return ns / 1000.0; }
+
+std::string Percent(int64_t part, int64_t whole) {
+  return whole > 0 ? fmt::format("{:.2f}%", 100.0 * part / whole) : "-";
+}
+
+}  // namespace
+
+std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
+                           const passes::IdleBreakdown& b, int gaps_asked) {
+  std::string out = fmt::format(
+      "GPU idle time between device activities (kernel wait: gaps under {} ns after an early "
+      "launch)\n",
+      b.consecutive_kernel_delay_ns);
+  out +=
+      fmt::format("  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
+                  "device", "stream", "activities", "window", "busy", "idle", "idle %", "host wait",
+                  "kernel wait", "other");
+  for (const passes::IdleTrack& tr : b.tracks) {
+    out += fmt::format(
+        "  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
+        tr.device, StreamName(t, tr.stream), tr.kernels, FormatTime(Us(tr.window_ns)),
+        FormatTime(Us(tr.busy_ns)), FormatTime(Us(tr.idle_ns())),
+        Percent(tr.idle_ns(), tr.window_ns), FormatTime(Us(tr.gap_ns[0])),
+        FormatTime(Us(tr.gap_ns[1])), FormatTime(Us(tr.gap_ns[2])));
+  }
+  if (b.longest.empty()) return out;
+  out += fmt::format("\nLongest gaps (of {} shown)\n", gaps_asked);
+  for (const passes::Gap& g : b.longest) {
+    std::string op = g.running_op ? std::string(t.str(e.name[g.running_op->value]))
+                                  : "(no op running on the launching thread)";
+    out +=
+        fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
+                    FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
+                    g.device, StreamName(t, g.stream), passes::GapKindName(g.kind),
+                    t.str(t.events.name[g.next_activity.value]), op);
+  }
+  return out;
+}
+
+std::string FormatIdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
+  std::string out =
+      "device,stream,activities,window_us,busy_us,idle_us,host_wait_us,kernel_wait_us,other_us\n";
+  auto us = [](int64_t ns) {
+    std::string s;
+    JsonWriter(&s, false).Micros(ns);
+    return s;
+  };
+  for (const passes::IdleTrack& tr : b.tracks)
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", tr.device, StreamName(t, tr.stream),
+                       tr.kernels, us(tr.window_ns), us(tr.busy_ns), us(tr.idle_ns()),
+                       us(tr.gap_ns[0]), us(tr.gap_ns[1]), us(tr.gap_ns[2]));
+  return out;
+}
+
+std::string FormatIdleJson(const std::string& input, const Trace& t,
+                           const passes::FunctionEventList& e, const passes::IdleBreakdown& b) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.idle/1");
+  w.Key("input").String(input);
+  w.Key("consecutive_kernel_delay_ns").Int(b.consecutive_kernel_delay_ns);
+  w.Key("tracks").BeginArray();
+  for (const passes::IdleTrack& tr : b.tracks) {
+    w.BeginObject();
+    w.Key("device").Int(tr.device);
+    w.Key("stream").String(StreamName(t, tr.stream));
+    w.Key("activities").Int(tr.kernels);
+    w.Key("window_us").Micros(tr.window_ns);
+    w.Key("busy_us").Micros(tr.busy_ns);
+    w.Key("idle_us").Micros(tr.idle_ns());
+    w.Key("idle_share")
+        .Double(tr.window_ns > 0 ? static_cast<double>(tr.idle_ns()) / tr.window_ns : 0.0);
+    w.Key("host_wait_us").Micros(tr.gap_ns[0]);
+    w.Key("kernel_wait_us").Micros(tr.gap_ns[1]);
+    w.Key("other_us").Micros(tr.gap_ns[2]);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("longest_gaps").BeginArray();
+  for (const passes::Gap& g : b.longest) {
+    w.BeginObject();
+    w.Key("device").Int(g.device);
+    w.Key("stream").String(StreamName(t, g.stream));
+    w.Key("start_us").Micros(g.start_ns - e.origin_ns);
+    w.Key("duration_us").Micros(g.end_ns - g.start_ns);
+    w.Key("kind").String(passes::GapKindName(g.kind));
+    w.Key("next_activity").String(t.str(t.events.name[g.next_activity.value]));
+    w.Key("cpu_op");
+    if (g.running_op)
+      w.String(t.str(e.name[g.running_op->value]));
+    else
+      w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,125 @@
+#include "profana/reporters/info_reporter.h"
+
+#include <map>
+#include <string_view>
+
+#include "fmt/format.h"
+#include "profana/reporters/diagnostics_text.h"
+#include "profana/reporters/json_writer.h"
+
+namespace profana::report {
+namespace {
+
+// Kind names and counts, by name.
+std::map<std::string_view, uint64_t> KindsByName(const passes::TraceSummary& s) {
+  std::map<std::string_view, uint64_t> kinds;
+  for (const auto& [kind, count] : s.events_by_kind) kinds[ActivityKindName(kind)] = count;
+  return kinds;
+}
+
+}  // namespace
+
+std::string FormatInfoText(const std::string& name, const Trace& t, const passes::TraceSummary& s,
+                           const passes::FunctionEventList& fe) {
+  const TraceMetadata& m = t.metadata;
+  std::string out;
+  out += fmt::format("file:            {}\n", name);
+  out += fmt::format("format:          {}{}\n", m.format, m.compressed_bytes ? " (gzip)" : "");
+  if (!m.container.empty()) out += fmt::format("container:       {}\n", m.container);
+  out += fmt::format("bytes:           {}{}\n", m.input_bytes,
+                     m.compressed_bytes ? fmt::format(" ({} compressed)", m.compressed_bytes) : "");
+  if (m.lost_bytes) out += fmt::format("lost bytes:      {} (truncated input)\n", m.lost_bytes);
+  out += fmt::format("events read:     {}\n", m.raw_events);
+  out += fmt::format("duration events: {}\n", t.events.size());
+  for (const auto& [kind, count] : KindsByName(s)) out += fmt::format("  {:<20} {}\n", kind, count);
+  out += fmt::format("memory events:   {}\n", t.memory.size());
+  out += fmt::format("flow events:     {}\n", t.flows.size());
+  out += fmt::format("instant events:  {}\n", m.instant_events);
+  out += fmt::format("metadata events: {}\n", m.metadata_events);
+  out +=
+      fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_streams);
+  out += fmt::format("distinct stacks: {}\n", t.stacks.size() - 1);
+  out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(),
+                     fe.removed_duplicates);
+  if (fe.kernels_attributed + fe.kernels_unattributed)
+    out += fmt::format("device activity: {} linked to the op that launched it, {} not linked{}\n",
+                       fe.kernels_attributed, fe.kernels_unattributed,
+                       fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)",
+                                                               fe.external_id_mismatches)
+                                                 : "");
+  if (t.events.size() != 0)
+    out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
+  if (!m.devices.empty()) {
+    std::map<std::string, int> devices;
+    for (const std::string& d : m.devices) ++devices[d.empty() ? "(unnamed)" : d];
+    std::string list;
+    for (const auto& [d, n] : devices)
+      list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", d, n);
+    out += fmt::format("devices:         {}\n", list);
+  }
+  if (m.rank >= 0)
+    out += fmt::format("rank:            {} of {}{}\n", m.rank, m.world_size,
+                       m.backend.empty() ? "" : fmt::format(" ({})", m.backend));
+  if (t.diagnostics.empty()) {
+    out += "diagnostics:     none\n";
+    return out;
+  }
+  out += "diagnostics:\n";
+  for (size_t k = 0; k < kDiagnosticKinds; ++k) {
+    auto kind = static_cast<DiagnosticKind>(k);
+    if (!t.diagnostics.count(kind)) continue;
+    out += fmt::format("  {:<24} {:>8}  {}\n", DiagnosticName(kind), t.diagnostics.count(kind),
+                       DiagnosticDescription(kind));
+    for (const DiagnosticSample& d : t.diagnostics.samples()) {
+      if (d.kind != kind) continue;
+      std::string where = DiagnosticWhere(d);
+      out += fmt::format("    {}{}{}\n", where, where.empty() ? "" : ": ", d.detail);
+    }
+  }
+  return out;
+}
+
+std::string FormatInfoJson(const std::string& name, const Trace& t, const passes::TraceSummary& s,
+                           const passes::FunctionEventList& fe) {
+  const TraceMetadata& m = t.metadata;
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.info/1");
+  w.Key("input").String(name);
+  w.Key("format").String(m.format);
+  w.Key("gzip").Bool(m.compressed_bytes != 0);
+  w.Key("bytes").Int(static_cast<int64_t>(m.input_bytes));
+  w.Key("lost_bytes").Int(static_cast<int64_t>(m.lost_bytes));
+  w.Key("events_read").Int(static_cast<int64_t>(m.raw_events));
+  w.Key("duration_events").Int(static_cast<int64_t>(t.events.size()));
+  w.Key("by_kind").BeginObject();
+  for (const auto& [kind, count] : KindsByName(s)) w.Key(kind).Int(static_cast<int64_t>(count));
+  w.EndObject();
+  w.Key("memory_events").Int(static_cast<int64_t>(t.memory.size()));
+  w.Key("flow_events").Int(static_cast<int64_t>(t.flows.size()));
+  w.Key("function_events").Int(static_cast<int64_t>(fe.size()));
+  w.Key("duplicates_removed").Int(static_cast<int64_t>(fe.removed_duplicates));
+  w.Key("device_activities_linked").Int(static_cast<int64_t>(fe.kernels_attributed));
+  w.Key("device_activities_unlinked").Int(static_cast<int64_t>(fe.kernels_unattributed));
+  w.Key("external_id_mismatches").Int(static_cast<int64_t>(fe.external_id_mismatches));
+  w.Key("cpu_threads").Int(static_cast<int64_t>(s.cpu_threads));
+  w.Key("device_streams").Int(static_cast<int64_t>(s.device_streams));
+  w.Key("span_us").Micros(t.events.size() ? s.last_ns - s.first_ns : 0);
+  w.Key("devices").BeginArray();
+  for (const std::string& d : m.devices) w.String(d);
+  w.EndArray();
+  w.Key("rank").Int(m.rank);
+  w.Key("world_size").Int(m.world_size);
+  w.Key("diagnostics").BeginObject();
+  for (size_t k = 0; k < kDiagnosticKinds; ++k) {
+    auto kind = static_cast<DiagnosticKind>(k);
+    if (t.diagnostics.count(kind))
+      w.Key(DiagnosticName(kind)).Int(static_cast<int64_t>(t.diagnostics.count(kind)));
+  }
+  w.EndObject();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

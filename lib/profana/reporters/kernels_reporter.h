@@ -1,0 +1,31 @@
+// The report of `profana kernels`: per kernel name (or per launching op, per runtime/driver call,
+// per transfer kind) the category, count, total, share of the total, mean, median, minimum,
+// maximum and standard deviation, sorted by total time, longest first (ties by name). Text,
+// Markdown, CSV and JSON (schema "profana.kernels/1", docs/json.md). Formatting only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/job/kernel_stats.h"
+
+namespace profana::report {
+
+enum class KernelView : uint8_t { kKernels, kByOp, kApi, kTransfers };
+const char* KernelViewName(KernelView v);  // "kernels", "ops", "api", "transfers"
+
+struct KernelsReport {
+  std::vector<std::string> inputs;
+  std::vector<int64_t> ranks;
+  const job::KernelStats* stats = nullptr;
+  KernelView view = KernelView::kKernels;
+  bool full_names = false;  // text and Markdown shorten kernel names unless set
+  int64_t row_limit = -1;   // -1: every row
+};
+
+std::string FormatKernelsText(const KernelsReport& r);
+std::string FormatKernelsMarkdown(const KernelsReport& r);
+std::string FormatKernelsCsv(const KernelsReport& r);
+std::string FormatKernelsJson(const KernelsReport& r);
+
+}  // namespace profana::report

@@ -1,0 +1,69 @@
+#include "profana/reporters/optimizable_reporter.h"
+
+#include "fmt/format.h"
+#include "profana/reporters/json_writer.h"
+
+namespace profana::report {
+
+// Byte for byte the block get_optimizable_events prints (print() adds the last newline).
+std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventList& e,
+                                  const passes::OptimizableEvents& o) {
+  const passes::Ranking& r = o.ranking;
+  std::string out = r.events.empty() ? "No events to optimize\n" : "Optimizable events:\n";
+  std::string rule(80, '-');
+  for (size_t k = 0; k < r.events.size(); ++k) {
+    const passes::RankedEvent& ev = r.events[k];
+    if (k) out += "\n";
+    out += fmt::format(
+        "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
+        rule, t.str(e.name[ev.event.value]), o.source_locations[k], ev.idle_fraction * 100, rule);
+  }
+  return out + "\n";
+}
+
+std::string FormatOptimizableJson(const std::string& input, const Trace& t,
+                                  const passes::FunctionEventList& e,
+                                  const passes::OptimizableEvents& o) {
+  const passes::GpuEvaluation& g = o.evaluation;
+  const passes::Ranking& r = o.ranking;
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.optimizable/1");
+  w.Key("input").String(input);
+  w.Key("launches").Int(static_cast<int64_t>(g.launches));
+  w.Key("kernels").Int(static_cast<int64_t>(g.kernels));
+  w.Key("launches_without_kernel").Int(static_cast<int64_t>(g.launches_without_kernel));
+  int64_t idle = 0;
+  for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
+  w.Key("idle_us").Micros(idle);
+  w.Key("falling_intervals").BeginArray();
+  for (const passes::TimeInterval& i : r.falling) {
+    w.BeginObject();
+    w.Key("start_us").Micros(i.start_ns - e.origin_ns);
+    w.Key("end_us").Micros(i.end_ns - e.origin_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("candidates").Int(static_cast<int64_t>(r.candidates));
+  w.Key("events").BeginArray();
+  for (size_t k = 0; k < r.events.size(); ++k) {
+    const passes::RankedEvent& ev = r.events[k];
+    w.BeginObject();
+    w.Key("name").String(t.str(e.name[ev.event.value]));
+    w.Key("source_code_location").String(o.source_locations[k]);
+    w.Key("start_us").Micros(e.start_ns[ev.event.value] - e.origin_ns);
+    w.Key("duration_us").Micros(e.end_ns[ev.event.value] - e.start_ns[ev.event.value]);
+    w.Key("self_us").Micros(ev.self_ns);
+    w.Key("idle_us").Micros(ev.idle_ns);
+    w.Key("idle_fraction").Double(ev.idle_fraction);
+    w.Key("queue_depth").Int(ev.queue_depth);
+    w.Key("score").Double(ev.score);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,21 @@
+// The reports of `profana optimizable`: the block PyTorch's
+// BasicEvaluation.get_optimizable_events prints, byte for byte, and JSON (schema
+// "profana.optimizable/1", docs/json.md) with the queue summary and each ranked op's numbers.
+// Formatting only: passes/optimizable_events ranks.
+#pragma once
+
+#include <string>
+
+#include "profana/model/trace.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/optimizable_events.h"
+
+namespace profana::report {
+
+std::string FormatOptimizableText(const Trace& trace, const passes::FunctionEventList& events,
+                                  const passes::OptimizableEvents& optimizable);
+std::string FormatOptimizableJson(const std::string& input, const Trace& trace,
+                                  const passes::FunctionEventList& events,
+                                  const passes::OptimizableEvents& optimizable);
+
+}  // namespace profana::report

@@ -1,0 +1,117 @@
+#include "profana/reporters/queue_reporter.h"
+
+#include <algorithm>
+
+#include "fmt/format.h"
+#include "profana/reporters/json_writer.h"
+#include "profana/reporters/number_format.h"
+#include "profana/reporters/track_labels.h"
+
+namespace profana::report {
+namespace {
+
+double Us(int64_t ns) { return ns / 1000.0; }
+
+}  // namespace
+
+std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
+                            const std::vector<passes::StreamQueue>& streams) {
+  std::string out;
+  int32_t max_depth = 0;
+  double sum = 0;
+  for (const passes::QueuePoint& p : g.queue) {
+    max_depth = std::max(max_depth, p.depth);
+    sum += p.depth;
+  }
+  out += fmt::format(
+      "CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
+  out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches,
+                     g.kernels, g.launches_without_kernel);
+  out += fmt::format("  points {}, max depth {}, mean depth {:.2f}\n", g.queue.size(), max_depth,
+                     g.queue.empty() ? 0.0 : sum / g.queue.size());
+  int64_t idle = 0;
+  for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
+  out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
+                     g.idle.size());
+  out += "Queue length per stream (operations launched and not finished)\n";
+  out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8}  {:>12}  {:>12}\n", "device", "stream", "max",
+                     "mean", "time at max", "blocked");
+  for (const passes::StreamQueue& q : streams)
+    out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8.2f}  {:>12}  {:>12}\n", q.device,
+                       StreamName(t, q.stream), q.max_length, q.mean_length,
+                       FormatTime(Us(q.time_at_max_ns)), FormatTime(Us(q.blocked_ns)));
+  return out;
+}
+
+std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuEvaluation& g,
+                           const std::vector<passes::StreamQueue>& streams) {
+  std::string out = "scope,device,stream,ts_us,value\n";
+  std::string ts;
+  for (const passes::QueuePoint& p : g.queue) {
+    ts.clear();
+    JsonWriter(&ts, false).Micros(p.start_ns - origin_ns);
+    out += fmt::format("global,,,{},{}\n", ts, p.depth);
+  }
+  for (const passes::StreamQueue& q : streams) {
+    for (const passes::QueueSample& s : q.series) {
+      ts.clear();
+      JsonWriter(&ts, false).Micros(s.ts_ns - origin_ns);
+      out += fmt::format("stream,{},{},{},{}\n", q.device, StreamName(t, q.stream), ts, s.length);
+    }
+  }
+  return out;
+}
+
+std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t origin_ns,
+                            const passes::GpuEvaluation& g,
+                            const std::vector<passes::StreamQueue>& streams) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("schema").String("profana.queue/1");
+  w.Key("input").String(input);
+  w.Key("launches").Int(static_cast<int64_t>(g.launches));
+  w.Key("kernels").Int(static_cast<int64_t>(g.kernels));
+  w.Key("launches_without_kernel").Int(static_cast<int64_t>(g.launches_without_kernel));
+  w.Key("global").BeginArray();
+  for (const passes::QueuePoint& p : g.queue) {
+    w.BeginObject();
+    w.Key("ts_us").Micros(p.start_ns - origin_ns);
+    w.Key("depth").Int(p.depth);
+    w.Key("launch").Bool(p.is_launch);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("idle").BeginArray();
+  for (const passes::TimeInterval& i : g.idle) {
+    w.BeginObject();
+    w.Key("start_us").Micros(i.start_ns - origin_ns);
+    w.Key("end_us").Micros(i.end_ns - origin_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("streams").BeginArray();
+  for (const passes::StreamQueue& q : streams) {
+    w.BeginObject();
+    w.Key("device").Int(q.device);
+    w.Key("stream").String(StreamName(t, q.stream));
+    w.Key("max").Int(q.max_length);
+    w.Key("mean").Double(q.mean_length);
+    w.Key("time_at_max_us").Micros(q.time_at_max_ns);
+    w.Key("blocked_us").Micros(q.blocked_ns);
+    w.Key("series").BeginArray();
+    for (const passes::QueueSample& s : q.series) {
+      w.BeginArray();
+      w.Micros(s.ts_ns - origin_ns);
+      w.Int(s.length);
+      w.EndArray();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,28 @@
+// The reports of `profana queue`: PyTorch's queue depth (one queue of launches and kernels) and
+// the queue length per device and stream, as text, CSV (one row per change) and JSON (schema
+// "profana.queue/1", docs/json.md). Formatting only: passes/gpu_evaluation and
+// passes/gpu_streams compute the series.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profana/model/trace.h"
+#include "profana/passes/gpu_evaluation.h"
+#include "profana/passes/gpu_streams.h"
+
+namespace profana::report {
+
+// A summary of the global queue, then one line per stream.
+std::string FormatQueueText(const Trace& trace, const passes::GpuEvaluation& evaluation,
+                            const std::vector<passes::StreamQueue>& streams);
+// Every point of both series; times in microseconds from origin_ns (the trace's start).
+std::string FormatQueueCsv(const Trace& trace, int64_t origin_ns,
+                           const passes::GpuEvaluation& evaluation,
+                           const std::vector<passes::StreamQueue>& streams);
+std::string FormatQueueJson(const std::string& input, const Trace& trace, int64_t origin_ns,
+                            const passes::GpuEvaluation& evaluation,
+                            const std::vector<passes::StreamQueue>& streams);
+
+}  // namespace profana::report

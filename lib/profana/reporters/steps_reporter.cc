@@ -1,0 +1,236 @@
+#include "profana/reporters/steps_reporter.h"
+
+#include <cmath>
+
+#include "fmt/format.h"
+#include "profana/reporters/grid.h"
+#include "profana/reporters/json_writer.h"
+
+namespace profana::report {
+namespace {
+
+using job::StepMetric;
+
+std::string Share(const job::StepDevice& d) {
+  if (d.comm_ns <= 0) return "-";
+  return Fixed(100.0 * static_cast<double>(d.comm_hidden_ns) / static_cast<double>(d.comm_ns), 1);
+}
+
+std::string DeviceText(int32_t device) { return device < 0 ? "-" : fmt::format("{}", device); }
+
+Grid RowsGrid(const StepsReport& r, bool csv) {
+  Grid g;
+  if (csv)
+    g.headers = {"rank",
+                 "step",
+                 "device",
+                 "wall_us",
+                 "compute_us",
+                 "comm_exposed_us",
+                 "memory_exposed_us",
+                 "idle_us",
+                 "comm_us",
+                 "comm_hidden_pct",
+                 "host_us",
+                 "host_untraced_us",
+                 "host_dataloader_us",
+                 "host_optimizer_us",
+                 "host_sync_us"};
+  else
+    g.headers = {"Rank",         "Step",           "Device",   "Wall (us)",     "Compute",
+                 "Exposed comm", "Exposed memcpy", "Idle",     "Comm hidden %", "Host untraced",
+                 "Dataloader",   "Optimizer",      "Sync wait"};
+  for (const job::RankStep& s : *r.steps)
+    for (const job::StepDevice& d : s.row.devices) {
+      if (csv)
+        g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.row.step), DeviceText(d.device),
+                  MicrosText(s.row.wall_ns), MicrosText(d.compute_ns),
+                  MicrosText(d.comm_exposed_ns), MicrosText(d.memory_exposed_ns),
+                  MicrosText(d.idle_ns), MicrosText(d.comm_ns), d.comm_ns > 0 ? Share(d) : "",
+                  MicrosText(s.row.host_ns), MicrosText(s.row.host_untraced_ns),
+                  MicrosText(s.row.host_dataloader_ns), MicrosText(s.row.host_optimizer_ns),
+                  MicrosText(s.row.host_sync_ns)});
+      else
+        g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.row.step), DeviceText(d.device),
+                  MicrosText(s.row.wall_ns), MicrosText(d.compute_ns),
+                  MicrosText(d.comm_exposed_ns), MicrosText(d.memory_exposed_ns),
+                  MicrosText(d.idle_ns), Share(d), MicrosText(s.row.host_untraced_ns),
+                  MicrosText(s.row.host_dataloader_ns), MicrosText(s.row.host_optimizer_ns),
+                  MicrosText(s.row.host_sync_ns)});
+    }
+  return g;
+}
+
+const char* MetricLabel(StepMetric m) {
+  switch (m) {
+    case StepMetric::kWall:
+      return "Wall (us)";
+    case StepMetric::kCompute:
+      return "Compute (us)";
+    case StepMetric::kCommExposed:
+      return "Exposed comm (us)";
+    case StepMetric::kMemoryExposed:
+      return "Exposed memcpy (us)";
+    case StepMetric::kIdle:
+      return "Idle (us)";
+    case StepMetric::kCommHiddenShare:
+      return "Comm hidden (%)";
+    case StepMetric::kHostUntraced:
+      return "Host untraced (us)";
+    case StepMetric::kHostDataloader:
+      return "Dataloader (us)";
+    case StepMetric::kHostOptimizer:
+      return "Optimizer (us)";
+    case StepMetric::kHostSync:
+      return "Sync wait (us)";
+  }
+  return "";
+}
+
+// Nanosecond statistics print as microseconds; the share as a percent.
+std::string Stat(StepMetric m, double v) {
+  return m == StepMetric::kCommHiddenShare ? Fixed(v, 1) : Fixed(v / 1000.0, 3);
+}
+
+Grid OverviewGrid(const StepsReport& r) {
+  Grid g;
+  g.headers = {"Metric", "Mean", "Median", "P95", "Min", "Max"};
+  g.left = {true};
+  for (size_t i = 0; i < job::kStepMetrics; ++i) {
+    auto m = static_cast<StepMetric>(i);
+    const job::Describe& d = r.overview.metrics[i];
+    if (d.count == 0) {
+      g.AddRow({MetricLabel(m), "-", "-", "-", "-", "-"});
+      continue;
+    }
+    g.AddRow({MetricLabel(m), Stat(m, d.mean), Stat(m, d.median), Stat(m, d.p95), Stat(m, d.min),
+              Stat(m, d.max)});
+  }
+  return g;
+}
+
+std::string Heading(const StepsReport& r) {
+  const job::StepsOverview& o = r.overview;
+  return fmt::format("Step time breakdown: {} step{} on {} rank{} ({})", o.steps,
+                     o.steps == 1 ? "" : "s", r.ranks.size(), r.ranks.size() == 1 ? "" : "s",
+                     job::FormatRankList(r.ranks));
+}
+
+std::string SlowestText(const StepsReport& r) {
+  const job::StepsOverview& o = r.overview;
+  if (o.slowest_rank < 0 && o.rows == 0) return "No ProfilerStep#N markers: no steps.\n";
+  return fmt::format(
+      "Slowest step: ProfilerStep#{} on rank {} ({} us). Slowest rank: {} (mean step {} us).\n",
+      o.slowest_step, o.slowest_rank, MicrosText(o.slowest_wall_ns), o.slowest_mean_rank,
+      Fixed(o.slowest_mean_wall_ns / 1000.0, 3));
+}
+
+}  // namespace
+
+std::string FormatStepsText(const StepsReport& r) {
+  std::string out = Heading(r) + "\n\n";
+  if (r.steps->empty()) return out + SlowestText(r);
+  out += RowsGrid(r, false).Text();
+  out += fmt::format("\nAcross {} row{} (rank, step, device):\n", r.overview.rows,
+                     r.overview.rows == 1 ? "" : "s");
+  out += OverviewGrid(r).Text();
+  out += "\n" + SlowestText(r);
+  return out;
+}
+
+std::string FormatStepsMarkdown(const StepsReport& r) {
+  std::string out = "### " + Heading(r) + "\n\n";
+  if (r.steps->empty()) return out + SlowestText(r);
+  out += RowsGrid(r, false).Markdown();
+  out += "\n";
+  out += OverviewGrid(r).Markdown();
+  out += "\n" + SlowestText(r);
+  return out;
+}
+
+std::string FormatStepsCsv(const StepsReport& r) { return RowsGrid(r, true).Csv(); }
+
+std::string FormatStepsJson(const StepsReport& r) {
+  std::string out;
+  JsonWriter w(&out);
+  const job::StepsOverview& o = r.overview;
+  w.BeginObject();
+  w.Key("schema").String("profana.steps/1");
+  w.Key("inputs").BeginArray();
+  for (const std::string& in : r.inputs) w.String(in);
+  w.EndArray();
+  w.Key("ranks").BeginArray();
+  for (int64_t rank : r.ranks) w.Int(rank);
+  w.EndArray();
+  w.Key("unit").String("us");
+  w.Key("steps").BeginArray();
+  for (const job::RankStep& s : *r.steps)
+    for (const job::StepDevice& d : s.row.devices) {
+      w.BeginObject();
+      w.Key("rank").Int(s.rank);
+      w.Key("step").Int(s.row.step);
+      w.Key("device");
+      d.device < 0 ? w.Null() : w.Int(d.device);
+      w.Key("wall").Micros(s.row.wall_ns);
+      w.Key("compute").Micros(d.compute_ns);
+      w.Key("comm_exposed").Micros(d.comm_exposed_ns);
+      w.Key("memory_exposed").Micros(d.memory_exposed_ns);
+      w.Key("idle").Micros(d.idle_ns);
+      w.Key("comm").Micros(d.comm_ns);
+      w.Key("comm_hidden").Micros(d.comm_hidden_ns);
+      w.Key("comm_hidden_share");
+      d.comm_ns > 0
+          ? w.Double(static_cast<double>(d.comm_hidden_ns) / static_cast<double>(d.comm_ns))
+          : w.Null();
+      w.Key("host").Micros(s.row.host_ns);
+      w.Key("host_untraced").Micros(s.row.host_untraced_ns);
+      w.Key("host_dataloader").Micros(s.row.host_dataloader_ns);
+      w.Key("host_optimizer").Micros(s.row.host_optimizer_ns);
+      w.Key("host_sync").Micros(s.row.host_sync_ns);
+      w.EndObject();
+    }
+  w.EndArray();
+  w.Key("summary").BeginObject();
+  for (size_t i = 0; i < job::kStepMetrics; ++i) {
+    auto m = static_cast<StepMetric>(i);
+    const job::Describe& d = o.metrics[i];
+    w.Key(job::StepMetricName(m)).BeginObject();
+    w.Key("count").Int(d.count);
+    // Times in microseconds; the share as a fraction (0..1), like comm_hidden_share above.
+    double scale = m == StepMetric::kCommHiddenShare ? 0.01 : 0.001;
+    auto num = [&](const char* key, double v) {
+      w.Key(key);
+      d.count ? w.Double(v * scale) : w.Null();
+    };
+    num("mean", d.mean);
+    num("median", d.median);
+    num("p95", d.p95);
+    num("min", d.min);
+    num("max", d.max);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.Key("slowest_step");
+  if (o.slowest_rank < 0) {
+    w.Null();
+  } else {
+    w.BeginObject();
+    w.Key("rank").Int(o.slowest_rank);
+    w.Key("step").Int(o.slowest_step);
+    w.Key("wall").Micros(o.slowest_wall_ns);
+    w.EndObject();
+  }
+  w.Key("slowest_rank");
+  if (o.slowest_mean_rank < 0) {
+    w.Null();
+  } else {
+    w.BeginObject();
+    w.Key("rank").Int(o.slowest_mean_rank);
+    w.Key("mean_wall").Double(o.slowest_mean_wall_ns / 1000.0);
+    w.EndObject();
+  }
+  w.EndObject();
+  return out;
+}
+
+}  // namespace profana::report

@@ -1,0 +1,33 @@
+// The op tree of `profana tree`: per thread, each CPU op with its total, self and device time,
+// the device activity it launched, and its input shapes; as indented text or as nested JSON
+// (schema "profana.tree/1", docs/json.md). Walked iteratively: traces can nest very deep.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/model/trace.h"
+#include "profana/passes/event_times.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/thread_roots.h"
+
+namespace profana::report {
+
+struct TreeReportOptions {
+  std::string input;       // the file name as given, for JSON
+  int depth = -1;          // levels shown (1 = top-level ops only); -1: all
+  double min_time_us = 0;  // ops whose CPU total is under this are hidden, with their subtree
+};
+
+// One line per op, indented two spaces a level (64 levels at most; deeper lines say their depth),
+// then one "-> kernel" line per launched activity.
+std::string FormatTreeText(const Trace& trace, const passes::FunctionEventList& events,
+                           const passes::EventTimes& times,
+                           const std::vector<passes::ThreadRoots>& threads,
+                           const TreeReportOptions& options);
+std::string FormatTreeJson(const Trace& trace, const passes::FunctionEventList& events,
+                           const passes::EventTimes& times,
+                           const std::vector<passes::ThreadRoots>& threads,
+                           const TreeReportOptions& options);
+
+}  // namespace profana::report

@@ -1,0 +1,142 @@
+// The command line around the commands: unknown commands suggest the nearest, `help COMMAND`,
+// common options before the command, the help text (FILE..., the input formats from the importer
+// table), and --version.
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "catch2/catch.hpp"
+#include "profana/importers/importer.h"
+#include "test_util.h"
+
+namespace profana {
+namespace {
+
+using test::Run;
+
+const std::string kTrace = test::TestData("oracle/cnn_train/all/trace.kineto_like.json");
+
+// The commands `profana --help` lists (CLI11's Subcommands section).
+std::vector<std::string> ListedCommands() {
+  std::istringstream help(Run({"--help"}).out);
+  std::vector<std::string> names;
+  bool in_list = false;
+  for (std::string line; std::getline(help, line);) {
+    if (line == "Subcommands:") {
+      in_list = true;
+    } else if (in_list && line.empty()) {
+      break;
+    } else if (in_list) {
+      std::istringstream words(line);
+      std::string name;
+      words >> name;
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+TEST_CASE("a misspelt command suggests the nearest one, exit 2", "[cli]") {
+  test::CliRun r = Run({"tabel", kTrace});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("profana: error: unknown command \"tabel\"; did you mean \"table\"?") == 0);
+  // One letter missing, a prefix, and a word near nothing (then the list of commands).
+  CHECK(Run({"stack", kTrace}).err.find("did you mean \"stacks\"?") != std::string::npos);
+  CHECK(Run({"opt", kTrace}).err.find("did you mean \"optimizable\"?") != std::string::npos);
+  test::CliRun far = Run({"xyzzy", kTrace});
+  CHECK(far.code == 2);
+  CHECK(far.err.find("unknown command \"xyzzy\" (commands: table, ") != std::string::npos);
+  // Common options before the misspelt command do not hide it.
+  CHECK(Run({"-q", "--format", "json", "tabel", kTrace}).err.find("did you mean \"table\"?") !=
+        std::string::npos);
+}
+
+TEST_CASE("profana help COMMAND prints what COMMAND --help prints", "[cli]") {
+  std::vector<std::string> commands = ListedCommands();
+  REQUIRE(commands.size() >= 13);  // 11 trace commands, help, completion
+  for (const std::string& command : commands) {
+    INFO(command);
+    test::CliRun help = Run({"help", command});
+    test::CliRun flag = Run({command, "--help"});
+    CHECK(help.code == 0);
+    CHECK(flag.code == 0);
+    CHECK(help.out == flag.out);
+    CHECK(help.out.find("Usage: profana " + command + " ") != std::string::npos);
+  }
+  CHECK(Run({"help"}).out == Run({"--help"}).out);
+  test::CliRun unknown = Run({"help", "tabel"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("did you mean \"table\"?") != std::string::npos);
+}
+
+TEST_CASE("common options are accepted before the command", "[cli]") {
+  test::CliRun after = Run({"table", kTrace, "--format", "json", "-q"});
+  REQUIRE(after.code == 0);
+  REQUIRE(after.out.find("\"schema\": \"profana.table/") != std::string::npos);
+  CHECK(Run({"--format", "json", "-q", "table", kTrace}).out == after.out);
+  CHECK(Run({"--format=json", "table", kTrace}).out == after.out);
+  CHECK(Run({"-qv", "--format", "csv", "table", kTrace}).out ==
+        Run({"table", kTrace, "--format", "csv"}).out);
+  // --verbose before the command turns on the import diagnostics.
+  test::CliRun verbose = Run({"-v", "table", kTrace});
+  CHECK(verbose.err.find("events read in") != std::string::npos);
+  CHECK(Run({"--verbose", "table", kTrace}).err.find("events read in") != std::string::npos);
+  // --max-memory before the command limits the load: 1K is far below the 107 KiB trace.
+  test::CliRun small = Run({"--max-memory", "1K", "table", kTrace});
+  CHECK(small.code == 2);
+  CHECK(small.err == Run({"table", kTrace, "--max-memory", "1K"}).err);
+  // -o FILE before the command writes the file, not stdout.
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("profana_leading_o_" + std::to_string(getpid()) + ".txt"))
+                         .string();
+  test::CliRun to_file = Run({"-o", path, "table", kTrace});
+  CHECK(to_file.code == 0);
+  CHECK(to_file.out.empty());
+  CHECK(test::ReadFile(path) == Run({"table", kTrace}).out);
+  std::filesystem::remove(path);
+  // A command that has no --format says so, as it does with the option after it.
+  test::CliRun convert = Run({"--format", "json", "convert", kTrace});
+  CHECK(convert.code == 2);
+  // The option's value is not taken for the command: `-o table` writes a file named "table".
+  test::CliRun value = Run({"-o", "table"});
+  CHECK(value.code == 2);
+  CHECK(value.err.find("unknown command") == std::string::npos);
+}
+
+TEST_CASE("help shows FILE... and every input format of the importer table", "[cli]") {
+  std::string top = Run({"--help"}).out;
+  for (const ImporterInfo& info : Importers())
+    CHECK(top.find(info.description) != std::string::npos);
+  CHECK(top.find("-q,--quiet") != std::string::npos);  // common options listed at the top
+  std::string line = "Input formats: " + FormatsSummary() + ", recognised by content";
+  int with_file = 0;
+  for (const std::string& command : ListedCommands()) {
+    INFO(command);
+    std::string help = Run({command, "--help"}).out;
+    CHECK(help.find("(1x)") == std::string::npos);
+    CHECK(help.find("(2x)") == std::string::npos);
+    if (command == "help" || command == "completion") continue;
+    ++with_file;
+    CHECK(help.find(line) != std::string::npos);
+    // No command names formats by hand any more.
+    CHECK(help.find("Chrome-trace JSON, plain or gzip)") == std::string::npos);
+    CHECK(help.find("Kineto JSON or nvprof)") == std::string::npos);
+  }
+  CHECK(with_file == 13);  // every command but help and completion
+  std::string stacks = Run({"stacks", "--help"}).out;
+  CHECK(stacks.find("Usage: profana stacks [OPTIONS] FILE...\n") != std::string::npos);
+}
+
+TEST_CASE("the version line names the version and the git commit", "[cli]") {
+  test::CliRun r = Run({"--version"});
+  CHECK(r.code == 0);
+  // A 12-digit commit (maybe "-dirty"), or "unknown" outside a git checkout.
+  CHECK(std::regex_match(r.out, std::regex("profana [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit "
+                                           "([0-9a-f]{12}(-dirty)?|unknown)\\)\n")));
+}
+
+}  // namespace
+}  // namespace profana
