@@ -5,6 +5,8 @@
 #   KIND chrome_json:   the small JSON files of testdata/ (plain and gzip), bad inputs included
 #   KIND streaming_json: the same seeds as chrome_json (plain only: the target streams a file)
 #   KIND nvprof:        the nvprof fixtures' text (the target reads its bytes as row values)
+#   KIND nsys, rpd, rocpd: their SQL fixtures' text, read the same way
+#   KIND rocprofv3_json: the rocprofv3 JSON files of testdata/ (hand-made and damaged ones)
 set -euo pipefail
 kind="$1" fuzzer="$2" profana="$3" testdata="$4" corpus="$5" runs="${6:-2000}"
 mkdir -p "$corpus"
@@ -25,6 +27,10 @@ case "$kind" in
     done ;;
   nvprof)
     cp "$testdata"/nvprof/*.sql "$corpus"/ ;;
+  nsys|rpd|rocpd)
+    cp "$testdata"/"$kind"/*.sql "$corpus"/ ;;
+  rocprofv3_json)
+    cp "$testdata"/rocprofv3/*.json "$testdata"/bad/rocprofv3_*.json "$corpus"/ ;;
   *) echo "smoke.sh: unknown kind $kind" >&2; exit 2 ;;
 esac
 # -rss_limit_mb: an input that makes profana take more than this is a finding, not a slow run.

@@ -210,10 +210,11 @@ TEST_CASE("nvprof: not an nvprof database, and a corrupt page", "[nvprof]") {
   CHECK(corrupt.err.find("profana: error: " + db + ": table ") == 0);
   CHECK(corrupt.err.find("malformed") != std::string::npos);
   std::remove(db.c_str());
-  // The real Nsight Systems export in the corpus is named for what it is.
+  // The real Nsight Systems export without CUDA or NVTX tables is named for what it is.
   auto nsys = Run({"table", "testdata/traces/nsys/dynamicvit/nsys_profile.sqlite"});
   CHECK(nsys.code == 2);
-  CHECK(nsys.err.find("an Nsight Systems SQLite export, not an nvprof database") !=
+  CHECK(nsys.err.find("an Nsight Systems export with no CUDA or NVTX data: missing tables "
+                      "CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME and NVTX_EVENTS") !=
         std::string::npos);
 }
 

@@ -25,7 +25,9 @@ std::string WriteTemp(const std::string& bytes, const char* suffix) {
 
 TEST_CASE("FormatsSummary names every row of the importer table in order", "[importers]") {
   CHECK(profana::FormatsSummary() ==
-        "Chrome-trace JSON, nvprof databases, profana native files and native text twins");
+        "rocprofv3 JSON, Chrome-trace JSON, Nsight Systems SQLite exports, rocmProfileData "
+        "databases, rocpd databases, nvprof databases, profana native files and native text "
+        "twins");
 }
 
 TEST_CASE("each importer's sniffer claims only its own format", "[importers]") {
@@ -48,6 +50,17 @@ TEST_CASE("each importer's sniffer claims only its own format", "[importers]") {
     CHECK(std::string(found->name) == name);
   }
   CHECK(profana::DetectFormat("PK\x03\x04 a zip file") == nullptr);
+
+  // A rocprofv3 document is a JSON object too, which chrome-json's sniffer would take: its row
+  // comes first, and its first key decides. (The SQLite formats are told apart by their tables:
+  // gpu_databases_test builds one database of each.)
+  const profana::ImporterInfo* rocprofv3 =
+      profana::DetectFormat(" {\n  \"rocprofiler-sdk-tool\": [{\"metadata\": {}}]}");
+  REQUIRE(rocprofv3);
+  CHECK(std::string(rocprofv3->name) == "rocprofv3-json");
+  const profana::ImporterInfo* kineto = profana::DetectFormat("{\"traceEvents\": [], \"x\": 1}");
+  REQUIRE(kineto);
+  CHECK(std::string(kineto->name) == "chrome-json");
 }
 
 TEST_CASE("LoadTrace reads files through the table's open paths", "[importers]") {

@@ -194,10 +194,12 @@ Status Gunzip(std::string_view in, uint64_t limit, InputBuffer* out) {
 Result<InputBuffer> FromRaw(PaddedBytes raw, std::string name, uint64_t limit) {
   InputBuffer out;
   out.name = std::move(name);
+  out.max_bytes = limit;
   raw.Finish(&out);
   if (!HasGzipMagic(out.view())) return out;
   InputBuffer inflated;
   inflated.name = out.name;
+  inflated.max_bytes = limit;
   inflated.gzipped = true;
   inflated.compressed_size = out.size;
   PROFANA_RETURN_IF_ERROR(Gunzip(out.view(), limit, &inflated));

@@ -27,6 +27,9 @@ struct InputBuffer {
   // inflated so far is kept, and importers treat it like a truncated file.
   bool gzip_truncated = false;
   uint64_t gzip_truncated_at = 0;
+  // The --max-memory budget the content was read under (0: none); importers that derive more
+  // data than they read (SQLite's computed values) hold it to the same budget.
+  uint64_t max_bytes = 0;
 
   std::string_view view() const { return {data.get(), size}; }
 };

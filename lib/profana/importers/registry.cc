@@ -2,7 +2,11 @@
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"
+#include "profana/importers/nsys/nsys_importer.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
+#include "profana/importers/rocm/rocpd_importer.h"
+#include "profana/importers/rocm/rocprofv3_json_importer.h"
+#include "profana/importers/rocm/rpd_importer.h"
 
 namespace profana {
 namespace {
@@ -25,11 +29,30 @@ Result<std::optional<LoadedTrace>> TraceOnlyOpen(const std::string& path,
 
 const std::vector<ImporterInfo>& Importers() {
   static const std::vector<ImporterInfo> kImporters = {
+      // Before chrome-json: both are JSON objects, this one's first key says which.
+      {"rocprofv3-json", "rocprofv3 JSON",
+       "rocprofv3 JSON (rocprofv3 --output-format json): kernel dispatches, memory copies, "
+       "HIP/HSA calls, roctx ranges, agents",
+       rocm::SniffRocprofv3Json, TraceOnly<rocm::ImportRocprofv3Json>, nullptr},
       {"chrome-json", "Chrome-trace JSON",
        "Chrome trace JSON: Kineto {\"traceEvents\": ...} objects and bare-array exports, plain or "
        "gzip",
        json::SniffChromeJson, TraceOnly<json::ImportChromeJson>,
        TraceOnlyOpen<json::OpenChromeJson>},
+      // SQLite formats are told apart by their tables; nvprof comes last and takes any other
+      // SQLite file, to say which of its tables are missing.
+      {"nsys-sqlite", "Nsight Systems SQLite exports",
+       "Nsight Systems SQLite export (nsys export --type sqlite): CUDA activity and NVTX ranges, "
+       "PyTorch's emit_nvtx / --pytorch=autograd-nvtx ranges as ops",
+       nsys::SniffNsys, TraceOnly<nsys::ImportNsys>, nullptr},
+      {"rocm-rpd", "rocmProfileData databases",
+       "rocmProfileData (RPD) SQLite database (runTracer.sh): HIP calls, GPU ops, roctx ranges "
+       "(PyTorch's as ops)",
+       rocm::SniffRpd, TraceOnly<rocm::ImportRpd>, nullptr},
+      {"rocpd", "rocpd databases",
+       "rocpd SQLite database of rocprofiler-sdk (rocprofv3 --output-format rocpd): kernel "
+       "dispatches, memory copies, HIP/HSA calls and roctx regions, agents",
+       rocm::SniffRocpd, TraceOnly<rocm::ImportRocpd>, nullptr},
       {"nvprof", "nvprof databases",
        "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
        TraceOnly<nvprof::ImportNvprof>, nullptr},

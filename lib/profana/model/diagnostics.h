@@ -30,7 +30,8 @@ namespace profana {
   X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")        \
   X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch") \
   X(kInvalidString, kWarning, "string with a lone UTF-16 surrogate escape (kept with U+FFFD)")    \
-  X(kMismatchedEnd, kWarning, "E event whose name differs from the B it closes (closed anyway)")
+  X(kMismatchedEnd, kWarning, "E event whose name differs from the B it closes (closed anyway)")  \
+  X(kWalNotRead, kWarning, "a SQLite database's write-ahead log (FILE-wal) holds changes not read")
 
 enum class Severity : uint8_t { kInfo, kWarning, kError };
 

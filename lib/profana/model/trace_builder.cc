@@ -224,8 +224,31 @@ Trace TraceBuilder::Finish() && {
     });
     ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order); });
   }
+  if (renumber_threads_) RenumberThreads();
   WorkOutTimeOrigin(&trace_);
   return std::move(trace_);
+}
+
+void TraceBuilder::RenumberThreads() {
+  std::vector<uint32_t> new_id(trace_.threads.size(), UINT32_MAX);
+  std::vector<ThreadInfo> threads;
+  threads.reserve(trace_.threads.size());
+  auto visit = [&](ThreadId id) {
+    if (new_id[id.value] != UINT32_MAX) return;
+    new_id[id.value] = static_cast<uint32_t>(threads.size());
+    threads.push_back(trace_.threads[id.value]);
+  };
+  for (ThreadId id : trace_.events.thread) visit(id);
+  for (ThreadId id : trace_.memory.thread) visit(id);
+  for (ThreadId id : trace_.flows.thread) visit(id);
+  for (uint32_t i = 0; i < trace_.threads.size(); ++i) visit(ThreadId(i));
+  auto remap = [&](Column<ThreadId>* column) {
+    for (ThreadId& id : column->owned()) id = ThreadId(new_id[id.value]);
+  };
+  remap(&trace_.events.thread);
+  remap(&trace_.memory.thread);
+  remap(&trace_.flows.thread);
+  trace_.threads = std::move(threads);
 }
 
 }  // namespace profana

@@ -73,6 +73,12 @@ class TraceBuilder {
   bool End(ThreadId thread, int64_t end_ns, StringId name = {}, uint64_t byte_offset = UINT64_MAX,
            int64_t event_index = -1);
 
+  // Numbers the threads in the order they first appear in the sorted events, then in the memory
+  // records and flows: the order the Chrome-trace writer's output, read back, numbers them in.
+  // Importers that read table by table call it, so that a trace and its converted JSON list
+  // threads and streams alike.
+  void NumberThreadsByFirstUse() { renumber_threads_ = true; }
+
   TraceMetadata& metadata() { return trace_.metadata; }
   Diagnostics& diagnostics() { return trace_.diagnostics; }
 
@@ -81,6 +87,7 @@ class TraceBuilder {
 
  private:
   StringId Rewrite(StringId trace_name);
+  void RenumberThreads();
 
   // A thread's identity: the pid and tid numbers, or their texts when they were strings.
   struct ThreadKey {
@@ -107,6 +114,7 @@ class TraceBuilder {
     int64_t event_index;
   };
   std::unordered_map<uint32_t, std::vector<OpenBegin>> open_;  // B events per thread
+  bool renumber_threads_ = false;
 };
 
 }  // namespace profana

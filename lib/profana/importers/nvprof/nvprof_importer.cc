@@ -1,122 +1,36 @@
 #include "profana/importers/nvprof/nvprof_importer.h"
 
 #include <cxxabi.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <set>
 #include <unordered_map>
 
 #include "fmt/format.h"
 #include "profana/importers/nvprof/cupti_names.h"
+#include "profana/importers/sqlite/database.h"
+#include "profana/importers/sqlite/query.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nvprof {
 namespace {
 
-constexpr char kSqliteMagic[] = "SQLite format 3";  // followed by a NUL: 16 bytes
+using sqlite::Database;
+using sqlite::Query;
 
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-struct StmtCloser {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using Db = std::unique_ptr<sqlite3, DbCloser>;
-using Stmt = std::unique_ptr<sqlite3_stmt, StmtCloser>;
-
-// Runs one query row by row; errors name the table and the row they stopped at.
-class Query {
- public:
-  Query(sqlite3* db, const std::string& file, std::string table, const std::string& sql)
-      : db_(db), file_(file), table_(std::move(table)) {
-    sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &raw, nullptr);
-    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
-      status_ = Error("cannot read");
-    else if (rc != SQLITE_OK)
-      status_ = Status(ErrorCode::kMalformed,
-                       fmt::format("{}: table {}: cannot read it ({}): not the table nvprof writes",
-                                   file_, table_, sqlite3_errmsg(db_)));
-    stmt_.reset(raw);
-  }
-  // True while there is a row; check status() after the loop.
-  bool Next() {
-    if (!status_.ok() || !stmt_) return false;
-    int rc = sqlite3_step(stmt_.get());
-    if (rc == SQLITE_ROW) {
-      ++row_;
-      return true;
-    }
-    if (rc != SQLITE_DONE) status_ = Error("database error");  // a damaged page, usually
-    return false;
-  }
-  int64_t Int(int col) const { return sqlite3_column_int64(stmt_.get(), col); }
-  std::string_view Text(int col) const {
-    const unsigned char* p = sqlite3_column_text(stmt_.get(), col);
-    return p ? std::string_view(reinterpret_cast<const char*>(p),
-                                sqlite3_column_bytes(stmt_.get(), col))
-             : "";
-  }
-  std::string_view Blob(int col) const {
-    const void* p = sqlite3_column_blob(stmt_.get(), col);
-    return p ? std::string_view(static_cast<const char*>(p), sqlite3_column_bytes(stmt_.get(), col))
-             : "";
-  }
-  // The name of the first column in [first, last] whose value is not an integer (nvprof writes
-  // integers there, NOT NULL); null when all are.
-  const char* NonInteger(int first, int last) const {
-    for (int c = first; c <= last; ++c)
-      if (sqlite3_column_type(stmt_.get(), c) != SQLITE_INTEGER)
-        return sqlite3_column_name(stmt_.get(), c);
-    return nullptr;
-  }
-  const char* TypeName(const char* column) const {
-    for (int c = 0; c < sqlite3_column_count(stmt_.get()); ++c)
-      if (std::strcmp(sqlite3_column_name(stmt_.get(), c), column) == 0) {
-        switch (sqlite3_column_type(stmt_.get(), c)) {
-          case SQLITE_FLOAT:
-            return "a REAL";
-          case SQLITE_TEXT:
-            return "TEXT";
-          case SQLITE_BLOB:
-            return "a BLOB";
-          case SQLITE_NULL:
-            return "NULL";
-          default:
-            return "an INTEGER";
-        }
-      }
-    return "?";
-  }
-  const std::string& table() const { return table_; }
-  int64_t row() const { return row_; }
-  const Status& status() const { return status_; }
-
- private:
-  Status Error(const char* what) const {
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("{}: table {}{}: {}: {} (the file is damaged; `sqlite3 FILE 'PRAGMA "
-                              "integrity_check'` lists what is lost)",
-                              file_, table_, stmt_ ? fmt::format(", row {}", row_ + 1) : "", what,
-                              sqlite3_errmsg(db_)));
-  }
-  sqlite3* db_;
-  const std::string& file_;
-  std::string table_;
-  Stmt stmt_;
-  Status status_;
-  int64_t row_ = 0;
-};
+// nvprof writes kernels to CONCURRENT_KERNEL, or to KERNEL when concurrent kernel tracing was
+// off (older nvprof, --concurrent-kernels off, --analysis-metrics runs): both are read.
+constexpr const char* kKernelTables[] = {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
+                                         "CUPTI_ACTIVITY_KIND_KERNEL"};
 
 class Importer {
  public:
-  Importer(sqlite3* db, const InputBuffer& input) : db_(db), file_(input.name) {
+  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
     b_.metadata().format = "nvprof-sqlite";
     b_.metadata().input_bytes = input.size;
+    b_.NumberThreadsByFirstUse();
   }
   Result<Trace> Run();
 
@@ -126,8 +40,8 @@ class Importer {
   Status ReadDevices();
   Status ReadMarkers();
   Status ReadApiCalls(const char* table, ActivityKind kind);
-  Status ReadKernels();
-  int64_t AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind);
+  Status ReadKernels(const char* table);
+  void AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind);
   Status ReadMemcpys();
   Status ReadMemsets();
   void CheckLaunches();
@@ -137,79 +51,59 @@ class Importer {
     auto it = sparse_strings_.find(id);
     return it == sparse_strings_.end() ? StringId(0) : it->second;
   }
-  // A row whose integer columns [first, last] hold something else is counted and skipped: its
-  // values would read as 0 and land somewhere plausible but wrong.
-  bool BadRow(const Query& q, int first, int last) {
-    const char* column = q.NonInteger(first, last);
-    if (!column) return false;
-    b_.diagnostics().Add(
-        DiagnosticKind::kWrongFieldType, UINT64_MAX, -1,
-        fmt::format("table {}, row {}: column {} holds {}, expected an integer; row skipped",
-                    q.table(), q.row(), column, q.TypeName(column)));
-    return true;
-  }
-  // Times past +-2^62 ns would overflow the passes' arithmetic: counted and skipped.
-  bool BadTimes(const Query& q, int64_t start, int64_t end) {
-    if (TimeInRange(start) && TimeInRange(end)) return false;
-    b_.diagnostics().Add(
-        DiagnosticKind::kBadNumber, UINT64_MAX, -1,
-        fmt::format("table {}, row {}: time {} ns is out of range (times must be within "
-                    "+-146 years of 0); row skipped",
-                    q.table(), q.row(), TimeInRange(start) ? end : start));
-    return true;
-  }
   StringId KernelName(int64_t id);
   // nvprof stores 32-bit thread ids, signed in API tables and unsigned in marker object ids.
   ThreadId CpuThread(int64_t pid, int64_t tid) {
     return b_.Thread(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid));
   }
-  ThreadId Stream(int64_t device, int64_t stream) { return b_.Thread(device, stream); }
 
-  sqlite3* db_;
+  Database& db_;
   const std::string& file_;
   TraceBuilder b_;
-  std::set<std::string> tables_;
   std::vector<StringId> strings_;                         // dense ids, as nvprof writes them
   std::unordered_map<int64_t, StringId> sparse_strings_;  // ids far past the row count
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
-  std::unordered_map<int64_t, int64_t> launch_cbid_;  // correlation id -> runtime cbid
-  std::vector<std::pair<int64_t, int64_t>> activity_correlations_;  // kernel correlation id, row
+  struct Launch {
+    int64_t cbid;
+    bool driver;
+  };
+  std::unordered_map<int64_t, Launch> launch_cbid_;  // correlation id -> API call
+  struct KernelRow {
+    int64_t correlation, row;
+    const char* table;
+  };
+  std::vector<KernelRow> kernel_rows_;
   uint64_t markers_ = 0;
 };
 
 Status Importer::CheckSchema() {
-  Query q(db_, file_, "sqlite_master", "SELECT name FROM sqlite_master WHERE type = 'table'");
-  while (q.Next()) tables_.insert(std::string(q.Text(0)));
-  PROFANA_RETURN_IF_ERROR(q.status());
   std::vector<std::string> missing;
-  for (const char* t : {"StringTable", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                        "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_MARKER"})
-    if (!tables_.count(t)) missing.push_back(t);
+  for (const char* t : {"StringTable", "CUPTI_ACTIVITY_KIND_RUNTIME", kKernelTables[0],
+                        "CUPTI_ACTIVITY_KIND_MARKER"}) {
+    // Either kernel table will do.
+    if (t == kKernelTables[0] && db_.HasTable(kKernelTables[1])) continue;
+    if (!db_.HasTable(t)) missing.push_back(t);
+  }
   if (missing.empty()) return Status::Ok();
   std::string list;
   for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
-  if (tables_.count("StringIds") || tables_.count("TARGET_INFO_GPU"))
-    return Status(
-        ErrorCode::kUnrecognizedFormat,
-        fmt::format("{}: an Nsight Systems SQLite export, not an nvprof database (missing {}); "
-                    "profana reads nvprof databases (nvprof -o FILE)",
-                    file_, list));
   return Status(ErrorCode::kUnrecognizedFormat,
                 fmt::format("{}: SQLite database, but not an nvprof profile: missing table{} {}",
                             file_, missing.size() > 1 ? "s" : "", list));
 }
 
 Status Importer::ReadStrings() {
-  Query q(db_, file_, "StringTable", "SELECT _id_, value FROM StringTable");
+  Query q(db_, "StringTable", {"_id_", "value"}, "nvprof");
   while (q.Next()) {
     int64_t id = q.Int(0);
+    StringId value = b_.Intern(q.Text(1));
     // A vector indexed by id, unless the id is far beyond the rows read: a damaged or hostile
     // id near 2^63 must not size a vector.
     if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
       if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-      strings_[id] = b_.Intern(q.Text(1));
+      strings_[id] = value;
     } else {
-      sparse_strings_[id] = b_.Intern(q.Text(1));
+      sparse_strings_[id] = value;
     }
   }
   return q.status();
@@ -234,8 +128,9 @@ StringId Importer::KernelName(int64_t id) {
 }
 
 Status Importer::ReadDevices() {
-  if (!tables_.count("CUPTI_ACTIVITY_KIND_DEVICE")) return Status::Ok();
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_DEVICE",
+  if (!db_.HasTable("CUPTI_ACTIVITY_KIND_DEVICE")) return Status::Ok();
+  // Devices in id order: few rows, so the sort costs nothing.
+  Query q(db_, "CUPTI_ACTIVITY_KIND_DEVICE",
           "SELECT name FROM CUPTI_ACTIVITY_KIND_DEVICE ORDER BY id");
   while (q.Next()) b_.metadata().devices.emplace_back(b_.str(String(q.Int(0))));
   return q.status();
@@ -244,9 +139,9 @@ Status Importer::ReadDevices() {
 Status Importer::ReadMarkers() {
   // A range is a start row (flags 2, a name) and an end row (flags 4, name 0) sharing `id`; the
   // start row's objectId holds the process and thread (CUpti_ActivityObjectKindId).
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MARKER",
-          "SELECT flags, timestamp, id, objectKind, objectId, name FROM CUPTI_ACTIVITY_KIND_MARKER "
-          "ORDER BY _id_");
+  enum { kFlags, kTimestamp, kId, kObjectKind, kObjectId, kName };
+  Query q(db_, "CUPTI_ACTIVITY_KIND_MARKER",
+          {"flags", "timestamp", "id", "objectKind", "objectId", "name"}, "nvprof");
   struct Open {
     int64_t ts;
     StringId name;
@@ -255,26 +150,26 @@ Status Importer::ReadMarkers() {
   };
   std::unordered_map<int64_t, Open> open;
   while (q.Next()) {
-    if (BadRow(q, 0, 3) || BadRow(q, 5, 5) || BadTimes(q, q.Int(1), q.Int(1))) continue;
-    int64_t flags = q.Int(0), ts = q.Int(1), id = q.Int(2), name = q.Int(5);
+    if (q.BadIntegers({kFlags, kTimestamp, kId, kObjectKind, kName}, &b_.diagnostics()) ||
+        q.BadTimes(q.Int(kTimestamp), q.Int(kTimestamp), &b_.diagnostics()))
+      continue;
+    int64_t flags = q.Int(kFlags), ts = q.Int(kTimestamp), id = q.Int(kId), name = q.Int(kName);
     if ((flags & 1) != 0) {  // an instantaneous marker: not a range
       ++b_.metadata().instant_events;
       continue;
     }
     if (name != 0 && (flags & 4) == 0) {
-      std::string_view object = q.Blob(4);
+      std::string_view object = q.Blob(kObjectId);
       uint32_t pid = 0, tid = 0;
       if (object.size() >= 4) std::memcpy(&pid, object.data(), 4);
-      if (object.size() >= 8 && q.Int(3) == 2) std::memcpy(&tid, object.data() + 4, 4);
+      if (object.size() >= 8 && q.Int(kObjectKind) == 2) std::memcpy(&tid, object.data() + 4, 4);
       open[id] = {ts, String(name), CpuThread(pid, tid), q.row()};
       continue;
     }
     auto it = open.find(id);
     if (it == open.end()) {
-      b_.diagnostics().Add(
-          DiagnosticKind::kUnmatchedEnd, UINT64_MAX, -1,
-          fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: end of marker {} without a start",
-                      q.row(), id));
+      b_.diagnostics().Add(DiagnosticKind::kUnmatchedEnd, UINT64_MAX, -1,
+                           fmt::format("{}: end of marker {} without a start", q.Where(), id));
       continue;
     }
     TraceBuilder::Event e;
@@ -288,94 +183,104 @@ Status Importer::ReadMarkers() {
     ++markers_;
     open.erase(it);
   }
-  for (const auto& [id, m] : open)
+  // Reported in the order the markers started, whatever the hash map's order.
+  std::vector<const Open*> never_ended;
+  for (const auto& [id, m] : open) never_ended.push_back(&m);
+  std::sort(never_ended.begin(), never_ended.end(),
+            [](const Open* a, const Open* b) { return a->row < b->row; });
+  for (const Open* m : never_ended)
     b_.diagnostics().Add(
         DiagnosticKind::kUnmatchedBegin, UINT64_MAX, -1,
         fmt::format("table CUPTI_ACTIVITY_KIND_MARKER, row {}: marker \"{}\" never ends; dropped",
-                    m.row, b_.str(m.name)));
+                    m->row, sqlite::Excerpt(b_.str(m->name))));
   return q.status();
 }
 
 Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
-  if (!tables_.count(table)) return Status::Ok();
-  Query q(db_, file_, table,
-          fmt::format(
-              "SELECT cbid, start, end, processId, threadId, correlationId FROM {} ORDER BY _id_",
-              table));
+  if (!db_.HasTable(table)) return Status::Ok();
+  enum { kCbid, kStart, kEnd, kProcess, kThread, kCorrelation };
+  Query q(db_, table, {"cbid", "start", "end", "processId", "threadId", "correlationId"}, "nvprof");
+  bool driver = kind == ActivityKind::kDriver;
   std::unordered_map<int64_t, StringId> names;
   while (q.Next()) {
-    if (BadRow(q, 0, 5) || BadTimes(q, q.Int(1), q.Int(2))) continue;
-    int64_t cbid = q.Int(0);
+    if (q.BadIntegers({kCbid, kStart, kEnd, kProcess, kThread, kCorrelation}, &b_.diagnostics()) ||
+        q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
+      continue;
+    int64_t cbid = q.Int(kCbid);
     auto [it, inserted] = names.try_emplace(cbid, StringId(0));
-    if (inserted)
-      it->second = b_.Intern(kind == ActivityKind::kRuntime ? RuntimeApiName(cbid)
-                                                            : "cuDriver#" + std::to_string(cbid));
+    if (inserted) it->second = b_.Intern(driver ? DriverApiName(cbid) : RuntimeApiName(cbid));
     TraceBuilder::Event e;
     e.trace_name = it->second;
     e.kind = kind;
-    e.thread = CpuThread(q.Int(3), q.Int(4));
-    e.start_ns = q.Int(1);
-    e.end_ns = std::max(q.Int(2), e.start_ns);
-    e.correlation = q.Int(5);
+    e.thread = CpuThread(q.Int(kProcess), q.Int(kThread));
+    e.start_ns = q.Int(kStart);
+    e.end_ns = std::max(q.Int(kEnd), e.start_ns);
+    e.correlation = q.Int(kCorrelation);
     b_.AddEvent(e);
     ++b_.metadata().raw_events;
-    if (kind == ActivityKind::kRuntime) launch_cbid_[e.correlation] = cbid;
+    // A runtime call and the driver call under it share a correlation id: the runtime one names
+    // the launch, as nvprof's own report does.
+    auto [launch, fresh] = launch_cbid_.try_emplace(e.correlation, Launch{cbid, driver});
+    if (!fresh && launch->second.driver && !driver) launch->second = Launch{cbid, driver};
   }
   return q.status();
 }
 
-// Device activity rows all start with (start, end, deviceId, streamId, correlationId): one event
-// on the (device, stream) track. Returns the correlation id.
-int64_t Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind) {
+// Device activity rows: one event on the (device, stream) track, as Kineto writes them.
+enum { kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra };
+
+void Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind) {
   TraceBuilder::Event e;
   e.trace_name = name;
   e.category = category;
   e.kind = kind;
-  e.thread = Stream(q.Int(2), q.Int(3));
-  e.start_ns = q.Int(0);
-  e.end_ns = std::max(q.Int(1), e.start_ns);
-  e.correlation = q.Int(4);
-  e.device = static_cast<int32_t>(q.Int(2));
+  e.thread = b_.Thread(q.Int(kActDevice), q.Int(kActStream));
+  e.start_ns = q.Int(kActStart);
+  e.end_ns = std::max(q.Int(kActEnd), e.start_ns);
+  e.correlation = q.Int(kActCorrelation);
+  e.device = static_cast<int32_t>(q.Int(kActDevice));
   b_.AddEvent(e);
   ++b_.metadata().raw_events;
-  return e.correlation;
 }
 
-Status Importer::ReadKernels() {
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
-          "SELECT start, end, deviceId, streamId, correlationId, name FROM "
-          "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
-          "ORDER BY _id_");
+Status Importer::ReadKernels(const char* table) {
+  if (!db_.HasTable(table)) return Status::Ok();
+  Query q(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "name"}, "nvprof");
   StringId category = b_.Intern("kernel");
   while (q.Next()) {
-    if (BadRow(q, 0, 5) || BadTimes(q, q.Int(0), q.Int(1))) continue;
-    int64_t correlation = AddActivity(q, KernelName(q.Int(5)), category, ActivityKind::kKernel);
-    activity_correlations_.emplace_back(correlation, q.row());
+    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
+                      &b_.diagnostics()) ||
+        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
+      continue;
+    AddActivity(q, KernelName(q.Int(kActExtra)), category, ActivityKind::kKernel);
+    kernel_rows_.push_back({q.Int(kActCorrelation), q.row(), table});
   }
   return q.status();
 }
 
 Status Importer::ReadMemcpys() {
-  if (!tables_.count("CUPTI_ACTIVITY_KIND_MEMCPY")) return Status::Ok();
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MEMCPY",
-          "SELECT start, end, deviceId, streamId, correlationId, copyKind FROM "
-          "CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY _id_");
+  if (!db_.HasTable("CUPTI_ACTIVITY_KIND_MEMCPY")) return Status::Ok();
+  Query q(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
+          {"start", "end", "deviceId", "streamId", "correlationId", "copyKind"}, "nvprof");
   StringId category = b_.Intern("gpu_memcpy");
   while (q.Next()) {
-    if (!BadRow(q, 0, 5) && !BadTimes(q, q.Int(0), q.Int(1)))
-      AddActivity(q, b_.Intern(MemcpyName(q.Int(5))), category, ActivityKind::kMemcpy);
+    if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
+                       &b_.diagnostics()) &&
+        !q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
+      AddActivity(q, b_.Intern(MemcpyName(q.Int(kActExtra))), category, ActivityKind::kMemcpy);
   }
   return q.status();
 }
 
 Status Importer::ReadMemsets() {
-  if (!tables_.count("CUPTI_ACTIVITY_KIND_MEMSET")) return Status::Ok();
-  Query q(db_, file_, "CUPTI_ACTIVITY_KIND_MEMSET",
-          "SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET "
-          "ORDER BY _id_");
+  if (!db_.HasTable("CUPTI_ACTIVITY_KIND_MEMSET")) return Status::Ok();
+  Query q(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
+          {"start", "end", "deviceId", "streamId", "correlationId"}, "nvprof");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   while (q.Next()) {
-    if (!BadRow(q, 0, 4) && !BadTimes(q, q.Int(0), q.Int(1)))
+    if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation},
+                       &b_.diagnostics()) &&
+        !q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
       AddActivity(q, name, category, ActivityKind::kMemset);
   }
   return q.status();
@@ -384,28 +289,28 @@ Status Importer::ReadMemsets() {
 // The reference asserts that a kernel's runtime call is a launch (cbid 211 or 13); profana counts
 // kernels whose call is missing or is not a known launch instead.
 void Importer::CheckLaunches() {
-  for (const auto& [correlation, row] : activity_correlations_) {
-    auto it = launch_cbid_.find(correlation);
+  for (const KernelRow& k : kernel_rows_) {
+    auto it = launch_cbid_.find(k.correlation);
     if (it == launch_cbid_.end()) {
       b_.diagnostics().Add(
           DiagnosticKind::kKernelWithoutLaunch, UINT64_MAX, -1,
-          fmt::format("table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: correlation id {} "
-                      "matches no runtime call",
-                      row, correlation));
-    } else if (!IsLaunchCallback(it->second)) {
-      b_.diagnostics().Add(
-          DiagnosticKind::kUnknownLaunchCallback, UINT64_MAX, -1,
-          fmt::format(
-              "table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, row {}: launched by {} (cbid {})", row,
-              RuntimeApiName(it->second), it->second));
+          fmt::format("table {}, row {}: correlation id {} matches no runtime call", k.table, k.row,
+                      k.correlation));
+      continue;
     }
+    const Launch& l = it->second;
+    if (l.driver ? IsDriverLaunchCallback(l.cbid) : IsLaunchCallback(l.cbid)) continue;
+    b_.diagnostics().Add(
+        DiagnosticKind::kUnknownLaunchCallback, UINT64_MAX, -1,
+        fmt::format("table {}, row {}: launched by {} (cbid {})", k.table, k.row,
+                    l.driver ? DriverApiName(l.cbid) : RuntimeApiName(l.cbid), l.cbid));
   }
 }
 
 Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(CheckSchema());
-  if (tables_.count("Version")) {
-    Query q(db_, file_, "Version", "SELECT version FROM Version");
+  if (db_.HasTable("Version")) {
+    Query q(db_, "Version", {"version"}, "nvprof");
     if (q.Next()) b_.metadata().schema_version = q.Int(0);
     PROFANA_RETURN_IF_ERROR(q.status());
   }
@@ -414,10 +319,11 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadMarkers());
   PROFANA_RETURN_IF_ERROR(ReadApiCalls("CUPTI_ACTIVITY_KIND_RUNTIME", ActivityKind::kRuntime));
   PROFANA_RETURN_IF_ERROR(ReadApiCalls("CUPTI_ACTIVITY_KIND_DRIVER", ActivityKind::kDriver));
-  PROFANA_RETURN_IF_ERROR(ReadKernels());
+  for (const char* table : kKernelTables) PROFANA_RETURN_IF_ERROR(ReadKernels(table));
   PROFANA_RETURN_IF_ERROR(ReadMemcpys());
   PROFANA_RETURN_IF_ERROR(ReadMemsets());
   CheckLaunches();
+  db_.NoteWal(&b_.diagnostics());
   // PyTorch reads nvprof profiles legacy-style: the markers are the events, and each carries the
   // kernels launched inside it (no runtime or kernel rows of their own). A profile without markers
   // (not made with emit_nvtx) would then show nothing: its calls and kernels are listed instead.
@@ -427,27 +333,11 @@ Result<Trace> Importer::Run() {
 
 }  // namespace
 
-bool SniffSqlite(std::string_view bytes) {
-  return bytes.size() >= 16 && std::memcmp(bytes.data(), kSqliteMagic, 16) == 0;
-}
+bool SniffSqlite(std::string_view bytes) { return sqlite::HasSqliteMagic(bytes); }
 
 Result<Trace> ImportNvprof(const InputBuffer& input) {
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
-    sqlite3_close(raw);
-    return Status(ErrorCode::kInternal, input.name + ": cannot start SQLite");
-  }
-  Db db(raw);
-  // The bytes are already in memory: SQLite reads them there, read-only, with no file of its own.
-  int rc = sqlite3_deserialize(db.get(), "main", reinterpret_cast<unsigned char*>(input.data.get()),
-                               static_cast<sqlite3_int64>(input.size),
-                               static_cast<sqlite3_int64>(input.size), SQLITE_DESERIALIZE_READONLY);
-  if (rc != SQLITE_OK)
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("{}: byte 0: not a readable SQLite database: {}", input.name,
-                              sqlite3_errmsg(db.get())));
-  return Importer(db.get(), input).Run();
+  PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(input));
+  return Importer(*db, input).Run();
 }
 
 }  // namespace profana::nvprof
