@@ -3,6 +3,7 @@
 // _parse_kineto_results on the events of each file; its README says how).
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catch2/catch.hpp"
@@ -37,7 +38,8 @@ TEST_CASE("link rule auto: NCCL kernels go to record_param_comms, as PyTorch (20
   // The 2023 file writes External id == correlation everywhere: the link is not in the file, and
   // auto credits each launch to the innermost cpu_op around it. The nccl:* ranges inside
   // record_param_comms are record_function labels (user_annotation): Kineto never links to them.
-  std::string trace = TestData("traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz");
+  std::string trace =
+      TestData("traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz");
   auto run = Run({"table", trace, "--sort", "self_cuda_time_total", "--row-limit", "-1"});
   REQUIRE(run.code == 0);
   std::string oracle = ReadFile(TestData("pytorch2/cuda_v100_dlrm_nccl/table_self_cuda.txt"));
@@ -62,8 +64,8 @@ TEST_CASE("link rule auto: NCCL kernels go to record_param_comms, as PyTorch (20
 
   // --link pytorch: PyTorch literally, which has no links to follow in this file: no op gets
   // CUDA time (the kernels keep their own rows).
-  auto literal = Run({"table", trace, "--link", "pytorch", "--sort", "self_cuda_time_total",
-                      "--row-limit", "-1"});
+  auto literal = Run(
+      {"table", trace, "--link", "pytorch", "--sort", "self_cuda_time_total", "--row-limit", "-1"});
   REQUIRE(literal.code == 0);
   CHECK(Row(literal.out, "record_param_comms").find("0.000us         0.00%       0.000us") !=
         std::string::npos);
@@ -103,9 +105,39 @@ TEST_CASE("link rule auto: recorded links win and labels get no kernels (B200 vL
 }
 
 TEST_CASE("info counts launches by how their op was found", "[pytorch2][link]") {
-  auto run = Run({"info", TestData("traces/tracelens/b200/eager_trace.json.gz"), "--format",
-                  "json"});
+  auto run =
+      Run({"info", TestData("traces/tracelens/b200/eager_trace.json.gz"), "--format", "json"});
   REQUIRE(run.code == 0);
   CHECK(run.out.find("\"trace_records_links\": true") != std::string::npos);
   CHECK(run.out.find("\"link_rule\": \"auto\"") != std::string::npos);
+}
+
+TEST_CASE("HIP [memory] records (Device Type 6) count as CUDA memory, as PyTorch",
+          "[pytorch2][memory]") {
+  // A real MI300X trace with 415 HIP records: PyTorch counts device types 1, 6 and 20 as device
+  // memory (aten::empty 32.69 MB of CUDA Mem); CPU memory is 0, 2 and 5.
+  std::string trace =
+      TestData("traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz");
+  auto run = Run({"table", trace, "--sort", "self_cuda_memory_usage", "--row-limit", "-1"});
+  REQUIRE(run.code == 0);
+  std::string oracle =
+      ReadFile(TestData("pytorch2/rocm_mi300_memory_stack/table_self_cuda_mem.txt"));
+  // profana prints PyTorch 1.13's unit spelling (Mb, Kb, b; 2.x: MB, KB, B): respell, then the
+  // first rows, memory columns included, are PyTorch's byte for byte.
+  auto respell = [](std::string line) {
+    for (auto [from, to] : {std::pair<std::string, std::string>{" Mb ", " MB "},
+                            {" Kb ", " KB "},
+                            {" Gb ", " GB "},
+                            {" b ", " B "}})
+      for (size_t p; (p = line.find(from)) != std::string::npos;) line.replace(p, from.size(), to);
+    return line;
+  };
+  std::vector<std::string> ours = Lines(run.out), theirs = Lines(oracle);
+  REQUIRE(ours.size() > 8);
+  REQUIRE(theirs.size() > 8);
+  for (size_t i = 0; i < 8; ++i) {
+    INFO("line " << i);
+    CHECK(respell(ours[i]) == theirs[i]);
+  }
+  CHECK(Row(run.out, "aten::empty").find("32.69 Mb      32.69 Mb") != std::string::npos);
 }
