@@ -20,7 +20,9 @@ cmp -s "$tmp/file.txt" "$tmp/out.txt" || fail "-o FILE differs from stdout"
 "$profana" table "$trace" --verbose > "$tmp/verbose.txt" 2> "$tmp/verbose.err"
 cmp -s "$tmp/file.txt" "$tmp/verbose.txt" || fail "--verbose changed stdout"
 grep -q "events read in" "$tmp/verbose.err" || fail "--verbose printed no diagnostics"
-"$profana" table "$trace" 2> "$tmp/quiet.err" > /dev/null
+# (an explicit --link: under auto a trace without recorded links gets a note on how kernels
+# were credited)
+"$profana" table "$trace" --link enclosing 2> "$tmp/quiet.err" > /dev/null
 [[ ! -s "$tmp/quiet.err" ]] || fail "quiet by default, but stderr has: $(head -1 "$tmp/quiet.err")"
 
 set +e

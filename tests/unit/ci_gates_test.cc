@@ -50,10 +50,18 @@ TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in t
   CHECK(passes::CountSteps(all).steps == 6);
   CHECK(passes::CountSteps(two).steps == 2);
   CHECK(two.events.size() < all.events.size());
-  // Every kept kernel's launch was kept with it.
-  passes::FunctionEventList e = passes::BuildFunctionEvents(two);
-  CHECK(e.kernels_unattributed == 0);
+  // Every kept kernel's launch was kept with it: each is credited, under --link enclosing, to
+  // the cpu_op around its launch, or its launch sits under labels only (ProfilerStep#N) and is
+  // counted as a launch to no op. Never a kernel without its launch.
+  passes::FunctionEventList e =
+      passes::BuildFunctionEvents(two, std::nullopt, passes::LinkRule::kEnclosing);
   CHECK(e.kernels_attributed > 0);
+  uint64_t kernels = 0;
+  for (size_t i = 0; i < two.events.size(); ++i) kernels += IsDeviceWork(two.events.kind[i]);
+  CHECK(e.kernels_attributed + e.kernels_unattributed == kernels);
+  CHECK(e.launches_linked == 0);  // this 2022 trace records no links
+  CHECK(e.launches_linked + e.launches_enclosed + e.launches_unattributed ==
+        e.kernels_attributed + e.kernels_unattributed);
   // The origin does not move: the profiler's own span is always kept.
   CHECK(two.metadata.origin.kind == TimeOriginKind::kTraceSpan);
   CHECK(two.metadata.origin.ns == all.metadata.origin.ns);

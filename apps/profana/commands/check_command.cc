@@ -26,7 +26,7 @@ Result<std::vector<passes::RuleResult>> MeasureRules(const CheckArgs& a,
                                                      const Trace& trace,
                                                      const std::optional<FunctionEventIndex>& index,
                                                      Context& ctx) {
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   if (!a.budget.empty()) {
     auto r = passes::EvaluateBudget(trace, events, budget);
     if (!r.ok())
@@ -35,7 +35,7 @@ Result<std::vector<passes::RuleResult>> MeasureRules(const CheckArgs& a,
   }
   std::optional<FunctionEventIndex> base_index;
   PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.baseline, a.common, ctx, &base_index));
-  passes::FunctionEventList base_events = passes::BuildFunctionEvents(base, base_index);
+  passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, a.common, ctx);
   passes::TraceDiff diff = passes::DiffTraces(base, base_events, trace, events, {});
   return passes::BaselineRules(diff, a.max_regression);
 }
@@ -98,6 +98,7 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
          "Allowed growth over the baseline: 5% or 0.05")
       ->default_str("5%")
       ->check(Percentage("--max-regression"));
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunCheck);
 }

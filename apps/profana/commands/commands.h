@@ -18,6 +18,7 @@
 #include "profana/commands/log.h"
 #include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
+#include "profana/passes/function_events.h"
 #include "profana/reporters/output_format.h"
 
 namespace profana::app {
@@ -46,6 +47,7 @@ struct CommonOptions {
   std::vector<std::string> streams;
   std::string name;
   std::string exclude;
+  passes::LinkRule link = passes::LinkRule::kAuto;  // --link, for commands that credit kernels
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.
@@ -72,6 +74,16 @@ void AddCommonOptions(CLI::App* command, CommonOptions* options,
 // Adds only the filter options (for commands that load more than one trace with one set of
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
+
+// --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
+void AddLinkOption(CLI::App* command, CommonOptions* options);
+
+// BuildFunctionEvents under --link. When the trace records no kernel-op links and kernels were
+// credited by enclosure, says so on standard error (the tables keep PyTorch's layout).
+passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
+                                                const std::optional<FunctionEventIndex>& index,
+                                                const CommonOptions& options, Context& ctx,
+                                                bool counts = false);
 
 // Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q.
 template <typename Args>

@@ -50,6 +50,36 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o,
   AddFilterOptions(command, o);
 }
 
+void AddLinkOption(CLI::App* command, CommonOptions* o) {
+  std::vector<std::string> names;
+  for (passes::LinkRule r :
+       {passes::LinkRule::kAuto, passes::LinkRule::kPyTorch, passes::LinkRule::kEnclosing})
+    names.emplace_back(passes::LinkRuleName(r));
+  command
+      ->add_option_function<std::string>(
+          "--link", [o](const std::string& name) { o->link = *passes::ParseLinkRule(name); },
+          "How a kernel finds its op: auto (the link Kineto recorded, else the innermost cpu_op "
+          "enclosing its launch), pytorch (recorded links only), enclosing (enclosure only)")
+      ->check(OneOf("--link", "rule", names))
+      ->default_str("auto");
+}
+
+passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
+                                                const std::optional<FunctionEventIndex>& index,
+                                                const CommonOptions& options, Context& ctx,
+                                                bool counts) {
+  passes::FunctionEventList events =
+      passes::BuildFunctionEvents(trace, index, options.link, counts);
+  // Only a list worked out from the events has launch counts; one from an index has links.
+  if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
+      events.launches_enclosed > 0)
+    ctx.log.Warn(
+        "the trace records no kernel-op links (External id == correlation): {} launches were "
+        "credited to the cpu_op enclosing them (--link auto)",
+        events.launches_enclosed);
+  return events;
+}
+
 void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   const char* group = "Filters (applied before the analysis; README \"Filters\")";
   // A command's own option of the same name wins: `tree --thread` (which threads to print, the

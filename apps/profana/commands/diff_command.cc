@@ -23,8 +23,8 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.base, a.common, ctx, &base_index));
   PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(a.next, a.common, ctx, &next_index));
   Stopwatch clock;
-  passes::FunctionEventList base_events = passes::BuildFunctionEvents(base, base_index);
-  passes::FunctionEventList next_events = passes::BuildFunctionEvents(next, next_index);
+  passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, a.common, ctx);
+  passes::FunctionEventList next_events = BuildEventsForCommand(next, next_index, a.common, ctx);
   passes::TraceDiff diff = passes::DiffTraces(base, base_events, next, next_events, a.options);
   ctx.log.Debug("diff: {} keys in {:.1f} ms", diff.rows.size(), clock.Lap());
 
@@ -71,6 +71,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                   "Colour the changes: auto (when standard output is a terminal), always, never")
       ->check(OneOf("--color", "mode", {"auto", "always", "never"}))
       ->default_str("auto");
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});

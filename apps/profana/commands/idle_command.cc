@@ -20,7 +20,7 @@ Status RunIdle(const IdleArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   WarnWithoutDeviceActivity(trace, a.file, ctx);
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
       trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
   switch (a.common.format) {
@@ -49,6 +49,7 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
       ->default_val(10)
       ->check(WholeNumber<int>("--gaps", 0));
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunIdle);

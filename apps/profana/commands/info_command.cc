@@ -20,7 +20,8 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(
       Trace trace, LoadForCommand(a.file, a.common, ctx, &index, DiagnosticWarning::kSilent));
   passes::TraceSummary summary = passes::SummariseTrace(trace);
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events =
+      BuildEventsForCommand(trace, index, a.common, ctx, /*counts=*/true);
   passes::GraphLaunchSummary graphs =
       passes::SummariseGraphLaunches(trace, events, LaunchIndex(trace.events));
   std::string name = InputName(a.file);
@@ -37,6 +38,7 @@ void RegisterInfoCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "info", "Describe a trace file: format, counts, span, devices, diagnostics");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunInfo);
 }

@@ -55,7 +55,7 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     local.log.set_quiet(ctx.log.quiet());
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
-    passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+    passes::FunctionEventList events = BuildEventsForCommand(trace, index, options, local);
     return reduce(trace, events, in.path);
   };
   Result<job::JobSummary> job =

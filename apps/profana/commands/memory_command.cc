@@ -69,7 +69,7 @@ Status RunMemory(const MemoryArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
   ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
@@ -98,6 +98,7 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--top", args->top, "Rows per grouped list in the text report")
       ->default_val(10)
       ->check(WholeNumber<int>("--top", 0).description(""));
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,
                     OutputFormat::kTimeline, OutputFormat::kRaw, OutputFormat::kHtml});

@@ -18,7 +18,7 @@ Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   passes::OptimizableEvents found =
       passes::FindOptimizableEvents(trace, events, static_cast<size_t>(a.top));
   const passes::GpuEvaluation& eval = found.evaluation;
@@ -43,6 +43,7 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--top", args->top, "How many events (get_optimizable_events(length=N))")
       ->default_val(1)
       ->check(WholeNumber<int>("--top", 1));
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunOptimizable);
 }

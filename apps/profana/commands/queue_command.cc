@@ -18,7 +18,7 @@ Status RunQueue(const QueueArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   WarnWithoutDeviceActivity(trace, a.file, ctx);
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   LaunchIndex launches(trace.events);
   passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events, launches);
   std::vector<passes::StreamQueue> streams = passes::ComputeStreamQueues(trace, launches);
@@ -40,6 +40,7 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunQueue);

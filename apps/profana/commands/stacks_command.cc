@@ -42,7 +42,7 @@ Result<Stacks> Compute(const std::string& file, const StacksArgs& a, Context& ct
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::StackSamples samples = passes::ComputeStackSamples(trace, events, a.source, a.metric);
   ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
@@ -163,6 +163,7 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
       ->default_str("us");
   cmd->add_option("--svg", args->svg,
                   "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunStacks);
 }

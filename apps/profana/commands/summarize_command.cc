@@ -43,6 +43,7 @@ void RegisterSummarizeCommand(CLI::App& app, Context& ctx) {
   cmd->footer(
       "Example: profana summarize rank3.json.gz -o rank3.pfs   (then: profana merge *.pfs -o "
       "job.pfs; profana table job.pfs)\nFormat: docs/summary-format.md");
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunSummarize);
 }

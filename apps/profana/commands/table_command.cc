@@ -56,7 +56,7 @@ Status RunTable(const TableArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
                 PeakRssMb());
   std::vector<passes::AverageRow> rows = a.raw ? passes::RawEventRows(trace, events)
@@ -183,6 +183,7 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--raw", args->raw, "One row per event, un-averaged (function_events.table())");
   cmd->add_flag("--no-truncate", args->no_truncate,
                 "Never shorten names, shapes or source locations");
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv});
   SetRun(cmd, ctx, args, RunTable);

@@ -20,7 +20,7 @@ struct TreeArgs {
 Status RunTree(const TreeArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-  passes::FunctionEventList events = passes::BuildFunctionEvents(trace, index);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   passes::EventTimes times(trace, events);
   std::vector<passes::ThreadRoots> threads = passes::RootsByThread(trace, events, a.thread);
   report::TreeReportOptions options = a.report;
@@ -44,6 +44,7 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--min-time", args->report.min_time_us,
                   "Hide ops (and what they contain) under US microseconds")
       ->check(NonNegativeNumber("--min-time"));
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunTree);
 }

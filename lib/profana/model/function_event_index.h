@@ -19,8 +19,9 @@ namespace profana {
 // passes/function_events.h defines the columns; they are FunctionEventList's columns of the same
 // names. Bump when BuildFunctionEvents would decide anything differently (the origin of PyTorch's
 // float times included, which cuda_total_us depends on), or the columns change: a file with an
-// index of another version is analysed from its events instead. Version 2 added the CUDA totals.
-constexpr uint32_t kFunctionEventIndexVersion = 2;
+// index of another version is analysed from its events instead. Version 2 added the CUDA totals;
+// version 3 credits kernels by recorded links (LinkRule::kAuto).
+constexpr uint32_t kFunctionEventIndexVersion = 3;
 
 struct FunctionEventIndex {
   uint32_t version = kFunctionEventIndexVersion;

@@ -47,6 +47,11 @@ FunctionEventList CompactCandidates(const Candidates& c) {
   o.kernels_attributed = c.kernels_attributed;
   o.kernels_unattributed = c.kernels_unattributed;
   o.external_id_mismatches = c.external_id_mismatches;
+  o.launches_linked = c.launches_linked;
+  o.launches_enclosed = c.launches_enclosed;
+  o.launches_unattributed = c.launches_unattributed;
+  o.trace_has_links = c.trace_has_links;
+  o.link = c.link;
   auto& source = o.source.owned();
   auto& device_type = o.device_type.owned();
   auto& scope = o.scope.owned();

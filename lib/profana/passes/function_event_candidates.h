@@ -25,6 +25,7 @@ struct Candidates {
 
   const Trace& trace;
   const EventTable& ev;
+  LinkRule link = LinkRule::kAuto;
   StringId memory_name;  // what [memory] events are called ("" when the trace lacks the string)
 
   std::vector<Candidate> cand;
@@ -39,7 +40,9 @@ struct Candidates {
   std::vector<uint8_t> removed;
   std::vector<uint32_t> list_owner, kernel_owner;
   uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
-           external_id_mismatches = 0;
+           external_id_mismatches = 0, launches_linked = 0, launches_enclosed = 0,
+           launches_unattributed = 0;
+  bool trace_has_links = false;
 
   size_t size() const { return cand.size(); }
   bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }

@@ -8,10 +8,11 @@ namespace profana::passes {
 namespace {
 
 // The list worked out from the trace's events, step by step.
-FunctionEventList FromEvents(const Trace& trace) {
+FunctionEventList FromEvents(const Trace& trace, LinkRule link) {
   // The candidates' columns are freed on return, before the list's times are worked out (about 75
   // bytes an event less at the peak).
   Candidates c(trace);
+  c.link = link;
   SelectCandidates(&c);
   AttributeMemory(&c);
   BuildOpTree(&c);
@@ -57,16 +58,37 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
 }  // namespace
 
 FunctionEventList BuildFunctionEvents(const Trace& trace,
-                                      const std::optional<FunctionEventIndex>& index) {
-  bool indexed = index && index->version == kFunctionEventIndexVersion;
-  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace);
+                                      const std::optional<FunctionEventIndex>& index, LinkRule link,
+                                      bool counts) {
+  bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
+                 !counts && TraceRecordsLinks(trace);
+  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, link);
   BindEventFields(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;
   out.legacy = trace.metadata.legacy_kernels;
   out.origin_ns = trace.metadata.origin.ns;
+  if (indexed) out.trace_has_links = true;
   return out;
+}
+
+const char* LinkRuleName(LinkRule rule) {
+  switch (rule) {
+    case LinkRule::kAuto:
+      return "auto";
+    case LinkRule::kPyTorch:
+      return "pytorch";
+    case LinkRule::kEnclosing:
+      return "enclosing";
+  }
+  return "auto";
+}
+
+std::optional<LinkRule> ParseLinkRule(const std::string& name) {
+  for (LinkRule r : {LinkRule::kAuto, LinkRule::kPyTorch, LinkRule::kEnclosing})
+    if (name == LinkRuleName(r)) return r;
+  return std::nullopt;
 }
 
 }  // namespace profana::passes

@@ -12,9 +12,8 @@
 //  * The op tree is built per thread from (start, -end) order with half-open containment;
 //    partial overlaps are ignored. Duplicate nodes (same name as a parent whose only child they
 //    are) are removed in one linear pass, lifting their kernels.
-//  * A kernel belongs to the innermost CPU event enclosing the runtime call that launched it
-//    (joined on "correlation"); "External id" is only a cross-check, and a fallback when the
-//    launch is missing and the id is not the activity's own correlation id.
+//  * A kernel belongs to the op its launch is linked to (External id), else, under the default
+//    rule, to the innermost cpu_op enclosing the launch on its thread (LinkRule below).
 //  * Backward functions (scope 1) are recognised by name; each event under one takes the stack of
 //    the forward op with the same (sequence number, forward thread).
 // Each rule has a file of its own (function_event_candidates.h lists them; backward_stacks.h).
@@ -22,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "profana/model/function_event_index.h"
@@ -31,6 +31,17 @@
 namespace profana::passes {
 
 enum class DeviceType : uint8_t { kCPU, kCUDA };
+
+// How a device activity finds the op it is credited to (README "--link", docs/semantics.md).
+//  kAuto: the link Kineto recorded (the launch's External id names a cpu_op and differs from its
+//    correlation, or equals it and that op encloses the launch on its thread), else the innermost
+//    cpu_op enclosing the launch on its thread, else none. Files of 2022-2023 Kineto record no
+//    links (External id == correlation everywhere): there enclosure is what Kineto computed.
+//  kPyTorch: recorded links only, as PyTorch's parse; a trace without links credits nothing.
+//  kEnclosing: the innermost enclosing cpu_op only, whatever was recorded.
+// Never a user annotation (record_function) and never a runtime call: Kineto links launches to
+// the operator correlation stack only.
+enum class LinkRule : uint8_t { kAuto, kPyTorch, kEnclosing };
 
 struct FunctionEventList {
   FunctionEventList() = default;
@@ -77,17 +88,35 @@ struct FunctionEventList {
   uint64_t removed_duplicates = 0;
   uint64_t kernels_attributed = 0;
   uint64_t kernels_unattributed = 0;
-  uint64_t external_id_mismatches = 0;
+  uint64_t external_id_mismatches = 0;  // launches whose recorded link and enclosing op differ
+  // Launches (runtime or driver calls with device activity) by how their op was found, under the
+  // list's rule. Worked out from the events only (zero when the list came from an index).
+  uint64_t launches_linked = 0, launches_enclosed = 0, launches_unattributed = 0;
+  bool trace_has_links = false;  // some launch or activity records External id != correlation
+  LinkRule link = LinkRule::kAuto;
 
   size_t size() const { return source.size(); }
 };
 
 // With `index` (what a native file written by `convert` stored: LoadedTrace::function_index, made
 // from exactly these events) the list is the index's, without redoing the tree and the
-// attributions; it is the same list. The list's columns read the trace's and the index's
-// (event_field.h): keep both alive, unchanged, while the list is used.
-FunctionEventList BuildFunctionEvents(
-    const Trace& trace, const std::optional<FunctionEventIndex>& index = std::nullopt);
+// attributions; it is the same list. The index holds kAuto's attributions: another rule,
+// `counts` (the launch counts info reports), or a trace that records no links (whose stderr note
+// needs the counts) works them out from the events. The list's columns
+// read the trace's and the index's (event_field.h): keep both alive, unchanged, while the list
+// is used.
+FunctionEventList BuildFunctionEvents(const Trace& trace,
+                                      const std::optional<FunctionEventIndex>& index = std::nullopt,
+                                      LinkRule link = LinkRule::kAuto, bool counts = false);
+
+// Kineto writes an activity's own correlation id as its External id when it linked no op (and,
+// since 2025, no External id at all); 2022-2023 Kineto wrote the own id everywhere. A trace
+// records links when some launch or device activity names another id. In kernel_attribution.cc.
+bool TraceRecordsLinks(const Trace& trace);
+
+// "auto", "pytorch", "enclosing".
+const char* LinkRuleName(LinkRule rule);
+std::optional<LinkRule> ParseLinkRule(const std::string& name);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
 // EventTimes need not sum the CUDA totals). In indexed_function_events.cc.

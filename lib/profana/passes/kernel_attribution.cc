@@ -1,24 +1,23 @@
-// A device activity belongs to the innermost CPU event enclosing the runtime call that launched it
-// (joined on "correlation"); "External id" is only a cross-check, and a fallback when the launch
-// is missing and the id is not the activity's own correlation id (docs/semantics.md).
+// A device activity is credited through the runtime call that launched it (joined on
+// "correlation") to the op that launch is linked to, by the rule the list was asked for
+// (LinkRule in function_events.h; docs/semantics.md "Kernels and their ops").
 #include <utility>
 
 #include "profana/base/id_index.h"
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
-
 void AttributeKernels(Candidates* candidates) {
   Candidates& c = *candidates;
   size_t n = c.cand.size();
   IdIndex launch_by_correlation, op_by_external_id;
   auto is_launch = [&](uint32_t i, uint32_t e) {
-    return !c.cand[i].synthetic && c.IsCpu(i) && IsRuntimeOrDriver(c.ev.kind[e]) &&
-           c.ev.correlation[e] != kNoId;
+    return c.IsCpu(i) && IsRuntimeOrDriver(c.ev.kind[e]) && c.ev.correlation[e] != kNoId;
   };
-  auto is_op = [&](uint32_t i, uint32_t e) {
-    return !c.cand[i].synthetic && c.IsCpu(i) && IsOpOrAnnotation(c.ev.kind[e]) &&
-           c.ev.external_id[e] != kNoId;
+  // Kineto links launches to the operator correlation stack only: cpu_ops, never user annotations.
+  auto is_op = [&](uint32_t i) {
+    return !c.cand[i].synthetic && c.IsCpu(i) &&
+           c.ev.kind[c.cand[i].source] == ActivityKind::kCpuOp;
   };
   // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
   launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
@@ -28,38 +27,58 @@ void AttributeKernels(Candidates* candidates) {
     return true;
   });
   op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
-    uint32_t e = c.cand[i].source;
-    if (c.cand[i].synthetic || !is_op(i, e)) return false;
-    *id = c.ev.external_id[e];
+    if (!is_op(i) || c.ev.external_id[c.cand[i].source] == kNoId) return false;
+    *id = c.ev.external_id[c.cand[i].source];
     return true;
   });
+  c.trace_has_links = TraceRecordsLinks(c.trace);
+  bool use_links = c.trace_has_links && c.link != LinkRule::kEnclosing;
+  bool use_enclosure = c.link != LinkRule::kPyTorch;
+  // The op a recorded External id links to: one that differs from the correlation id names it;
+  // an equal one (a coincidence of two counters, or the newest writer, which omits unlinked ids)
+  // only when that op encloses the launch on the launch's thread.
+  auto linked_op = [&](int64_t ext, int64_t corr, const uint32_t* launch) -> int32_t {
+    if (ext == kNoId) return -1;
+    const uint32_t* op = op_by_external_id.find(ext);
+    if (!op) return -1;
+    if (ext != corr) return static_cast<int32_t>(*op);
+    if (!launch) return -1;
+    const Candidate &o = c.cand[*op], &l = c.cand[*launch];
+    bool encloses =
+        c.ThreadOf(*op) == c.ThreadOf(*launch) && o.start_ns <= l.start_ns && l.end_ns <= o.end_ns;
+    return encloses ? static_cast<int32_t>(*op) : -1;
+  };
+  // The innermost cpu_op above the launch in its thread's tree (past annotations and calls).
+  auto enclosing_op = [&](uint32_t launch) {
+    int32_t p = c.parent[launch];
+    while (p >= 0 && !is_op(static_cast<uint32_t>(p))) p = c.parent[p];
+    return p;
+  };
+  std::vector<uint8_t> launch_seen(n, 0);
   std::vector<std::pair<uint32_t, EventId>> owned;  // (owner candidate, kernel), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (c.IsCpu(i)) continue;
     uint32_t e = c.cand[i].source;
     int64_t corr = c.ev.correlation[e];
-    int64_t ext = c.ev.external_id[e];
-    int32_t owner = -1;
     const uint32_t* launch = corr != kNoId ? launch_by_correlation.find(corr) : nullptr;
-    if (launch) {
-      owner = c.parent[*launch];
-      if (owner < 0) {
-        // A launch outside every op on its thread (old Kineto wrote ops and launches on different
-        // tids): the launch's own External id names its op; 0 or its correlation means none.
-        int64_t launch_ext = c.ev.external_id[c.cand[*launch].source];
-        const uint32_t* op =
-            launch_ext > 0 && launch_ext != corr ? op_by_external_id.find(launch_ext) : nullptr;
-        if (op) owner = static_cast<int32_t>(*op);
-      }
-      if (owner >= 0 && ext != kNoId && ext != corr) {
-        int64_t owner_ext = c.ev.external_id[c.cand[owner].source];
-        if (owner_ext != kNoId && owner_ext != ext) ++c.external_id_mismatches;
-      }
-    } else if (ext != kNoId && ext != corr) {
-      // No launch in the trace (sampled or trimmed): trust External id only when it cannot be
-      // the activity's own correlation id, which Kineto writes when no op was linked.
-      const uint32_t* op = op_by_external_id.find(ext);
-      if (op) owner = static_cast<int32_t>(*op);
+    int32_t linked = -1, enclosed = -1;
+    if (use_links) {
+      int64_t ext = c.ev.external_id[e];
+      if (launch && c.ev.external_id[c.cand[*launch].source] != kNoId)
+        ext = c.ev.external_id[c.cand[*launch].source];
+      linked = linked_op(ext, corr, launch);
+    }
+    if (launch) enclosed = enclosing_op(*launch);
+    int32_t owner = linked >= 0 ? linked : use_enclosure ? enclosed : -1;
+    if (launch && !launch_seen[*launch]) {
+      launch_seen[*launch] = 1;
+      if (linked >= 0)
+        ++c.launches_linked;
+      else if (owner >= 0)
+        ++c.launches_enclosed;
+      else
+        ++c.launches_unattributed;
+      if (linked >= 0 && enclosed >= 0 && linked != enclosed) ++c.external_id_mismatches;
     }
     if (owner < 0) {
       ++c.kernels_unattributed;
@@ -75,6 +94,16 @@ void AttributeKernels(Candidates* candidates) {
   c.kernel_index.resize(owned.size());
   std::vector<uint32_t> fill(c.kernel_begin.begin(), c.kernel_begin.end() - 1);
   for (const auto& [owner, e] : owned) c.kernel_index[fill[owner]++] = e;
+}
+
+bool TraceRecordsLinks(const Trace& trace) {
+  const EventTable& ev = trace.events;
+  for (size_t e = 0; e < ev.size(); ++e) {
+    if (!IsRuntimeOrDriver(ev.kind[e]) && !IsDeviceActivity(ev.kind[e])) continue;
+    int64_t corr = ev.correlation[e], ext = ev.external_id[e];
+    if (corr != kNoId && ext != kNoId && ext != corr) return true;
+  }
+  return false;
 }
 
 }  // namespace profana::passes

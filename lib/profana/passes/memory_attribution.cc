@@ -7,6 +7,14 @@
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
+namespace {
+
+// PyTorch's device types of a [memory] record (c10 numbering): CPU memory is CPU, MKLDNN and IDEEP
+// (0, 2, 5); device memory is CUDA, HIP and PrivateUse1 (1, 6, 20). Others count nowhere.
+bool IsCpuMemory(int8_t dev) { return dev == 0 || dev == 2 || dev == 5; }
+bool IsDeviceMemory(int8_t dev) { return dev == 1 || dev == 6 || dev == 20; }
+
+}  // namespace
 
 void AttributeMemory(Candidates* candidates) {
   Candidates& c = *candidates;
@@ -28,8 +36,9 @@ void AttributeMemory(Candidates* candidates) {
     uint32_t r = order[k];
     ts[k] = mem.ts_ns[r];
     int8_t dev = mem.device_type[r];
-    cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(dev == 0 ? mem.bytes[r] : 0);
-    cuda_prefix[k + 1] = cuda_prefix[k] + static_cast<uint64_t>(dev == 1 ? mem.bytes[r] : 0);
+    cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(IsCpuMemory(dev) ? mem.bytes[r] : 0);
+    cuda_prefix[k + 1] =
+        cuda_prefix[k] + static_cast<uint64_t>(IsDeviceMemory(dev) ? mem.bytes[r] : 0);
   }
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
   // Events come by start time, so the first record of each only moves forward; the last is
@@ -64,8 +73,8 @@ void AttributeMemory(Candidates* candidates) {
   for (uint32_t r : uncovered) {
     c.cand.push_back({r, true, mem.ts_ns[r], mem.ts_ns[r]});
     c.device.push_back(DeviceType::kCPU);
-    c.cpu_mem.push_back(mem.device_type[r] == 0 ? mem.bytes[r] : 0);
-    c.cuda_mem.push_back(mem.device_type[r] == 1 ? mem.bytes[r] : 0);
+    c.cpu_mem.push_back(IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
+    c.cuda_mem.push_back(IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
   }
   // The events are already in (start, -end) order; a stable sort of the whole equals a stable
   // merge of them with the sorted [memory] events, which is linear.

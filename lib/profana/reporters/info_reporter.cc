@@ -100,11 +100,15 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
   out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(),
                      fe.removed_duplicates);
   if (fe.kernels_attributed + fe.kernels_unattributed)
-    out += fmt::format("device activity: {} linked to the op that launched it, {} not linked{}\n",
-                       fe.kernels_attributed, fe.kernels_unattributed,
-                       fe.external_id_mismatches ? fmt::format(" ({} disagree with External id)",
-                                                               fe.external_id_mismatches)
-                                                 : "");
+    out +=
+        fmt::format("device activity: {} credited to an op, {} to none (--link {})\n",
+                    fe.kernels_attributed, fe.kernels_unattributed, passes::LinkRuleName(fe.link));
+  if (fe.launches_linked + fe.launches_enclosed + fe.launches_unattributed)
+    out += fmt::format(
+        "launches:        {} linked by External id, {} by the enclosing op, {} to no op; {} "
+        "where link and enclosing op disagree{}\n",
+        fe.launches_linked, fe.launches_enclosed, fe.launches_unattributed,
+        fe.external_id_mismatches, fe.trace_has_links ? "" : " (the trace records no links)");
   out += FormatGraphLaunches(t, fe, graphs);
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
@@ -160,9 +164,14 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.Key("flow_events").Int(static_cast<int64_t>(t.flows.size()));
   w.Key("function_events").Int(static_cast<int64_t>(fe.size()));
   w.Key("duplicates_removed").Int(static_cast<int64_t>(fe.removed_duplicates));
+  w.Key("link_rule").String(passes::LinkRuleName(fe.link));
   w.Key("device_activities_linked").Int(static_cast<int64_t>(fe.kernels_attributed));
   w.Key("device_activities_unlinked").Int(static_cast<int64_t>(fe.kernels_unattributed));
   w.Key("external_id_mismatches").Int(static_cast<int64_t>(fe.external_id_mismatches));
+  w.Key("trace_records_links").Bool(fe.trace_has_links);
+  w.Key("launches_linked").Int(static_cast<int64_t>(fe.launches_linked));
+  w.Key("launches_enclosed").Int(static_cast<int64_t>(fe.launches_enclosed));
+  w.Key("launches_unattributed").Int(static_cast<int64_t>(fe.launches_unattributed));
   WriteGraphLaunches(&w, t, fe, graphs);
   w.Key("cpu_threads").Int(static_cast<int64_t>(s.cpu_threads));
   w.Key("device_streams").Int(static_cast<int64_t>(s.device_streams));
