@@ -173,7 +173,9 @@ TEST_CASE("an endless input that is no trace fails after its first bytes", "[hos
   CHECK(r.code == 2);
   CHECK(r.err ==
         "profana: error: /dev/zero: byte 0: unrecognized format (not JSON; profana reads "
-        "Chrome-trace JSON, nvprof databases, profana native files and native text twins)\n");
+        "rocprofv3 JSON, Chrome-trace JSON, Nsight Systems SQLite exports, rocmProfileData "
+        "databases, rocpd databases, nvprof databases, profana native files and native text "
+        "twins)\n");
   // A budget must start with '{': /dev/zero is refused at once too.
   Temp trace("budget_trace.json", Trace(Op("a", 0, 10)));
   auto budget = Run({"check", trace.path, "--budget", "/dev/zero"});

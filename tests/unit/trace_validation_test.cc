@@ -114,6 +114,9 @@ TEST_CASE("every Kineto trace in testdata validates", "[check]") {
        std::filesystem::recursive_directory_iterator(profana::test::TestData("traces"))) {
     std::string path = f.path().string();
     if (!f.is_regular_file() || path.find(".json") == std::string::npos) continue;
+    // rocprofv3's own JSON is not a Kineto trace: ROCm records work per HSA queue, where
+    // activities overlap as recorded (the rocmProfileData golden of check shows the same).
+    if (path.find("/rocpd/") != std::string::npos) continue;
     INFO(path);
     auto r = Run({"check", path, "-q"});
     CHECK(r.code == 0);

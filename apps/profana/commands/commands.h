@@ -78,6 +78,10 @@ void AddFilterOptions(CLI::App* command, CommonOptions* options);
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
 void AddLinkOption(CLI::App* command, CommonOptions* options);
 
+// True when some event has an External id (Kineto writes them; the databases have none, and
+// there is no link to miss).
+bool TraceWritesExternalIds(const Trace& trace);
+
 // BuildFunctionEvents under --link. When the trace records no kernel-op links and kernels were
 // credited by enclosure, says so on standard error (the tables keep PyTorch's layout).
 passes::FunctionEventList BuildEventsForCommand(const Trace& trace,

@@ -64,6 +64,12 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
       ->default_str("auto");
 }
 
+bool TraceWritesExternalIds(const Trace& trace) {
+  for (int64_t id : trace.events.external_id)
+    if (id != kNoId) return true;
+  return false;
+}
+
 passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
                                                 const std::optional<FunctionEventIndex>& index,
                                                 const CommonOptions& options, Context& ctx,
@@ -72,7 +78,7 @@ passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
       passes::BuildFunctionEvents(trace, index, options.link, counts);
   // Only a list worked out from the events has launch counts; one from an index has links.
   if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
-      events.launches_enclosed > 0)
+      events.launches_enclosed > 0 && TraceWritesExternalIds(trace))
     ctx.log.Warn(
         "the trace records no kernel-op links (External id == correlation): {} launches were "
         "credited to the cpu_op enclosing them (--link auto)",

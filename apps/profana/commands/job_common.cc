@@ -1,5 +1,7 @@
 #include "profana/commands/job_common.h"
 
+#include <atomic>
+
 #include "fmt/format.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/summary_file.h"
@@ -38,6 +40,8 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
   // Each input writes its warnings and --verbose lines to its own text, passed on in input order.
   std::vector<std::string> logs(inputs.size());
+  // Traces that record no kernel-op links: said once for the job, not once per rank.
+  std::atomic<uint64_t> unlinked_traces{0}, enclosed_launches{0};
   Stopwatch clock;
   auto summarize = [&](const job::JobInput& in) -> Result<job::RankSummary> {
     if (job::IsSummaryFile(in.path)) {
@@ -55,12 +59,22 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     local.log.set_quiet(ctx.log.quiet());
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
-    passes::FunctionEventList events = BuildEventsForCommand(trace, index, options, local);
+    passes::FunctionEventList events =
+        passes::BuildFunctionEvents(trace, index, options.link, /*counts=*/false);
+    if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(trace)) {
+      unlinked_traces.fetch_add(1);
+      enclosed_launches.fetch_add(events.launches_enclosed);
+    }
     return reduce(trace, events, in.path);
   };
   Result<job::JobSummary> job =
       job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);
   for (const std::string& log : logs) ctx.log.Append(log);
+  if (options.link == passes::LinkRule::kAuto && unlinked_traces > 0)
+    ctx.log.Warn(
+        "{} of {} traces record no kernel-op links (External id == correlation): {} launches were "
+        "credited to the cpu_op enclosing them (--link auto)",
+        unlinked_traces.load(), inputs.size(), enclosed_launches.load());
   if (job.ok())
     ctx.log.Debug("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
                   inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb());

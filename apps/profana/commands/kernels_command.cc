@@ -66,6 +66,7 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--full-names", args->full_names,
                 "Keep kernel names whole in text (template and parameter lists are elided)");
   cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(-1);
+  AddLinkOption(cmd, &args->common);
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});

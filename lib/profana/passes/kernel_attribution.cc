@@ -48,10 +48,21 @@ void AttributeKernels(Candidates* candidates) {
         c.ThreadOf(*op) == c.ThreadOf(*launch) && o.start_ns <= l.start_ns && l.end_ns <= o.end_ns;
     return encloses ? static_cast<int32_t>(*op) : -1;
   };
+  // Kineto writes External ids and links launches to cpu_ops only. A trace without any External
+  // id (nvprof, Nsight Systems and ROCm databases) has no operator correlation stack: there, as
+  // PyTorch's parse_nvprof_trace does, a launch belongs to the innermost range around it, an
+  // annotation (NVTX or roctx range) as well as an op.
+  bool writes_external_ids = false;
+  for (size_t e = 0; e < c.ev.size() && !writes_external_ids; ++e)
+    writes_external_ids = c.ev.external_id[e] != kNoId;
+  auto is_encloser = [&](uint32_t i) {
+    if (writes_external_ids) return is_op(i);
+    return !c.cand[i].synthetic && c.IsCpu(i) && IsOpOrAnnotation(c.ev.kind[c.cand[i].source]);
+  };
   // The innermost cpu_op above the launch in its thread's tree (past annotations and calls).
   auto enclosing_op = [&](uint32_t launch) {
     int32_t p = c.parent[launch];
-    while (p >= 0 && !is_op(static_cast<uint32_t>(p))) p = c.parent[p];
+    while (p >= 0 && !is_encloser(static_cast<uint32_t>(p))) p = c.parent[p];
     return p;
   };
   std::vector<uint8_t> launch_seen(n, 0);
