@@ -1,4 +1,4 @@
-// Resource limits (issue 7): inputs built to exhaust memory or time get a clear error or a
+// Resource limits: inputs built to exhaust memory or time get a clear error or a
 // bounded result, in seconds. The big inputs are generated here, never committed.
 #include <unistd.h>
 #include <zlib.h>
