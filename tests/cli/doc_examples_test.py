@@ -5,7 +5,9 @@ An example is a fenced block whose first line starts with "$ ". Each "$ COMMAND"
 bash from the repository root, with the directory of the profana under test first on PATH (so
 "profana" in the example is that binary), standard error merged into standard output; the lines
 after it, up to the next "$ " line or the end of the block, are its expected output, compared
-exactly (trailing spaces included). A block that cannot run here (it needs a GPU, a cluster, a
+exactly (trailing spaces included). Examples write their files under /tmp/; the test gives each run
+a private folder in its place (the path is swapped in the command and back in the output), so that
+runs side by side do not share files. A block that cannot run here (it needs a GPU, a cluster, a
 file a user has but the repository does not) is marked on the line just before its fence:
 
     <!-- example: not checked (the reason) -->
@@ -16,10 +18,13 @@ skipped by accident.
 Usage: doc_examples_test.py PROFANA REPO_ROOT [--update]
   --update rewrites each checked block's output with what the command printed (review the diff).
 """
+import difflib
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 SKIP_MARKER = re.compile(r"^<!-- example: not checked \(.+\) -->$")
 FENCE = re.compile(r"^```")
@@ -48,10 +53,12 @@ def blocks(lines):
             i += 1
 
 
-def run(command, root, env):
+def run(command, root, env, tmp):
+    command = command.replace("/tmp/", tmp + "/")
     result = subprocess.run(["bash", "-c", command], cwd=root, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, timeout=120)
-    return result.stdout.decode("utf-8", errors="replace").splitlines()
+    output = result.stdout.decode("utf-8", errors="replace").replace(tmp + "/", "/tmp/")
+    return output.splitlines()
 
 
 def main():
@@ -67,6 +74,14 @@ def main():
     if os.path.basename(profana) != "profana":
         sys.exit("doc_examples_test: the binary must be named profana: " + profana)
 
+    tmp = tempfile.mkdtemp(prefix="profana-doc-examples-")
+    try:
+        return check_all(root, env, tmp, update)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_all(root, env, tmp, update):
     checked = skipped_count = failures = 0
     for path in doc_files(root):
         rel = os.path.relpath(path, root)
@@ -91,7 +106,7 @@ def main():
                 stop = dollar[n + 1] if n + 1 < len(dollar) else len(body)
                 command = body[k][2:]
                 expected = body[k + 1:stop]
-                actual = run(command, root, env)
+                actual = run(command, root, env, tmp)
                 checked += 1
                 new_body.append(body[k])
                 new_body += actual
@@ -115,7 +130,6 @@ def main():
 
 
 def difflines(expected, actual):
-    import difflib
     return list(difflib.unified_diff(expected, actual, "documented", "printed", lineterm="", n=1))
 
 
