@@ -68,10 +68,10 @@ Status WriteInPlaceFile(const std::string& path, std::string_view bytes) {
 // A name no other writer picks: six letters from the process id, the clock and a counter.
 std::string TemporaryName(const std::string& dir, const std::string& base) {
   static unsigned counter = 0;
-  uint64_t seed = static_cast<uint64_t>(getpid()) * 0x9E3779B97F4A7C15ull ^
-                  static_cast<uint64_t>(
-                      std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                  (static_cast<uint64_t>(++counter) << 40);
+  uint64_t seed =
+      static_cast<uint64_t>(getpid()) * 0x9E3779B97F4A7C15ull ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (static_cast<uint64_t>(++counter) << 40);
   static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::string suffix;
   for (int i = 0; i < 6; ++i) {
@@ -146,9 +146,10 @@ void RemovePendingOutputFile() {
 
 bool IsSameFile(const std::string& output, const std::string& input) {
   if (output == input) return true;
-  struct stat out {}, in {};
-  return stat(output.c_str(), &out) == 0 && S_ISREG(out.st_mode) &&
-         stat(input.c_str(), &in) == 0 && out.st_dev == in.st_dev && out.st_ino == in.st_ino;
+  struct stat out {};
+  struct stat in {};
+  return stat(output.c_str(), &out) == 0 && S_ISREG(out.st_mode) && stat(input.c_str(), &in) == 0 &&
+         out.st_dev == in.st_dev && out.st_ino == in.st_ino;
 }
 
 }  // namespace profana
