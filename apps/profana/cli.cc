@@ -10,6 +10,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/version.h"
 
 namespace profana::app {
@@ -20,20 +21,23 @@ constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;  // bad input or usage
 
 // The one place a command's outcome becomes a message and an exit code.
+// Messages may quote names from the input: their control characters are shown, not sent.
 int Finish(const Status& status, std::string* err) {
   if (status.ok()) return kExitOk;
+  std::string message = status.message();
+  report::MakePrintable(&message);
   if (status.code() == ErrorCode::kCheckFailed) {
-    err->append(fmt::format("profana: check failed: {}\n", status.message()));
+    err->append(fmt::format("profana: check failed: {}\n", message));
     return kExitCheckFailed;
   }
-  err->append(fmt::format("profana: error: {}\n", status.message()));
+  err->append(fmt::format("profana: error: {}\n", message));
   return kExitBadInput;
 }
 
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err) {
-  Context ctx{out, Log(err), nullptr};
+  Context ctx{out, Log(err), nullptr, {}};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");

@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profana/cli.h"
+#include "profana/process_io.h"
 
 int main(int argc, char** argv) {
 #if defined(PROFANA_NEEDS_AVX2)
@@ -24,12 +26,10 @@ int main(int argc, char** argv) {
   // Keeping freed memory in the heap for the next buffer removes most of it (scripts/bench).
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's maximum
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  bool stdout_closed = profana::app::HoldStandardDescriptors();
+  profana::app::RemoveOutputFileOnSignals();
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
   int code = profana::app::RunCli(args, &out, &err);
-  if (!out.empty() && std::fwrite(out.data(), 1, out.size(), stdout) != out.size())
-    code = code ? code : 2;
-  if (std::fflush(stdout) != 0) code = code ? code : 2;
-  if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);
-  return code;
+  return profana::app::PrintResults(out, std::move(err), code, stdout_closed);
 }

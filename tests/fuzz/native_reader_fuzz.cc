@@ -7,13 +7,10 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "profana/io/chrome_trace_writer.h"
 #include "profana/io/native_reader.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
-#include "profana/passes/function_events.h"
-#include "profana/passes/key_averages.h"
-#include "profana/passes/stacks.h"
+#include "run_passes.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -28,12 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     loaded = std::move(*binary);
   }
   const profana::Trace& trace = loaded.trace;
-  // A file the reader accepts must be safe for every pass, with its function event index too.
-  auto events = profana::passes::BuildFunctionEvents(trace, loaded.function_index);
-  auto rows = profana::passes::ComputeKeyAverages(trace, events, {false, 0});
-  profana::passes::ComputeStackSamples(trace, events, profana::passes::StackSource::kAuto,
-                                       profana::passes::StackMetric::kSelfCpu);
-  profana::io::WriteChromeTrace(trace);
+  // A file the reader accepts must be safe for every pass and report, with its function event
+  // index too.
+  profana::fuzz::RunReports(trace, loaded.function_index);
   // And it writes back to a file that reads to the same bytes.
   std::string again = profana::native::WriteNative(trace, loaded.function_index);
   auto reread = profana::native::ReadNative(again, "again");

@@ -1,35 +1,148 @@
-// What every fuzz target does with a Trace its importer accepted: runs the analysis passes the
-// commands run, so a value an importer lets through cannot crash (or overflow in) a pass.
+// What every fuzz target does with a Trace its importer accepted: runs what each command runs on
+// it, passes and reporters, in every format the command writes (table, tree, stacks with its
+// SVG, queue, idle, optimizable, memory with its page, info, check, diff), so a value an
+// importer lets through cannot crash (or overflow in) a pass or a report. A native file's
+// function event index comes along, as the commands use it.
 // Header-only: each fuzz target is one translation unit plus the library.
 #pragma once
 
+#include <cstdlib>
+#include <optional>
+#include <string>
+
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/model/trace.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
+#include "profana/passes/graph_launches.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
+#include "profana/passes/memory_views.h"
+#include "profana/passes/optimizable_events.h"
 #include "profana/passes/stacks.h"
+#include "profana/passes/thread_roots.h"
+#include "profana/passes/trace_diff.h"
+#include "profana/passes/trace_summary.h"
 #include "profana/passes/trace_validation.h"
+#include "profana/reporters/check_reporter.h"
+#include "profana/reporters/diff_reporter.h"
+#include "profana/reporters/flamegraph_svg.h"
+#include "profana/reporters/idle_reporter.h"
+#include "profana/reporters/info_reporter.h"
+#include "profana/reporters/memory_html.h"
+#include "profana/reporters/memory_reporter.h"
+#include "profana/reporters/optimizable_reporter.h"
+#include "profana/reporters/queue_reporter.h"
+#include "profana/reporters/rows_reporter.h"
+#include "profana/reporters/stacks_reporter.h"
+#include "profana/reporters/table_reporter.h"
+#include "profana/reporters/tree_reporter.h"
 
 namespace profana::fuzz {
 
-inline void RunPasses(const Trace& trace) {
+// An SVG or HTML page must stay well-formed: no control character but newline and tab.
+inline void RequireNoControls(const std::string& page) {
+  for (char c : page)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f) std::abort();
+}
+
+inline void RunReports(const Trace& trace, const std::optional<FunctionEventIndex>& index) {
   namespace p = profana::passes;
-  p::FunctionEventList events = p::BuildFunctionEvents(trace);
-  p::ComputeKeyAverages(trace, events, {false, 0});
-  p::ComputeKeyAverages(trace, events, {true, 5});
-  p::ComputeStackSamples(trace, events, p::StackSource::kBoth, p::StackMetric::kSelfCuda);
+  namespace r = profana::report;
+  const std::string input = "fuzz";
+  // table (key averages, grouped and not; text, csv, json)
+  p::FunctionEventList events = p::BuildFunctionEvents(trace, index, p::LinkRule::kAuto, true);
+  for (p::KeyAverageOptions keys : {p::KeyAverageOptions{false, 0}, {true, 5}}) {
+    std::vector<p::AverageRow> rows = p::ComputeKeyAverages(trace, events, keys);
+    p::SortRows(&rows, p::SortKey::kCpuTimeTotal);
+    r::TableOptions table;
+    table.profile_memory = events.has_memory_records;
+    r::FormatTable(trace, rows, table);
+    std::vector<size_t> shown = r::ShownRows(rows, 100, false);
+    r::FormatRowsCsv(trace, rows, shown);
+    r::RowsContext context;
+    context.input = input;
+    r::FormatRowsJson(trace, rows, shown, context);
+  }
+  r::FormatTable(trace, p::RawEventRows(trace, events), {});
+  // tree
+  {
+    p::EventTimes times(trace, events);
+    std::vector<p::ThreadRoots> threads = p::RootsByThread(trace, events, "");
+    r::TreeReportOptions options;
+    options.input = input;
+    r::FormatTreeText(trace, events, times, threads, options);
+    r::FormatTreeJson(trace, events, times, threads, options);
+  }
+  // stacks: per event, merged, SVG, JSON
+  for (p::StackSource source : {p::StackSource::kAuto, p::StackSource::kBoth}) {
+    p::StackSamples samples =
+        p::ComputeStackSamples(trace, events, source, p::StackMetric::kSelfCuda);
+    r::FormatCollapsed(trace, samples, r::StackUnit::kMicros);
+    auto merged = r::MergeStacks(trace, samples, r::StackUnit::kNanos);
+    r::FormatMerged(merged);
+    r::FormatDiff(merged, merged);
+    RequireNoControls(r::FormatFlamegraphSvg(merged, input, "us"));
+    r::FormatStacksJson(input, p::StackMetric::kSelfCuda, samples.source, r::StackUnit::kMicros,
+                        merged);
+  }
+  // queue, idle, optimizable
   LaunchIndex launches(trace.events);
   p::GpuEvaluation eval = p::EvaluateGpu(trace, events, launches);
-  p::RankEvents(trace, events, eval, 10);
-  p::ComputeIdleBreakdown(trace, events, launches, 30, 5);
-  p::ComputeStreamQueues(trace, launches);
-  p::ValidateTrace(trace, launches);
+  std::vector<p::StreamQueue> streams = p::ComputeStreamQueues(trace, launches);
+  r::FormatQueueText(trace, eval, streams);
+  r::FormatQueueCsv(trace, events.origin_ns, eval, streams);
+  r::FormatQueueJson(input, trace, events.origin_ns, eval, streams);
+  p::IdleBreakdown idle = p::ComputeIdleBreakdown(trace, events, launches, 30, 5);
+  r::FormatIdleText(trace, events, idle, 5);
+  r::FormatIdleCsv(trace, idle);
+  r::FormatIdleJson(input, trace, events, idle);
+  p::OptimizableEvents found = p::FindOptimizableEvents(trace, events, 10);
+  r::FormatOptimizableText(trace, events, found);
+  r::FormatOptimizableJson(input, trace, events, found);
+  // memory: report, timeline, raw, by op, page
   p::MemoryTimeline memory = p::BuildMemoryTimeline(trace, events);
-  p::MemoryByOp(trace, events, memory, -1);
+  if (auto devices = p::SelectMemoryDevices(memory, ""); devices.ok()) {
+    r::MemoryReportContext c{input, events.origin_ns, 10};
+    auto views = p::ViewMemoryDevices(trace, events, memory, *devices,
+                                      p::kMemoryReport | p::kMemoryOps | p::kMemoryTimeline);
+    r::FormatMemoryText(trace, events, memory, views, c);
+    r::FormatMemoryJson(trace, events, memory, views, c);
+    r::FormatTimelineCsv(memory, views);
+    std::vector<p::MemoryOpRow> by_op = p::MemoryByOp(trace, events, memory, -1);
+    r::FormatByOpText(trace, by_op, "");
+    r::FormatByOpCsv(trace, by_op);
+    r::FormatByOpJson(trace, by_op, input, "");
+  }
+  if (!memory.devices.empty()) {
+    uint32_t device = p::DefaultMemoryDevice(memory);
+    r::FormatTimelineJson(p::CoalesceTimeline(trace, memory, device));
+    r::FormatRawJson(p::RawTimeline(trace, memory, device));
+    auto views = p::ViewMemoryDevices(trace, events, memory, {device},
+                                      p::kMemoryReport | p::kMemoryTimeline);
+    RequireNoControls(
+        r::FormatMemoryHtml(trace, events, memory, views.front(), {input, events.origin_ns}));
+  }
+  // info, check, diff
+  p::TraceSummary summary = p::SummariseTrace(trace);
+  p::GraphLaunchSummary graphs = p::SummariseGraphLaunches(trace, events, launches);
+  r::FormatInfoText(input, trace, summary, events, graphs);
+  r::FormatInfoJson(input, trace, summary, events, graphs);
+  std::vector<p::ValidationCheck> checks = p::ValidateTrace(trace, launches);
+  r::FormatValidationText(input, checks, trace);
+  r::FormatValidationJson(input, checks);
+  p::TraceDiff diff = p::DiffTraces(trace, events, trace, events, {});
+  r::DiffReportOptions d{input, input};
+  r::FormatDiffText(diff, d);
+  r::FormatDiffMarkdown(diff, d);
+  r::FormatDiffCsv(diff, d);
+  r::FormatDiffJson(diff, d);
+  // convert to JSON
   io::WriteChromeTrace(trace);
 }
+
+inline void RunPasses(const Trace& trace) { RunReports(trace, std::nullopt); }
 
 }  // namespace profana::fuzz

@@ -53,6 +53,7 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
   passes::Budget budget;
   if (!a.budget.empty()) {
+    ctx.inputs.push_back(a.budget);
     PROFANA_ASSIGN_OR_RETURN(std::string text, ReadTextFile(a.budget, a.common, CouldStartBudget));
     PROFANA_ASSIGN_OR_RETURN(budget, passes::ParseBudget(text, a.budget));
   }

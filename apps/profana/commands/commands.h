@@ -29,6 +29,8 @@ struct Context {
   std::string* out;
   Log log;                      // warnings and --verbose diagnostics, appended to standard error
   std::function<Status()> run;  // set by the chosen subcommand's callback
+  // The files this command reads (traces, summaries, a budget): Emit refuses to write over one.
+  std::vector<std::string> inputs;
 };
 
 struct CommonOptions {
@@ -48,6 +50,9 @@ struct CommonOptions {
   std::string name;
   std::string exclude;
   passes::LinkRule link = passes::LinkRule::kAuto;  // --link, for commands that credit kernels
+  // Written byte for byte (convert's files). Otherwise text and markdown results show control
+  // characters visibly (reporters/terminal_text.h), whatever reporter wrote them.
+  bool data_output = false;
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.
@@ -117,7 +122,8 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& optio
 // (base/input_buffer.h).
 Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& options,
                                  bool (*could_start)(std::string_view) = nullptr);
-// Writes text to -o FILE or stdout.
+// Writes text to -o FILE (replaced whole, base/output_file.h) or stdout. Refuses to write over
+// one of ctx.inputs. Text and markdown results pass through report::MakePrintable first.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
 // NO_COLOR unset). Never when writing to -o FILE.

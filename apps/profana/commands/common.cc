@@ -1,19 +1,18 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "fmt/format.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/memory_limit.h"
+#include "profana/base/output_file.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/reporters/diagnostics_text.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::app {
 
@@ -174,6 +173,7 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                              std::optional<FunctionEventIndex>* function_index,
                              DiagnosticWarning warning) {
   PROFANA_ASSIGN_OR_RETURN(passes::TraceFilter filter, FilterFromOptions(o));
+  ctx.inputs.push_back(path);
   Stopwatch clock;
   LoadOptions load;
   if (o.max_memory) load.limits.max_bytes = *o.max_memory;
@@ -223,6 +223,9 @@ Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o
 }
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
+  // Reporters show the names they print visibly; this catches any they miss (colours stay).
+  if (!o.data_output && (o.format == OutputFormat::kText || o.format == OutputFormat::kMarkdown))
+    report::MakePrintable(&text, /*keep_colors=*/true);
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
     if (ctx.out->empty())
@@ -231,14 +234,13 @@ Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
       ctx.out->append(text);
     return Status::Ok();
   }
-  FILE* f = std::fopen(o.output.c_str(), "wb");
-  if (!f)
-    return Status(ErrorCode::kIo,
-                  fmt::format("{}: cannot write: {}", o.output, std::strerror(errno)));
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) return Status(ErrorCode::kIo, fmt::format("{}: write failed", o.output));
-  return Status::Ok();
+  for (const std::string& input : ctx.inputs)
+    if (input != "-" && IsSameFile(o.output, input))
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: refusing to write over an input of this command; choose "
+                                "another output file",
+                                o.output));
+  return WriteFileReplacing(o.output, text);
 }
 
 }  // namespace profana::app

@@ -38,6 +38,7 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
   }
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
+  for (const job::JobInput& in : inputs) ctx.inputs.push_back(in.path);
   // Each input writes its warnings and --verbose lines to its own text, passed on in input order.
   std::vector<std::string> logs(inputs.size());
   // Traces that record no kernel-op links: said once for the job, not once per rank.
@@ -54,7 +55,7 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
       PROFANA_RETURN_IF_ERROR(use_summary(&s, in.path));
       return s;
     }
-    Context local{nullptr, Log(&logs[in.order]), nullptr};
+    Context local{nullptr, Log(&logs[in.order]), nullptr, {}};
     local.log.set_verbose(ctx.log.verbose());
     local.log.set_quiet(ctx.log.quiet());
     std::optional<FunctionEventIndex> index;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::app {
 
@@ -38,8 +39,11 @@ class Log {
  private:
   template <typename... Args>
   void Line(fmt::format_string<Args...> format, Args&&... args) {
+    // Messages quote names from the trace: their control characters are shown, not sent.
+    std::string line = fmt::format(format, std::forward<Args>(args)...);
+    report::MakePrintable(&line);
     err_->append("profana: ");
-    fmt::format_to(std::back_inserter(*err_), format, std::forward<Args>(args)...);
+    err_->append(line);
     err_->push_back('\n');
   }
 

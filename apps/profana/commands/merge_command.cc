@@ -17,6 +17,7 @@ struct MergeArgs {
 
 Status RunMerge(const MergeArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
+  for (const job::JobInput& in : inputs) ctx.inputs.push_back(in.path);
   job::RankSummary merged;
   // Which input brought each source and rank in, to name both files when one comes twice.
   std::map<std::string, std::string> by_hash;

@@ -33,8 +33,19 @@ void AppendUtf8(uint32_t cp, std::string* out) {
 void AppendJsonString(std::string_view s, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->push_back('"');
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     auto u = static_cast<unsigned char>(c);
+    // A C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F) is CSI and its kin on some terminals:
+    // escaped like C0, so a document printed to a terminal cannot drive it.
+    if (u == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
+      auto next = static_cast<unsigned char>(s[++i]);
+      out->append("\\u00");
+      out->push_back(kHex[next >> 4]);
+      out->push_back(kHex[next & 15]);
+      continue;
+    }
     switch (c) {
       case '"':
         out->append("\\\"");

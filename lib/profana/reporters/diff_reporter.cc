@@ -8,6 +8,7 @@
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -31,12 +32,27 @@ std::string Device(const DiffRow& r) {
   return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device";
 }
 
-// The row's name with its grouping (input shapes, or the first stack frame).
+// The row's name with its grouping (input shapes, or the first stack frame), for text and
+// markdown: control characters (a newline too) shown visibly.
 std::string Label(const DiffRow& r) {
   std::string s = r.name;
   if (!r.input_shapes.empty()) s += " " + r.input_shapes;
   if (!r.stack.empty()) s += " @ " + r.stack.front();
-  return s;
+  return Printable(s);
+}
+
+// A markdown code span nothing in `s` can end: its fence is one backtick longer than the longest
+// run of backticks inside, with a space inside the fence when `s` starts or ends with one.
+std::string CodeSpan(std::string_view s) {
+  std::string text = Printable(s);
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(longest + 1, '`');
+  const char* pad = !text.empty() && (text.front() == '`' || text.back() == '`') ? " " : "";
+  return fence + pad + text + pad + fence;
 }
 
 std::string Truncate(const std::string& s, size_t width) {
@@ -119,8 +135,8 @@ std::string Names(const TraceDiff& d, bool added, const char* sep, bool code) {
   for (const DiffRow& r : d.rows) {
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
-    out += fmt::format("{}{}{}{}", n > 1 ? sep : "", code ? "`" : "",
-                       Truncate(Label(r), kNameWidth), code ? "`" : "");
+    std::string label = Truncate(Label(r), kNameWidth);
+    out += fmt::format("{}{}", n > 1 ? sep : "", code ? CodeSpan(label) : label);
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
   return out;
@@ -208,8 +224,8 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
     for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
     return out;
   };
-  std::string out = fmt::format("### profana diff\n\nBASE `{}`, NEW `{}`: {}.\n\n", o.base_name,
-                                o.new_name, Scope(d));
+  std::string out = fmt::format("### profana diff\n\nBASE {}, NEW {}: {}.\n\n",
+                                CodeSpan(o.base_name), CodeSpan(o.new_name), Scope(d));
   out += "| | BASE | NEW | Change |\n|---|---:|---:|---:|\n";
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("| {} | {} | {} | {} |\n", l.label, SummaryValue(l.base, l.is_count),
@@ -224,8 +240,8 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
       "|\n|---|---|---:|---:|---:|---:|---:|\n";
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out += fmt::format("| `{}` | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
-                       cell(Truncate(Label(r), 100)), Device(r), Count(r.base.count),
+    out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
+                       cell(CodeSpan(Truncate(Label(r), 100))), Device(r), Count(r.base.count),
                        Count(r.next.count), FormatTime(r.base.self_cpu_us),
                        FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
                        FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));

@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/assets.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -22,9 +23,10 @@ int64_t Sum(Node* n) {
   return n->total;
 }
 
+// Text for an attribute or element; control characters (not allowed in XML) shown visibly.
 std::string Escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
+  for (char c : Printable(s)) {
     switch (c) {
       case '&':
         out += "&amp;";

@@ -1,6 +1,7 @@
 #include "profana/reporters/idle_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/track_labels.h"
@@ -65,9 +66,10 @@ std::string FormatIdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
     return s;
   };
   for (const passes::IdleTrack& tr : b.tracks)
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", tr.device, StreamName(t, tr.stream),
-                       tr.kernels, us(tr.window_ns), us(tr.busy_ns), us(tr.idle_ns()),
-                       us(tr.gap_ns[0]), us(tr.gap_ns[1]), us(tr.gap_ns[2]));
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{}\n", tr.device, CsvField(StreamName(t, tr.stream)),
+                    tr.kernels, us(tr.window_ns), us(tr.busy_ns), us(tr.idle_ns()),
+                    us(tr.gap_ns[0]), us(tr.gap_ns[1]), us(tr.gap_ns[2]));
   return out;
 }
 

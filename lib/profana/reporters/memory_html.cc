@@ -7,6 +7,7 @@
 #include "profana/reporters/assets.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/memory_reporter.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -21,9 +22,10 @@ constexpr double kPlotWidth = kWidth - kLeft - kRight, kPlotHeight = kHeight - k
 constexpr size_t kMaxColumns = 2400;  // more rows than pixels: keep each column's highest row
 constexpr double kMsPerUs = 1e3;      // the x axis is in milliseconds
 
+// Text for HTML; control characters shown visibly.
 std::string Escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
+  for (char c : Printable(s)) {
     switch (c) {
       case '<':
         out += "&lt;";

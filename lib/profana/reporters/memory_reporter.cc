@@ -337,7 +337,7 @@ std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
   for (const passes::MemoryDeviceView& view : views) {
     const passes::CoalescedTimeline& tl = view.timeline;
     for (size_t i = 0; i < tl.times_us.size(); ++i) {
-      out += fmt::format("{},{}", t.devices[view.device].name, tl.times_us[i]);
+      out += fmt::format("{},{}", CsvField(t.devices[view.device].name), tl.times_us[i]);
       int64_t total = 0;
       for (int cat = 0; cat < passes::kMemoryCategories; ++cat) {
         out += fmt::format(",{}", tl.sizes[i][cat + 1]);

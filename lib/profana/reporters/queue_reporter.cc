@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/track_labels.h"
@@ -56,7 +57,8 @@ std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuE
     for (const passes::QueueSample& s : q.series) {
       ts.clear();
       JsonWriter(&ts, false).Micros(s.ts_ns - origin_ns);
-      out += fmt::format("stream,{},{},{},{}\n", q.device, StreamName(t, q.stream), ts, s.length);
+      out += fmt::format("stream,{},{},{},{}\n", q.device, CsvField(StreamName(t, q.stream)), ts,
+                         s.length);
     }
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -56,7 +57,7 @@ std::string FrameText(const Trace& trace, const passes::StackSamples& samples, S
   if (name.size() > kMaxFrameText) text += "[...]";
   for (char& c : text)
     if (c == ' ' || c == ';' || c == '\t' || c == '\n') c = '_';
-  return text;
+  return Printable(text);
 }
 
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,

@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -112,10 +113,10 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     has_cuda_time |= r.self_cuda_ns > 0;
     has_cuda_mem |= r.self_cuda_memory > 0;
     has_input_shapes |= r.shapes_shown && r.input_shapes.value != 0;
-    name_width = std::max(name_width, CodePointLength(trace.str(r.key)));
+    name_width = std::max(name_width, CodePointLength(Printable(trace.str(r.key))));
     shapes_width = std::max(shapes_width, CodePointLength(ShapesText(trace, r)));
     for (StringId frame : r.stack)
-      src_width = std::max(src_width, CodePointLength(trace.str(frame)));
+      src_width = std::max(src_width, CodePointLength(Printable(trace.str(frame))));
     has_stack |= !r.stack.empty();
   }
   name_width += 4;
@@ -177,7 +178,7 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
   std::vector<std::string> cells;
   for (size_t index : ShownRows(rows, options.row_limit, options.top_level_only)) {
     const AverageRow& r = rows[index];
-    std::string name(trace.str(r.key));
+    std::string name = Printable(trace.str(r.key));
     if (options.max_name_width &&
         CodePointLength(name) >= static_cast<size_t>(*options.max_name_width - 3))
       name = std::string(CodePointPrefix(name, *options.max_name_width - 3)) + "...";
@@ -206,12 +207,12 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     if (has_input_shapes)
       cells.push_back(std::string(CodePointPrefix(ShapesText(trace, r), shapes_width)));
     if (has_stack)
-      cells.push_back(r.stack.empty() ? "" : TrimPath(trace.str(r.stack[0]), src_width));
+      cells.push_back(r.stack.empty() ? "" : TrimPath(Printable(trace.str(r.stack[0])), src_width));
     append(format.Format(cells));
     if (has_stack) {
       std::vector<std::string> empty(headers.size() - 1);
       for (size_t k = 1; k < r.stack.size() && k < kMaxStackEntry; ++k) {
-        empty.push_back(TrimPath(trace.str(r.stack[k]), src_width));
+        empty.push_back(TrimPath(Printable(trace.str(r.stack[k])), src_width));
         append(format.Format(empty));
         empty.pop_back();
       }

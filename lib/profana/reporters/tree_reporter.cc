@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -68,7 +69,7 @@ std::string FormatTreeText(const Trace& t, const passes::FunctionEventList& e,
   out.reserve(e.size() * 64);
   auto us = [](int64_t ns) { return ns / 1000.0; };
   for (const auto& [thread, roots] : threads) {
-    out += ThreadLabel(t, thread) + "\n";
+    out += Printable(ThreadLabel(t, thread)) + "\n";
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
@@ -76,7 +77,7 @@ std::string FormatTreeText(const Trace& t, const passes::FunctionEventList& e,
           times.Exact(i, &x);
           if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
           AppendIndent(&out, depth);
-          out += t.str(e.name[i]);
+          out += Printable(t.str(e.name[i]));
           out += "  total ";
           AppendTime(&out, us(x.cpu_total_ns));
           out += ", self ";
@@ -87,18 +88,18 @@ std::string FormatTreeText(const Trace& t, const passes::FunctionEventList& e,
           }
           if (e.input_shapes[i].value) {
             out += "  ";
-            out += t.str(e.input_shapes[i]);
+            out += Printable(t.str(e.input_shapes[i]));
           }
           out += "\n";
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k].value;
             AppendIndent(&out, depth);
             out += "  -> ";
-            out += t.str(t.events.name[ev]);
+            out += Printable(t.str(t.events.name[ev]));
             out += "  ";
             AppendTime(&out, us(t.events.end_ns[ev] - t.events.start_ns[ev]));
             out += " on ";
-            out += StreamLabel(t, ev);
+            out += Printable(StreamLabel(t, ev));
             out += "\n";
           }
           return a.depth < 0 || depth < a.depth ? kDescend : kShown;

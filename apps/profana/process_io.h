@@ -1,0 +1,24 @@
+// What main() does around RunCli to talk to the process's surroundings safely: keeps the three
+// standard descriptors open (so a file profana opens never lands on descriptor 1 when the caller
+// closed standard output), removes a half-written output file when SIGINT, SIGTERM, SIGHUP or
+// SIGXFSZ (a file size limit) ends the process, and prints the results with every write checked.
+#pragma once
+
+#include <string>
+
+namespace profana::app {
+
+// Opens /dev/null on standard input, output and error where the caller closed them; returns
+// true when standard output was closed (writing to it must then fail, not vanish).
+bool HoldStandardDescriptors();
+
+// Installs handlers that remove the output file being written (base/output_file.h), then die of
+// the same signal. Signals the caller ignores (nohup, a background job) stay ignored.
+void RemoveOutputFileOnSignals();
+
+// Writes `out` to standard output and `err` to standard error. A failed write to standard
+// output adds "profana: error: standard output: write failed: REASON" to the error text and
+// makes the exit code 2 (unless it is already an error). Returns the exit code.
+int PrintResults(const std::string& out, std::string err, int code, bool stdout_closed);
+
+}  // namespace profana::app

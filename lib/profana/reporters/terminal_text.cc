@@ -1,0 +1,77 @@
+#include "profana/reporters/terminal_text.h"
+
+#include <cstdint>
+
+#include "fmt/format.h"
+
+namespace profana::report {
+namespace {
+
+// Length of the control character at s[i] (1 for C0 and DEL, 2 for a UTF-8 C1), or 0.
+size_t ControlAt(std::string_view s, size_t i) {
+  auto c = static_cast<uint8_t>(s[i]);
+  if (c < 0x20 || c == 0x7f) return 1;
+  if (c == 0xc2 && i + 1 < s.size()) {
+    auto next = static_cast<uint8_t>(s[i + 1]);
+    if (next >= 0x80 && next <= 0x9f) return 2;
+  }
+  return 0;
+}
+
+// Length of an SGR sequence (ESC [ digits and semicolons m) at s[i], or 0.
+size_t ColorAt(std::string_view s, size_t i) {
+  if (s[i] != '\x1b' || i + 1 >= s.size() || s[i + 1] != '[') return 0;
+  for (size_t j = i + 2; j < s.size(); ++j) {
+    if (s[j] == 'm') return j + 1 - i;
+    if (!((s[j] >= '0' && s[j] <= '9') || s[j] == ';')) return 0;
+  }
+  return 0;
+}
+
+std::string Escape(std::string_view s, bool keep_layout, bool keep_colors) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size();) {
+    size_t n = ControlAt(s, i);
+    if (n == 0 || (keep_layout && (s[i] == '\n' || s[i] == '\t'))) {
+      out.push_back(s[i++]);
+      continue;
+    }
+    if (size_t color = keep_colors ? ColorAt(s, i) : 0) {
+      out.append(s.substr(i, color));
+      i += color;
+      continue;
+    }
+    if (n == 2)
+      out += fmt::format("\\u{:04x}", static_cast<uint8_t>(s[i + 1]));
+    else
+      out += fmt::format("\\x{:02x}", static_cast<uint8_t>(s[i]));
+    i += n;
+  }
+  return out;
+}
+
+bool HasControls(std::string_view s, bool keep_layout) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<uint8_t>(s[i]);
+    if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
+    if (keep_layout && (c == '\n' || c == '\t')) continue;
+    if (ControlAt(s, i)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasControlCharacters(std::string_view s) { return HasControls(s, false); }
+
+std::string Printable(std::string_view name) {
+  if (!HasControls(name, false)) return std::string(name);
+  return Escape(name, false, false);
+}
+
+void MakePrintable(std::string* text, bool keep_colors) {
+  if (HasControls(*text, true)) *text = Escape(*text, true, keep_colors);
+}
+
+}  // namespace profana::report

@@ -1,0 +1,173 @@
+// Names are text whoever wrote the trace chose. Text reports and messages show control
+// characters visibly (`\e]52;...\a` would set the terminal's clipboard, `\e[2J` clear its screen),
+// SVG stays well-formed XML, CSV cells a spreadsheet would run as formulas get a leading ', and
+// markdown names stay inside their table cell and code span.
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "profana/reporters/csv_field.h"
+#include "profana/reporters/terminal_text.h"
+#include "test_util.h"
+
+using profana::report::CsvField;
+using profana::report::MakePrintable;
+using profana::report::Printable;
+using profana::test::Run;
+
+namespace {
+
+struct Temp {
+  std::string path;
+  Temp(const std::string& stem, const std::string& text)
+      : path("/tmp/profana_injection_" + std::to_string(::getpid()) + "_" + stem) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  }
+  ~Temp() { std::remove(path.c_str()); }
+};
+
+// Ops one after another on one thread, each 10 us; names are JSON string contents.
+std::string Trace(const std::vector<std::string>& names) {
+  std::string events;
+  int ts = 0;
+  for (const std::string& name : names) {
+    if (!events.empty()) events += ",\n";
+    events += "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+              "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) + ", \"dur\": 10}";
+    ts += 20;
+  }
+  return "{\"traceEvents\": [\n" + events + "\n]}\n";
+}
+
+bool HasControlByte(const std::string& s, bool allow_layout) {
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 || u == 0x7f) && !(allow_layout && (c == '\n' || c == '\t'))) return true;
+  }
+  return false;
+}
+
+const std::vector<std::string> kNames = {
+    "clip\\u001b]52;c;aGk=\\u0007board",  // OSC 52: writes the clipboard
+    "\\u001b[2Jclear",                    // clears the screen
+    "=HYPERLINK(\\\"http://x\\\")",       // a spreadsheet formula
+    "tick`s``x|y\\nz",                    // backticks, a pipe and a newline for markdown
+    "`lead",                              // a code span that must be padded
+    "c1\\u009bx",                         // a C1 control (CSI) as UTF-8
+};
+
+}  // namespace
+
+TEST_CASE("Printable shows C0, DEL and C1 controls and leaves other text alone", "[injection]") {
+  CHECK(Printable("aten::mm") == "aten::mm");
+  CHECK(Printable("caf\xc3\xa9 \xe2\x86\x92") == "caf\xc3\xa9 \xe2\x86\x92");  // é, →: not C1
+  CHECK(Printable("\x1b[2J") == "\\x1b[2J");
+  CHECK(Printable("a\nb\tc\x7f") == "a\\x0ab\\x09c\\x7f");
+  CHECK(Printable("x\xc2\x9by") == "x\\u009by");
+  std::string text = "name \x1b]52;c;aGk=\x07\n\tcolour \x1b[31mred\x1b[0m\n";
+  MakePrintable(&text, /*keep_colors=*/true);
+  CHECK(text == "name \\x1b]52;c;aGk=\\x07\n\tcolour \x1b[31mred\x1b[0m\n");
+  MakePrintable(&text);
+  CHECK(text == "name \\x1b]52;c;aGk=\\x07\n\tcolour \\x1b[31mred\\x1b[0m\n");
+}
+
+TEST_CASE("CSV cells that start a formula get a leading quote; numbers stay", "[injection]") {
+  CHECK(CsvField("aten::mm") == "aten::mm");
+  CHECK(CsvField("=1+2") == "'=1+2");
+  CHECK(CsvField("+cmd") == "'+cmd");
+  CHECK(CsvField("-x") == "'-x");
+  CHECK(CsvField("@SUM(A1)") == "'@SUM(A1)");
+  CHECK(CsvField("\tx") == "'\tx");
+  CHECK(CsvField("=a,b") == "\"'=a,b\"");  // quoted as well: it holds a comma
+  CHECK(CsvField("-12") == "-12");
+  CHECK(CsvField("-0.25") == "-0.25");
+  CHECK(CsvField("+12.5%") == "+12.5%");
+  CHECK(CsvField("-1e-3") == "-1e-3");
+  CHECK(CsvField("-") == "'-");
+  CHECK(CsvField("-1-2") == "'-1-2");
+}
+
+TEST_CASE("text reports and messages show control characters in names", "[injection]") {
+  Temp t("names.json", Trace(kNames));
+  for (const char* command : {"table", "tree", "stacks", "info"}) {
+    auto r = Run({command, t.path});
+    INFO(command << "\n" << r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_FALSE(HasControlByte(r.out, true));
+    CHECK_FALSE(HasControlByte(r.err, true));
+    if (std::string(command) != "info") {
+      // (stacks write ; as _: it separates frames)
+      CHECK(r.out.find("clip\\x1b]52") != std::string::npos);
+      CHECK(r.out.find("aGk=\\x07board") != std::string::npos);
+      CHECK(r.out.find("\\x1b[2Jclear") != std::string::npos);
+      CHECK(r.out.find("c1\\u009bx") != std::string::npos);
+    }
+  }
+  // The table's name column is as wide as the longest name as shown: every line of the table has
+  // the same length in code points (here all ASCII), escapes included.
+  auto table = Run({"table", t.path});
+  size_t width = table.out.find('\n');
+  for (size_t at = 0, end; (end = table.out.find('\n', at)) != std::string::npos; at = end + 1)
+    if (end > at && table.out[at] != 'S') CHECK(end - at == width);
+  // A message naming a file: the path as given, with its escape shown.
+  auto missing = Run({"table", "/nonexistent/\x1b[2Jtrace.json"});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("/nonexistent/\\x1b[2Jtrace.json") != std::string::npos);
+  CHECK_FALSE(HasControlByte(missing.err, true));
+}
+
+TEST_CASE("CSV output guards formula names", "[injection]") {
+  Temp t("names.json", Trace(kNames));
+  auto csv = Run({"table", t.path, "--format", "csv"});
+  REQUIRE(csv.code == 0);
+  CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\")\",") != std::string::npos);
+  CHECK(csv.out.find("\n\"'=") != std::string::npos);
+}
+
+TEST_CASE("markdown names stay in their cell and code span", "[injection]") {
+  Temp t("names.json", Trace(kNames));
+  auto md = Run({"diff", t.path, t.path, "--format", "markdown"});
+  REQUIRE(md.code == 0);
+  INFO(md.out);
+  // "tick`s``x|y\nz": the newline shown, the pipe escaped, a fence of three backticks (the
+  // longest run inside is two).
+  CHECK(md.out.find("| ```tick`s``x\\|y\\x0az``` |") != std::string::npos);
+  // "`lead": starts with a backtick, so the fence of two is padded by a space.
+  CHECK(md.out.find("| `` `lead `` |") != std::string::npos);
+  // Every line of the key table is a table row.
+  size_t table = md.out.find("| Name |");
+  REQUIRE(table != std::string::npos);
+  size_t end = std::min(md.out.find("\n\n", table), md.out.size());
+  for (size_t at = table; at < end;) {
+    CHECK(md.out[at] == '|');
+    size_t next = md.out.find('\n', at);
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+}
+
+TEST_CASE("the flamegraph SVG holds no control character", "[injection]") {
+  Temp t("names.json", Trace(kNames));
+  std::string svg = "/tmp/profana_injection_" + std::to_string(::getpid()) + ".svg";
+  auto r = Run({"stacks", t.path, "--svg", svg, "-o", "/dev/null"});
+  REQUIRE(r.code == 0);
+  std::string text = profana::test::ReadFile(svg);
+  std::remove(svg.c_str());
+  CHECK_FALSE(HasControlByte(text, true));
+  CHECK(text.find("clip\\x1b]52") != std::string::npos);
+  CHECK(text.find("aGk=\\x07board") != std::string::npos);
+}
+
+TEST_CASE("JSON escapes C0 and C1 controls as \\u escapes", "[injection]") {
+  Temp t("names.json", Trace(kNames));
+  auto json = Run({"table", t.path, "--format", "json"});
+  REQUIRE(json.code == 0);
+  CHECK_FALSE(HasControlByte(json.out, true));
+  CHECK(json.out.find("clip\\u001b]52;c;aGk=\\u0007board") != std::string::npos);
+  CHECK(json.out.find("c1\\u009bx") != std::string::npos);
+  CHECK(json.out.find("tick`s``x|y\\nz") != std::string::npos);
+}
