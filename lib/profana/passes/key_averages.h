@@ -79,7 +79,12 @@ enum class SortKey {
 bool ParseSortKey(std::string_view text, SortKey* key);
 // The accepted names, for --help and error messages.
 const std::vector<std::string_view>& SortKeyNames();
+// --sort's help: what it does, the keys and their aliases.
+const char* SortKeyHelp();
 // Python's sorted(key=attr, reverse=True): descending and stable.
 void SortRows(std::vector<AverageRow>* rows, SortKey key);
+// The rows `profana table` shows: one per event (`raw`) or the key averages, sorted by `sort`.
+std::vector<AverageRow> TableRows(const Trace& trace, const FunctionEventList& events, bool raw,
+                                  const KeyAverageOptions& keys, SortKey sort);
 
 }  // namespace profana::passes
