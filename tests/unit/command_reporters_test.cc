@@ -48,22 +48,23 @@ size_t Count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("a job's table by rank: titled text blocks, one CSV header, a JSON array", "[reporters]") {
+TEST_CASE("a job's table by rank: titled text blocks, one CSV header, a JSON array",
+          "[reporters]") {
   report::RowsContext options;
   std::vector<std::string> inputs = {"dir"};
-  std::string text = report::FormatJobTable(report::OutputFormat::kText, TwoRanks(), true, inputs,
-                                            {}, options);
+  std::string text =
+      report::FormatJobTable(report::OutputFormat::kText, TwoRanks(), true, inputs, {}, options);
   CHECK(text.rfind("rank 0: r0.json\n", 0) == 0);  // the first title starts the output
   CHECK(Count(text, "\nrank 3: r3.json\n") == 1);  // after a blank line
   CHECK(Count(text, "aten::mm") == 2);
-  std::string csv = report::FormatJobTable(report::OutputFormat::kCsv, TwoRanks(), true, inputs,
-                                           {}, options);
+  std::string csv =
+      report::FormatJobTable(report::OutputFormat::kCsv, TwoRanks(), true, inputs, {}, options);
   // The header once, then one row per rank: three lines.
   CHECK(Count(csv, "\n") == 3);
   CHECK(Count(csv, "aten::mm") == 2);
   CHECK(csv.find("rank") == std::string::npos);
-  std::string json = report::FormatJobTable(report::OutputFormat::kJson, TwoRanks(), true, inputs,
-                                            {}, options);
+  std::string json =
+      report::FormatJobTable(report::OutputFormat::kJson, TwoRanks(), true, inputs, {}, options);
   CHECK(json.rfind("[\n", 0) == 0);
   CHECK(json.substr(json.size() - 2) == "]\n");
   CHECK(Count(json, "\"rank\": 0") + Count(json, "\"rank\":0") == 1);

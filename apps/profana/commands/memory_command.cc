@@ -28,8 +28,7 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
         f, trace, passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front()),
         a.file, a.device.empty() ? "" : t.devices[devices.front()].name);
   if (f == OutputFormat::kTimeline || f == OutputFormat::kRaw || f == OutputFormat::kHtml) {
-    if (t.devices.empty())
-      return Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events");
+    if (t.devices.empty()) return report::FormatNoMemory(f, report::PageTitle(a.file));
     devices = {a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front()};
     if (f == OutputFormat::kTimeline)
       return report::FormatTimelineJson(passes::CoalesceTimeline(trace, t, devices[0]));
@@ -53,6 +52,11 @@ Status RunMemory(const MemoryArgs& a, Context& ctx) {
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
   ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
                 t.blocks.size(), t.devices.size(), clock.Lap());
+  if (t.size() == 0 && !a.by_op && format != OutputFormat::kText) {
+    std::string note = report::kNoMemoryNote;  // "the trace has ...", without the full stop
+    note[0] = 't';
+    ctx.log.Warn("{}: {}", InputName(a.file), note.substr(0, note.size() - 1));
+  }
   PROFANA_ASSIGN_OR_RETURN(std::string out, Format(a, trace, events, t));
   ctx.log.Debug("formatted {} in {:.1f} ms", report::OutputFormatName(format), clock.Lap());
   return Emit(std::move(out), a.common, ctx);

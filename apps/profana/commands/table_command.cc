@@ -44,6 +44,11 @@ Status RunTable(const TableArgs& a, Context& ctx) {
                 PeakRssMb());
   std::vector<passes::AverageRow> rows =
       passes::TableRows(trace, events, a.rows.raw, a.rows.keys, a.rows.sort);
+  if (passes::SortsByMissingDeviceTime(rows, a.rows.sort))
+    ctx.log.Warn(
+        "{}: no device time in the trace: sorting by it keeps the rows in the order they "
+        "first appear",
+        InputName(a.job.inputs[0]));
   ctx.log.Debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(),
                 PeakRssMb());
   report::RowsContext context = a.rows;

@@ -259,4 +259,13 @@ std::vector<AverageRow> TableRows(const Trace& trace, const FunctionEventList& e
   return rows;
 }
 
+bool SortsByMissingDeviceTime(const std::vector<AverageRow>& rows, SortKey sort) {
+  if (sort != SortKey::kCudaTime && sort != SortKey::kCudaTimeTotal &&
+      sort != SortKey::kSelfCudaTimeTotal)
+    return false;
+  return std::none_of(rows.begin(), rows.end(), [](const AverageRow& r) {
+    return r.cuda_total_ns != 0 || r.self_cuda_ns != 0;
+  });
+}
+
 }  // namespace profana::passes

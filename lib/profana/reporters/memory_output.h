@@ -14,6 +14,9 @@
 
 namespace profana::report {
 
+// The html page's title: the input's file name ("<stdin>" for "-").
+std::string PageTitle(const std::string& file);
+
 // The parts of each device's view (passes::kMemory*) the format prints.
 unsigned MemoryViewParts(OutputFormat format);
 
@@ -23,6 +26,10 @@ std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
                            const passes::FunctionEventList& events, const passes::MemoryTimeline& t,
                            const std::vector<passes::MemoryDeviceView>& views,
                            const MemoryReportContext& context);
+
+// The output of a format that needs a device's records (timeline, raw, html) when there are
+// none: an empty [times, sizes] or list, or a page that says so. `title`: the input's file name.
+std::string FormatNoMemory(OutputFormat format, const std::string& title);
 
 // The per-op table in text, json or csv; `device` names the one device it covers (empty: all).
 std::string FormatByOpAs(OutputFormat format, const Trace& trace,
