@@ -63,17 +63,22 @@ TEST_CASE("a byte count of -2^63 prints without overflowing", "[hostile]") {
 }
 
 TEST_CASE("window bounds past the range of times keep nothing or everything", "[hostile]") {
-  // Ops at 0 and 100 us from the trace start. 9e15 us is 9e18 ns, past int64 once the origin is
-  // added: a start there keeps nothing (as 5000 does), an end there everything (as no end does).
+  // Ops at 0 and 100 us from the trace start, 10 us each. 9e15 us is 9e18 ns, past int64 once
+  // the origin is added: a start there keeps nothing (as 5000 does: an error that says where the
+  // events are), an end there everything (as no end does).
   Temp t("window.json", Trace(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
   auto all = Run({"table", t.path, "--format", "json"});
   auto none = Run({"table", t.path, "--format", "json", "--window", "5000:"});
   REQUIRE(all.code == 0);
-  REQUIRE(none.code == 0);
-  REQUIRE(all.out != none.out);
+  CHECK(none.code == 2);
+  CHECK(none.err == fmt::format("profana: error: {}: --window 5000: keeps no event: the trace's "
+                                "events run from 0 to 110 us\n",
+                                t.path));
   auto late_start = Run({"table", t.path, "--format", "json", "--window", "9000000000000000:"});
-  CHECK(late_start.code == 0);
-  CHECK(late_start.out == none.out);
+  CHECK(late_start.code == 2);
+  CHECK(late_start.err == fmt::format("profana: error: {}: --window 9000000000000000: keeps no "
+                                      "event: the trace's events run from 0 to 110 us\n",
+                                      t.path));
   auto late_end = Run({"table", t.path, "--format", "json", "--window", ":9000000000000000"});
   CHECK(late_end.out == all.out);
   auto early_start = Run({"table", t.path, "--format", "json", "--window", "-9000000000000000:"});

@@ -40,47 +40,36 @@ Result<std::vector<passes::RuleResult>> MeasureRules(const CheckArgs& a,
   return passes::BaselineRules(diff, a.max_regression);
 }
 
-// A budget must start with '{' (after a byte order mark and spaces): an input that cannot
-// (`--budget /dev/zero`) stops being read after its first bytes.
-bool CouldStartBudget(std::string_view first_bytes) {
-  if (first_bytes.substr(0, 3) == "\xEF\xBB\xBF") first_bytes.remove_prefix(3);
-  size_t at = first_bytes.find_first_not_of(" \t\r\n");
-  return at == std::string_view::npos || first_bytes[at] == '{';
-}
-
 Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
   passes::Budget budget;
   if (!a.budget.empty()) {
     ctx.inputs.push_back(a.budget);
-    PROFANA_ASSIGN_OR_RETURN(std::string text, ReadTextFile(a.budget, a.common, CouldStartBudget));
+    PROFANA_ASSIGN_OR_RETURN(std::string text,
+                             ReadTextFile(a.budget, a.common, passes::CouldStartBudget));
     PROFANA_ASSIGN_OR_RETURN(budget, passes::ParseBudget(text, a.budget));
   }
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   bool json = a.common.format == OutputFormat::kJson;
-  std::string text, failures;
+  report::CheckReport report;
   if (a.budget.empty() && a.baseline.empty()) {
-    std::vector<passes::ValidationCheck> checks =
-        passes::ValidateTrace(trace, LaunchIndex(trace.events));
-    text = json ? report::FormatValidationJson(a.file, checks)
-                : report::FormatValidationText(a.file, checks, trace);
-    failures = report::ValidationFailures(checks);
+    report = report::ReportValidation(
+        json, a.file, passes::ValidateTrace(trace, LaunchIndex(trace.events)), trace);
   } else {
     PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
                              MeasureRules(a, budget, trace, index, ctx));
-    std::string mode = a.budget.empty() ? report::BaselineMode(a.baseline, a.max_regression)
-                                        : report::BudgetMode(a.budget);
-    text = json ? report::FormatCheckJson(a.file, mode, results)
-                : report::FormatCheckText(a.file, mode, results);
-    failures = report::RuleFailures(results);
+    report =
+        report::ReportRules(json, a.file,
+                            a.budget.empty() ? report::BaselineMode(a.baseline, a.max_regression)
+                                             : report::BudgetMode(a.budget),
+                            results);
   }
-  PROFANA_RETURN_IF_ERROR(Emit(std::move(text), a.common, ctx));
-  if (failures.empty()) return Status::Ok();
-  return Status(ErrorCode::kCheckFailed, fmt::format("{}: {}", a.file, failures));
+  PROFANA_RETURN_IF_ERROR(Emit(std::move(report.text), a.common, ctx));
+  if (report.failures.empty()) return Status::Ok();
+  return Status(ErrorCode::kCheckFailed, fmt::format("{}: {}", a.file, report.failures));
 }
-
 }  // namespace
 
 void RegisterCheckCommand(CLI::App& app, Context& ctx) {

@@ -201,6 +201,12 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
     ctx.log.Debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
                   s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
                   s.event_index, s.detail);
+  if (warning == DiagnosticWarning::kWarn && trace.events.size() == 0 && trace.memory.size() == 0)
+    ctx.log.Warn("{}: the trace is empty: {}", name,
+                 trace.metadata.raw_events == 0
+                     ? std::string("it holds no events")
+                     : fmt::format("no duration events or [memory] records among its {} events",
+                                   trace.metadata.raw_events));
   if (!filter.empty()) {
     loaded.function_index.reset();  // it describes every event of the file
     size_t before = trace.events.size();

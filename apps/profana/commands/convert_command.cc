@@ -5,6 +5,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/io/chrome_trace_writer.h"
+#include "profana/io/convert_target.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
 #include "profana/passes/function_events.h"
@@ -19,24 +20,8 @@ struct ConvertArgs {
   bool no_index = false;
 };
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// "native", "text", "json" or "json.gz" from --to or the output's name; empty if neither says.
-std::string TargetFormat(const ConvertArgs& a) {
-  if (!a.to.empty()) return a.to;
-  const std::string& o = a.common.output;
-  if (EndsWith(o, ".pfa")) return "native";
-  if (EndsWith(o, ".txt")) return "text";
-  if (EndsWith(o, ".json.gz")) return "json.gz";
-  if (EndsWith(o, ".json")) return "json";
-  return "";
-}
-
 Status RunConvert(const ConvertArgs& a, Context& ctx) {
-  std::string to = TargetFormat(a);
+  std::string to = a.to.empty() ? io::ConvertTargetFromName(a.common.output) : a.to;
   if (to.empty())
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("convert: cannot tell the output format from \"{}\": name it "

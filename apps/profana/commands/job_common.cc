@@ -82,11 +82,19 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   return job;
 }
 
-Trace StringsOnlyTrace(StringPool strings, const std::string& format) {
-  Trace t;
-  t.strings = std::move(strings);
-  t.metadata.format = format;
-  return t;
+Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
+                                     Context& ctx, const passes::KeyAverageOptions& keys) {
+  job::SummaryOptions so;
+  so.table = true;
+  so.key_averages = keys;
+  return LoadJob(
+      args, options, ctx,
+      [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+        return job::SummarizeRank(t, e, p, so);
+      },
+      [&](job::RankSummary* s, const std::string& path) {
+        return job::UseSummaryForTable(s, path, keys);
+      });
 }
 
 }  // namespace profana::app

@@ -36,7 +36,8 @@ using SummaryUse = std::function<Status(job::RankSummary*, const std::string& pa
 Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
                                 const RankReducer& reduce, const SummaryUse& use_summary = {});
 
-// A Trace that only holds strings (a summary's), for reporters that look names up in a Trace.
-Trace StringsOnlyTrace(StringPool strings, const std::string& format);
+// The job's key averages (`keys`) per rank, from traces or summary files, for `table`.
+Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
+                                     Context& ctx, const passes::KeyAverageOptions& keys);
 
 }  // namespace profana::app

@@ -5,8 +5,7 @@
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
-#include "profana/reporters/memory_html.h"
-#include "profana/reporters/memory_reporter.h"
+#include "profana/reporters/memory_output.h"
 
 namespace profana::app {
 namespace {
@@ -24,41 +23,20 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
                            const passes::MemoryTimeline& t) {
   PROFANA_ASSIGN_OR_RETURN(std::vector<uint32_t> devices, passes::SelectMemoryDevices(t, a.device));
   OutputFormat f = a.common.format;
-  if (a.by_op) {
-    std::string name = a.device.empty() ? "" : t.devices[devices.front()].name;
-    std::vector<passes::MemoryOpRow> rows =
-        passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front());
-    return f == OutputFormat::kJson  ? report::FormatByOpJson(trace, rows, a.file, name)
-           : f == OutputFormat::kCsv ? report::FormatByOpCsv(trace, rows)
-                                     : report::FormatByOpText(trace, rows, name);
-  }
+  if (a.by_op)
+    return report::FormatByOpAs(
+        f, trace, passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front()),
+        a.file, a.device.empty() ? "" : t.devices[devices.front()].name);
   if (f == OutputFormat::kTimeline || f == OutputFormat::kRaw || f == OutputFormat::kHtml) {
-    if (t.devices.empty())
-      return Status(ErrorCode::kInvalidArgument, "the trace has no [memory] events");
+    if (t.devices.empty()) return report::FormatNoMemory(f, report::PageTitle(a.file));
     devices = {a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front()};
     if (f == OutputFormat::kTimeline)
       return report::FormatTimelineJson(passes::CoalesceTimeline(trace, t, devices[0]));
     if (f == OutputFormat::kRaw)
       return report::FormatRawJson(passes::RawTimeline(trace, t, devices[0]));
   }
-  unsigned parts = f == OutputFormat::kText  ? passes::kMemoryReport | passes::kMemoryOps
-                   : f == OutputFormat::kCsv ? passes::kMemoryTimeline
-                                             : passes::kMemoryReport | passes::kMemoryTimeline;
-  auto views = passes::ViewMemoryDevices(trace, events, t, devices, parts);
-  report::MemoryReportContext c{a.file, events.origin_ns, a.top};
-  switch (f) {
-    case OutputFormat::kText:
-      return report::FormatMemoryText(trace, events, t, views, c);
-    case OutputFormat::kJson:
-      return report::FormatMemoryJson(trace, events, t, views, c);
-    case OutputFormat::kCsv:
-      return report::FormatTimelineCsv(t, views);
-    default:  // html: the page's title is the file's name
-      return report::FormatMemoryHtml(
-          trace, events, t, views.front(),
-          {a.file == "-" ? "<stdin>" : a.file.substr(a.file.find_last_of('/') + 1),
-           events.origin_ns});
-  }
+  auto views = passes::ViewMemoryDevices(trace, events, t, devices, report::MemoryViewParts(f));
+  return report::FormatMemoryAs(f, trace, events, t, views, {a.file, events.origin_ns, a.top});
 }
 
 Status RunMemory(const MemoryArgs& a, Context& ctx) {
@@ -74,6 +52,11 @@ Status RunMemory(const MemoryArgs& a, Context& ctx) {
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
   ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
                 t.blocks.size(), t.devices.size(), clock.Lap());
+  if (t.size() == 0 && !a.by_op && format != OutputFormat::kText) {
+    std::string note = report::kNoMemoryNote;  // "the trace has ...", without the full stop
+    note[0] = 't';
+    ctx.log.Warn("{}: {}", InputName(a.file), note.substr(0, note.size() - 1));
+  }
   PROFANA_ASSIGN_OR_RETURN(std::string out, Format(a, trace, events, t));
   ctx.log.Debug("formatted {} in {:.1f} ms", report::OutputFormatName(format), clock.Lap());
   return Emit(std::move(out), a.common, ctx);

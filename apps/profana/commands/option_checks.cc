@@ -1,16 +1,10 @@
+// The option checks of names: one of a fixed list, one the library parses, a value the library
+// parses. The checks of numbers are in option_numbers.cc.
 #include "profana/commands/option_checks.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
 #include "fmt/format.h"
-#include "profana/base/memory_limit.h"
 
 namespace profana::app {
-namespace {
-
-// A validator whose check returns the error message, empty when the value is good.
 CLI::Validator Check(std::string description,
                      std::function<std::string(const std::string&)> check) {
   return CLI::Validator(
@@ -21,6 +15,8 @@ CLI::Validator Check(std::string description,
       },
       std::move(description));
 }
+
+namespace {
 
 std::string UnknownName(const std::string& option, const std::string& noun,
                         const std::string& value, const std::string& names) {
@@ -43,59 +39,6 @@ CLI::Validator Named(std::string option, std::string noun, std::string names,
                      std::function<bool(const std::string&)> valid) {
   return Check("", [option, noun, names, valid](const std::string& value) {
     return valid(value) ? std::string() : UnknownName(option, noun, value, names);
-  });
-}
-
-CLI::Validator WholeNumber(std::string option, int64_t min, int64_t max) {
-  std::string description = min == 1 ? "POSITIVE" : min == 0 ? "NONNEGATIVE" : "";
-  std::string expected = min == std::numeric_limits<int64_t>::min()
-                             ? "a whole number"
-                             : fmt::format("a whole number, {} or more", min);
-  return Check(description, [option, min, max, expected](const std::string& value) {
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(value.c_str(), &end, 0);
-    if (value.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
-      return fmt::format("{} {}: expected {}", option, value, expected);
-    return std::string();
-  });
-}
-
-CLI::Validator NonNegativeNumber(std::string option) {
-  return Check("NONNEGATIVE", [option](const std::string& value) {
-    char* end = nullptr;
-    double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
-      return fmt::format("{} {}: expected a number, 0 or more", option, value);
-    return std::string();
-  });
-}
-
-CLI::Validator ByteSize(std::string option) {
-  return Check("", [option](const std::string& value) {
-    uint64_t bytes = 0;
-    if (ParseByteSize(value, &bytes)) return std::string();
-    return fmt::format("{} {}: expected a size such as 512M, 16G or 0 (no limit)", option, value);
-  });
-}
-
-bool ParsePercentage(const std::string& text, double* fraction) {
-  std::string s = text;
-  bool percent = !s.empty() && s.back() == '%';
-  if (percent) s.pop_back();
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v) || v < 0) return false;
-  *fraction = percent ? v / 100 : v;
-  return true;
-}
-
-CLI::Validator Percentage(std::string option) {
-  return Check("", [option](const std::string& value) {
-    double fraction = 0;
-    if (ParsePercentage(value, &fraction)) return std::string();
-    return fmt::format("{} \"{}\": expected a percentage like 5% (or a fraction like 0.05)", option,
-                       value);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +25,12 @@ class BadOptionValue : public CLI::ParseError {
       : CLI::ParseError("BadOptionValue", std::move(message), CLI::ExitCodes::ValidationError) {}
 };
 
-// A name from `names` ("{text,json}" in --help): `--format: unknown format "x" (expected one of:
-// text, json)`.
+// A validator whose check returns the error message, empty when the value is good; a message
+// stops the command line as BadOptionValue. The checks below are made of it.
+CLI::Validator Check(std::string description, std::function<std::string(const std::string&)> check);
+
+// Names (option_checks.cc). A name from `names` ("{text,json}" in --help): `--format: unknown
+// format "x" (expected one of: text, json)`.
 CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names);
 // The same message for names the library parses (with aliases): valid(value) says whether it
 // is one. `names` lists them for the message; --help shows no set.
@@ -45,9 +50,9 @@ CLI::Option* AddNamedOption(CLI::App* command, const std::string& option, T* val
         return parse(text, &parsed);
       }));
 }
-// A whole number in [min, max], as CLI11 reads it (strtoll, base prefixes allowed). --help
-// shows POSITIVE for min 1 and NONNEGATIVE for min 0, unless .description("") hides it where
-// the option's own text says enough.
+// Numbers (option_numbers.cc). A whole number in [min, max], as CLI11 reads it (strtoll, base
+// prefixes allowed). --help shows POSITIVE for min 1 and NONNEGATIVE for min 0, unless
+// .description("") hides it where the option's own text says enough.
 CLI::Validator WholeNumber(std::string option, int64_t min,
                            int64_t max = std::numeric_limits<int64_t>::max());
 template <typename T>
@@ -62,6 +67,15 @@ CLI::Validator ByteSize(std::string option);
 CLI::Validator Percentage(std::string option);
 // A value the library parses: its error message is the message.
 CLI::Validator ParsedBy(std::function<Status(const std::string&)> parse);
+
+// An int option that sets an optional<int> (which holds its default, shown in --help).
+inline CLI::Option* AddOptionalInt(CLI::App* command, const char* name, std::optional<int>* value,
+                                   const char* help) {
+  return command
+      ->add_option_function<int>(
+          name, [value](int v) { *value = v; }, help)
+      ->default_str(std::to_string(**value));
+}
 
 // "5%" and "0.05" are 0.05. False for anything else, and for negative or non-finite values.
 bool ParsePercentage(const std::string& text, double* fraction);

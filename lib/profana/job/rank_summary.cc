@@ -126,6 +126,19 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   return s;
 }
 
+Status UseSummaryForTable(RankSummary* s, const std::string& path,
+                          const passes::KeyAverageOptions& keys) {
+  if (keys.group_by_stack_n > 0)
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("{}: a summary keeps no stacks: --group-by-stack needs the traces", path));
+  if (keys.group_by_input_shape) {
+    s->rows = std::move(s->shape_rows);
+    s->row_origin = std::move(s->shape_row_origin);
+  }
+  return Status::Ok();
+}
+
 void SetRank(RankSummary* s, int64_t rank) {
   for (SourceInfo& src : s->sources) src.rank = rank;
   for (RankStep& step : s->steps) step.rank = rank;
@@ -158,6 +171,16 @@ void Merge(RankSummary* into, const RankSummary& other) {
                    });
   into->kernels.Merge(other.kernels);
   into->ranks_settled = into->ranks_settled || other.ranks_settled;
+}
+
+std::vector<RankSummary> TableParts(JobSummary job, bool by_rank, passes::SortKey sort) {
+  std::vector<RankSummary> parts;
+  if (by_rank)
+    parts = std::move(job.ranks);
+  else
+    parts.push_back(job.Combine());
+  for (RankSummary& s : parts) passes::SortRows(&s.rows, sort);
+  return parts;
 }
 
 std::vector<int64_t> JobSummary::RankList() const {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/base/string_pool.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/job/step_breakdown.h"
@@ -79,6 +80,12 @@ struct RankSummary {
 // Gives a one-source summary its rank (sources, steps and row origins).
 void SetRank(RankSummary* summary, int64_t rank);
 
+// A summary read from a file, made what SummarizeRank would make of a trace for `table` with
+// `keys`: the rows grouped by input shape when asked; an error for --group-by-stack, whose
+// stacks a summary does not keep.
+Status UseSummaryForTable(RankSummary* summary, const std::string& path,
+                          const passes::KeyAverageOptions& keys);
+
 // The passes a summary needs, on one loaded trace (and its function events).
 RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& events,
                           const std::string& path, const SummaryOptions& options);
@@ -96,6 +103,10 @@ struct JobSummary {
   // Every rank merged; table times then show the exact sums.
   RankSummary Combine() const;
 };
+
+// What a whole-job table shows: the ranks combined, or (by_rank) each rank on its own, with the
+// rows sorted by `sort`.
+std::vector<RankSummary> TableParts(JobSummary job, bool by_rank, passes::SortKey sort);
 
 // "0-3,5,7": the ranks as short ranges, for headers.
 std::string FormatRankList(const std::vector<int64_t>& ranks);

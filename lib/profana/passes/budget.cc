@@ -257,6 +257,12 @@ bool Holds(const BudgetRule& r, double v) {
 const char* BudgetMetricName(BudgetMetric m) { return Info(m).name; }
 const char* BudgetMetricUnit(BudgetMetric m) { return Info(m).unit; }
 
+bool CouldStartBudget(std::string_view first_bytes) {
+  if (first_bytes.substr(0, 3) == "\xEF\xBB\xBF") first_bytes.remove_prefix(3);
+  size_t at = first_bytes.find_first_not_of(" \t\r\n");
+  return at == std::string_view::npos || first_bytes[at] == '{';
+}
+
 Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
   // A byte order mark is skipped, as in traces.
   size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;

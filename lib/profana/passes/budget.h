@@ -47,6 +47,10 @@ struct Budget {
 };
 
 // Errors name the file, the rule index and the key: "b.json: rules[2]: unknown key "maxx"".
+// A budget must start with '{' (after a byte order mark and spaces): an input that cannot
+// (`--budget /dev/zero`) stops being read after its first bytes.
+bool CouldStartBudget(std::string_view first_bytes);
+
 Result<Budget> ParseBudget(std::string_view text, const std::string& file_name);
 
 struct RuleResult {

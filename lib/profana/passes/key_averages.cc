@@ -226,6 +226,14 @@ bool ParseSortKey(std::string_view text, SortKey* key) {
   return false;
 }
 
+const char* SortKeyHelp() {
+  return "Sort rows by this attribute, descending (cpu_time, cuda_time, cpu_time_total, "
+         "cuda_time_total, self_cpu_time_total, self_cuda_time_total, cpu_memory_usage, "
+         "cuda_memory_usage, self_cpu_memory_usage, self_cuda_memory_usage, count; short "
+         "aliases self_cpu, self_cuda, cpu_total, cuda_total, cpu_mem, self_cpu_mem, "
+         "cuda_mem, self_cuda_mem, calls)";
+}
+
 const std::vector<std::string_view>& SortKeyNames() {
   static const std::vector<std::string_view> names = [] {
     std::vector<std::string_view> v;
@@ -240,6 +248,23 @@ void SortRows(std::vector<AverageRow>* rows, SortKey key) {
   std::stable_sort(rows->begin(), rows->end(), [key](const AverageRow& a, const AverageRow& b) {
     if (IsTimeKey(key)) return TimeValue(a, key) > TimeValue(b, key);
     return IntegerValue(a, key) > IntegerValue(b, key);
+  });
+}
+
+std::vector<AverageRow> TableRows(const Trace& trace, const FunctionEventList& events, bool raw,
+                                  const KeyAverageOptions& keys, SortKey sort) {
+  std::vector<AverageRow> rows =
+      raw ? RawEventRows(trace, events) : ComputeKeyAverages(trace, events, keys);
+  SortRows(&rows, sort);
+  return rows;
+}
+
+bool SortsByMissingDeviceTime(const std::vector<AverageRow>& rows, SortKey sort) {
+  if (sort != SortKey::kCudaTime && sort != SortKey::kCudaTimeTotal &&
+      sort != SortKey::kSelfCudaTimeTotal)
+    return false;
+  return std::none_of(rows.begin(), rows.end(), [](const AverageRow& r) {
+    return r.cuda_total_ns != 0 || r.self_cuda_ns != 0;
   });
 }
 

@@ -79,7 +79,15 @@ enum class SortKey {
 bool ParseSortKey(std::string_view text, SortKey* key);
 // The accepted names, for --help and error messages.
 const std::vector<std::string_view>& SortKeyNames();
+// --sort's help: what it does, the keys and their aliases.
+const char* SortKeyHelp();
 // Python's sorted(key=attr, reverse=True): descending and stable.
 void SortRows(std::vector<AverageRow>* rows, SortKey key);
+// True when `sort` is a device-time key (cuda_time, cuda_time_total, self_cuda_time_total) and
+// no row has device time: the sort then leaves the rows in the order they first appeared.
+bool SortsByMissingDeviceTime(const std::vector<AverageRow>& rows, SortKey sort);
+// The rows `profana table` shows: one per event (`raw`) or the key averages, sorted by `sort`.
+std::vector<AverageRow> TableRows(const Trace& trace, const FunctionEventList& events, bool raw,
+                                  const KeyAverageOptions& keys, SortKey sort);
 
 }  // namespace profana::passes

@@ -8,6 +8,7 @@
 
 #include "fmt/format.h"
 #include "profana/model/launch_index.h"
+#include "profana/passes/empty_selection.h"
 
 namespace profana::passes {
 namespace {
@@ -246,6 +247,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     uint8_t flags;
   };
   std::vector<std::vector<Open>> open(t.threads.size());
+  bool name_matched = false;
   std::vector<uint8_t> flags(ev.size(), 0);
   LaunchIndex launches(ev);
   for (uint32_t i = 0; i < ev.size(); ++i) {
@@ -258,6 +260,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
     if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
     if (thread_ok[ev.thread[i].value]) fl |= kThreadOk;
     if (!name.active() || (inherited & kNameOk) || name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
+    name_matched = name_matched || (name.active() && (fl & kNameOk));
     if (exclude.active() && ((inherited & kExcluded) || exclude.Matches(t, ev.trace_name[i])))
       fl |= kExcluded;
     flags[i] = fl;
@@ -265,8 +268,11 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   }
 
   std::vector<uint8_t> keep(ev.size(), 0);
+  bool had_events = false, kept_events = false, had_device = false, kept_device = false;
   for (uint32_t i = 0; i < ev.size(); ++i) {
     uint8_t fl = flags[i];
+    had_events = had_events || ev.kind[i] != ActivityKind::kTraceSpan;
+    had_device = had_device || IsDeviceActivity(ev.kind[i]);
     if (IsDeviceActivity(ev.kind[i])) {
       if (std::optional<EventId> launch = launches.Launch(ev.correlation[i])) {
         fl = flags[launch->value] & (kTimeOk | kThreadOk | kExcluded);
@@ -276,14 +282,26 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
         if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
         if (!name.active()) fl |= kNameOk;
       }
-      if (name.active() && name.Matches(t, ev.trace_name[i])) fl |= kNameOk;
+      if (name.active() && name.Matches(t, ev.trace_name[i])) {
+        fl |= kNameOk;
+        name_matched = true;
+      }
       if (exclude.active() && exclude.Matches(t, ev.trace_name[i])) fl |= kExcluded;
       bool device_ok = f.devices.empty() || std::find(f.devices.begin(), f.devices.end(),
                                                       ev.device[i]) != f.devices.end();
       if (!device_ok || !stream_ok[ev.thread[i].value]) continue;
     }
     keep[i] = ev.kind[i] == ActivityKind::kTraceSpan || fl == (kTimeOk | kThreadOk | kNameOk);
+    kept_events = kept_events || (keep[i] && ev.kind[i] != ActivityKind::kTraceSpan);
+    kept_device = kept_device || (keep[i] && IsDeviceActivity(ev.kind[i]));
   }
+  // A selection that keeps nothing of a trace that has events (or no device activity of one that
+  // has some, for --device and --stream) is a mistake, a thread or name that is not there: say
+  // what the trace has rather than print empty results.
+  bool device_filter = !f.devices.empty() || !f.streams.empty();
+  if ((had_events && !kept_events) || (device_filter && had_device && !kept_device))
+    return Status(ErrorCode::kInvalidArgument,
+                  EmptySelectionMessage(f, t, thread_ok, stream_ok, name_matched));
   Compact(&t.events, keep);
 
   const MemoryTable& mem = t.memory;

@@ -155,4 +155,17 @@ std::string ValidationFailures(const std::vector<passes::ValidationCheck>& check
   return failures;
 }
 
+CheckReport ReportRules(bool json, const std::string& file, const std::string& mode,
+                        const std::vector<passes::RuleResult>& results) {
+  return {json ? FormatCheckJson(file, mode, results) : FormatCheckText(file, mode, results),
+          RuleFailures(results)};
+}
+
+CheckReport ReportValidation(bool json, const std::string& file,
+                             const std::vector<passes::ValidationCheck>& checks,
+                             const Trace& trace) {
+  return {json ? FormatValidationJson(file, checks) : FormatValidationText(file, checks, trace),
+          ValidationFailures(checks)};
+}
+
 }  // namespace profana::report

@@ -34,4 +34,16 @@ std::string FormatValidationJson(const std::string& file,
 // "549 device_without_launch, 31 overlapping_device_activity"; empty when all passed.
 std::string ValidationFailures(const std::vector<passes::ValidationCheck>& checks);
 
+// A check's report (text, or JSON when `json`) and the one-line list of its failures (empty
+// when everything held), for the failed check's message.
+struct CheckReport {
+  std::string text;
+  std::string failures;
+};
+CheckReport ReportRules(bool json, const std::string& file, const std::string& mode,
+                        const std::vector<passes::RuleResult>& results);
+CheckReport ReportValidation(bool json, const std::string& file,
+                             const std::vector<passes::ValidationCheck>& checks,
+                             const Trace& trace);
+
 }  // namespace profana::report

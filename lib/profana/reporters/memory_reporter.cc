@@ -104,9 +104,7 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
       fmt::format("Memory records: {} ({} allocations, {} frees) on {} device{}\n", k.records,
                   k.allocations, k.frees, t.devices.size(), t.devices.size() == 1 ? "" : "s");
   if (t.size() == 0) {
-    out +=
-        "The trace has no [memory] events: record it with "
-        "torch.profiler.profile(profile_memory=True).\n";
+    out += fmt::format("{}\n", kNoMemoryNote);
     return out;
   }
   for (const passes::MemoryDeviceView& view : views) {

@@ -12,6 +12,11 @@
 
 namespace profana::report {
 
+// What a trace without [memory] records says, in every format: the text report's last line,
+// and (without its full stop) the warning the other formats print on standard error.
+inline constexpr const char* kNoMemoryNote =
+    "The trace has no [memory] events: record it with "
+    "torch.profiler.profile(profile_memory=True).";
 struct MemoryReportContext {
   std::string input;
   int64_t origin_ns = 0;  // times print relative to this (the trace's start)

@@ -161,4 +161,42 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
   return out;
 }
 
+StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
+                       bool per_event, bool merged) {
+  StacksText out;
+  out.source = samples.source;
+  if (per_event) out.collapsed = FormatCollapsed(trace, samples, unit);
+  if (merged) out.merged = MergeStacks(trace, samples, unit);
+  return out;
+}
+
+std::string FormatStacksAs(OutputFormat format, bool merged, const StacksText& stacks,
+                           const std::string& input, passes::StackMetric metric, StackUnit unit,
+                           const std::vector<int64_t>& ranks) {
+  if (format == OutputFormat::kJson)
+    return FormatStacksJson(input, metric, stacks.source, unit, stacks.merged, ranks);
+  return merged ? FormatMerged(stacks.merged) : stacks.collapsed;
+}
+
+std::string EmptyStacksReason(const passes::StackSamples& samples, passes::StackMetric metric) {
+  if (metric == passes::StackMetric::kSelfCuda && !samples.has_device_activity)
+    return "no device activity (no kernel, memcpy or memset): no self_cuda stacks";
+  if (samples.stack.empty() && samples.source == passes::StackSource::kPython)
+    return "no Python stacks recorded (profile with with_stack=True, or use --stacks ops)";
+  return "";
+}
+
+std::map<std::string, int64_t> StacksByRank(const std::vector<job::RankSummary>& ranks) {
+  std::map<std::string, int64_t> out;
+  for (const job::RankSummary& s : ranks)
+    for (const auto& [stack, weight] : s.stacks)
+      out[fmt::format("rank {};{}", s.rank(), stack)] += weight;
+  return out;
+}
+
+std::string FlamegraphTitle(const std::string& input, const std::string& metric,
+                            passes::StackSource source) {
+  return fmt::format("{} ({}, {} stacks)", input, metric, StackSourceName(source));
+}
+
 }  // namespace profana::report

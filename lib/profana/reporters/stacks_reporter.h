@@ -5,9 +5,12 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
+#include "profana/job/rank_summary.h"
 #include "profana/model/trace.h"
 #include "profana/passes/stacks.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -23,6 +26,34 @@ std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 // "stack weight_base weight_new" for every stack in either, sorted (difffolded.pl's format).
 std::string FormatDiff(const std::map<std::string, int64_t>& base,
                        const std::map<std::string, int64_t>& next);
+
+// One trace's stacks as the commands print them: export_stacks' lines (`per_event`), and the
+// merge (for --merge, --diff, JSON, a whole job and the SVG) when `merged` is asked for.
+struct StacksText {
+  std::string collapsed;
+  std::map<std::string, int64_t> merged;
+  passes::StackSource source = passes::StackSource::kAuto;  // where the stacks came from
+};
+StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
+                       bool per_event, bool merged);
+
+// What `stacks` prints for one result (the differential aside): JSON, the merge (`merged`), or
+// export_stacks' lines. `input` and `ranks` name what the JSON describes.
+std::string FormatStacksAs(OutputFormat format, bool merged, const StacksText& stacks,
+                           const std::string& input, passes::StackMetric metric, StackUnit unit,
+                           const std::vector<int64_t>& ranks);
+
+// Why the samples hold nothing to draw, for a warning: no device activity for self_cuda, or no
+// Python stacks recorded. Empty when there is no such reason.
+std::string EmptyStacksReason(const passes::StackSamples& samples, passes::StackMetric metric);
+
+// A whole job's stacks, each rank's under a "rank N" root frame (--by-rank), so that one
+// flamegraph shows the ranks side by side.
+std::map<std::string, int64_t> StacksByRank(const std::vector<job::RankSummary>& ranks);
+
+// The flamegraph's title: "INPUT (METRIC, SOURCE stacks)".
+std::string FlamegraphTitle(const std::string& input, const std::string& metric,
+                            passes::StackSource source);
 
 // "python", "ops", "both", "auto": as --stacks names the source.
 const char* StackSourceName(passes::StackSource source);

@@ -19,6 +19,7 @@ struct TableOptions {
   std::optional<std::string> header;
   bool top_level_only = false;
   bool profile_memory = false;  // show the memory columns
+  bool no_truncate = false;     // --no-truncate: never shorten, whatever the widths say
 };
 
 // The rows a table shows, in order: PyTorch stops at row_limit rows (-1: no limit), counting

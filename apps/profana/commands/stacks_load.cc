@@ -1,0 +1,48 @@
+#include "profana/commands/stacks_load.h"
+
+#include <mutex>
+
+#include "profana/job/rank_summary.h"
+#include "profana/passes/function_events.h"
+
+namespace profana::app {
+
+Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
+                                      Context& ctx, const StacksRequest& r) {
+  std::optional<FunctionEventIndex> index;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, options, ctx, &index));
+  Stopwatch clock;
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, options, ctx);
+  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  passes::StackSamples samples = passes::ComputeStackSamples(trace, events, r.source, r.metric);
+  ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
+                samples.trie.size() - 1, clock.Lap());
+  if (std::string why = report::EmptyStacksReason(samples, r.metric); !why.empty())
+    ctx.log.Warn("{}: {}", InputName(file), why);
+  report::StacksText out = report::ShapeStacks(trace, samples, r.unit, r.per_event, r.merged);
+  ctx.log.Debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
+                out.merged.size(), clock.Lap());
+  return out;
+}
+
+Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOptions& options,
+                                         Context& ctx, const StacksRequest& r,
+                                         std::vector<int64_t>* ranks) {
+  report::StacksText out;
+  out.source = r.source;
+  std::mutex mutex;  // the reducer runs on several workers
+  auto reduce = [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+    job::RankSummary s = job::SummarizeRank(t, e, p, {});
+    passes::StackSamples samples = passes::ComputeStackSamples(t, e, r.source, r.metric);
+    s.stacks = report::MergeStacks(t, samples, r.unit);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (out.source != passes::StackSource::kPython) out.source = samples.source;
+    return s;
+  };
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadJob(args, options, ctx, reduce));
+  *ranks = job.RankList();
+  out.merged = args.by_rank ? report::StacksByRank(job.ranks) : job.Combine().stacks;
+  return out;
+}
+
+}  // namespace profana::app

@@ -1,0 +1,34 @@
+// The load step of `profana stacks`: one trace's stack samples, or a whole job's merged stacks,
+// shaped as the command prints them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/passes/stacks.h"
+#include "profana/reporters/stacks_reporter.h"
+
+namespace profana::app {
+
+struct StacksRequest {
+  passes::StackSource source = passes::StackSource::kAuto;
+  passes::StackMetric metric = passes::StackMetric::kSelfCpu;
+  report::StackUnit unit = report::StackUnit::kMicros;
+  bool per_event = false;  // export_stacks' lines, one per event
+  bool merged = false;     // the merge (for --merge, --diff, JSON and the SVG)
+};
+
+// One trace: loads it and computes its samples; warns in one line why a result is empty.
+Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
+                                      Context& ctx, const StacksRequest& request);
+
+// Several traces: each rank's merged stacks, summed, or each under a "rank N" root frame with
+// --by-rank; `ranks` receives the job's ranks. Auto stacks are python where any rank recorded
+// Python stacks.
+Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOptions& options,
+                                         Context& ctx, const StacksRequest& request,
+                                         std::vector<int64_t>* ranks);
+
+}  // namespace profana::app
