@@ -74,4 +74,9 @@ grep -qF "${note^}." "$tmp/mem.html" || fail "html page without the note"
 "$profana" memory "$trace" --link pytorch > "$tmp/mem.txt" 2> "$tmp/err"
 grep -qxF "${note^}." "$tmp/mem.txt" || fail "text report without the note"
 [[ ! -s "$tmp/err" ]] || fail "text report also noted on stderr: $(cat "$tmp/err")"
+# idle on a CPU-only trace: one line saying so, not an empty table header.
+"$profana" idle "$cpu" > "$tmp/idle.txt" 2> "$tmp/err"
+[[ "$(cat "$tmp/idle.txt")" == "No device activity (no kernel, memcpy or memset): there is no GPU idle time to measure." ]] ||
+  fail "idle on a CPU-only trace: $(cat "$tmp/idle.txt")"
+[[ ! -s "$tmp/err" ]] || fail "idle text also warned: $(cat "$tmp/err")"
 echo "ok"

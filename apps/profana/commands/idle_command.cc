@@ -19,7 +19,8 @@ struct IdleArgs {
 Status RunIdle(const IdleArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-  WarnWithoutDeviceActivity(trace, a.file, ctx);
+  // (the text report says it in its place)
+  if (a.common.format != OutputFormat::kText) WarnWithoutDeviceActivity(trace, a.file, ctx);
   passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
   passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
       trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));

@@ -27,9 +27,8 @@ std::string ListTracks(const Trace& t, bool device) {
     names.push_back(std::move(id));
   }
   if (names.empty()) return "none";
-  std::string out = fmt::format("{}", fmt::join(names.begin(),
-                                                names.begin() + std::min(names.size(), kListed),
-                                                ", "));
+  std::string out = fmt::format(
+      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kListed), ", "));
   if (names.size() > kListed) out += fmt::format(" and {} more", names.size() - kListed);
   return out;
 }
@@ -70,9 +69,10 @@ std::string EmptySelectionMessage(const TraceFilter& f, const Trace& t,
     last = std::max(last, t.events.end_ns[i]);
   }
   if (!f.name.empty() && !name_matched)
-    return fmt::format("--name \"{}\" matches no event name: the trace has {} events with {} "
-                       "distinct names",
-                       f.name, events, names.size());
+    return fmt::format(
+        "--name \"{}\" matches no event name: the trace has {} events with {} "
+        "distinct names",
+        f.name, events, names.size());
   if (f.window_start_us || f.window_end_us) {
     int64_t origin = t.metadata.origin.ns;
     return fmt::format("--window {}:{} keeps no event: the trace's events run from {} to {} us",

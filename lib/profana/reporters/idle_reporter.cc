@@ -19,6 +19,9 @@ std::string Percent(int64_t part, int64_t whole) {
 
 std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
                            const passes::IdleBreakdown& b, int gaps_asked) {
+  if (b.tracks.empty())
+    return "No device activity (no kernel, memcpy or memset): there is no GPU idle time to "
+           "measure.\n";
   std::string out = fmt::format(
       "GPU idle time between device activities (kernel wait: gaps under {} ns after an early "
       "launch)\n",

@@ -11,7 +11,8 @@
 
 namespace profana::report {
 
-// gaps_asked: how many longest gaps were asked for (the heading says it).
+// gaps_asked: how many longest gaps were asked for (the heading says it). Without device
+// activity: one line that says so instead of the table.
 std::string FormatIdleText(const Trace& trace, const passes::FunctionEventList& events,
                            const passes::IdleBreakdown& breakdown, int gaps_asked);
 std::string FormatIdleCsv(const Trace& trace, const passes::IdleBreakdown& breakdown);

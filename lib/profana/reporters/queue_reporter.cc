@@ -28,8 +28,9 @@ std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
       "CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
   out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches,
                      g.kernels, g.launches_without_kernel);
-  out += fmt::format("  points {}, max depth {}, mean depth {:.2f}\n", g.queue.size(), max_depth,
-                     g.queue.empty() ? 0.0 : sum / g.queue.size());
+  // One queue over every stream: its maximum differs from the per-stream maxima below.
+  out += fmt::format("  points {}, max depth of the one queue {}, mean depth {:.2f}\n",
+                     g.queue.size(), max_depth, g.queue.empty() ? 0.0 : sum / g.queue.size());
   int64_t idle = 0;
   for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
   out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
