@@ -3,9 +3,24 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profana/cli.h"
+
+namespace {
+
+// Standard output for a command that writes as it goes (profana tree).
+class StdoutSink final : public profana::OutputSink {
+ public:
+  profana::Status Write(std::string_view bytes) override {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size())
+      return profana::Status::Ok();
+    return profana::Status(profana::ErrorCode::kIo, "standard output: write failed");
+  }
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
 #if defined(PROFANA_NEEDS_AVX2)
@@ -26,7 +41,8 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
-  int code = profana::app::RunCli(args, &out, &err);
+  StdoutSink stdout_sink;
+  int code = profana::app::RunCli(args, &out, &err, &stdout_sink);
   if (!out.empty() && std::fwrite(out.data(), 1, out.size(), stdout) != out.size())
     code = code ? code : 2;
   if (std::fflush(stdout) != 0) code = code ? code : 2;

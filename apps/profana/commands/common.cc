@@ -241,4 +241,46 @@ Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
   return Status::Ok();
 }
 
+namespace {
+
+// A -o file written chunk by chunk.
+class FileSink final : public OutputSink {
+ public:
+  FileSink(std::FILE* f, const std::string& path) : f_(f), path_(path) {}
+  Status Write(std::string_view bytes) override {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), f_) == bytes.size()) return Status::Ok();
+    return Status(ErrorCode::kIo, fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+  }
+
+ private:
+  std::FILE* f_;
+  const std::string& path_;
+};
+
+}  // namespace
+
+Status EmitStreamed(const CommonOptions& o, Context& ctx,
+                    const std::function<Status(OutputSink*)>& write) {
+  if (o.output.empty() || o.output == "-") {
+    if (!ctx.stdout_stream) {
+      StringSink sink(ctx.out);
+      return write(&sink);
+    }
+    if (!ctx.out->empty()) {  // what came before goes first
+      PROFANA_RETURN_IF_ERROR(ctx.stdout_stream->Write(*ctx.out));
+      ctx.out->clear();
+    }
+    return write(ctx.stdout_stream);
+  }
+  std::FILE* f = std::fopen(o.output.c_str(), "wb");
+  if (!f)
+    return Status(ErrorCode::kIo,
+                  fmt::format("{}: cannot write: {}", o.output, std::strerror(errno)));
+  FileSink sink(f, o.output);
+  Status st = write(&sink);
+  if (std::fclose(f) != 0 && st.ok())
+    st = Status(ErrorCode::kIo, fmt::format("{}: write failed", o.output));
+  return st;
+}
+
 }  // namespace profana::app
