@@ -36,8 +36,9 @@ int Finish(const Status& status, std::string* err) {
 
 }  // namespace
 
-int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err) {
-  Context ctx{out, Log(err), nullptr, {}};
+int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
+           OutputSink* stdout_stream) {
+  Context ctx{out, Log(err), nullptr, {}, stdout_stream};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");

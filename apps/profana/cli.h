@@ -5,11 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/output_sink.h"
+
 namespace profana::app {
 
 // Runs `profana ARGS...` (args exclude the program name). Standard output and standard error
 // text are appended to *out and *err; the return value is the exit code (0 ok, 1 a check
-// failed, 2 bad input or usage).
-int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err);
+// failed, 2 bad input or usage). A command whose output can run to hundreds of MB (tree) writes
+// its standard output to `stdout_stream` as it goes, when one is given, instead of to *out.
+int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
+           OutputSink* stdout_stream = nullptr);
 
 }  // namespace profana::app

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   profana::app::RemoveOutputFileOnSignals();
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
-  int code = profana::app::RunCli(args, &out, &err);
+  profana::app::StandardOutputSink stdout_sink(stdout_closed);
+  int code = profana::app::RunCli(args, &out, &err, &stdout_sink);
   return profana::app::PrintResults(out, std::move(err), code, stdout_closed);
 }

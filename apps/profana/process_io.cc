@@ -59,4 +59,11 @@ int PrintResults(const std::string& out, std::string err, int code, bool stdout_
   return code;
 }
 
+Status StandardOutputSink::Write(std::string_view bytes) {
+  if (closed_)
+    return Status(ErrorCode::kIo,
+                  std::string("standard output: write failed: ") + std::strerror(EBADF));
+  return WriteToDescriptor(STDOUT_FILENO, bytes, "standard output");
+}
+
 }  // namespace profana::app

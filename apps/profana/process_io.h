@@ -5,6 +5,9 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include "profana/base/output_sink.h"
 
 namespace profana::app {
 
@@ -20,5 +23,16 @@ void RemoveOutputFileOnSignals();
 // output adds "profana: error: standard output: write failed: REASON" to the error text and
 // makes the exit code 2 (unless it is already an error). Returns the exit code.
 int PrintResults(const std::string& out, std::string err, int code, bool stdout_closed);
+
+// Standard output for a command that writes as it goes (profana tree): every write checked, and
+// failing as PrintResults does when the caller closed standard output.
+class StandardOutputSink final : public OutputSink {
+ public:
+  explicit StandardOutputSink(bool closed) : closed_(closed) {}
+  Status Write(std::string_view bytes) override;
+
+ private:
+  bool closed_;
+};
 
 }  // namespace profana::app

@@ -17,6 +17,13 @@ cmp -s "$tmp/file.txt" "$tmp/stdin_plain.txt" || fail "plain JSON on stdin diffe
 cmp -s "$tmp/file.txt" "$tmp/out.txt" || fail "-o FILE differs from stdout"
 [[ ! -s "$tmp/stdout.txt" ]] || fail "-o FILE also wrote to stdout"
 
+# tree writes as it goes (to stdout, or to the -o file): the same bytes either way
+"$profana" tree "$trace" > "$tmp/tree_stdout.txt"
+"$profana" tree "$trace" -o "$tmp/tree_file.txt" > "$tmp/tree_none.txt"
+[[ -s "$tmp/tree_stdout.txt" ]] || fail "tree wrote nothing to stdout"
+cmp -s "$tmp/tree_stdout.txt" "$tmp/tree_file.txt" || fail "tree -o FILE differs from stdout"
+[[ ! -s "$tmp/tree_none.txt" ]] || fail "tree -o FILE also wrote to stdout"
+
 "$profana" table "$trace" --verbose > "$tmp/verbose.txt" 2> "$tmp/verbose.err"
 cmp -s "$tmp/file.txt" "$tmp/verbose.txt" || fail "--verbose changed stdout"
 grep -q "events read in" "$tmp/verbose.err" || fail "--verbose printed no diagnostics"
@@ -29,12 +36,24 @@ set +e
 "$profana" table - < /dev/null > /dev/null 2> "$tmp/empty.err"; rc=$?
 "$profana" table --sort nope "$trace" > /dev/null 2>&1; rc_usage=$?
 "$profana" table "$trace" -o /nonexistent/dir/out.txt 2> "$tmp/write.err"; rc_write=$?
+"$profana" tree "$trace" -o /nonexistent/dir/out.txt 2> "$tmp/tree_write.err"; rc_tree_write=$?
+if [[ -w /dev/full ]]; then  # a full disk, met half way through a streamed output
+  "$profana" tree "$trace" -o /dev/full 2> "$tmp/full.err"; rc_full=$?
+  "$profana" tree "$trace" > /dev/full 2> "$tmp/full_stdout.err"; rc_full_stdout=$?
+else
+  rc_full=2 rc_full_stdout=2; echo "write failed" > "$tmp/full.err"
+fi
 set -e
 [[ $rc == 2 ]] || fail "empty stdin: exit $rc, want 2"
 grep -q "<stdin>: byte 0: empty input" "$tmp/empty.err" || fail "empty stdin message: $(cat "$tmp/empty.err")"
 [[ $rc_usage == 2 ]] || fail "bad --sort: exit $rc_usage, want 2"
 [[ $rc_write == 2 ]] || fail "unwritable -o: exit $rc_write, want 2"
 grep -q "cannot write" "$tmp/write.err" || fail "unwritable -o message: $(cat "$tmp/write.err")"
+[[ $rc_tree_write == 2 ]] || fail "tree, unwritable -o: exit $rc_tree_write, want 2"
+grep -q "cannot write" "$tmp/tree_write.err" || fail "tree, unwritable -o: $(cat "$tmp/tree_write.err")"
+[[ $rc_full == 2 ]] || fail "tree -o /dev/full: exit $rc_full, want 2"
+grep -q "write failed" "$tmp/full.err" || fail "tree -o /dev/full: $(cat "$tmp/full.err")"
+[[ $rc_full_stdout == 2 ]] || fail "tree > /dev/full: exit $rc_full_stdout, want 2"
 "$profana" --help > "$tmp/help.txt"  # not piped: grep -q would close the pipe early (SIGPIPE)
 grep -q "table" "$tmp/help.txt" || fail "--help does not list table"
 echo "1 passed, 0 failed"

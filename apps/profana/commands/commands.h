@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "profana/base/output_sink.h"
 #include "profana/base/status.h"
 #include "profana/commands/log.h"
 #include "profana/model/function_event_index.h"
@@ -31,6 +32,8 @@ struct Context {
   std::function<Status()> run;  // set by the chosen subcommand's callback
   // The files this command reads (traces, summaries, a budget): Emit refuses to write over one.
   std::vector<std::string> inputs;
+  // Where EmitStreamed writes standard output as it is made (main() passes stdout); null: *out.
+  OutputSink* stdout_stream = nullptr;
 };
 
 struct CommonOptions {
@@ -125,6 +128,11 @@ Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o
 // Writes text to -o FILE (replaced whole, base/output_file.h) or stdout. Refuses to write over
 // one of ctx.inputs. Text and markdown results pass through report::MakePrintable first.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
+// Emit for an output written as it is made: `write` hands its text to the sink in chunks, which
+// go straight to -o FILE or to standard output, so a report of hundreds of MB is never held
+// whole.
+Status EmitStreamed(const CommonOptions& options, Context& ctx,
+                    const std::function<Status(OutputSink*)>& write);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
 // NO_COLOR unset). Never when writing to -o FILE.
 bool UseColor(const std::string& mode, const CommonOptions& options);

@@ -228,10 +228,54 @@ Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o
   return std::string(input.view());
 }
 
-Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
-  // Reporters show the names they print visibly; this catches any they miss (colours stay).
-  if (!o.data_output && (o.format == OutputFormat::kText || o.format == OutputFormat::kMarkdown))
+namespace {
+
+// Reporters show the names they print visibly; this catches any they miss (colours stay).
+bool MakesPrintable(const CommonOptions& o) {
+  return !o.data_output && (o.format == OutputFormat::kText || o.format == OutputFormat::kMarkdown);
+}
+
+Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
+  for (const std::string& input : ctx.inputs)
+    if (input != "-" && IsSameFile(o.output, input))
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: refusing to write over an input of this command; choose "
+                                "another output file",
+                                o.output));
+  return Status::Ok();
+}
+
+// Hands each chunk on, made printable first where Emit would make the whole text printable.
+// Reporters cut their chunks between lines, so no escape sequence is split.
+class PrintableSink final : public OutputSink {
+ public:
+  PrintableSink(OutputSink* next, bool printable) : next_(next), printable_(printable) {}
+  Status Write(std::string_view bytes) override {
+    if (!printable_ || !report::HasControlCharactersInText(bytes)) return next_->Write(bytes);
+    std::string text(bytes);
     report::MakePrintable(&text, /*keep_colors=*/true);
+    return next_->Write(text);
+  }
+
+ private:
+  OutputSink* next_;
+  bool printable_;
+};
+
+// A -o file written chunk by chunk, replaced whole when the last chunk is in.
+class ReplacingFileSink final : public OutputSink {
+ public:
+  explicit ReplacingFileSink(ReplacingFile* file) : file_(file) {}
+  Status Write(std::string_view bytes) override { return file_->Write(bytes); }
+
+ private:
+  ReplacingFile* file_;
+};
+
+}  // namespace
+
+Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
+  if (MakesPrintable(o)) report::MakePrintable(&text, /*keep_colors=*/true);
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
     if (ctx.out->empty())
@@ -240,13 +284,33 @@ Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
       ctx.out->append(text);
     return Status::Ok();
   }
-  for (const std::string& input : ctx.inputs)
-    if (input != "-" && IsSameFile(o.output, input))
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: refusing to write over an input of this command; choose "
-                                "another output file",
-                                o.output));
+  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
   return WriteFileReplacing(o.output, text);
+}
+
+Status EmitStreamed(const CommonOptions& o, Context& ctx,
+                    const std::function<Status(OutputSink*)>& write) {
+  bool printable = MakesPrintable(o);
+  if (o.output.empty() || o.output == "-") {
+    if (!ctx.stdout_stream) {
+      StringSink collect(ctx.out);
+      PrintableSink sink(&collect, printable);
+      return write(&sink);
+    }
+    if (!ctx.out->empty()) {  // what came before goes first
+      PROFANA_RETURN_IF_ERROR(ctx.stdout_stream->Write(*ctx.out));
+      ctx.out->clear();
+    }
+    PrintableSink sink(ctx.stdout_stream, printable);
+    return write(&sink);
+  }
+  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
+  ReplacingFile file;
+  PROFANA_RETURN_IF_ERROR(file.Open(o.output));
+  ReplacingFileSink file_sink(&file);
+  PrintableSink sink(&file_sink, printable);
+  PROFANA_RETURN_IF_ERROR(write(&sink));
+  return file.Commit();
 }
 
 }  // namespace profana::app

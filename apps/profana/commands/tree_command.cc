@@ -25,10 +25,11 @@ Status RunTree(const TreeArgs& a, Context& ctx) {
   std::vector<passes::ThreadRoots> threads = passes::RootsByThread(trace, events, a.thread);
   report::TreeReportOptions options = a.report;
   options.input = a.file;
-  return Emit(a.common.format == OutputFormat::kJson
-                  ? report::FormatTreeJson(trace, events, times, threads, options)
-                  : report::FormatTreeText(trace, events, times, threads, options),
-              a.common, ctx);
+  return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
+    return a.common.format == OutputFormat::kJson
+               ? report::WriteTreeJson(trace, events, times, threads, options, sink)
+               : report::WriteTreeText(trace, events, times, threads, options, sink);
+  });
 }
 
 }  // namespace

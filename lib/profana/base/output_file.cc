@@ -56,15 +56,6 @@ bool WriteInPlace(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-Status WriteInPlaceFile(const std::string& path, std::string_view bytes) {
-  int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (fd < 0) return Status(ErrorCode::kIo, path + ": cannot write: " + Reason(errno));
-  Status st = WriteAll(fd, bytes, path);
-  if (close(fd) != 0 && st.ok())
-    st = Status(ErrorCode::kIo, path + ": write failed: " + Reason(errno));
-  return st;
-}
-
 // A name no other writer picks: six letters from the process id, the clock and a counter.
 std::string TemporaryName(const std::string& dir, const std::string& base) {
   static unsigned counter = 0;
@@ -83,57 +74,95 @@ std::string TemporaryName(const std::string& dir, const std::string& base) {
 
 }  // namespace
 
-Status WriteFileReplacing(const std::string& path, std::string_view bytes) {
+ReplacingFile::~ReplacingFile() { Abandon(); }
+
+void ReplacingFile::Abandon() {
+  if (fd_ < 0) return;
+  close(fd_);
+  fd_ = -1;
+  if (!in_place_) {
+    unlink(temp_.c_str());
+    ClearPending();
+  }
+}
+
+Status ReplacingFile::Open(const std::string& path) {
+  Abandon();
+  path_ = path;
   if (path.empty()) return Status(ErrorCode::kInvalidArgument, "an empty output file name");
-  if (WriteInPlace(path)) return WriteInPlaceFile(path, bytes);
+  in_place_ = WriteInPlace(path);
+  if (in_place_) {
+    fd_ = open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd_ < 0) return Status(ErrorCode::kIo, path + ": cannot write: " + Reason(errno));
+    return Status::Ok();
+  }
   // Replace a link's target, not the link.
-  std::string target = path;
+  target_ = path;
   struct stat link {};
   if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
     if (char* real = realpath(path.c_str(), nullptr)) {
-      target = real;
+      target_ = real;
       std::free(real);
     }
   }
-  size_t slash = target.rfind('/');
-  std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
-  std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  size_t slash = target_.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : target_.substr(0, slash + 1);
+  std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
   struct stat old {};
-  bool replacing = stat(target.c_str(), &old) == 0;
+  bool replacing = stat(target_.c_str(), &old) == 0;
 
-  int fd = -1;
-  std::string temp;
-  for (int attempt = 0; fd < 0; ++attempt) {
-    temp = TemporaryName(dir, base);
-    if (temp.size() > PATH_MAX)
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    temp_ = TemporaryName(dir, base);
+    if (temp_.size() > PATH_MAX)
       return Status(ErrorCode::kIo, path + ": cannot write: " + Reason(ENAMETOOLONG));
-    SetPending(temp);  // before it exists: a signal from here on removes it
+    SetPending(temp_);  // before it exists: a signal from here on removes it
     // 0666: open() takes the umask off, as for any new file.
-    fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) {
+    fd_ = open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0) {
       int error = errno;
       ClearPending();
       if (error != EEXIST || attempt == 100)
         return Status(ErrorCode::kIo, path + ": cannot write: " + Reason(error));
     }
   }
-  auto fail = [&](Status st) {
-    if (fd >= 0) close(fd);
-    unlink(temp.c_str());
-    ClearPending();
+  if (replacing && fchmod(fd_, old.st_mode & 07777) != 0) {
+    Status st(ErrorCode::kIo, path + ": cannot write: " + Reason(errno));
+    Abandon();
     return st;
-  };
-  if (replacing && fchmod(fd, old.st_mode & 07777) != 0)
-    return fail(Status(ErrorCode::kIo, path + ": cannot write: " + Reason(errno)));
-  Status st = WriteAll(fd, bytes, path);
-  if (!st.ok()) return fail(std::move(st));
-  int closed = close(fd);
-  fd = -1;
-  if (closed != 0) return fail(Status(ErrorCode::kIo, path + ": write failed: " + Reason(errno)));
-  if (rename(temp.c_str(), target.c_str()) != 0)
-    return fail(Status(ErrorCode::kIo, path + ": cannot replace: " + Reason(errno)));
-  ClearPending();
+  }
   return Status::Ok();
+}
+
+Status ReplacingFile::Write(std::string_view bytes) {
+  if (fd_ < 0) return Status(ErrorCode::kIo, path_ + ": write failed: the file is not open");
+  Status st = WriteAll(fd_, bytes, path_);
+  if (!st.ok()) Abandon();
+  return st;
+}
+
+Status ReplacingFile::Commit() {
+  if (fd_ < 0) return Status(ErrorCode::kIo, path_ + ": write failed: the file is not open");
+  int closed = close(fd_);
+  fd_ = -1;
+  int error = errno;
+  if (in_place_)
+    return closed == 0 ? Status::Ok()
+                       : Status(ErrorCode::kIo, path_ + ": write failed: " + Reason(error));
+  Status st;
+  if (closed != 0)
+    st = Status(ErrorCode::kIo, path_ + ": write failed: " + Reason(error));
+  else if (rename(temp_.c_str(), target_.c_str()) != 0)
+    st = Status(ErrorCode::kIo, path_ + ": cannot replace: " + Reason(errno));
+  if (!st.ok()) unlink(temp_.c_str());
+  ClearPending();
+  return st;
+}
+
+Status WriteFileReplacing(const std::string& path, std::string_view bytes) {
+  ReplacingFile file;
+  PROFANA_RETURN_IF_ERROR(file.Open(path));
+  PROFANA_RETURN_IF_ERROR(file.Write(bytes));
+  return file.Commit();
 }
 
 Status WriteToDescriptor(int fd, std::string_view bytes, const std::string& name) {

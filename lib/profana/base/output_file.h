@@ -22,6 +22,30 @@ namespace profana {
 // written in place, since they cannot be replaced. Errors name the file and errno's reason.
 Status WriteFileReplacing(const std::string& path, std::string_view bytes);
 
+// The same, for an output written piece by piece (a report of hundreds of MB is never held
+// whole): Open, Write as often as needed, Commit renames the temporary file into place. A
+// failed Write, or destruction without a Commit, removes the temporary file; the old file stays.
+class ReplacingFile {
+ public:
+  ReplacingFile() = default;
+  ~ReplacingFile();
+  ReplacingFile(const ReplacingFile&) = delete;
+  ReplacingFile& operator=(const ReplacingFile&) = delete;
+
+  Status Open(const std::string& path);
+  Status Write(std::string_view bytes);
+  Status Commit();
+
+ private:
+  void Abandon();
+
+  std::string path_;    // as the user wrote it, for messages
+  std::string target_;  // the file replaced (a link's target)
+  std::string temp_;
+  int fd_ = -1;
+  bool in_place_ = false;
+};
+
 // Writes all of `bytes` to an open descriptor, retrying short writes and EINTR. `name` is how a
 // failure speaks of it ("standard output: write failed: No space left on device").
 Status WriteToDescriptor(int fd, std::string_view bytes, const std::string& name);

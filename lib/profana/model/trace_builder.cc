@@ -154,6 +154,24 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.device.push_back(e.device);
 }
 
+void TraceBuilder::ReserveEvents(size_t n) {
+  EventTable& t = trace_.events;
+  t.name.reserve(n);
+  t.trace_name.reserve(n);
+  t.category.reserve(n);
+  t.kind.reserve(n);
+  t.thread.reserve(n);
+  t.start_ns.reserve(n);
+  t.end_ns.reserve(n);
+  t.external_id.reserve(n);
+  t.correlation.reserve(n);
+  t.sequence_nr.reserve(n);
+  t.fwd_thread.reserve(n);
+  t.input_shapes.reserve(n);
+  t.stack.reserve(n);
+  t.device.reserve(n);
+}
+
 void TraceBuilder::AddMemory(const Memory& m) {
   MemoryTable& t = trace_.memory;
   t.ts_ns.push_back(m.ts_ns);

@@ -58,6 +58,9 @@ class TraceBuilder {
   StackId InternCallStack(StringId call_stack);
   StackId InternFrame(StackId parent, StringId frame);
 
+  // Room for `n` events in every event column, so the columns need not grow by doubling (whose
+  // unused half and copies raise the peak); pages not written are never resident.
+  void ReserveEvents(size_t n);
   void AddEvent(const Event& e);
   void AddMemory(const Memory& m);
   void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);

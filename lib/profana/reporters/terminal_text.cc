@@ -65,6 +65,8 @@ bool HasControls(std::string_view s, bool keep_layout) {
 
 bool HasControlCharacters(std::string_view s) { return HasControls(s, false); }
 
+bool HasControlCharactersInText(std::string_view text) { return HasControls(text, true); }
+
 std::string Printable(std::string_view name) {
   if (!HasControls(name, false)) return std::string(name);
   return Escape(name, false, false);

@@ -21,4 +21,8 @@ void MakePrintable(std::string* text, bool keep_colors = false);
 // True when Printable(s) would differ from s.
 bool HasControlCharacters(std::string_view s);
 
+// True when MakePrintable would look further at `text`: it holds a control character other than
+// newline and tab (a colour sequence included).
+bool HasControlCharactersInText(std::string_view text);
+
 }  // namespace profana::report

@@ -61,18 +61,19 @@ void AppendIndent(std::string* out, int depth) {
 }  // namespace
 
 // One line per op, appended in place: millions of lines, so no string is made per line.
-std::string FormatTreeText(const Trace& t, const passes::FunctionEventList& e,
-                           const passes::EventTimes& times,
-                           const std::vector<passes::ThreadRoots>& threads,
-                           const TreeReportOptions& a) {
-  std::string out;
-  out.reserve(e.size() * 64);
+Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
+                     const passes::EventTimes& times,
+                     const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
+                     OutputSink* sink) {
+  ChunkedOutput chunks(sink);
+  std::string& out = *chunks.text();
   auto us = [](int64_t ns) { return ns / 1000.0; };
   for (const auto& [thread, roots] : threads) {
     out += Printable(ThreadLabel(t, thread)) + "\n";
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
+          chunks.MaybeFlush();
           passes::EventTime x;
           times.Exact(i, &x);
           if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
@@ -106,15 +107,17 @@ std::string FormatTreeText(const Trace& t, const passes::FunctionEventList& e,
         },
         [](uint32_t) {});
   }
-  return out;
+  return chunks.Finish();
 }
 
-std::string FormatTreeJson(const Trace& t, const passes::FunctionEventList& e,
-                           const passes::EventTimes& times,
-                           const std::vector<passes::ThreadRoots>& threads,
-                           const TreeReportOptions& a) {
-  std::string out;
-  JsonWriter w(&out);
+Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
+                     const passes::EventTimes& times,
+                     const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
+                     OutputSink* sink) {
+  // The writer keeps its nesting state apart from the text, so the text can be written out and
+  // cleared between any two values.
+  ChunkedOutput chunks(sink);
+  JsonWriter w(chunks.text());
   w.BeginObject();
   w.Key("schema").String("profana.tree/1");
   w.Key("input").String(a.input);
@@ -137,6 +140,7 @@ std::string FormatTreeJson(const Trace& t, const passes::FunctionEventList& e,
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
+          chunks.MaybeFlush();
           passes::EventTime x;
           times.Exact(i, &x);
           if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
@@ -176,7 +180,7 @@ std::string FormatTreeJson(const Trace& t, const passes::FunctionEventList& e,
   }
   w.EndArray();
   w.EndObject();
-  return out;
+  return chunks.Finish();
 }
 
 }  // namespace profana::report

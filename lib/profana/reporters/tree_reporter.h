@@ -1,11 +1,14 @@
 // The op tree of `profana tree`: per thread, each CPU op with its total, self and device time,
 // the device activity it launched, and its input shapes; as indented text or as nested JSON
-// (schema "profana.tree/1", docs/json.md). Walked iteratively: traces can nest very deep.
+// (schema "profana.tree/1", docs/json.md). Walked iteratively: traces can nest very deep. The
+// output of a big trace runs to hundreds of MB, so it goes to a sink in chunks as it is made.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "profana/base/output_sink.h"
+#include "profana/base/status.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
@@ -21,13 +24,14 @@ struct TreeReportOptions {
 
 // One line per op, indented two spaces a level (64 levels at most; deeper lines say their depth),
 // then one "-> kernel" line per launched activity.
-std::string FormatTreeText(const Trace& trace, const passes::FunctionEventList& events,
-                           const passes::EventTimes& times,
-                           const std::vector<passes::ThreadRoots>& threads,
-                           const TreeReportOptions& options);
-std::string FormatTreeJson(const Trace& trace, const passes::FunctionEventList& events,
-                           const passes::EventTimes& times,
-                           const std::vector<passes::ThreadRoots>& threads,
-                           const TreeReportOptions& options);
+// Returns the first failed write of `sink`, if any.
+Status WriteTreeText(const Trace& trace, const passes::FunctionEventList& events,
+                     const passes::EventTimes& times,
+                     const std::vector<passes::ThreadRoots>& threads,
+                     const TreeReportOptions& options, OutputSink* sink);
+Status WriteTreeJson(const Trace& trace, const passes::FunctionEventList& events,
+                     const passes::EventTimes& times,
+                     const std::vector<passes::ThreadRoots>& threads,
+                     const TreeReportOptions& options, OutputSink* sink);
 
 }  // namespace profana::report

@@ -167,6 +167,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   }
 
   TraceBuilder builder;
+  if (!source->gzipped()) builder.ReserveEvents(source->file_bytes() / 200);
   if (!ReadMembers(start.members, &builder)) return Fallback("header members do not parse");
   int workers = WorkerCount(options.workers);
   ParsePipeline pipeline(workers, 3 * workers);

@@ -1,0 +1,109 @@
+// ChunkedOutput: a reporter's text reaches its sink in chunks of about kChunkBytes, in order and
+// whole, and the first failed write is the report's status. `profana tree` written through a sink
+// (as main() writes standard output) is the same bytes as the text collected in one string.
+#include "profana/base/output_sink.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "profana/cli.h"
+#include "test_util.h"
+
+using profana::ChunkedOutput;
+using profana::ErrorCode;
+using profana::OutputSink;
+using profana::Status;
+
+namespace {
+
+// Keeps every write apart; fails from write number `fail_at` on (0: never).
+class RecordingSink final : public OutputSink {
+ public:
+  explicit RecordingSink(size_t fail_at = 0) : fail_at_(fail_at) {}
+  Status Write(std::string_view bytes) override {
+    if (fail_at_ && writes.size() + 1 >= fail_at_) {
+      ++failed;
+      return Status(ErrorCode::kIo, "disk full");
+    }
+    writes.emplace_back(bytes);
+    return Status::Ok();
+  }
+  std::vector<std::string> writes;
+  int failed = 0;
+
+ private:
+  size_t fail_at_;
+};
+
+std::string Record(int i) { return "record " + std::to_string(i) + std::string(90, '.') + "\n"; }
+
+}  // namespace
+
+TEST_CASE("chunked output reaches the sink in order, a chunk at a time", "[sink]") {
+  RecordingSink sink;
+  ChunkedOutput out(&sink);
+  std::string whole;
+  // 40,000 records of 98-102 bytes: about 4 MB, so three full chunks and a short last one.
+  for (int i = 0; i < 40000; ++i) {
+    out.MaybeFlush();
+    out.text()->append(Record(i));
+    whole += Record(i);
+  }
+  REQUIRE(out.Finish().ok());
+  REQUIRE(sink.writes.size() == 4);
+  std::string joined;
+  for (size_t k = 0; k < sink.writes.size(); ++k) {
+    // A chunk is written at the first record boundary at or past kChunkBytes: at most one record
+    // (under 103 bytes) longer.
+    if (k + 1 < sink.writes.size()) {
+      CHECK(sink.writes[k].size() >= ChunkedOutput::kChunkBytes);
+      CHECK(sink.writes[k].size() < ChunkedOutput::kChunkBytes + 103);
+    }
+    joined += sink.writes[k];
+  }
+  CHECK(joined == whole);
+}
+
+TEST_CASE("chunked output: the first failed write is the status, nothing is written after it",
+          "[sink]") {
+  RecordingSink sink(/*fail_at=*/2);
+  ChunkedOutput out(&sink);
+  for (int i = 0; i < 40000; ++i) {
+    out.MaybeFlush();
+    out.text()->append(Record(i));
+  }
+  Status st = out.Finish();
+  CHECK(st.code() == ErrorCode::kIo);
+  CHECK(st.message() == "disk full");
+  CHECK(sink.writes.size() == 1);  // the first chunk went out
+  CHECK(sink.failed == 1);         // the second failed, and no later one was tried
+}
+
+TEST_CASE("an empty output writes nothing", "[sink]") {
+  RecordingSink sink;
+  ChunkedOutput out(&sink);
+  CHECK(out.Finish().ok());
+  CHECK(sink.writes.empty());
+}
+
+TEST_CASE("profana tree streamed to a sink is the same bytes as collected in one string",
+          "[sink]") {
+  // The MI300X ResNet trace's tree is over 1 MiB of text, so it is written in several chunks.
+  const std::string trace =
+      profana::test::TestData("traces/tracelens/mi300/resnet_act_checkpoint.json.gz");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"tree", trace}, {"tree", trace, "--format", "json"}}) {
+    std::string whole, err;
+    REQUIRE(profana::app::RunCli(args, &whole, &err) == 0);
+    std::string out, err2;
+    RecordingSink sink;
+    REQUIRE(profana::app::RunCli(args, &out, &err2, &sink) == 0);
+    CHECK(out.empty());  // everything went to the sink
+    CHECK(err2 == err);
+    REQUIRE(sink.writes.size() >= 2);
+    std::string joined;
+    for (const std::string& w : sink.writes) joined += w;
+    CHECK(joined == whole);
+  }
+}
