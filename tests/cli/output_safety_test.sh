@@ -74,10 +74,32 @@ refused "table -o INPUT" table "$trace" -o "$trace"
 refused "table -o ./INPUT" table "$trace" -o "$tmp/./t.json.gz"
 refused "table -o HARDLINK" table "$trace" -o "$tmp/hard.json.gz"
 refused "stacks --svg INPUT" stacks "$trace" --svg "$trace"
+refused "tree -o INPUT" tree "$trace" -o "$trace"
 refused "convert -o INPUT" convert "$tmp/x.pfa" -o "$tmp/x.pfa"
 refused "diff -o NEXT" diff "$trace" "$tmp/keep.json.gz" -o "$tmp/keep.json.gz"
 cmp -s "$trace" "$tmp/keep.json.gz" || fail "a refused write changed the input trace"
 cmp -s "$tmp/x.pfa" "$tmp/x.keep" || fail "a refused convert changed the input"
+
+# tree writes its output as it is made, chunk by chunk: the same rules. A failed write leaves the
+# old file and no temporary file; the whole tree arrives otherwise.
+"$profana" tree -q "$trace" > "$tmp/tree_want.txt"
+"$profana" tree -q "$trace" -o "$tmp/tree.txt"
+cmp -s "$tmp/tree_want.txt" "$tmp/tree.txt" || fail "tree -o FILE differs from stdout"
+echo old > "$tmp/tree.txt"
+set +e
+(trap '' XFSZ; ulimit -f 1; "$profana" tree -q "$trace" -o "$tmp/tree.txt") 2> "$tmp/tree_efbig.err"; rc=$?
+"$profana" tree -q "$trace" > /dev/full 2> "$tmp/tree_full.err"; rc_tree_full=$?
+"$profana" tree -q "$trace" >&- 2> "$tmp/tree_closed.err"; rc_tree_closed=$?
+set -e
+[[ $rc == 2 ]] || fail "tree, failed write: exit $rc, want 2"
+grep -q "tree.txt: write failed: File too large" "$tmp/tree_efbig.err" ||
+  fail "tree, failed write message: $(cat "$tmp/tree_efbig.err")"
+[[ $(cat "$tmp/tree.txt") == old ]] || fail "tree: a failed write changed the old file"
+no_leftovers "after a failed tree write"
+[[ $rc_tree_full == 2 ]] && grep -q "standard output: write failed: No space left on device" "$tmp/tree_full.err" ||
+  fail "tree >/dev/full: exit $rc_tree_full, $(cat "$tmp/tree_full.err")"
+[[ $rc_tree_closed == 2 ]] && grep -q "standard output: write failed: Bad file descriptor" "$tmp/tree_closed.err" ||
+  fail "tree >&-: exit $rc_tree_closed, $(cat "$tmp/tree_closed.err")"
 
 # Standard output: a full disk and a closed descriptor are errors that say so.
 set +e
