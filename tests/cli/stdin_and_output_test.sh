@@ -56,4 +56,17 @@ grep -q "write failed" "$tmp/full.err" || fail "tree -o /dev/full: $(cat "$tmp/f
 [[ $rc_full_stdout == 2 ]] || fail "tree > /dev/full: exit $rc_full_stdout, want 2"
 "$profana" --help > "$tmp/help.txt"  # not piped: grep -q would close the pipe early (SIGPIPE)
 grep -q "table" "$tmp/help.txt" || fail "--help does not list table"
+# diff --color always paints a change red when it grew and green when it shrank (SGR 31 / 32,
+# reset by SGR 0), and the colours survive the escaping of control characters; auto never paints
+# an -o file (always does, as grep's and git's --color=always).
+ctl=$data/traces/hta/trace_diff/control/control.json.gz
+tst=$data/traces/hta/trace_diff/test/test.json.gz
+"$profana" diff "$ctl" "$tst" --row-limit 3 -q --color always > "$tmp/diff_color.txt"
+grep -q $'Self CPU time .*\x1b\[31m   +293.890ms (+46.0%)\x1b\[0m$' "$tmp/diff_color.txt" ||
+  fail "diff --color always: no red growth in $(head -8 "$tmp/diff_color.txt" | cat -v)"
+"$profana" diff "$tst" "$ctl" --row-limit 3 -q --color always > "$tmp/diff_color.txt"
+grep -q $'\x1b\[32m   -293.890ms (-31.5%)\x1b\[0m$' "$tmp/diff_color.txt" ||
+  fail "diff --color always: no green shrink in $(head -8 "$tmp/diff_color.txt" | cat -v)"
+"$profana" diff "$ctl" "$tst" --row-limit 3 -q --color auto -o "$tmp/diff_file.txt"
+! grep -q $'\x1b' "$tmp/diff_file.txt" || fail "diff -o FILE has colour codes"
 echo "1 passed, 0 failed"

@@ -134,7 +134,7 @@ Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 Status EmitStreamed(const CommonOptions& options, Context& ctx,
                     const std::function<Status(OutputSink*)>& write);
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
-// NO_COLOR unset). Never when writing to -o FILE.
+// NO_COLOR unset; never when writing to -o FILE).
 bool UseColor(const std::string& mode, const CommonOptions& options);
 // "<stdin>" for "-", else the path: how messages name an input.
 std::string InputName(const std::string& path);

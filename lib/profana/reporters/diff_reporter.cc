@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fmt/color.h"
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
@@ -144,7 +145,9 @@ std::string Names(const TraceDiff& d, bool added, const char* sep, bool code) {
 
 std::string Paint(const std::string& s, double change, bool color) {
   if (!color || change == 0) return s;
-  return fmt::format("\x1b[{}m{}\x1b[0m", change > 0 ? 31 : 32, s);
+  // Red grew, green shrank: "\x1b[31m" ... "\x1b[0m", an SGR sequence Emit keeps as colour.
+  auto colour = fmt::fg(change > 0 ? fmt::terminal_color::red : fmt::terminal_color::green);
+  return fmt::format("{}", fmt::styled(s, colour));
 }
 
 // Right-aligned to width, painted after padding so escape codes do not count.
