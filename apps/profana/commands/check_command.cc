@@ -68,7 +68,10 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
   }
   PROFANA_RETURN_IF_ERROR(Emit(std::move(report.text), a.common, ctx));
   if (report.failures.empty()) return Status::Ok();
-  return Status(ErrorCode::kCheckFailed, fmt::format("{}: {}", a.file, report.failures));
+  // A text report on standard output has just listed the failures: the message counts them.
+  bool listed = !json && (a.common.output.empty() || a.common.output == "-");
+  return Status(ErrorCode::kCheckFailed,
+                fmt::format("{}: {}", a.file, listed ? report.count : report.failures));
 }
 }  // namespace
 

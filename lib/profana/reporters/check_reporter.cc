@@ -157,15 +157,20 @@ std::string ValidationFailures(const std::vector<passes::ValidationCheck>& check
 
 CheckReport ReportRules(bool json, const std::string& file, const std::string& mode,
                         const std::vector<passes::RuleResult>& results) {
+  size_t failed = 0;
+  for (const auto& r : results) failed += r.passed ? 0 : 1;
   return {json ? FormatCheckJson(file, mode, results) : FormatCheckText(file, mode, results),
-          RuleFailures(results)};
+          RuleFailures(results),
+          fmt::format("{} of {} rule{} failed", failed, results.size(),
+                      results.size() == 1 ? "" : "s")};
 }
 
 CheckReport ReportValidation(bool json, const std::string& file,
                              const std::vector<passes::ValidationCheck>& checks,
                              const Trace& trace) {
+  std::string failures = ValidationFailures(checks);
   return {json ? FormatValidationJson(file, checks) : FormatValidationText(file, checks, trace),
-          ValidationFailures(checks)};
+          failures, failures};
 }
 
 }  // namespace profana::report

@@ -35,10 +35,13 @@ std::string FormatValidationJson(const std::string& file,
 std::string ValidationFailures(const std::vector<passes::ValidationCheck>& checks);
 
 // A check's report (text, or JSON when `json`) and the one-line list of its failures (empty
-// when everything held), for the failed check's message.
+// when everything held), for the failed check's message. `count` says only how many failed
+// ("2 of 3 rules failed"), for the message when the text report, which lists them, is printed
+// just before it: each failure is then printed once.
 struct CheckReport {
   std::string text;
   std::string failures;
+  std::string count;
 };
 CheckReport ReportRules(bool json, const std::string& file, const std::string& mode,
                         const std::vector<passes::RuleResult>& results);
