@@ -24,8 +24,8 @@ Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
   const passes::GpuEvaluation& eval = found.evaluation;
   ctx.log.Debug("queue depth over {} launches and {} kernels, {} candidates, in {:.1f} ms",
                 eval.launches, eval.kernels, found.ranking.candidates, clock.Lap());
-  if (eval.kernels == 0)
-    ctx.log.Warn("{}: no kernels: nothing keeps the GPU busy, so nothing ranks", InputName(a.file));
+  std::string why = report::WhyNothingRanks(found);
+  if (!why.empty()) ctx.log.Warn("{}: {}", InputName(a.file), why);
   return Emit(a.common.format == OutputFormat::kJson
                   ? report::FormatOptimizableJson(a.file, trace, events, found)
                   : report::FormatOptimizableText(trace, events, found),

@@ -1,5 +1,7 @@
 #include "profana/reporters/optimizable_reporter.h"
 
+#include <algorithm>
+
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
 
@@ -66,6 +68,28 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& t,
   w.EndArray();
   w.EndObject();
   return out;
+}
+
+std::string WhyNothingRanks(const passes::OptimizableEvents& o) {
+  const passes::GpuEvaluation& eval = o.evaluation;
+  const passes::Ranking& r = o.ranking;
+  if (!r.events.empty()) return "";
+  if (eval.kernels == 0) return "no kernels: nothing keeps the GPU busy, so nothing ranks";
+  if (eval.launches == 0)
+    return fmt::format(
+        "{} kernels but no launch calls (cudaLaunchKernel, hipLaunchKernel, ...): without them "
+        "the queue depth is unknown, so nothing ranks",
+        eval.kernels);
+  if (r.falling.empty()) {
+    int32_t max_depth = 0;
+    for (const passes::QueuePoint& p : eval.queue) max_depth = std::max(max_depth, p.depth);
+    return fmt::format(
+        "the queue never drains to 0 from a depth of 4 or more (its deepest is {}): the GPU is "
+        "never starved after being busy, so nothing ranks",
+        max_depth);
+  }
+  return fmt::format("no CPU op overlaps the {} interval{} where the queue drains to 0",
+                     r.falling.size(), r.falling.size() == 1 ? "" : "s");
 }
 
 }  // namespace profana::report

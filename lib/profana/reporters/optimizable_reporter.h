@@ -18,4 +18,9 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& trace,
                                   const passes::FunctionEventList& events,
                                   const passes::OptimizableEvents& optimizable);
 
+// Why nothing ranks, for a note beside PyTorch's "No events to optimize": no kernels, no launch
+// calls, a queue that never drains from a depth of 4, or no CPU op where it does. Empty when
+// events ranked.
+std::string WhyNothingRanks(const passes::OptimizableEvents& optimizable);
+
 }  // namespace profana::report
