@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "profana/base/output_sink.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_times.h"
@@ -73,8 +74,10 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     std::vector<p::ThreadRoots> threads = p::RootsByThread(trace, events, "");
     r::TreeReportOptions options;
     options.input = input;
-    r::FormatTreeText(trace, events, times, threads, options);
-    r::FormatTreeJson(trace, events, times, threads, options);
+    std::string text;
+    StringSink sink(&text);
+    (void)r::WriteTreeText(trace, events, times, threads, options, &sink);
+    (void)r::WriteTreeJson(trace, events, times, threads, options, &sink);
   }
   // stacks: per event, merged, SVG, JSON
   for (p::StackSource source : {p::StackSource::kAuto, p::StackSource::kBoth}) {
