@@ -9,6 +9,7 @@
 #include "profana/importers/common/pytorch_range.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
+#include "profana/importers/sqlite/string_ids.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nsys {
@@ -84,11 +85,7 @@ class Importer {
   Status ReadSyncs();
   Status NameThreads();
 
-  StringId String(int64_t id) const {
-    if (id >= 0 && static_cast<size_t>(id) < strings_.size()) return strings_[id];
-    auto it = sparse_strings_.find(id);
-    return it == sparse_strings_.end() ? StringId(0) : it->second;
-  }
+  StringId String(int64_t id) const { return strings_.Get(id); }
   ThreadId CpuThread(int64_t global_tid) {
     ThreadId t = b_.Thread(PidOf(global_tid), TidOf(global_tid));
     cpu_threads_.try_emplace(global_tid & 0xFFFFFFFFFFFF, t);
@@ -103,8 +100,7 @@ class Importer {
   Database& db_;
   const std::string& file_;
   TraceBuilder b_;
-  std::vector<StringId> strings_;
-  std::unordered_map<int64_t, StringId> sparse_strings_;
+  sqlite::StringIds strings_;
   std::vector<std::string> memory_kinds_;
   std::unordered_map<uint64_t, ThreadId> cpu_threads_;  // (pid, tid) part of a GlobalId
   std::unordered_set<int64_t> devices_seen_;
@@ -125,17 +121,7 @@ Status Importer::CheckSchema() {
 
 Status Importer::ReadStrings() {
   Query q(db_, "StringIds", {"id", "value"}, "Nsight Systems");
-  while (q.Next()) {
-    int64_t id = q.Int(0);
-    StringId value = b_.Intern(q.Text(1));
-    if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
-      if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-      strings_[id] = value;
-    } else {
-      sparse_strings_[id] = value;
-    }
-  }
-  return q.status();
+  return strings_.Read(q, b_);
 }
 
 Status Importer::ReadMemoryKinds() {

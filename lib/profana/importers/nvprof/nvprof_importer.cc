@@ -12,6 +12,7 @@
 #include "profana/importers/nvprof/cupti_names.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
+#include "profana/importers/sqlite/string_ids.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nvprof {
@@ -46,11 +47,7 @@ class Importer {
   Status ReadMemsets();
   void CheckLaunches();
 
-  StringId String(int64_t id) const {
-    if (id >= 0 && static_cast<size_t>(id) < strings_.size()) return strings_[id];
-    auto it = sparse_strings_.find(id);
-    return it == sparse_strings_.end() ? StringId(0) : it->second;
-  }
+  StringId String(int64_t id) const { return strings_.Get(id); }
   StringId KernelName(int64_t id);
   // nvprof stores 32-bit thread ids, signed in API tables and unsigned in marker object ids.
   ThreadId CpuThread(int64_t pid, int64_t tid) {
@@ -60,8 +57,7 @@ class Importer {
   Database& db_;
   const std::string& file_;
   TraceBuilder b_;
-  std::vector<StringId> strings_;                         // dense ids, as nvprof writes them
-  std::unordered_map<int64_t, StringId> sparse_strings_;  // ids far past the row count
+  sqlite::StringIds strings_;
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
   struct Launch {
     int64_t cbid;
@@ -94,19 +90,7 @@ Status Importer::CheckSchema() {
 
 Status Importer::ReadStrings() {
   Query q(db_, "StringTable", {"_id_", "value"}, "nvprof");
-  while (q.Next()) {
-    int64_t id = q.Int(0);
-    StringId value = b_.Intern(q.Text(1));
-    // A vector indexed by id, unless the id is far beyond the rows read: a damaged or hostile
-    // id near 2^63 must not size a vector.
-    if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
-      if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-      strings_[id] = value;
-    } else {
-      sparse_strings_[id] = value;
-    }
-  }
-  return q.status();
+  return strings_.Read(q, b_);
 }
 
 StringId Importer::KernelName(int64_t id) {

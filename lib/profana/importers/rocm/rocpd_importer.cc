@@ -10,6 +10,7 @@
 #include "profana/importers/rocm/hip_names.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
+#include "profana/importers/sqlite/string_ids.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::rocm {
@@ -87,11 +88,7 @@ class Importer {
   Status ReadDispatches(const Family& f, int64_t family);
   Status ReadCopies(const Family& f, int64_t family);
 
-  StringId String(int64_t id) const {
-    if (id >= 0 && static_cast<size_t>(id) < strings_.size()) return strings_[id];
-    auto it = sparse_strings_.find(id);
-    return it == sparse_strings_.end() ? StringId(0) : it->second;
-  }
+  StringId String(int64_t id) const { return strings_.Get(id); }
   // Correlation ids count per process: the family joins in, above the 48 bits an id uses.
   static int64_t Key(int64_t family, int64_t stack_id) {
     return (family << 48) | (stack_id & ((int64_t{1} << 48) - 1));
@@ -108,8 +105,7 @@ class Importer {
   Database& db_;
   const std::string& file_;
   TraceBuilder b_;
-  std::vector<StringId> strings_;
-  std::unordered_map<int64_t, StringId> sparse_strings_;
+  sqlite::StringIds strings_;
   std::unordered_map<int64_t, int32_t> gpu_index_;      // agent id -> GPU index
   std::unordered_map<int64_t, StringId> kernel_names_;  // kernel symbol id -> name
 };
@@ -131,20 +127,8 @@ Result<std::string> Importer::JoinEvent(const Family& f, Base base,
 }
 
 Status Importer::ReadStrings(const std::string& table) {
-  strings_.clear();
-  sparse_strings_.clear();
   Query q(db_, table, {"id", "string"}, kWhat);
-  while (q.Next()) {
-    int64_t id = q.Int(0);
-    StringId value = b_.Intern(q.Text(1));
-    if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
-      if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-      strings_[id] = value;
-    } else {
-      sparse_strings_[id] = value;
-    }
-  }
-  return q.status();
+  return strings_.Read(q, b_);
 }
 
 Status Importer::ReadAgents(const std::string& table) {

@@ -10,6 +10,7 @@
 #include "profana/importers/rocm/hip_names.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
+#include "profana/importers/sqlite/string_ids.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::rocm {
@@ -37,18 +38,13 @@ class Importer {
   Status ReadApiOps();
   Status ReadOps();
 
-  StringId String(int64_t id) const {
-    if (id >= 0 && static_cast<size_t>(id) < strings_.size()) return strings_[id];
-    auto it = sparse_strings_.find(id);
-    return it == sparse_strings_.end() ? StringId(0) : it->second;
-  }
+  StringId String(int64_t id) const { return strings_.Get(id); }
   StringId Category(ActivityKind kind) { return b_.Intern(CategoryOf(kind)); }
 
   Database& db_;
   const std::string& file_;
   TraceBuilder b_;
-  std::vector<StringId> strings_;
-  std::unordered_map<int64_t, StringId> sparse_strings_;
+  sqlite::StringIds strings_;
   FlatHashMap<int64_t, int64_t> api_of_op_;  // rocpd_api_ops: op id -> the call that enqueued it
 };
 
@@ -66,17 +62,7 @@ Status Importer::CheckSchema() {
 
 Status Importer::ReadStrings() {
   Query q(db_, "rocpd_string", {"id", "string"}, kWhat);
-  while (q.Next()) {
-    int64_t id = q.Int(0);
-    StringId value = b_.Intern(q.Text(1));
-    if (id >= 0 && id < std::max<int64_t>(int64_t{1} << 16, 4 * q.row())) {
-      if (static_cast<size_t>(id) >= strings_.size()) strings_.resize(id + 1);
-      strings_[id] = value;
-    } else {
-      sparse_strings_[id] = value;
-    }
-  }
-  return q.status();
+  return strings_.Read(q, b_);
 }
 
 Status Importer::ReadMetadata() {
