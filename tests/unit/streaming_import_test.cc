@@ -129,6 +129,11 @@ TEST_CASE("streamed import hands damaged or odd input back to the whole-file imp
       {"syntax error inside an event",
        R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2,, "pid": 1}]})"},
       {"not JSON", "SQLite format 3\0"},
+      // The events array closed by a brace, the object by the next one: every bracket pairs up
+      // by count, but not by kind.
+      {"array closed by a brace",
+       R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2, "pid": 1, "tid": 1}}})"},
+      {"bare array closed by a brace", R"([{"ph": "X", "name": "a", "ts": 1, "dur": 2}})"},
   };
   for (const Case& c : cases) {
     INFO(c.what);

@@ -216,6 +216,10 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     scan_at = r.next;
     if (r.last_element_end) last_end = r.last_element_end;
     if (r.array_close) {
+      // The scanner counts brackets of both kinds; the one that closes the array must be ']'
+      // (a '}' there is a structure error the whole-file parser reports with its position).
+      if (window.data()[r.array_close - 1] != ']')
+        return Fallback("the events array is closed by '}'");
       array_close = r.array_close;
       break;
     }

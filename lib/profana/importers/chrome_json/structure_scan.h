@@ -20,7 +20,7 @@ struct ScanState {
 struct ScanResult {
   size_t next = 0;              // where scanning stopped (a multiple of 64 after begin, or end)
   size_t last_element_end = 0;  // one past the last container closed back to depth 0 (0: none)
-  size_t array_close = 0;       // position of the ']' closing the array, + 1 (0: not seen)
+  size_t array_close = 0;       // position of the bracket closing the array, + 1 (0: not seen)
   // A block may nest deeper than state->max_depth (its depth plus its opening brackets pass it):
   // scanning stopped there. The caller finds out exactly, and where, with the whole text.
   bool maybe_too_deep = false;
