@@ -46,10 +46,7 @@ void RemoveOutputFileOnSignals() {
 
 int PrintResults(const std::string& out, std::string err, int code, bool stdout_closed) {
   if (!out.empty()) {
-    Status st = stdout_closed ? Status(ErrorCode::kIo, std::string("standard output: write "
-                                                                   "failed: ") +
-                                                           std::strerror(EBADF))
-                              : WriteToDescriptor(STDOUT_FILENO, out, "standard output");
+    Status st = StandardOutputSink(stdout_closed).Write(out);
     if (!st.ok()) {
       err += "profana: error: " + st.message() + "\n";
       if (code == 0) code = 2;

@@ -120,6 +120,37 @@ TEST_CASE("text reports and messages show control characters in names", "[inject
   CHECK_FALSE(HasControlByte(missing.err, true));
 }
 
+TEST_CASE("memory --by-op keeps its columns when a name holds control characters", "[injection]") {
+  // Each op allocates 100 bytes on cuda:0 in its middle; the names are kNames.
+  std::string events;
+  int ts = 0;
+  for (const std::string& name : kNames) {
+    events += "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+              "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) +
+              ", \"dur\": 10},\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", "
+              "\"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": " +
+              std::to_string(ts + 5) +
+              ", \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": 100, \"Addr\": " +
+              std::to_string(16 + ts) + "}},\n";
+    ts += 20;
+  }
+  events.resize(events.size() - 2);  // the last ",\n"
+  Temp t("memory_names.json", "{\"traceEvents\": [\n" + events + "\n]}\n");
+  auto r = Run({"memory", t.path, "--by-op"});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK_FALSE(HasControlByte(r.out, true));
+  CHECK(r.out.find("clip\\x1b]52") != std::string::npos);
+  // The header and every row end at the same column: the names were measured as shown.
+  size_t header = r.out.find("Name");
+  REQUIRE(header != std::string::npos);
+  size_t width = r.out.find('\n', header) - header, rows = 0;
+  for (size_t at = r.out.find('\n', header) + 1, end;
+       (end = r.out.find('\n', at)) != std::string::npos; at = end + 1, ++rows)
+    CHECK(end - at == width);
+  CHECK(rows == kNames.size());
+}
+
 TEST_CASE("CSV output guards formula names", "[injection]") {
   Temp t("names.json", Trace(kNames));
   auto csv = Run({"table", t.path, "--format", "csv"});

@@ -5,6 +5,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -356,9 +357,11 @@ std::string Csv(const std::string& s) { return CsvField(s); }
 
 std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& device) {
+  // Names are made printable before they are measured, so a control character in one (written
+  // as "\x1b", four columns) does not shift the columns after it.
   size_t width = 4;
   for (const auto& r : rows)
-    width = std::max(width, std::min<size_t>(RowName(trace, r).size(), 60));
+    width = std::max(width, std::min<size_t>(Printable(RowName(trace, r)).size(), 60));
   std::string out =
       fmt::format("Memory by op ({}): sizes in bytes; self = allocations inside no child op\n\n",
                   device.empty() ? "all devices" : device);
@@ -366,7 +369,7 @@ std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryO
                      "Name", width, "Calls", "Allocs", "Self", "Alloc size", "Self alloc", "Freed",
                      "Size incr", "Self size incr");
   for (const auto& r : rows) {
-    std::string name = RowName(trace, r);
+    std::string name = Printable(RowName(trace, r));
     if (name.size() > width) name = name.substr(0, width - 3) + "...";
     out +=
         fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n", name,
