@@ -105,8 +105,15 @@ TEST_CASE("Input Dims print as Python prints the list", "[shapes]") {
   CHECK(json::RenderPythonShapes("[[4, 3, 16, 16], [8,3,3,3], [8], [], [], [], []]", &out));
   CHECK(out == "[[4, 3, 16, 16], [8, 3, 3, 3], [8], [], [], [], []]");
   out.clear();
-  CHECK(json::RenderPythonShapes("[\n  [[1, 2], [3]],\n  []\n]", &out));
-  CHECK(out == "[[[1, 2], [3]], []]");
+  // A TensorList argument (its tensors' shapes nested one level deeper) shows as [], as PyTorch
+  // 2.x's FunctionEvent.input_shapes has it; the other arguments are kept.
+  CHECK(json::RenderPythonShapes("[\n  [[1, 2], [3]],\n  [5]\n]", &out));
+  CHECK(out == "[[], [5]]");
+  out.clear();
+  CHECK(json::RenderPythonShapes("[[8], [ [[1]], [2] ], []]", &out));
+  CHECK(out == "[[8], [], []]");
+  out.clear();
+  CHECK_FALSE(json::RenderPythonShapes("[[[1, 2], [3]", &out));
   out.clear();
   CHECK(json::RenderPythonShapes("[\"a\", true, null, 1.5]", &out));
   CHECK(out == "['a', True, None, 1.5]");

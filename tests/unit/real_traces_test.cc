@@ -47,3 +47,26 @@ TEST_CASE("every real trace imports cleanly and its tree is consistent", "[trace
     CHECK(profana::passes::TotalAverage(rows).count == static_cast<int64_t>(events.size()));
   }
 }
+
+TEST_CASE("TensorList arguments group as PyTorch groups them: an empty shape", "[traces][shapes]") {
+  // A MI300X ResNet job (PyTorch 2.x with concrete inputs recorded): each c10d::broadcast_ writes
+  // its TensorList's sizes nested in "Input Dims" ([[[9600]], [], ...]: three tensor sizes, so
+  // three shape groups if the nesting were kept). PyTorch's FunctionEvent.input_shapes has [] for
+  // a TensorList, so key_averages(group_by_input_shape=True) shows one row of 6 calls.
+  auto loaded = profana::LoadTrace(
+      profana::test::TestData("traces/tracelens/mi300/resnet_act_checkpoint.json.gz"));
+  REQUIRE(loaded.ok());
+  const profana::Trace& trace = loaded->trace;
+  auto events = profana::passes::BuildFunctionEvents(trace);
+  profana::passes::KeyAverageOptions options;
+  options.group_by_input_shape = true;
+  auto rows = profana::passes::ComputeKeyAverages(trace, events, options);
+  int broadcast_rows = 0;
+  for (const auto& r : rows) {
+    if (trace.str(r.key) != "c10d::broadcast_") continue;
+    ++broadcast_rows;
+    CHECK(r.count == 6);
+    CHECK(trace.str(r.input_shapes) == "[[], [], [], [], [], []]");
+  }
+  CHECK(broadcast_rows == 1);
+}
