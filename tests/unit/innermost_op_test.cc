@@ -3,10 +3,12 @@
 #include "profana/passes/innermost_op.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "profana/model/trace_builder.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 
 using namespace profana;
@@ -110,4 +112,38 @@ TEST_CASE("the innermost op is the latest started event holding the time, asked 
     CHECK(mismatches == 0);
     CHECK(found > 3000);  // most times fall inside some event
   }
+}
+
+TEST_CASE("an op that outlives its parent pops it, as _populate_cpu_children does", "[passes]") {
+  // One thread, times in ns: P [0,200) holds A [10,100), which holds X [12,18). S [20,120)
+  // starts inside A and ends after it (a synchronous straddler, as rounded timestamps and
+  // autograd-thread launches make them): it pops A and becomes P's child. Y [60,70), inside A
+  // but starting after S, sees A gone and becomes S's child.
+  //   self A = 90 - X 6 = 84 (S is not A's child, so A keeps the time S overlaps it)
+  //   self S = 100 - Y 10 = 90, self P = 200 - A 90 - S 100 = 10; the self times sum to 200.
+  TraceBuilder b;
+  ThreadId one = b.Thread(1, 1);
+  Op(&b, one, "P", 0, 200);
+  Op(&b, one, "A", 10, 100);
+  Op(&b, one, "X", 12, 18);
+  Op(&b, one, "S", 20, 120);
+  Op(&b, one, "Y", 60, 70);
+  Trace t = std::move(b).Finish();
+  passes::FunctionEventList e = passes::BuildFunctionEvents(t);
+  REQUIRE(e.size() == 5);
+  passes::EventTimes times(t, e);
+  std::map<std::string, std::string> parent;
+  std::map<std::string, int64_t> self;
+  int64_t total = 0;
+  for (uint32_t i = 0; i < e.size(); ++i) {
+    std::string name(t.str(e.name[i]));
+    parent[name] = e.parent[i].valid() ? std::string(t.str(e.name[e.parent[i].value])) : "-";
+    self[name] = times[i].self_cpu_ns;
+    total += times[i].self_cpu_ns;
+  }
+  CHECK(parent == std::map<std::string, std::string>{
+                      {"P", "-"}, {"A", "P"}, {"X", "A"}, {"S", "P"}, {"Y", "S"}});
+  CHECK(self ==
+        std::map<std::string, int64_t>{{"P", 10}, {"A", 84}, {"X", 6}, {"S", 90}, {"Y", 10}});
+  CHECK(total == 200);
 }
