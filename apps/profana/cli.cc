@@ -37,8 +37,8 @@ int Finish(const Status& status, std::string* err) {
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
-           OutputSink* stdout_stream) {
-  Context ctx{out, Log(err), nullptr, {}, stdout_stream};
+           OutputSink* stdout_stream, OutputSink* progress_terminal) {
+  Context ctx{out, Log(err), nullptr, {}, stdout_stream, progress_terminal};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");

@@ -13,7 +13,8 @@ namespace profana::app {
 // text are appended to *out and *err; the return value is the exit code (0 ok, 1 a check
 // failed, 2 bad input or usage). A command whose output can run to hundreds of MB (tree) writes
 // its standard output to `stdout_stream` as it goes, when one is given, instead of to *out.
+// A load that takes more than a second shows its progress on `progress_terminal`, when given.
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
-           OutputSink* stdout_stream = nullptr);
+           OutputSink* stdout_stream = nullptr, OutputSink* progress_terminal = nullptr);
 
 }  // namespace profana::app

@@ -1,5 +1,6 @@
 // profana's entry point: parse, run, print, exit. Everything else lives in cli.cc and the library.
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
   profana::app::StandardOutputSink stdout_sink(stdout_closed);
-  int code = profana::app::RunCli(args, &out, &err, &stdout_sink);
+  profana::app::StandardErrorSink stderr_sink;
+  int code = profana::app::RunCli(args, &out, &err, &stdout_sink,
+                                  isatty(STDERR_FILENO) ? &stderr_sink : nullptr);
   return profana::app::PrintResults(out, std::move(err), code, stdout_closed);
 }

@@ -63,4 +63,8 @@ Status StandardOutputSink::Write(std::string_view bytes) {
   return WriteToDescriptor(STDOUT_FILENO, bytes, "standard output");
 }
 
+Status StandardErrorSink::Write(std::string_view bytes) {
+  return WriteToDescriptor(STDERR_FILENO, bytes, "standard error");
+}
+
 }  // namespace profana::app

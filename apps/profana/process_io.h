@@ -35,4 +35,10 @@ class StandardOutputSink final : public OutputSink {
   bool closed_;
 };
 
+// Standard error, written at once (the progress line of a slow load); errors are ignored there.
+class StandardErrorSink final : public OutputSink {
+ public:
+  Status Write(std::string_view bytes) override;
+};
+
 }  // namespace profana::app

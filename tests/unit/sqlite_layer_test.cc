@@ -112,7 +112,9 @@ TEST_CASE("text read from a database counts against the memory budget", "[sqlite
   // small.sql's StringTable holds 111 bytes of text; a budget of 64 bytes stops at the row
   // that passes it ("-- null --" 10, "aten::linear, seq = 1" 21, "aten::addmm, seq = 2" 20,
   // the mangled kernel name 29: 80 > 64 at row 4).
-  auto input = profana::InputFromBytes(bytes, "small.nvvp", {64});
+  profana::InputLimits limits;
+  limits.max_bytes = 64;
+  auto input = profana::InputFromBytes(bytes, "small.nvvp", limits);
   REQUIRE(input.ok());
   auto trace = profana::nvprof::ImportNvprof(*input);
   REQUIRE_FALSE(trace.ok());

@@ -36,6 +36,15 @@ std::string StreamedModel(const std::string& path, const StreamOptions& options)
   return profana::native::WriteNative(*attempt.trace);
 }
 
+// Reads of `read` bytes, batches of `batch`, `workers` parser threads.
+StreamOptions Opts(size_t read, size_t batch, int workers) {
+  StreamOptions o;
+  o.read_bytes = read;
+  o.batch_bytes = batch;
+  o.workers = workers;
+  return o;
+}
+
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
@@ -65,7 +74,7 @@ TEST_CASE("streamed import equals the whole-file import on every JSON trace in t
       continue;
     }
     // Odd small reads and batches put boundaries everywhere; three workers reorder the parsing.
-    std::string small = StreamedModel(file, {4093, 1500, 3});
+    std::string small = StreamedModel(file, Opts(4093, 1500, 3));
     std::string defaults = StreamedModel(file, {});
     REQUIRE(!small.empty());  // every trace in testdata is well formed: none falls back
     CHECK(small == whole);
@@ -103,10 +112,10 @@ TEST_CASE("streamed import: boundaries inside strings with escapes and brackets"
   for (size_t read = 64; read <= 64 + 70; ++read) {
     for (size_t batch : {1, 37, 200}) {
       INFO("read " << read << ", batch " << batch);
-      CHECK(StreamedModel(plain, {read, batch, 2}) == whole);
+      CHECK(StreamedModel(plain, Opts(read, batch, 2)) == whole);
     }
   }
-  CHECK(StreamedModel(gz, {100, 50, 2}) == WholeFileModel(gz));
+  CHECK(StreamedModel(gz, Opts(100, 50, 2)) == WholeFileModel(gz));
 }
 
 TEST_CASE("streamed import hands damaged or odd input back to the whole-file importer",
@@ -139,13 +148,13 @@ TEST_CASE("streamed import hands damaged or odd input back to the whole-file imp
     INFO(c.what);
     std::string path = (dir / "odd.json").string();
     WriteFile(path, c.text);
-    auto attempt = profana::json::StreamChromeJson(path, {64, 16, 2});
+    auto attempt = profana::json::StreamChromeJson(path, Opts(64, 16, 2));
     CHECK(!attempt.trace);
     CHECK(!attempt.fallback_reason.empty());
   }
   std::string path = (dir / "good.json").string();
   WriteFile(path, good);
-  auto attempt = profana::json::StreamChromeJson(path, {64, 16, 2});
+  auto attempt = profana::json::StreamChromeJson(path, Opts(64, 16, 2));
   REQUIRE(attempt.trace);
   CHECK(attempt.trace->events.size() == 1);
 }

@@ -34,6 +34,9 @@ struct Context {
   std::vector<std::string> inputs;
   // Where EmitStreamed writes standard output as it is made (main() passes stdout); null: *out.
   OutputSink* stdout_stream = nullptr;
+  // Standard error when it is a terminal (main() decides): slow loads show their progress there.
+  // Null: no progress line (a pipe, a file, the tests).
+  OutputSink* progress_terminal = nullptr;
 };
 
 struct CommonOptions {

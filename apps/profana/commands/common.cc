@@ -11,6 +11,7 @@
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/trace_filter.h"
+#include "profana/progress_meter.h"
 #include "profana/reporters/diagnostics_text.h"
 #include "profana/reporters/terminal_text.h"
 
@@ -177,7 +178,12 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   Stopwatch clock;
   LoadOptions load;
   if (o.max_memory) load.limits.max_bytes = *o.max_memory;
-  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(path, load));
+  Result<LoadedTrace> read = [&] {
+    ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
+    load.limits.progress = meter.Callback();
+    return LoadTrace(path, load);
+  }();  // the meter has wiped its line before anything else is printed
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, std::move(read));
   Trace& trace = loaded.trace;
   double ms = clock.Lap();
   ctx.log.Debug(

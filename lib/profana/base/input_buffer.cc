@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -50,7 +51,9 @@ Status ReadAll(int fd, const std::string& name, const InputLimits& limits, Padde
   const uint64_t limit = limits.max_bytes;
   auto could_start = limits.could_start;
   struct stat st;
+  uint64_t total = 0;  // unknown for a pipe
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    total = static_cast<uint64_t>(st.st_size);
     if (limit && static_cast<uint64_t>(st.st_size) > limit)
       return TooLargeError(name, "byte 0", "is " + FormatByteSize(st.st_size) + ", more than",
                            limit);
@@ -67,6 +70,7 @@ Status ReadAll(int fd, const std::string& name, const InputLimits& limits, Padde
       return Status(ErrorCode::kIo, fmt::format("{}: read failed: {}", name, std::strerror(errno)));
     }
     bytes->Grow(static_cast<size_t>(n));
+    if (limits.progress) limits.progress(bytes->size(), std::max<uint64_t>(total, bytes->size()));
     if (could_start && bytes->size() >= kSniffBytes) {
       if (!could_start(bytes->view().substr(0, kSniffBytes))) return Status::Ok();
       could_start = nullptr;

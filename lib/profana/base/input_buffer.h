@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "profana/base/memory_limit.h"
+#include "profana/base/progress.h"
 #include "profana/base/status.h"
 
 namespace profana {
@@ -41,6 +42,8 @@ struct InputLimits {
   // format can start with them. Reading then stops, so an endless or huge input that is no trace
   // (/dev/zero) fails at once instead of after max_bytes. Null reads on regardless.
   bool (*could_start)(std::string_view first_bytes) = nullptr;
+  // Told after each read (the file's bytes, compressed where it is gzipped); may be empty.
+  ProgressFn progress;
 };
 
 constexpr size_t kSniffBytes = 4096;

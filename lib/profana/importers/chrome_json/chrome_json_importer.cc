@@ -258,6 +258,7 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
 Result<std::optional<Trace>> OpenChromeJson(const std::string& path, const LoadOptions& options) {
   StreamOptions stream;
   stream.max_bytes = options.limits.max_bytes;
+  stream.progress = options.limits.progress;
   StreamAttempt streamed = StreamChromeJson(path, stream);
   return std::move(streamed.trace);
 }

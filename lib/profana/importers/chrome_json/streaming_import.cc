@@ -28,8 +28,9 @@ class Window {
  public:
   // Reads start at 64 KiB and double up to read_bytes: a small file, or one that turns out not
   // to be JSON (an nvprof database), costs one small read, not a zero-filled full window.
-  explicit Window(ByteSource* source, size_t read_bytes)
+  Window(ByteSource* source, size_t read_bytes, const ProgressFn& progress)
       : source_(source),
+        progress_(progress),
         read_bytes_(read_bytes),
         next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
     buf_.resize(kPadding);
@@ -53,12 +54,15 @@ class Window {
     size_t got = source_->Read(buf_.data() + size_, buf_.size() - kPadding - size_);
     if (got == 0) eof_ = true;
     size_ += got;
+    if (progress_)
+      progress_(source_->content_bytes(), source_->gzipped() ? 0 : source_->file_bytes());
     std::memset(buf_.data() + size_, 0, kPadding);
     return shift;
   }
 
  private:
   ByteSource* source_;
+  const ProgressFn& progress_;
   size_t read_bytes_;
   size_t next_read_;
   std::vector<char> buf_;
@@ -148,7 +152,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     return options.max_bytes && content > options.max_bytes;
   };
   if (over_limit()) return Fallback("larger than --max-memory");
-  Window window(source.get(), options.read_bytes);
+  Window window(source.get(), options.read_bytes, options.progress);
 
   // The opening, up to the '[' of the events.
   size_t bom = 0;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "profana/base/progress.h"
 #include "profana/model/trace.h"
 
 namespace profana::json {
@@ -27,6 +28,8 @@ struct StreamOptions {
   // --max-memory: content (after gunzip) beyond this goes to the whole-file importer, which
   // stops at the same limit and names the position (0: no limit).
   uint64_t max_bytes = 0;
+  // Told after each read: content bytes so far, of the file's size (0 when it is gzipped).
+  ProgressFn progress;
 };
 
 struct StreamAttempt {
