@@ -11,8 +11,7 @@ constexpr double kQuietSeconds = 1.0;   // a load faster than this shows nothing
 constexpr double kEverySeconds = 0.25;  // the line is rewritten at most this often
 
 double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ hta=$root/testdata/traces/hta/trace_diff dlrm=$root/testdata/traces/param/dlrm_k
 "$profana" diff "$hta/control/control.json.gz" "$hta/test/test.json.gz" --format json --row-limit -1 > "$tmp/diff.0.json"
 "$profana" diff "$dlrm"/worker0_*.json.gz "$dlrm"/worker7_*.json.gz --format json --group-by-input-shape --group-by-stack 2 > "$tmp/diff.1.json"
 "$profana" diff "$hta/control/control.json.gz" "$hta/test/test.json.gz" --steps 1010-1011 --format json > "$tmp/diff.2.json"
+"$profana" diff "$dlrm" "$dlrm/worker[0-3]*" --format json -q > "$tmp/diff.3.json"  # two jobs
 "$profana" check "$hta/test/test.json.gz" --format json > "$tmp/check.0.json" 2>/dev/null || true
 "$profana" check "$hta/test/test.json.gz" --baseline "$hta/control/control.json.gz" --format json > "$tmp/check.1.json" 2>/dev/null || true
 "$profana" check "$dlrm"/worker0_*.json.gz --budget "$root/testdata/budgets/dlrm-pass.json" --format json > "$tmp/check.2.json"
@@ -71,7 +72,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 102, checked
+assert checked == 103, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

@@ -1,8 +1,6 @@
 // Load progress: the readers report the bytes read after each block, and the app's meter turns
 // them into one line on a terminal, shown only for loads that take over a second and wiped at the
 // end. The terminal is a string here and the clock a variable the test moves.
-#include "profana/progress_meter.h"
-
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -13,6 +11,7 @@
 #include "profana/base/input_buffer.h"
 #include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
+#include "profana/progress_meter.h"
 #include "test_util.h"
 
 using profana::app::ProgressMeter;

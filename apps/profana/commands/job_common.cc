@@ -83,10 +83,12 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
 }
 
 Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
-                                     Context& ctx, const passes::KeyAverageOptions& keys) {
+                                     Context& ctx, const passes::KeyAverageOptions& keys,
+                                     bool steps) {
   job::SummaryOptions so;
   so.table = true;
   so.key_averages = keys;
+  so.steps = steps;
   return LoadJob(
       args, options, ctx,
       [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
@@ -95,6 +97,17 @@ Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& o
       [&](job::RankSummary* s, const std::string& path) {
         return job::UseSummaryForTable(s, path, keys);
       });
+}
+
+Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
+                                         const CommonOptions& options, Context& ctx,
+                                         const passes::KeyAverageOptions& keys) {
+  JobArgs args;
+  args.inputs = {input};
+  args.ranks = ranks;
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job,
+                           LoadTableJob(args, options, ctx, keys, /*steps=*/true));
+  return job.Combine();
 }
 
 }  // namespace profana::app

@@ -36,8 +36,16 @@ using SummaryUse = std::function<Status(job::RankSummary*, const std::string& pa
 Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
                                 const RankReducer& reduce, const SummaryUse& use_summary = {});
 
-// The job's key averages (`keys`) per rank, from traces or summary files, for `table`.
+// The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with
+// `steps`, each rank's step rows too.
 Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
-                                     Context& ctx, const passes::KeyAverageOptions& keys);
+                                     Context& ctx, const passes::KeyAverageOptions& keys,
+                                     bool steps = false);
+
+// One job (a directory, a glob or a summary file, with --ranks) as `diff` and `check --baseline`
+// compare it: its ranks' key averages and step rows, combined.
+Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
+                                         const CommonOptions& options, Context& ctx,
+                                         const passes::KeyAverageOptions& keys);
 
 }  // namespace profana::app

@@ -210,4 +210,13 @@ std::string FormatRankList(const std::vector<int64_t>& ranks) {
   return out;
 }
 
+passes::StepStats JobStepStats(const RankSummary& summary) {
+  passes::StepStats s;
+  int64_t total_ns = 0;
+  for (const RankStep& step : summary.steps) total_ns += step.row.host_ns;
+  s.steps = static_cast<int64_t>(summary.steps.size());
+  s.mean_ns = s.steps ? total_ns / s.steps : 0;
+  return s;
+}
+
 }  // namespace profana::job

@@ -23,6 +23,7 @@
 #include "profana/job/kernel_stats.h"
 #include "profana/job/step_breakdown.h"
 #include "profana/passes/key_averages.h"
+#include "profana/passes/trace_diff.h"
 
 namespace profana::job {
 
@@ -107,6 +108,10 @@ struct JobSummary {
 // What a whole-job table shows: the ranks combined, or (by_rank) each rank on its own, with the
 // rows sorted by `sort`.
 std::vector<RankSummary> TableParts(JobSummary job, bool by_rank, passes::SortKey sort);
+
+// The (rank, step) pairs of a summary and the mean length of their ProfilerStep#N events: what
+// `diff` divides by when two jobs ran different numbers of steps.
+passes::StepStats JobStepStats(const RankSummary& summary);
 
 // "0-3,5,7": the ranks as short ranges, for headers.
 std::string FormatRankList(const std::vector<int64_t>& ranks);

@@ -11,14 +11,14 @@ namespace profana::passes {
 namespace {
 
 // Rows keyed by text: strings are interned per trace, so ids do not match across traces.
-std::string RowKey(const Trace& t, const AverageRow& r, const KeyAverageOptions& o) {
-  std::string key(t.str(r.key));
+std::string RowKey(const StringPool& t, const AverageRow& r, const KeyAverageOptions& o) {
+  std::string key(t.Get(r.key));
   key += r.device_type == DeviceType::kCPU ? "\x1f"
                                              "c"
                                            : "\x1f"
                                              "d";
-  if (o.group_by_input_shape) key.append("\x1f").append(t.str(r.input_shapes));
-  for (StringId f : r.stack) key.append("\x1e").append(t.str(f));
+  if (o.group_by_input_shape) key.append("\x1f").append(t.Get(r.input_shapes));
+  for (StringId f : r.stack) key.append("\x1e").append(t.Get(f));
   return key;
 }
 
@@ -27,20 +27,20 @@ DiffValues Values(const AverageRow& r, double scale) {
           r.self_cuda_ns * scale / 1000, r.cuda_total_ns * scale / 1000};
 }
 
-DiffTotals Totals(const Trace& t, const FunctionEventList& e, const std::vector<AverageRow>& rows,
-                  double scale) {
+// The footer's totals. Every function event is in exactly one row, so the rows' counts sum to the
+// number of events.
+DiffTotals Totals(const StepStats& s, const std::vector<AverageRow>& rows, double scale) {
   DiffTotals d;
-  StepStats s = CountSteps(t);
   d.steps = s.steps;
   d.step_time_us = s.mean_ns / 1000.0;
   int64_t self_cpu = 0, self_device = 0;
   for (const AverageRow& r : rows) {
     self_cpu += r.self_cpu_ns;
     if (r.device_type == DeviceType::kCUDA || r.legacy) self_device += r.self_cuda_ns;
+    d.events += r.count;
   }
   d.self_cpu_us = self_cpu * scale / 1000;
   d.self_device_us = self_device * scale / 1000;
-  d.events = static_cast<int64_t>(e.size());
   return d;
 }
 
@@ -110,28 +110,35 @@ StepStats CountSteps(const Trace& t) {
 
 TraceDiff DiffTraces(const Trace& base, const FunctionEventList& be, const Trace& next,
                      const FunctionEventList& ne, const DiffOptions& o) {
+  std::vector<AverageRow> base_rows = ComputeKeyAverages(base, be, o.keys);
+  std::vector<AverageRow> next_rows = ComputeKeyAverages(next, ne, o.keys);
+  return DiffRows({&base.strings, &base_rows, CountSteps(base)},
+                  {&next.strings, &next_rows, CountSteps(next)}, o);
+}
+
+TraceDiff DiffRows(const DiffSide& base, const DiffSide& next, const DiffOptions& o) {
   TraceDiff d;
   d.sort = o.sort;
   d.grouped_by_input_shape = o.keys.group_by_input_shape;
   d.grouped_by_stack = o.keys.group_by_stack_n;
-  std::vector<AverageRow> base_rows = ComputeKeyAverages(base, be, o.keys);
-  std::vector<AverageRow> next_rows = ComputeKeyAverages(next, ne, o.keys);
-  StepStats bs = CountSteps(base), ns = CountSteps(next);
+  const StepStats &bs = base.steps, &ns = next.steps;
   d.per_step = bs.steps > 0 && ns.steps > 0 && bs.steps != ns.steps;
   double base_scale = d.per_step ? 1.0 / bs.steps : 1.0;
   double next_scale = d.per_step ? 1.0 / ns.steps : 1.0;
-  d.base = Totals(base, be, base_rows, base_scale);
-  d.next = Totals(next, ne, next_rows, next_scale);
+  d.base = Totals(bs, *base.rows, base_scale);
+  d.next = Totals(ns, *next.rows, next_scale);
+  d.base.ranks = base.ranks;
+  d.next.ranks = next.ranks;
 
   std::unordered_map<std::string, size_t> index;
-  auto row_for = [&](const Trace& t, const AverageRow& r) -> DiffRow& {
+  auto row_for = [&](const StringPool& t, const AverageRow& r) -> DiffRow& {
     auto [it, inserted] = index.try_emplace(RowKey(t, r, o.keys), d.rows.size());
     if (inserted) {
       DiffRow row;
-      row.name = std::string(t.str(r.key));
+      row.name = std::string(t.Get(r.key));
       row.device_type = r.device_type;
-      if (o.keys.group_by_input_shape) row.input_shapes = std::string(t.str(r.input_shapes));
-      for (StringId f : r.stack) row.stack.emplace_back(t.str(f));
+      if (o.keys.group_by_input_shape) row.input_shapes = std::string(t.Get(r.input_shapes));
+      for (StringId f : r.stack) row.stack.emplace_back(t.Get(f));
       d.rows.push_back(std::move(row));
     }
     return d.rows[it->second];
@@ -144,13 +151,13 @@ TraceDiff DiffTraces(const Trace& base, const FunctionEventList& be, const Trace
     to->self_device_us += v.self_device_us;
     to->device_total_us += v.device_total_us;
   };
-  for (const AverageRow& r : base_rows) {
-    DiffRow& row = row_for(base, r);
+  for (const AverageRow& r : *base.rows) {
+    DiffRow& row = row_for(*base.strings, r);
     row.in_base = true;
     add(&row.base, Values(r, base_scale));
   }
-  for (const AverageRow& r : next_rows) {
-    DiffRow& row = row_for(next, r);
+  for (const AverageRow& r : *next.rows) {
+    DiffRow& row = row_for(*next.strings, r);
     row.in_new = true;
     add(&row.next, Values(r, next_scale));
   }

@@ -56,6 +56,7 @@ struct DiffTotals {
   double self_cpu_us = 0;   // after per-step normalisation
   double self_device_us = 0;
   int64_t events = 0;  // function events
+  int64_t ranks = 0;   // a job's ranks (steps then count (rank, step) pairs); 0 for one trace
 };
 
 struct DiffOptions {
@@ -77,11 +78,22 @@ struct TraceDiff {
 TraceDiff DiffTraces(const Trace& base, const FunctionEventList& base_events, const Trace& next,
                      const FunctionEventList& next_events, const DiffOptions& options);
 
-// Distinct ProfilerStep#N markers and their mean duration (ns), for per-step rules.
+// Distinct ProfilerStep#N markers and their mean duration (ns), for per-step rules. For a job,
+// the (rank, step) pairs and their mean.
 struct StepStats {
   int64_t steps = 0;
   int64_t mean_ns = 0;
 };
 StepStats CountSteps(const Trace& trace);
+
+// One side of a diff where there is no trace to hand (a job of several ranks, a summary file):
+// key-average rows made with the diff's keys, whose ids refer to `strings`, and its steps.
+struct DiffSide {
+  const StringPool* strings = nullptr;
+  const std::vector<AverageRow>* rows = nullptr;
+  StepStats steps;
+  int64_t ranks = 0;
+};
+TraceDiff DiffRows(const DiffSide& base, const DiffSide& next, const DiffOptions& options);
 
 }  // namespace profana::passes

@@ -76,7 +76,22 @@ std::string Relative(const DiffRow& r) {
   return SignedPercent(r.change, r.base_metric);
 }
 
+// A job's steps are its (rank, step) pairs: "16 rank-steps on 8 ranks".
+std::string StepCount(const passes::DiffTotals& t) {
+  return fmt::format("{} rank-step{} on {} rank{}", t.steps, t.steps == 1 ? "" : "s", t.ranks,
+                     t.ranks == 1 ? "" : "s");
+}
+
 std::string Scope(const TraceDiff& d) {
+  if (d.base.ranks || d.next.ranks) {
+    if (d.per_step)
+      return fmt::format("per rank and step (BASE has {}, NEW {})", StepCount(d.base),
+                         StepCount(d.next));
+    if (d.base.steps > 0 && d.base.steps == d.next.steps)
+      return fmt::format("totals over BASE's {} and NEW's {}", StepCount(d.base),
+                         StepCount(d.next));
+    return "totals over each job";
+  }
   if (d.per_step)
     return fmt::format("per step (BASE has {} steps, NEW {})", d.base.steps, d.next.steps);
   if (d.base.steps > 0 && d.base.steps == d.next.steps)
@@ -174,6 +189,7 @@ void JsonTotals(JsonWriter& w, const passes::DiffTotals& t) {
   w.Key("self_cpu_us").Double(Rounded(t.self_cpu_us));
   w.Key("self_device_us").Double(Rounded(t.self_device_us));
   w.Key("function_events").Int(t.events);
+  if (t.ranks) w.Key("ranks").Int(t.ranks);
   w.EndObject();
 }
 
