@@ -79,6 +79,9 @@ class Stopwatch {
 // the filters.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<OutputFormat>& formats);
+// The same without the filters, for a command that reads no trace (merge reads summaries).
+void AddOutputOptions(CLI::App* command, CommonOptions* options,
+                      const std::vector<OutputFormat>& formats);
 // Adds only the filter options (for commands that load more than one trace with one set of
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);

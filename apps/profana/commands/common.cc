@@ -18,6 +18,12 @@ namespace profana::app {
 
 void AddCommonOptions(CLI::App* command, CommonOptions* o,
                       const std::vector<OutputFormat>& formats) {
+  AddOutputOptions(command, o, formats);
+  AddFilterOptions(command, o);
+}
+
+void AddOutputOptions(CLI::App* command, CommonOptions* o,
+                      const std::vector<OutputFormat>& formats) {
   std::vector<std::string> names;
   for (OutputFormat f : formats) names.emplace_back(report::OutputFormatName(f));
   o->format = formats.front();
@@ -46,7 +52,6 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o,
           "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
           "(default: half the physical memory)")
       ->check(ByteSize("--max-memory"));
-  AddFilterOptions(command, o);
 }
 
 void AddLinkOption(CLI::App* command, CommonOptions* o) {
