@@ -36,9 +36,17 @@ TEST_CASE("step ranges and windows parse, and bad text names the option", "[filt
   CHECK(passes::ParseStepRanges("3-").status().message().find("--steps") == 0);
   passes::TraceFilter f;
   REQUIRE(passes::ParseWindow("100:", &f).ok());
-  CHECK(*f.window_start_us == 100);
-  CHECK(!f.window_end_us);
+  CHECK(*f.window_start_ns == 100'000);  // a bare number is microseconds
+  CHECK(!f.window_end_ns);
   CHECK(!passes::ParseWindow("7", &f).ok());
+  // Units as the outputs print times: 100ms is 100,000,000 ns, 0.2s is 200,000,000 ns.
+  passes::TraceFilter g;
+  REQUIRE(passes::ParseWindow("100ms:0.2s", &g).ok());
+  CHECK(*g.window_start_ns == 100'000'000);
+  CHECK(*g.window_end_ns == 200'000'000);
+  CHECK(g.window == "100ms:0.2s");
+  CHECK(!passes::ParseWindow("2ms:1000us", &g).ok());  // END (1 ms) before START (2 ms)
+  CHECK(!passes::ParseWindow("1min:", &g).ok());
 }
 
 TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in them", "[filter]") {

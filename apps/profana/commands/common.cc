@@ -103,7 +103,8 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       ->group(group);
   command
       ->add_option("--window", o->window,
-                   "Keep START:END, microseconds from the trace start (either may be empty)")
+                   "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
+                   "microseconds; either may be empty)")
       ->check(ParsedBy([](const std::string& s) {
         passes::TraceFilter f;
         return passes::ParseWindow(s, &f);
