@@ -86,6 +86,12 @@ void AddOutputOptions(CLI::App* command, CommonOptions* options,
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
 
+// -n,--row-limit N: how many rows (PyTorch's table(row_limit=N)), one name in every command;
+// `min` is the smallest N accepted (INT64_MIN: any, a negative N meaning all). --top and --limit
+// are hidden aliases, so command lines written with them keep working. Returns the option.
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+                               const std::string& help);
+
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
 void AddLinkOption(CLI::App* command, CommonOptions* options);
 

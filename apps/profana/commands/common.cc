@@ -54,6 +54,16 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
       ->check(ByteSize("--max-memory"));
 }
 
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+                               const std::string& help) {
+  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help)
+                          ->default_val(default_rows)
+                          ->check(WholeNumber("--row-limit", min).description(""));
+  for (const char* alias : {"--top", "--limit"})
+    command->add_option(alias, *rows, help)->check(WholeNumber(alias, min))->group("");
+  return main;
+}
+
 void AddLinkOption(CLI::App* command, CommonOptions* o) {
   std::vector<std::string> names;
   for (passes::LinkRule r :

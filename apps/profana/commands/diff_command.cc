@@ -59,9 +59,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
                  "cpu_total, device_total, count")
       ->default_str("self");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")
-      ->default_val(30)
-      ->check(WholeNumber("--row-limit", INT64_MIN));
+  AddRowLimitOption(cmd, &args->row_limit, 30, INT64_MIN, "Rows to print; -1 for all");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
   cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,
