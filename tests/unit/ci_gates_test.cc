@@ -178,3 +178,38 @@ TEST_CASE("budget files: every rule measured, bad keys named with the rule index
   CHECK(nolimit.status().message() ==
         "b.json: byte 10 (line 1, column 11): rules[0]: needs a limit: \"max\" or \"min\"");
 }
+
+TEST_CASE("diff and table take the same sort keys for the same columns", "[diff]") {
+  // PyTorch's sort_by spelling, its 2.x device_* spelling and the short forms name one column.
+  struct Same {
+    const char* name;
+    passes::DiffMetric diff;
+    passes::SortKey table;
+  };
+  for (Same s :
+       {Same{"self_cpu_time_total", passes::DiffMetric::kSelfCpu,
+             passes::SortKey::kSelfCpuTimeTotal},
+        Same{"self_cpu", passes::DiffMetric::kSelfCpu, passes::SortKey::kSelfCpuTimeTotal},
+        Same{"self_cuda_time_total", passes::DiffMetric::kSelfDevice,
+             passes::SortKey::kSelfCudaTimeTotal},
+        Same{"self_device_time_total", passes::DiffMetric::kSelfDevice,
+             passes::SortKey::kSelfCudaTimeTotal},
+        Same{"self_cuda", passes::DiffMetric::kSelfDevice, passes::SortKey::kSelfCudaTimeTotal},
+        Same{"self_device", passes::DiffMetric::kSelfDevice, passes::SortKey::kSelfCudaTimeTotal},
+        Same{"cpu_time_total", passes::DiffMetric::kCpuTotal, passes::SortKey::kCpuTimeTotal},
+        Same{"cpu_total", passes::DiffMetric::kCpuTotal, passes::SortKey::kCpuTimeTotal},
+        Same{"cuda_time_total", passes::DiffMetric::kDeviceTotal, passes::SortKey::kCudaTimeTotal},
+        Same{"device_total", passes::DiffMetric::kDeviceTotal, passes::SortKey::kCudaTimeTotal},
+        Same{"count", passes::DiffMetric::kCount, passes::SortKey::kCount},
+        Same{"calls", passes::DiffMetric::kCount, passes::SortKey::kCount}}) {
+    INFO(s.name);
+    passes::DiffMetric m = passes::DiffMetric::kSelf;
+    passes::SortKey k = passes::SortKey::kNone;
+    REQUIRE(passes::ParseDiffMetric(s.name, &m));
+    REQUIRE(passes::ParseSortKey(s.name, &k));
+    CHECK(m == s.diff);
+    CHECK(k == s.table);
+  }
+  passes::DiffMetric m;
+  CHECK_FALSE(passes::ParseDiffMetric("self_cuda_memory_usage", &m));  // diff has no memory
+}

@@ -57,7 +57,8 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
                  "self, self_cpu, self_device, cpu_total, device_total, count",
                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
-                 "cpu_total, device_total, count")
+                 "cpu_total, device_total, count; table's keys for these columns are accepted "
+                 "too (self_cuda_time_total, cuda_total, calls, ...)")
       ->default_str("self");
   AddRowLimitOption(cmd, &args->row_limit, 30, INT64_MIN, "Rows to print; -1 for all");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
