@@ -2,6 +2,7 @@
 // ranks of facebookresearch/param.
 #include <catch2/catch.hpp>
 
+#include "fmt/format.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
@@ -212,4 +213,52 @@ TEST_CASE("diff and table take the same sort keys for the same columns", "[diff]
   }
   passes::DiffMetric m;
   CHECK_FALSE(passes::ParseDiffMetric("self_cuda_memory_usage", &m));  // diff has no memory
+}
+
+TEST_CASE("devices are written the same way in filters, memory and budgets", "[filter]") {
+  int32_t d = -1;
+  CHECK(passes::ParseDeviceIndex("3", &d));
+  CHECK(d == 3);
+  CHECK(passes::ParseDeviceIndex("cuda:0", &d));
+  CHECK(d == 0);
+  CHECK(passes::ParseDeviceIndex("hip:1", &d));
+  CHECK(d == 1);
+  for (const char* bad : {"", "cpu:0", "cuda", "cuda:", ":1", "-1", "0x1", "CUDA:0", "cuda:1a"})
+    CHECK_FALSE(passes::ParseDeviceIndex(bad, &d));
+  // The HTA control trace runs on device 3 (filter-table-stream-device keeps it with --device 3).
+  auto bare = test::Run({"table", test::TestData(kControl), "--device", "3", "-n", "5"});
+  auto named = test::Run({"table", test::TestData(kControl), "--device", "cuda:3", "-n", "5"});
+  REQUIRE(bare.code == 0);
+  CHECK(named.out == bare.out);
+  auto bad = test::Run({"table", test::TestData(kControl), "--device", "gpu3"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "profana: error: --device gpu3: expected a device such as cuda:0, hip:1 or 0\n");
+}
+
+TEST_CASE("memory and budgets take a bare device index where it is unambiguous", "[budget]") {
+  // df_index_resolver records memory on cpu, cuda:0 and cuda:1 (docs/commands.md shows cuda:1).
+  const std::string trace =
+      test::TestData("traces/hta/df_index_resolver/df_index_resolver.json.gz");
+  auto named = test::Run({"memory", trace, "--device", "cuda:1", "-n", "2", "-q"});
+  auto bare = test::Run({"memory", trace, "--device", "1", "-n", "2", "-q"});
+  REQUIRE(named.code == 0);
+  CHECK(bare.out == named.out);
+  CHECK(bare.out.find("== cuda:1 ==") != std::string::npos);
+  // gpu_idle_share names its device either way: device 3 of the HTA control trace.
+  Trace control = Load(kControl);
+  passes::FunctionEventList e = passes::BuildFunctionEvents(control, std::nullopt);
+  auto measure = [&](const char* device) {
+    auto budget = passes::ParseBudget(
+        fmt::format(R"({{"rules": [{{"metric": "gpu_idle_share", "device": "{}", "max": 1}}]}})",
+                    device),
+        "b.json");
+    REQUIRE(budget.ok());
+    auto results = passes::EvaluateBudget(control, e, *budget);
+    REQUIRE(results.ok());
+    return results->front().value;
+  };
+  double share = measure("3");
+  CHECK(share > 0);
+  CHECK(share < 1);
+  CHECK(measure("cuda:3") == share);
 }

@@ -48,7 +48,7 @@ struct CommonOptions {
   bool skip_first_step = false;
   std::string window;
   std::vector<std::string> threads;
-  std::vector<int32_t> devices;
+  std::vector<std::string> devices;  // "cuda:0", "hip:1" or "0" (passes::ParseDeviceIndex)
   std::vector<std::string> streams;
   std::string name;
   std::string exclude;

@@ -128,7 +128,17 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   if (!has("--device"))
     command
         ->add_option("--device", o->devices,
-                     "Keep device activity of this device index; repeatable")
+                     "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; "
+                     "repeatable")
+        ->check(Check(
+            "",
+            [](const std::string& s) {
+              int32_t index = 0;
+              return passes::ParseDeviceIndex(s, &index)
+                         ? std::string()
+                         : fmt::format("--device {}: expected a device such as cuda:0, hip:1 or 0",
+                                       s);
+            }))
         ->group(group);
   command
       ->add_option("--stream", o->streams,
@@ -154,7 +164,11 @@ Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
   f.skip_first_step = o.skip_first_step;
   if (!o.window.empty()) PROFANA_RETURN_IF_ERROR(passes::ParseWindow(o.window, &f));
   f.threads = o.threads;
-  f.devices = o.devices;
+  for (const std::string& d : o.devices) {
+    int32_t index = 0;
+    passes::ParseDeviceIndex(d, &index);  // checked as the command line was read
+    f.devices.push_back(index);
+  }
   f.streams = o.streams;
   f.name = o.name;
   f.exclude = o.exclude;

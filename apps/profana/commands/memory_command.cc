@@ -75,10 +75,10 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  cmd->add_option(
-      "--device", args->device,
-      "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "
-      "highest peak when it is not given");
+  cmd->add_option("--device", args->device,
+                  "Only this device (cpu, cuda:0, or a bare index 0 for the accelerator); "
+                  "timeline, raw and html draw the accelerator with the "
+                  "highest peak when it is not given");
   cmd->add_flag(
       "--by-op", args->by_op,
       "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");

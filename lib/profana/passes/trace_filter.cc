@@ -218,6 +218,21 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   return Status::Ok();
 }
 
+bool ParseDeviceIndex(std::string_view text, int32_t* index) {
+  size_t colon = text.find(':');
+  if (colon != std::string_view::npos) {
+    std::string_view type = text.substr(0, colon);
+    if (type.empty() || type == "cpu") return false;
+    for (char c : type)
+      if (!(c >= 'a' && c <= 'z')) return false;
+    text.remove_prefix(colon + 1);
+  }
+  int64_t v = 0;
+  if (!ParseInt(text, &v) || v < 0 || v > INT32_MAX) return false;
+  *index = static_cast<int32_t>(v);
+  return true;
+}
+
 int64_t StepNumber(const Trace& t, EventId event) {
   uint32_t i = event.value;
   if (IsDeviceActivity(t.events.kind[i])) return -1;

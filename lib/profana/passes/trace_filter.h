@@ -51,6 +51,12 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
 // a bare number in microseconds; either side may be empty ("100:", ":2500", "1.2ms:").
 Status ParseWindow(const std::string& text, TraceFilter* filter);
 
+// An accelerator as the command line names it: "cuda:0", "hip:1" (torch.device's spelling, any
+// accelerator type but cpu) or a bare index "0". Device activity is numbered by index only, so
+// the type names the device for the reader and is not checked against the trace. False on
+// anything else ("cpu", "cuda", "-1", "0x").
+bool ParseDeviceIndex(std::string_view text, int32_t* index);
+
 // The step number of a ProfilerStep#N host event, or -1.
 int64_t StepNumber(const Trace& trace, EventId event);
 
