@@ -33,6 +33,12 @@ std::string Device(const DiffRow& r) {
   return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device";
 }
 
+// JSON and CSV write the values table writes (PyTorch's DeviceType names), so one script reads
+// both; the text and Markdown columns keep their lower-case labels.
+std::string DeviceType(const DiffRow& r) {
+  return r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA";
+}
+
 // The row's name with its grouping (input shapes, or the first stack frame), for text and
 // markdown: control characters (a newline too) shown visibly.
 std::string Label(const DiffRow& r) {
@@ -273,7 +279,7 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     std::string stack;
     for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
-    out += fmt::format("{},{},{},{},{}", CsvField(r.name), Device(r), CsvField(r.input_shapes),
+    out += fmt::format("{},{},{},{},{}", CsvField(r.name), DeviceType(r), CsvField(r.input_shapes),
                        CsvField(stack), Status(r));
     for (double v :
          {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
@@ -311,7 +317,7 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     w.BeginObject();
     w.Key("name").String(r.name);
-    w.Key("device_type").String(Device(r));
+    w.Key("device_type").String(DeviceType(r));
     if (d.grouped_by_input_shape) w.Key("input_shapes").String(r.input_shapes);
     if (d.grouped_by_stack > 0) {
       w.Key("stack").BeginArray();
