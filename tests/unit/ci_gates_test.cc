@@ -262,3 +262,25 @@ TEST_CASE("memory and budgets take a bare device index where it is unambiguous",
   CHECK(share < 1);
   CHECK(measure("cuda:3") == share);
 }
+
+TEST_CASE("diff takes table's --max-name-width and --no-truncate", "[diff]") {
+  // CompiledFunctionBackward (24 characters) is the second row of the HTA pair, by self time.
+  auto run = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "diff", test::TestData(kControl), test::TestData(kTest), "-n", "3", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::Run(args);
+  };
+  auto narrow = run({"--max-name-width", "20"});
+  REQUIRE(narrow.code == 0);
+  CHECK(narrow.out.find("\nCompiledFunctionB...  cpu ") != std::string::npos);  // 17 + "..."
+  auto whole = run({"--no-truncate"});
+  CHECK(whole.out.find("\nCompiledFunctionBackward  cpu ") != std::string::npos);
+  // Whole names in the Added list too (the default cuts them at 48 characters).
+  CHECK(whole.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
+                       "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_"
+                       "per_row_1<float, float, float, 5ul>(") != std::string::npos);
+  auto bad = run({"--max-name-width", "2"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "profana: error: --max-name-width 2: expected a whole number, 4 or more\n");
+}

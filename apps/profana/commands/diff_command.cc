@@ -15,6 +15,8 @@ struct DiffArgs {
   std::string next;
   passes::DiffOptions options;
   int64_t row_limit = 30;
+  std::optional<int> max_name_width;
+  bool no_truncate = false;
   std::string color = "auto";
 };
 
@@ -33,6 +35,8 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   r.new_name = a.next;
   r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
+  r.max_name_width = a.max_name_width;
+  r.no_truncate = a.no_truncate;
   switch (a.common.format) {
     case OutputFormat::kJson:
       return Emit(report::FormatDiffJson(diff, r), a.common, ctx);
@@ -61,6 +65,11 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                  "too (self_cuda_time_total, cuda_total, calls, ...)")
       ->default_str("self");
   AddRowLimitOption(cmd, &args->row_limit, 30, INT64_MIN, "Rows to print; -1 for all");
+  cmd->add_option_function<int>(
+         "--max-name-width", [args](int v) { args->max_name_width = v; },
+         "Widest Name column (default 48 in text, 100 in Markdown)")
+      ->check(WholeNumber<int>("--max-name-width", 4).description(""));
+  cmd->add_flag("--no-truncate", args->no_truncate, "Never shorten names");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
   cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,
