@@ -1,6 +1,7 @@
 // Filters, diff and budgets on real traces: the HTA trace_diff pair (6 steps each) and the DLRM
 // ranks of facebookresearch/param.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "fmt/format.h"
 #include "profana/importers/importer.h"
@@ -283,4 +284,39 @@ TEST_CASE("diff takes table's --max-name-width and --no-truncate", "[diff]") {
   auto bad = run({"--max-name-width", "2"});
   CHECK(bad.code == 2);
   CHECK(bad.err == "profana: error: --max-name-width 2: expected a whole number, 4 or more\n");
+}
+
+TEST_CASE("tree: --min-time hides kernels and empty threads; steps keep their number", "[tree]") {
+  // The HTA control trace: 3 threads, 9402 launched kernels, steps ProfilerStep#1009 to #1014.
+  // Only one kernel lasts 1 ms or more (an NCCL SendRecv of 1.060 ms), and only the main
+  // thread has an op of 20 ms or more (each step, about 75 ms).
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  auto kernel_lines = [](const std::string& text) {  // "  -> name  1.060ms on ..." lines
+    std::istringstream in(text);
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);)
+      n += line.find_first_not_of(' ') == line.find("-> ");
+    return n;
+  };
+  auto all = test::Run({"tree", test::TestData(kControl), "-q"});
+  REQUIRE(all.code == 0);
+  CHECK(count("\n" + all.out, "\nthread ") == 3);
+  CHECK(kernel_lines(all.out) == 9402);
+  CHECK(count(all.out, "ProfilerStep*") == 0);
+  CHECK(count(all.out, "\n  ProfilerStep#1009  total 75.473ms") == 1);
+  auto long_kernels = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "1ms"});
+  CHECK(kernel_lines(long_kernels.out) == 1);
+  CHECK(count(long_kernels.out,
+              "-> ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)  "
+              "1.060ms on device 3 stream 21\n") == 1);
+  auto long_ops = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "20ms"});
+  CHECK(count("\n" + long_ops.out, "\nthread ") == 1);
+  auto json =
+      test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "20ms", "--format", "json"});
+  CHECK(count(json.out, "\"tid\":") == 1);
+  CHECK(count(json.out, "\"name\": \"ProfilerStep#1009\"") == 1);
 }
