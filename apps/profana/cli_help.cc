@@ -18,9 +18,10 @@ class HelpFormatter : public CLI::Formatter {
   }
 };
 
-// A command that loads traces: it has the common load options, or a FILE to read.
+// A command that loads traces: it has the trace filters, or a FILE to read (merge has neither:
+// it reads SUMMARY files).
 bool ReadsTraces(const CLI::App& command) {
-  if (command.get_option_no_throw("--max-memory") != nullptr) return true;
+  if (command.get_option_no_throw("--window") != nullptr) return true;
   for (const CLI::Option* opt : command.get_options())
     if (opt->get_positional() && opt->get_name(true, false) == "FILE") return true;
   return false;

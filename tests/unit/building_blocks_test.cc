@@ -5,6 +5,7 @@
 
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
+#include "profana/base/duration.h"
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
@@ -241,4 +242,35 @@ TEST_CASE("a column that views memory copies it before the first write", "[colum
   copy.owned()[0] = 1;  // element writes go through owned(), which copies first
   CHECK(copy == Column<int64_t>({1, 6, 7}));
   CHECK(values[0] == 5);
+}
+
+TEST_CASE("durations take the units the outputs print, a bare number in the default unit",
+          "[duration]") {
+  int64_t ns = 0;
+  CHECK(ParseDuration("100", DurationUnit::kUs, &ns));
+  CHECK(ns == 100'000);
+  CHECK(ParseDuration("100", DurationUnit::kNs, &ns));
+  CHECK(ns == 100);
+  CHECK(ParseDuration("1.234ms", DurationUnit::kUs, &ns));  // as FormatTime prints it
+  CHECK(ns == 1'234'000);
+  CHECK(ParseDuration("12.345us", DurationUnit::kMs, &ns));
+  CHECK(ns == 12'345);
+  CHECK(ParseDuration("2 s", DurationUnit::kUs, &ns));
+  CHECK(ns == 2'000'000'000);
+  CHECK(ParseDuration("30ns", DurationUnit::kUs, &ns));
+  CHECK(ns == 30);
+  CHECK(ParseDuration("\xC2\xB5s", DurationUnit::kUs, &ns) == false);  // a unit without a number
+  CHECK(ParseDuration("5\xC2\xB5s", DurationUnit::kNs, &ns));          // micro sign
+  CHECK(ns == 5'000);
+  CHECK(ParseDuration(".5ms", DurationUnit::kUs, &ns));
+  CHECK(ns == 500'000);
+  CHECK(ParseDuration("-3us", DurationUnit::kUs, &ns));
+  CHECK(ns == -3'000);
+  CHECK(ParseDuration("0.0004us", DurationUnit::kUs, &ns));  // 0.4 ns rounds to 0
+  CHECK(ns == 0);
+  // Past int64 nanoseconds: held at the end, not wrapped.
+  CHECK(ParseDuration("99999999999999999999", DurationUnit::kUs, &ns));
+  CHECK(ns == INT64_MAX);
+  for (const char* bad : {"", "ms", "1min", "1 ", "1..2", "--1", "1e3", "1 ms ", "+1"})
+    CHECK_FALSE(ParseDuration(bad, DurationUnit::kUs, &ns));
 }

@@ -119,13 +119,19 @@ TEST_CASE("help shows FILE... and every input format of the importer table", "[c
     CHECK(help.find("(1x)") == std::string::npos);
     CHECK(help.find("(2x)") == std::string::npos);
     if (command == "help" || command == "completion") continue;
+    if (command == "merge") {  // reads summary files only: no trace formats, no trace filters
+      CHECK(help.find("Usage: profana merge [OPTIONS] SUMMARY...\n") != std::string::npos);
+      CHECK(help.find("Input formats") == std::string::npos);
+      CHECK(help.find("--window") == std::string::npos);
+      continue;
+    }
     ++with_file;
     CHECK(help.find(line) != std::string::npos);
     // No command names formats by hand any more.
     CHECK(help.find("Chrome-trace JSON, plain or gzip)") == std::string::npos);
     CHECK(help.find("Kineto JSON or nvprof)") == std::string::npos);
   }
-  CHECK(with_file == 15);  // every command but help and completion
+  CHECK(with_file == 14);  // every command but help, completion and merge
   std::string stacks = Run({"stacks", "--help"}).out;
   CHECK(stacks.find("Usage: profana stacks [OPTIONS] FILE...\n") != std::string::npos);
 }
@@ -139,4 +145,33 @@ TEST_CASE("the version line names the version and the git commit", "[cli]") {
 }
 
 }  // namespace
+}  // namespace profana
+
+namespace profana {
+
+TEST_CASE("every command that limits rows takes -n and --row-limit; --top and --limit stay",
+          "[cli]") {
+  // table: 3 rows, written four ways, print the same table (the header, 3 rows, the footer).
+  std::string table = test::Run({"table", kTrace, "--row-limit", "3"}).out;
+  CHECK(!table.empty());
+  for (const char* option : {"-n", "--top", "--limit"})
+    CHECK(test::Run({"table", kTrace, option, "3"}).out == table);
+  CHECK(table != test::Run({"table", kTrace, "-n", "4"}).out);
+  // optimizable: --top was its name (get_optimizable_events(length=N)).
+  std::string two = test::Run({"optimizable", kTrace, "--top", "2"}).out;
+  CHECK(test::Run({"optimizable", kTrace, "-n", "2"}).out == two);
+  CHECK(test::Run({"optimizable", kTrace, "--row-limit", "2"}).out == two);
+  auto zero = test::Run({"optimizable", kTrace, "-n", "0"});
+  CHECK(zero.code == 2);
+  CHECK(zero.err == "profana: error: --row-limit 0: expected a whole number, 1 or more\n");
+  // Aliases are hidden: --help shows the one name.
+  for (const char* command : {"table", "diff", "kernels", "memory", "optimizable"}) {
+    INFO(command);
+    std::string help = test::Run({command, "--help"}).out;
+    CHECK(help.find("-n,--row-limit") != std::string::npos);
+    CHECK(help.find("  --top ") == std::string::npos);
+    CHECK(help.find("  --limit ") == std::string::npos);
+  }
+}
+
 }  // namespace profana

@@ -87,8 +87,9 @@ TEST_CASE("window bounds past the range of times keep nothing or everything", "[
   for (const char* w : {":9e15", "9e15:"}) {
     auto r = Run({"table", t.path, "--window", w});
     CHECK(r.code == 2);
-    CHECK(r.err == fmt::format("profana: error: --window \"{}\": expected START:END in "
-                               "microseconds from the trace start (either may be empty)\n",
+    CHECK(r.err == fmt::format("profana: error: --window \"{}\": expected START:END from the trace "
+                               "start, each a number of microseconds or a duration such as "
+                               "1.5ms, 250us, 2s (either may be empty)\n",
                                w));
   }
 }

@@ -122,3 +122,24 @@ TEST_CASE("diff reads summary files as the jobs they summarise", "[job][diff]") 
   CHECK(stacks.err.find("a summary keeps no stacks") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("check --baseline takes jobs as diff does", "[job][diff][check]") {
+  std::string dlrm = TestData("traces/param/dlrm_kineto");
+  // The job against itself holds.
+  auto same = Run({"check", dlrm, "--baseline", dlrm, "-q"});
+  INFO(same.out << same.err);
+  CHECK(same.code == 0);
+  CHECK(same.out.find("3 rules (baseline " + dlrm + ", at most 5% slower), 0 failed") !=
+        std::string::npos);
+  // Ranks 0-3 against all 8, per rank and step (see the diff test): self device time 8,768.25
+  // us per rank-step against 7,197 us (+21.8%) fails the 5% limit; self CPU (+2.4%) and the mean
+  // step (16,671.5 against 16,007.75 us, +4.1%) hold.
+  auto half = Run({"check", dlrm + "/worker[0-3]*", "--baseline", dlrm, "-q"});
+  INFO(half.out << half.err);
+  CHECK(half.code == 1);
+  CHECK(half.out.find("FAIL  self_device_time per step vs baseline              8.768ms  <= "
+                      "7.557ms") != std::string::npos);
+  CHECK(half.out.find("ok    step_time vs baseline                             16.672ms  <= "
+                      "16.808ms") != std::string::npos);
+  CHECK(half.err.find("1 of 3 rules failed") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 // everything holds, 1 when a rule fails (each failure listed), 2 for bad input or a bad budget.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
@@ -20,24 +21,15 @@ struct CheckArgs {
   double max_regression = 0.05;
 };
 
-// The rules of the budget, or of the baseline, measured on the trace.
-Result<std::vector<passes::RuleResult>> MeasureRules(const CheckArgs& a,
-                                                     const passes::Budget& budget,
-                                                     const Trace& trace,
-                                                     const std::optional<FunctionEventIndex>& index,
-                                                     Context& ctx) {
+// The rules of the budget, measured on the trace.
+Result<std::vector<passes::RuleResult>> MeasureBudget(
+    const CheckArgs& a, const passes::Budget& budget, const Trace& trace,
+    const std::optional<FunctionEventIndex>& index, Context& ctx) {
   passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
-  if (!a.budget.empty()) {
-    auto r = passes::EvaluateBudget(trace, events, budget);
-    if (!r.ok())
-      return Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message()));
-    return r;
-  }
-  std::optional<FunctionEventIndex> base_index;
-  PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.baseline, a.common, ctx, &base_index));
-  passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, a.common, ctx);
-  passes::TraceDiff diff = passes::DiffTraces(base, base_events, trace, events, {});
-  return passes::BaselineRules(diff, a.max_regression);
+  auto r = passes::EvaluateBudget(trace, events, budget);
+  if (!r.ok())
+    return Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message()));
+  return r;
 }
 
 Status RunCheck(const CheckArgs& a, Context& ctx) {
@@ -50,21 +42,24 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
                              ReadTextFile(a.budget, a.common, passes::CouldStartBudget));
     PROFANA_ASSIGN_OR_RETURN(budget, passes::ParseBudget(text, a.budget));
   }
-  std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   bool json = a.common.format == OutputFormat::kJson;
   report::CheckReport report;
-  if (a.budget.empty() && a.baseline.empty()) {
-    report = report::ReportValidation(
-        json, a.file, passes::ValidateTrace(trace, LaunchIndex(trace.events)), trace);
+  if (!a.baseline.empty()) {  // traces or jobs (a directory, a glob, a summary file)
+    PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
+                             DiffInputs(a.baseline, a.file, "", a.common, ctx, {}));
+    report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
+                                 passes::BaselineRules(diff, a.max_regression));
   } else {
-    PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
-                             MeasureRules(a, budget, trace, index, ctx));
-    report =
-        report::ReportRules(json, a.file,
-                            a.budget.empty() ? report::BaselineMode(a.baseline, a.max_regression)
-                                             : report::BudgetMode(a.budget),
-                            results);
+    std::optional<FunctionEventIndex> index;
+    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
+    if (a.budget.empty()) {
+      report = report::ReportValidation(
+          json, a.file, passes::ValidateTrace(trace, LaunchIndex(trace.events)), trace);
+    } else {
+      PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
+                               MeasureBudget(a, budget, trace, index, ctx));
+      report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), results);
+    }
   }
   PROFANA_RETURN_IF_ERROR(Emit(std::move(report.text), a.common, ctx));
   if (report.failures.empty()) return Status::Ok();
@@ -80,11 +75,13 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("check",
                                      "CI gate: check a trace against a budget file or a baseline "
                                      "trace, or validate it; exit 1 on failure");
-  cmd->add_option("FILE", args->file, "Trace file to check")->required();
+  cmd->add_option("FILE", args->file,
+                  "Trace file to check (with --baseline, also a job: a directory, glob or summary)")
+      ->required();
   cmd->add_option("--budget", args->budget,
                   "Budget file (JSON; docs/budget.md): rules with limits");
   cmd->add_option("--baseline", args->baseline,
-                  "A reference trace: fail when FILE is slower by --max-regression");
+                  "A reference trace or job: fail when FILE is slower by --max-regression");
   cmd->add_option_function<std::string>(
          "--max-regression",
          [args](const std::string& s) { ParsePercentage(s, &args->max_regression); },

@@ -51,7 +51,7 @@ struct CommonOptions {
   bool skip_first_step = false;
   std::string window;
   std::vector<std::string> threads;
-  std::vector<int32_t> devices;
+  std::vector<std::string> devices;  // "cuda:0", "hip:1" or "0" (passes::ParseDeviceIndex)
   std::vector<std::string> streams;
   std::string name;
   std::string exclude;
@@ -82,9 +82,18 @@ class Stopwatch {
 // the filters.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<OutputFormat>& formats);
+// The same without the filters, for a command that reads no trace (merge reads summaries).
+void AddOutputOptions(CLI::App* command, CommonOptions* options,
+                      const std::vector<OutputFormat>& formats);
 // Adds only the filter options (for commands that load more than one trace with one set of
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
+
+// -n,--row-limit N: how many rows (PyTorch's table(row_limit=N)), one name in every command;
+// `min` is the smallest N accepted (INT64_MIN: any, a negative N meaning all). --top and --limit
+// are hidden aliases, so command lines written with them keep working. Returns the option.
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+                               const std::string& help);
 
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
 void AddLinkOption(CLI::App* command, CommonOptions* options);

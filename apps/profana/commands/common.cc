@@ -19,6 +19,12 @@ namespace profana::app {
 
 void AddCommonOptions(CLI::App* command, CommonOptions* o,
                       const std::vector<OutputFormat>& formats) {
+  AddOutputOptions(command, o, formats);
+  AddFilterOptions(command, o);
+}
+
+void AddOutputOptions(CLI::App* command, CommonOptions* o,
+                      const std::vector<OutputFormat>& formats) {
   std::vector<std::string> names;
   for (OutputFormat f : formats) names.emplace_back(report::OutputFormatName(f));
   o->format = formats.front();
@@ -47,7 +53,16 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o,
           "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
           "(default: half the physical memory)")
       ->check(ByteSize("--max-memory"));
-  AddFilterOptions(command, o);
+}
+
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+                               const std::string& help) {
+  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help)
+                          ->default_val(default_rows)
+                          ->check(WholeNumber("--row-limit", min).description(""));
+  for (const char* alias : {"--top", "--limit"})
+    command->add_option(alias, *rows, help)->check(WholeNumber(alias, min))->group("");
+  return main;
 }
 
 void AddLinkOption(CLI::App* command, CommonOptions* o) {
@@ -99,7 +114,8 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       ->group(group);
   command
       ->add_option("--window", o->window,
-                   "Keep START:END, microseconds from the trace start (either may be empty)")
+                   "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
+                   "microseconds; either may be empty)")
       ->check(ParsedBy([](const std::string& s) {
         passes::TraceFilter f;
         return passes::ParseWindow(s, &f);
@@ -113,7 +129,17 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   if (!has("--device"))
     command
         ->add_option("--device", o->devices,
-                     "Keep device activity of this device index; repeatable")
+                     "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; "
+                     "repeatable")
+        ->check(Check(
+            "",
+            [](const std::string& s) {
+              int32_t index = 0;
+              return passes::ParseDeviceIndex(s, &index)
+                         ? std::string()
+                         : fmt::format("--device {}: expected a device such as cuda:0, hip:1 or 0",
+                                       s);
+            }))
         ->group(group);
   command
       ->add_option("--stream", o->streams,
@@ -139,7 +165,11 @@ Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
   f.skip_first_step = o.skip_first_step;
   if (!o.window.empty()) PROFANA_RETURN_IF_ERROR(passes::ParseWindow(o.window, &f));
   f.threads = o.threads;
-  f.devices = o.devices;
+  for (const std::string& d : o.devices) {
+    int32_t index = 0;
+    passes::ParseDeviceIndex(d, &index);  // checked as the command line was read
+    f.devices.push_back(index);
+  }
   f.streams = o.streams;
   f.name = o.name;
   f.exclude = o.exclude;

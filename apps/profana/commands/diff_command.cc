@@ -3,7 +3,6 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/passes/function_events.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/diff_reporter.h"
 
@@ -17,35 +16,21 @@ struct DiffArgs {
   std::string ranks;  // --ranks, on both sides
   passes::DiffOptions options;
   int64_t row_limit = 30;
+  std::optional<int> max_name_width;
+  bool no_truncate = false;
   std::string color = "auto";
 };
 
-int64_t Ranks(const job::RankSummary& s) { return static_cast<int64_t>(s.sources.size()); }
-
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  passes::TraceDiff diff;
-  if (IsSingleTraceRun({{a.base}, a.ranks}) && IsSingleTraceRun({{a.next}, a.ranks})) {
-    std::optional<FunctionEventIndex> base_index, next_index;
-    PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(a.base, a.common, ctx, &base_index));
-    PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(a.next, a.common, ctx, &next_index));
-    passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, a.common, ctx);
-    passes::FunctionEventList next_events = BuildEventsForCommand(next, next_index, a.common, ctx);
-    diff = passes::DiffTraces(base, base_events, next, next_events, a.options);
-  } else {
-    PROFANA_ASSIGN_OR_RETURN(job::RankSummary base,
-                             LoadCombinedJob(a.base, a.ranks, a.common, ctx, a.options.keys));
-    PROFANA_ASSIGN_OR_RETURN(job::RankSummary next,
-                             LoadCombinedJob(a.next, a.ranks, a.common, ctx, a.options.keys));
-    diff = passes::DiffRows({&base.strings, &base.rows, job::JobStepStats(base), Ranks(base)},
-                            {&next.strings, &next.rows, job::JobStepStats(next), Ranks(next)},
-                            a.options);
-  }
-
+  PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
+                           DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
   report::DiffReportOptions r;
   r.base_name = a.base;
   r.new_name = a.next;
   r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
+  r.max_name_width = a.max_name_width;
+  r.no_truncate = a.no_truncate;
   switch (a.common.format) {
     case OutputFormat::kJson:
       return Emit(report::FormatDiffJson(diff, r), a.common, ctx);
@@ -74,11 +59,15 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
                  "self, self_cpu, self_device, cpu_total, device_total, count",
                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
-                 "cpu_total, device_total, count")
+                 "cpu_total, device_total, count; table's keys for these columns are accepted "
+                 "too (self_cuda_time_total, cuda_total, calls, ...)")
       ->default_str("self");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")
-      ->default_val(30)
-      ->check(WholeNumber("--row-limit", INT64_MIN));
+  AddRowLimitOption(cmd, &args->row_limit, 30, INT64_MIN, "Rows to print; -1 for all");
+  cmd->add_option_function<int>(
+         "--max-name-width", [args](int v) { args->max_name_width = v; },
+         "Widest Name column (default 48 in text, 100 in Markdown)")
+      ->check(WholeNumber<int>("--max-name-width", 4).description(""));
+  cmd->add_flag("--no-truncate", args->no_truncate, "Never shorten names");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
   cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,

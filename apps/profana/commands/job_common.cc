@@ -99,6 +99,9 @@ Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& o
       });
 }
 
+namespace {
+
+// One job as a diff side: its ranks' key averages and step rows, combined.
 Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
                                          const CommonOptions& options, Context& ctx,
                                          const passes::KeyAverageOptions& keys) {
@@ -108,6 +111,30 @@ Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::st
   PROFANA_ASSIGN_OR_RETURN(job::JobSummary job,
                            LoadTableJob(args, options, ctx, keys, /*steps=*/true));
   return job.Combine();
+}
+
+int64_t Ranks(const job::RankSummary& s) { return static_cast<int64_t>(s.sources.size()); }
+
+}  // namespace
+
+Result<passes::TraceDiff> DiffInputs(const std::string& base_path, const std::string& next_path,
+                                     const std::string& ranks, const CommonOptions& o, Context& ctx,
+                                     const passes::DiffOptions& options) {
+  if (IsSingleTraceRun({{base_path}, ranks}) && IsSingleTraceRun({{next_path}, ranks})) {
+    std::optional<FunctionEventIndex> base_index, next_index;
+    PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(base_path, o, ctx, &base_index));
+    PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(next_path, o, ctx, &next_index));
+    passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, o, ctx);
+    passes::FunctionEventList next_events = BuildEventsForCommand(next, next_index, o, ctx);
+    return passes::DiffTraces(base, base_events, next, next_events, options);
+  }
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary base,
+                           LoadCombinedJob(base_path, ranks, o, ctx, options.keys));
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary next,
+                           LoadCombinedJob(next_path, ranks, o, ctx, options.keys));
+  return passes::DiffRows({&base.strings, &base.rows, job::JobStepStats(base), Ranks(base)},
+                          {&next.strings, &next.rows, job::JobStepStats(next), Ranks(next)},
+                          options);
 }
 
 }  // namespace profana::app

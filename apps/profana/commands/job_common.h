@@ -11,6 +11,7 @@
 #include "profana/commands/commands.h"
 #include "profana/job/job_runner.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/trace_diff.h"
 
 namespace profana::app {
 
@@ -42,10 +43,11 @@ Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& o
                                      Context& ctx, const passes::KeyAverageOptions& keys,
                                      bool steps = false);
 
-// One job (a directory, a glob or a summary file, with --ranks) as `diff` and `check --baseline`
-// compare it: its ranks' key averages and step rows, combined.
-Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
-                                         const CommonOptions& options, Context& ctx,
-                                         const passes::KeyAverageOptions& keys);
+// BASE against NEW for `diff` (and `check --baseline`): two traces, or, when either is a
+// directory, a glob or a summary file (or --ranks is given), two jobs, each its ranks' key
+// averages and steps combined.
+Result<passes::TraceDiff> DiffInputs(const std::string& base, const std::string& next,
+                                     const std::string& ranks, const CommonOptions& options,
+                                     Context& ctx, const passes::DiffOptions& diff);
 
 }  // namespace profana::app

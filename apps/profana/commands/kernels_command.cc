@@ -65,7 +65,7 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--transfers", args->transfers, "Memcpy by direction and memset, per kind");
   cmd->add_flag("--full-names", args->full_names,
                 "Keep kernel names whole in text (template and parameter lists are elided)");
-  cmd->add_option("--row-limit", args->row_limit, "Rows to print; -1 for all")->default_val(-1);
+  AddRowLimitOption(cmd, &args->row_limit, -1, INT64_MIN, "Rows to print; -1 for all");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(
       cmd, &args->common,

@@ -1,5 +1,7 @@
 // profana memory: the memory timeline rebuilt from [memory] events: peaks, what was live at the
 // peak, blocks never freed, pre-existing memory, per-op memory, and PyTorch's export formats.
+#include <algorithm>
+
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
@@ -15,7 +17,7 @@ struct MemoryArgs {
   std::string file;
   std::string device;
   bool by_op = false;
-  int top = 10;
+  int64_t top = 10;
 };
 
 Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
@@ -36,7 +38,9 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
       return report::FormatRawJson(passes::RawTimeline(trace, t, devices[0]));
   }
   auto views = passes::ViewMemoryDevices(trace, events, t, devices, report::MemoryViewParts(f));
-  return report::FormatMemoryAs(f, trace, events, t, views, {a.file, events.origin_ns, a.top});
+  return report::FormatMemoryAs(
+      f, trace, events, t, views,
+      {a.file, events.origin_ns, static_cast<int>(std::min<int64_t>(a.top, INT32_MAX))});
 }
 
 Status RunMemory(const MemoryArgs& a, Context& ctx) {
@@ -71,16 +75,14 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  cmd->add_option(
-      "--device", args->device,
-      "Only this device (cpu, cuda:0, ...); timeline, raw and html draw the accelerator with the "
-      "highest peak when it is not given");
+  cmd->add_option("--device", args->device,
+                  "Only this device (cpu, cuda:0, or a bare index 0 for the accelerator); "
+                  "timeline, raw and html draw the accelerator with the "
+                  "highest peak when it is not given");
   cmd->add_flag(
       "--by-op", args->by_op,
       "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
-  cmd->add_option("--top", args->top, "Rows per grouped list in the text report")
-      ->default_val(10)
-      ->check(WholeNumber<int>("--top", 0).description(""));
+  AddRowLimitOption(cmd, &args->top, 10, 0, "Rows per grouped list in the text report");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,

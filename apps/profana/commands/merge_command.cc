@@ -58,10 +58,12 @@ void RegisterMergeCommand(CLI::App& app, Context& ctx) {
       "merge",
       "Add summary files up into one (any grouping and order gives the same file); a source or "
       "rank held twice is refused");
-  cmd->add_option("FILE", args->inputs, "Summary files, or directories and globs of them")
+  cmd->add_option("SUMMARY", args->inputs,
+                  "Summary files (profana summarize), or directories and globs of them")
       ->required();
   cmd->footer("Example: profana merge summaries/ -o job.pfs   (then: profana steps job.pfs)");
-  AddCommonOptions(cmd, &args->common, {OutputFormat::kJson});
+  // Summaries are already filtered and summarised: no trace filters, no trace formats.
+  AddOutputOptions(cmd, &args->common, {OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunMerge);
 }
 

@@ -11,7 +11,7 @@ namespace {
 struct OptimizableArgs {
   CommonOptions common;
   std::string file;
-  int top = 1;
+  int64_t top = 1;
 };
 
 Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
@@ -40,9 +40,7 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
                                      "The CPU ops worth optimising, as PyTorch's "
                                      "BasicEvaluation.get_optimizable_events ranks them");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  cmd->add_option("--top", args->top, "How many events (get_optimizable_events(length=N))")
-      ->default_val(1)
-      ->check(WholeNumber<int>("--top", 1));
+  AddRowLimitOption(cmd, &args->top, 1, 1, "How many events (get_optimizable_events(length=N))");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunOptimizable);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "profana/base/duration.h"
 #include "profana/base/status.h"
 
 namespace profana::app {
@@ -61,6 +62,12 @@ CLI::Validator WholeNumber(std::string option, int64_t min) {
 }
 // A finite number, 0 or more (NONNEGATIVE in --help).
 CLI::Validator NonNegativeNumber(std::string option);
+// A duration, 0 or more: a number with a unit as the outputs print times (1.5ms, 250us, 2s,
+// 30ns), or a bare number in `bare_unit` (base/duration.h). --help shows DURATION.
+CLI::Validator Duration(std::string option, DurationUnit bare_unit);
+// An option holding such a duration in nanoseconds; the help should name the bare unit.
+CLI::Option* AddDurationOption(CLI::App* command, const std::string& option, int64_t* ns,
+                               DurationUnit bare_unit, const std::string& help);
 // A size such as 512M or 16G, or 0 (base/memory_limit.h ParseByteSize).
 CLI::Validator ByteSize(std::string option);
 // A percentage such as 5%, or a fraction such as 0.05; not negative.

@@ -1,5 +1,5 @@
-// The option checks of numbers: whole numbers in a range, non-negative numbers, byte sizes and
-// percentages.
+// The option checks of numbers: whole numbers in a range, non-negative numbers, durations, byte
+// sizes and percentages.
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -33,6 +33,30 @@ CLI::Validator NonNegativeNumber(std::string option) {
       return fmt::format("{} {}: expected a number, 0 or more", option, value);
     return std::string();
   });
+}
+
+CLI::Validator Duration(std::string option, DurationUnit bare_unit) {
+  return Check("DURATION", [option, bare_unit](const std::string& value) {
+    int64_t ns = 0;
+    if (ParseDuration(value, bare_unit, &ns) && ns >= 0) return std::string();
+    return fmt::format(
+        "{} {}: expected a duration, 0 or more: a number of {} or one with a unit (ns, us, ms, "
+        "s), e.g. 250us or 1.5ms",
+        option, value,
+        bare_unit == DurationUnit::kNs   ? "nanoseconds"
+        : bare_unit == DurationUnit::kUs ? "microseconds"
+        : bare_unit == DurationUnit::kMs ? "milliseconds"
+                                         : "seconds");
+  });
+}
+
+CLI::Option* AddDurationOption(CLI::App* command, const std::string& option, int64_t* ns,
+                               DurationUnit bare_unit, const std::string& help) {
+  return command
+      ->add_option_function<std::string>(
+          option, [ns, bare_unit](const std::string& text) { ParseDuration(text, bare_unit, ns); },
+          help)
+      ->check(Duration(option, bare_unit));
 }
 
 CLI::Validator ByteSize(std::string option) {

@@ -67,9 +67,7 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", true);
   AddNamedOption(cmd, "--sort", &args->rows.sort, passes::ParseSortKey, "key",
                  fmt::format("{}", fmt::join(passes::SortKeyNames(), ", ")), passes::SortKeyHelp());
-  cmd->add_option("--row-limit", args->rows.row_limit, "Rows to print; -1 for all")
-      ->default_val(100)
-      ->check(WholeNumber("--row-limit", INT64_MIN));
+  AddRowLimitOption(cmd, &args->rows.row_limit, 100, INT64_MIN, "Rows to print; -1 for all");
   cmd->add_flag("--group-by-input-shape", args->rows.keys.group_by_input_shape,
                 "One row per (name, input shapes), like key_averages(group_by_input_shape=True)");
   cmd->add_option("--group-by-stack", args->rows.keys.group_by_stack_n,

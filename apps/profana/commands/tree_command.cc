@@ -14,6 +14,7 @@ struct TreeArgs {
   CommonOptions common;
   std::string file;
   std::string thread;
+  int64_t min_time_ns = 0;
   report::TreeReportOptions report;
 };
 
@@ -24,6 +25,7 @@ Status RunTree(const TreeArgs& a, Context& ctx) {
   passes::EventTimes times(trace, events);
   std::vector<passes::ThreadRoots> threads = passes::RootsByThread(trace, events, a.thread);
   report::TreeReportOptions options = a.report;
+  options.min_time_us = static_cast<double>(a.min_time_ns) / 1000;
   options.input = a.file;
   return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
     return a.common.format == OutputFormat::kJson
@@ -42,9 +44,9 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--depth", args->report.depth, "Show at most N levels (1 = top-level ops only)")
       ->check(WholeNumber<int>("--depth", 1));
   cmd->add_option("--thread", args->thread, "Only this thread (its tid, or its name)");
-  cmd->add_option("--min-time", args->report.min_time_us,
-                  "Hide ops (and what they contain) under US microseconds")
-      ->check(NonNegativeNumber("--min-time"));
+  AddDurationOption(cmd, "--min-time", &args->min_time_ns, DurationUnit::kUs,
+                    "Hide ops (and what they contain) shorter than this: 50us, 1.5ms; a bare "
+                    "number is microseconds");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunTree);

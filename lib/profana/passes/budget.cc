@@ -6,6 +6,7 @@
 #include "profana/passes/gpu_streams.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
+#include "profana/passes/trace_filter.h"
 #include "simdjson.h"
 
 namespace profana::passes {
@@ -219,9 +220,11 @@ Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const La
                             const BudgetRule& r) {
   IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, 30, 0);
   std::optional<double> share;
+  int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
+  if (!r.device.empty() && !ParseDeviceIndex(r.device, &device)) device = -2;
   for (const IdleTrack& tr : b.tracks) {
     if (!tr.whole_device || tr.window_ns <= 0) continue;
-    if (!r.device.empty() && r.device != std::to_string(tr.device)) continue;
+    if (!r.device.empty() && device != tr.device) continue;
     double s = static_cast<double>(tr.idle_ns()) / tr.window_ns;
     share = std::max(share.value_or(0.0), s);
   }

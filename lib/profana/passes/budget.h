@@ -36,7 +36,7 @@ struct BudgetRule {
   std::string name;  // "name" of the rule, or a generated label
   BudgetMetric metric = BudgetMetric::kSelfCpuTime;
   std::string op;         // for op_* metrics: the key_averages name (ProfilerStep*)
-  std::string device;     // gpu_idle_share: "0"; peak_memory: "cuda:0", "cpu"; empty = all
+  std::string device;     // "cuda:0" or "0"; peak_memory also "cpu"; empty = all
   bool per_step = false;  // divide by the number of ProfilerStep#N markers
   std::optional<double> max;
   std::optional<double> min;

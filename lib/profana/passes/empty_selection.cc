@@ -73,12 +73,10 @@ std::string EmptySelectionMessage(const TraceFilter& f, const Trace& t,
         "--name \"{}\" matches no event name: the trace has {} events with {} "
         "distinct names",
         f.name, events, names.size());
-  if (f.window_start_us || f.window_end_us) {
+  if (f.window_start_ns || f.window_end_ns) {
     int64_t origin = t.metadata.origin.ns;
-    return fmt::format("--window {}:{} keeps no event: the trace's events run from {} to {} us",
-                       f.window_start_us ? std::to_string(*f.window_start_us) : "",
-                       f.window_end_us ? std::to_string(*f.window_end_us) : "",
-                       (first - origin) / 1000, (last - origin + 999) / 1000);
+    return fmt::format("--window {} keeps no event: the trace's events run from {} to {} us",
+                       f.window, (first - origin) / 1000, (last - origin + 999) / 1000);
   }
   return fmt::format("the filters keep none of the trace's {} events", events);
 }

@@ -168,6 +168,14 @@ constexpr SortKeyName kSortKeys[] = {
     {"self_cpu_mem", SortKey::kSelfCpuMemoryUsage},
     {"self_cuda_mem", SortKey::kSelfCudaMemoryUsage},
     {"calls", SortKey::kCount},
+    // PyTorch 2.x's names for the same columns (device_* for cuda_*), and diff's short forms.
+    {"device_time", SortKey::kCudaTime},
+    {"device_time_total", SortKey::kCudaTimeTotal},
+    {"self_device_time_total", SortKey::kSelfCudaTimeTotal},
+    {"device_memory_usage", SortKey::kCudaMemoryUsage},
+    {"self_device_memory_usage", SortKey::kSelfCudaMemoryUsage},
+    {"device_total", SortKey::kCudaTimeTotal},
+    {"self_device", SortKey::kSelfCudaTimeTotal},
 };
 
 // The value Python compares: times are the float microsecond sums, averages their division.
@@ -231,7 +239,7 @@ const char* SortKeyHelp() {
          "cuda_time_total, self_cpu_time_total, self_cuda_time_total, cpu_memory_usage, "
          "cuda_memory_usage, self_cpu_memory_usage, self_cuda_memory_usage, count; short "
          "aliases self_cpu, self_cuda, cpu_total, cuda_total, cpu_mem, self_cpu_mem, "
-         "cuda_mem, self_cuda_mem, calls)";
+         "cuda_mem, self_cuda_mem, calls; PyTorch 2's device_* spellings of the cuda_* keys)";
 }
 
 const std::vector<std::string_view>& SortKeyNames() {

@@ -336,6 +336,20 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
 }
 
 int FindMemoryDevice(const MemoryTimeline& t, const std::string& name) {
+  // A bare index ("0") names the accelerator with that index when only one has it.
+  if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos) {
+    int found = -1;
+    for (size_t d = 0; d < t.devices.size(); ++d) {
+      const std::string& n = t.devices[d].name;
+      size_t colon = n.find(':');
+      if (n != "cpu" && colon != std::string::npos &&
+          n.compare(colon + 1, std::string::npos, name) == 0) {
+        if (found >= 0) return -1;  // cuda:0 and another type's 0: say which
+        found = static_cast<int>(d);
+      }
+    }
+    return found;
+  }
   std::string want = name.find(':') == std::string::npos && name != "cpu" ? name + ":0" : name;
   for (size_t d = 0; d < t.devices.size(); ++d)
     if (t.devices[d].name == want) return static_cast<int>(d);

@@ -131,7 +131,8 @@ struct MemoryTimeline {
 
 MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& events);
 
-// Finds a device by torch.device spelling ("cuda:0", "cpu", "cuda" = cuda:0). -1 if absent.
+// Finds a device by torch.device spelling ("cuda:0", "cpu", "cuda" = cuda:0), or a bare index
+// ("0") when one accelerator has it. -1 if absent or ambiguous.
 int FindMemoryDevice(const MemoryTimeline& t, const std::string& name);
 
 // export_memory_timeline's [times, sizes]: times in microseconds (int(ns / 1000)), one sizes row

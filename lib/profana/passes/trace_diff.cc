@@ -53,7 +53,17 @@ bool ParseDiffMetric(std::string_view text, DiffMetric* m) {
       {"self_device", DiffMetric::kSelfDevice},
       {"cpu_total", DiffMetric::kCpuTotal},
       {"device_total", DiffMetric::kDeviceTotal},
-      {"count", DiffMetric::kCount}};
+      {"count", DiffMetric::kCount},
+      // The spellings table takes (PyTorch's sort_by keys, cuda_* and 2.x's device_*).
+      {"self_cpu_time_total", DiffMetric::kSelfCpu},
+      {"self_cuda_time_total", DiffMetric::kSelfDevice},
+      {"self_device_time_total", DiffMetric::kSelfDevice},
+      {"self_cuda", DiffMetric::kSelfDevice},
+      {"cpu_time_total", DiffMetric::kCpuTotal},
+      {"cuda_time_total", DiffMetric::kDeviceTotal},
+      {"device_time_total", DiffMetric::kDeviceTotal},
+      {"cuda_total", DiffMetric::kDeviceTotal},
+      {"calls", DiffMetric::kCount}};
   for (auto [name, metric] : kNames)
     if (text == name) return *m = metric, true;
   return false;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fmt/format.h"
+#include "profana/base/duration.h"
 #include "profana/model/launch_index.h"
 #include "profana/passes/empty_selection.h"
 
@@ -71,19 +72,18 @@ class NameMatcher {
 // nothing selects by time.
 Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f, const Trace& t) {
   std::optional<Interval> window;
-  if (f.window_start_us || f.window_end_us) {
+  if (f.window_start_ns || f.window_end_ns) {
     int64_t origin = t.metadata.origin.ns;
-    // origin + us * 1000, held at the ends of int64 rather than wrapping: trace times lie within
+    // origin + offset, held at the ends of int64 rather than wrapping: trace times lie within
     // +-2^62 ns, so a start past the end keeps nothing and an end past it keeps everything, as
     // the same bound written any other way would.
-    auto at = [origin](int64_t us) {
-      int64_t ns, sum;
-      if (__builtin_mul_overflow(us, 1000, &ns) || __builtin_add_overflow(origin, ns, &sum))
-        return us < 0 ? INT64_MIN : INT64_MAX;
+    auto at = [origin](int64_t offset) {
+      int64_t sum;
+      if (__builtin_add_overflow(origin, offset, &sum)) return offset < 0 ? INT64_MIN : INT64_MAX;
       return sum;
     };
-    window = Interval{f.window_start_us ? at(*f.window_start_us) : INT64_MIN,
-                      f.window_end_us ? at(*f.window_end_us) : INT64_MAX};
+    window = Interval{f.window_start_ns ? at(*f.window_start_ns) : INT64_MIN,
+                      f.window_end_ns ? at(*f.window_end_ns) : INT64_MAX};
   }
   std::vector<Interval> out;
   if (!f.steps.empty() || f.skip_first_step) {
@@ -197,23 +197,40 @@ Status ParseWindow(const std::string& text, TraceFilter* f) {
   int64_t v = 0;
   auto bad = [&] {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--window \"{}\": expected START:END in microseconds from the trace "
-                              "start (either may be empty)",
+                  fmt::format("--window \"{}\": expected START:END from the trace start, each a "
+                              "number of microseconds or a duration such as 1.5ms, 250us, 2s "
+                              "(either may be empty)",
                               text));
   };
   if (colon == std::string::npos) return bad();
   std::string_view a(text.data(), colon), b(text.data() + colon + 1, text.size() - colon - 1);
   if (!a.empty()) {
-    if (!ParseInt(a, &v)) return bad();
-    f->window_start_us = v;
+    if (!ParseDuration(a, DurationUnit::kUs, &v)) return bad();
+    f->window_start_ns = v;
   }
   if (!b.empty()) {
-    if (!ParseInt(b, &v)) return bad();
-    f->window_end_us = v;
+    if (!ParseDuration(b, DurationUnit::kUs, &v)) return bad();
+    f->window_end_ns = v;
   }
-  if (f->window_start_us && f->window_end_us && *f->window_end_us <= *f->window_start_us)
+  if (f->window_start_ns && f->window_end_ns && *f->window_end_ns <= *f->window_start_ns)
     return bad();
+  f->window = text;
   return Status::Ok();
+}
+
+bool ParseDeviceIndex(std::string_view text, int32_t* index) {
+  size_t colon = text.find(':');
+  if (colon != std::string_view::npos) {
+    std::string_view type = text.substr(0, colon);
+    if (type.empty() || type == "cpu") return false;
+    for (char c : type)
+      if (!(c >= 'a' && c <= 'z')) return false;
+    text.remove_prefix(colon + 1);
+  }
+  int64_t v = 0;
+  if (!ParseInt(text, &v) || v < 0 || v > INT32_MAX) return false;
+  *index = static_cast<int32_t>(v);
+  return true;
 }
 
 int64_t StepNumber(const Trace& t, EventId event) {

@@ -30,8 +30,9 @@ namespace profana::passes {
 struct TraceFilter {
   std::vector<std::pair<int64_t, int64_t>> steps;  // inclusive ranges of N in ProfilerStep#N
   bool skip_first_step = false;
-  std::optional<int64_t> window_start_us;  // relative to the trace's metadata.origin
-  std::optional<int64_t> window_end_us;
+  std::optional<int64_t> window_start_ns;  // relative to the trace's metadata.origin
+  std::optional<int64_t> window_end_ns;
+  std::string window;                // the --window text as written, for messages
   std::vector<std::string> threads;  // tid or thread name
   std::vector<int32_t> devices;
   std::vector<std::string> streams;  // stream number ("7") or its name ("stream 7")
@@ -39,15 +40,22 @@ struct TraceFilter {
   std::string exclude;
 
   bool empty() const {
-    return steps.empty() && !skip_first_step && !window_start_us && !window_end_us &&
+    return steps.empty() && !skip_first_step && !window_start_ns && !window_end_ns &&
            threads.empty() && devices.empty() && streams.empty() && name.empty() && exclude.empty();
   }
 };
 
 // "3-5", "7", "3-5,9". Bad text is kInvalidArgument naming the option.
 Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::string& text);
-// "START:END" in microseconds; either side may be empty ("100:", ":2500").
+// "START:END" from the trace start, each a duration (base/duration.h: "100ms", "2.5s", "250us"),
+// a bare number in microseconds; either side may be empty ("100:", ":2500", "1.2ms:").
 Status ParseWindow(const std::string& text, TraceFilter* filter);
+
+// An accelerator as the command line names it: "cuda:0", "hip:1" (torch.device's spelling, any
+// accelerator type but cpu) or a bare index "0". Device activity is numbered by index only, so
+// the type names the device for the reader and is not checked against the trace. False on
+// anything else ("cpu", "cuda", "-1", "0x").
+bool ParseDeviceIndex(std::string_view text, int32_t* index);
 
 // The step number of a ProfilerStep#N host event, or -1.
 int64_t StepNumber(const Trace& trace, EventId event);

@@ -12,7 +12,7 @@ namespace {
 std::string Show(double v, passes::BudgetMetric m) {
   std::string unit = passes::BudgetMetricUnit(m);
   if (unit == "us") return FormatTime(v);
-  if (unit == "bytes") return FormatMemory(static_cast<int64_t>(v));
+  if (unit == "bytes") return FormatBytes(static_cast<int64_t>(v));
   if (unit == "share") return fmt::format("{:.2f}%", 100 * v);
   return v == std::floor(v) ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:.2f}", v);
 }

@@ -33,6 +33,12 @@ std::string Device(const DiffRow& r) {
   return r.device_type == passes::DeviceType::kCPU ? "cpu" : "device";
 }
 
+// JSON and CSV write the values table writes (PyTorch's DeviceType names), so one script reads
+// both; the text and Markdown columns keep their lower-case labels.
+std::string DeviceType(const DiffRow& r) {
+  return r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA";
+}
+
 // The row's name with its grouping (input shapes, or the first stack frame), for text and
 // markdown: control characters (a newline too) shown visibly.
 std::string Label(const DiffRow& r) {
@@ -58,7 +64,15 @@ std::string CodeSpan(std::string_view s) {
 
 std::string Truncate(const std::string& s, size_t width) {
   if (CodePointLength(s) <= width) return s;
+  if (width <= 3) return std::string(CodePointPrefix(s, width));
   return std::string(CodePointPrefix(s, width - 3)) + "...";
+}
+
+// The widest name a format shows: --max-name-width, else the format's own width; SIZE_MAX under
+// --no-truncate.
+size_t NameWidth(const DiffReportOptions& o, size_t format_width) {
+  if (o.no_truncate) return SIZE_MAX;
+  return o.max_name_width ? static_cast<size_t>(std::max(*o.max_name_width, 1)) : format_width;
 }
 
 std::string Count(double c) {
@@ -145,13 +159,13 @@ std::string SummaryChange(const SummaryLine& l) {
   return fmt::format("{} ({})", abs, SignedPercent(c, l.base));
 }
 
-std::string Names(const TraceDiff& d, bool added, const char* sep, bool code) {
+std::string Names(const TraceDiff& d, bool added, const char* sep, bool code, size_t width) {
   std::string out;
   size_t n = 0, total = added ? d.added : d.removed;
   for (const DiffRow& r : d.rows) {
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
-    std::string label = Truncate(Label(r), kNameWidth);
+    std::string label = Truncate(Label(r), width);
     out += fmt::format("{}{}", n > 1 ? sep : "", code ? CodeSpan(label) : label);
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
@@ -218,22 +232,29 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
       "\n{} keys: {} in both, {} added, {} removed; by the change of {}, largest first{}\n\n",
       d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
       shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
-  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", kNameWidth,
+  size_t width = NameWidth(o, kNameWidth);
+  if (width == SIZE_MAX) {  // as wide as the longest name shown
+    width = 4;
+    for (size_t i = 0; i < shown; ++i) width = std::max(width, CodePointLength(Label(d.rows[i])));
+  }
+  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", width,
                      "Where", "Count", "Self CPU", "Self device", "Change", "Rel.");
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out += fmt::format(
-        "{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), kNameWidth),
-        kNameWidth, Device(r), Count(r.base.count) + " > " + Count(r.next.count),
-        FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
-        FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
-        Cell(Change(r.change, d.sort), 12, r.change, o.color),
-        Cell(Relative(r), 8, r.change, o.color));
+    out +=
+        fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), width),
+                    width, Device(r), Count(r.base.count) + " > " + Count(r.next.count),
+                    FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
+                    FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
+                    Cell(Change(r.change, d.sort), 12, r.change, o.color),
+                    Cell(Relative(r), 8, r.change, o.color));
   }
-  if (d.added) out += fmt::format("\nAdded ({}): {}\n", d.added, Names(d, true, ", ", false));
+  if (d.added)
+    out += fmt::format("\nAdded ({}): {}\n", d.added,
+                       Names(d, true, ", ", false, NameWidth(o, kNameWidth)));
   if (d.removed)
     out += fmt::format("{}Removed ({}): {}\n", d.added ? "" : "\n", d.removed,
-                       Names(d, false, ", ", false));
+                       Names(d, false, ", ", false, NameWidth(o, kNameWidth)));
   return out;
 }
 
@@ -260,15 +281,17 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
     out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
-                       cell(CodeSpan(Truncate(Label(r), 100))), Device(r), Count(r.base.count),
-                       Count(r.next.count), FormatTime(r.base.self_cpu_us),
+                       cell(CodeSpan(Truncate(Label(r), NameWidth(o, 100)))), Device(r),
+                       Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
                        FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
                        FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
   }
   if (d.added)
-    out += fmt::format("\n**Added** ({}): {}\n", d.added, cell(Names(d, true, ", ", true)));
+    out += fmt::format("\n**Added** ({}): {}\n", d.added,
+                       cell(Names(d, true, ", ", true, NameWidth(o, kNameWidth))));
   if (d.removed)
-    out += fmt::format("\n**Removed** ({}): {}\n", d.removed, cell(Names(d, false, ", ", true)));
+    out += fmt::format("\n**Removed** ({}): {}\n", d.removed,
+                       cell(Names(d, false, ", ", true, NameWidth(o, kNameWidth))));
   return out;
 }
 
@@ -289,7 +312,7 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     std::string stack;
     for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
-    out += fmt::format("{},{},{},{},{}", CsvField(r.name), Device(r), CsvField(r.input_shapes),
+    out += fmt::format("{},{},{},{},{}", CsvField(r.name), DeviceType(r), CsvField(r.input_shapes),
                        CsvField(stack), Status(r));
     for (double v :
          {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
@@ -327,7 +350,7 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     w.BeginObject();
     w.Key("name").String(r.name);
-    w.Key("device_type").String(Device(r));
+    w.Key("device_type").String(DeviceType(r));
     if (d.grouped_by_input_shape) w.Key("input_shapes").String(r.input_shapes);
     if (d.grouped_by_stack > 0) {
       w.Key("stack").BeginArray();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "profana/passes/trace_diff.h"
@@ -15,6 +16,10 @@ struct DiffReportOptions {
   std::string new_name;
   int64_t row_limit = 30;  // -1: every row
   bool color = false;      // ANSI colours: red for growth, green for shrinkage
+  // Names in text and Markdown, as table's options: the widest name (unset: 48 in text, 100 in
+  // Markdown), or never shortened (--no-truncate; the text column is as wide as the longest).
+  std::optional<int> max_name_width;
+  bool no_truncate = false;
 };
 
 std::string FormatDiffText(const passes::TraceDiff& d, const DiffReportOptions& o);

@@ -7,6 +7,7 @@
 #include "profana/reporters/assets.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/memory_reporter.h"
+#include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {

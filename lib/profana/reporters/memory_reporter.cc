@@ -5,6 +5,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
@@ -82,19 +83,6 @@ std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, FnEve
 }
 
 }  // namespace
-
-std::string FormatBytes(int64_t bytes) {
-  static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes), a = v < 0 ? -v : v;
-  if (a < 1024) return fmt::format("{} B", bytes);
-  int u = -1;
-  while (a >= 1024 && u < 3) {
-    a /= 1024;
-    v /= 1024;
-    ++u;
-  }
-  return fmt::format("{:.2f} {}", v, kUnits[u]);
-}
 
 std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList& ev,
                              const passes::MemoryTimeline& t,

@@ -48,7 +48,4 @@ std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOp
 std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& input, const std::string& device);
 
-// "9.39 GiB", "512.00 KiB", "8 B": binary units, as the reference's GiB title line.
-std::string FormatBytes(int64_t bytes);
-
 }  // namespace profana::report

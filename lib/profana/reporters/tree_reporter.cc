@@ -58,6 +58,19 @@ void AppendIndent(std::string* out, int depth) {
   if (depth > kMaxIndent) fmt::format_to(std::back_inserter(*out), "[depth {}] ", depth);
 }
 
+// An op's name; a step keeps its number (ProfilerStep#12, not key_averages' ProfilerStep*).
+std::string_view OpName(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
+  std::string_view name = t.str(e.name[i]);
+  if (name == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
+    return t.str(t.events.trace_name[e.source[i].value]);
+  return name;
+}
+
+// Kernels shorter than --min-time are hidden as ops are.
+bool KernelShown(const Trace& t, uint32_t ev, const TreeReportOptions& a) {
+  return (t.events.end_ns[ev] - t.events.start_ns[ev]) / 1000.0 >= a.min_time_us;
+}
+
 }  // namespace
 
 // One line per op, appended in place: millions of lines, so no string is made per line.
@@ -69,7 +82,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   std::string& out = *chunks.text();
   auto us = [](int64_t ns) { return ns / 1000.0; };
   for (const auto& [thread, roots] : threads) {
-    out += Printable(ThreadLabel(t, thread)) + "\n";
+    bool labelled = false;  // a thread whose ops are all hidden is left out
     Walk(
         e, roots,
         [&](uint32_t i, int depth) -> Visited {
@@ -77,8 +90,10 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
           passes::EventTime x;
           times.Exact(i, &x);
           if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
+          if (!labelled) out += Printable(ThreadLabel(t, thread)) + "\n";
+          labelled = true;
           AppendIndent(&out, depth);
-          out += Printable(t.str(e.name[i]));
+          out += Printable(OpName(t, e, i));
           out += "  total ";
           AppendTime(&out, us(x.cpu_total_ns));
           out += ", self ";
@@ -94,6 +109,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
           out += "\n";
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k].value;
+            if (!KernelShown(t, ev, a)) continue;
             AppendIndent(&out, depth);
             out += "  -> ";
             out += Printable(t.str(t.events.name[ev]));
@@ -123,6 +139,14 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
   w.Key("input").String(a.input);
   w.Key("threads").BeginArray();
   for (const auto& [thread, roots] : threads) {
+    // A thread whose ops are all hidden is left out, as in text.
+    bool any = false;
+    for (uint32_t root : roots) {
+      passes::EventTime x;
+      times.Exact(root, &x);
+      any = any || x.cpu_total_ns / 1000.0 >= a.min_time_us;
+    }
+    if (!any) continue;
     const ThreadInfo& info = t.threads[thread.value];
     w.BeginObject();
     w.Key("pid");
@@ -145,7 +169,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
           times.Exact(i, &x);
           if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
           w.BeginObject();
-          w.Key("name").String(t.str(e.name[i]));
+          w.Key("name").String(OpName(t, e, i));
           w.Key("start_us").Micros(e.start_ns[i] - e.origin_ns);
           w.Key("total_us").Micros(x.cpu_total_ns);
           w.Key("self_us").Micros(x.self_cpu_ns);
@@ -159,6 +183,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
           w.Key("kernels").BeginArray();
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k].value;
+            if (!KernelShown(t, ev, a)) continue;
             w.BeginObject();
             w.Key("name").String(t.str(t.events.name[ev]));
             w.Key("device").Int(t.events.device[ev]);

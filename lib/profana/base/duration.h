@@ -1,0 +1,21 @@
+// Durations written on the command line: a number with an optional unit, the way profana's
+// outputs print times ("1.234ms", "12.345us", "1.000s"), so a value can be pasted back.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace profana {
+
+enum class DurationUnit { kNs, kUs, kMs, kS };
+
+// "100ms", "1.5 ms", "250us", "250µs", "30ns", "2s", or a bare number in `bare_unit`. A leading
+// "-" is accepted (a window may start before the trace's origin); callers that want 0 or more
+// say so. Fractions are rounded to the nearest nanosecond; a magnitude past int64 nanoseconds
+// (about 292 years) is held at INT64_MAX or INT64_MIN. False on anything else.
+bool ParseDuration(std::string_view text, DurationUnit bare_unit, int64_t* ns);
+
+// "ns", "us", "ms", "s".
+std::string_view DurationUnitName(DurationUnit unit);
+
+}  // namespace profana
