@@ -1,7 +1,5 @@
 #include "profana/reporters/queue_reporter.h"
 
-#include <algorithm>
-
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
@@ -18,19 +16,15 @@ double Us(int64_t ns) { return ns / 1000.0; }
 std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
                             const std::vector<passes::StreamQueue>& streams) {
   std::string out;
-  int32_t max_depth = 0;
   double sum = 0;
-  for (const passes::QueuePoint& p : g.queue) {
-    max_depth = std::max(max_depth, p.depth);
-    sum += p.depth;
-  }
+  for (const passes::QueuePoint& p : g.queue) sum += p.depth;
   out += fmt::format(
       "CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
   out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches,
                      g.kernels, g.launches_without_kernel);
   // One queue over every stream: its maximum differs from the per-stream maxima below.
   out += fmt::format("  points {}, max depth of the one queue {}, mean depth {:.2f}\n",
-                     g.queue.size(), max_depth, g.queue.empty() ? 0.0 : sum / g.queue.size());
+                     g.queue.size(), passes::MaxQueueDepth(g), g.queue.empty() ? 0.0 : sum / g.queue.size());
   int64_t idle = 0;
   for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
   out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
