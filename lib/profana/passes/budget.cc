@@ -217,7 +217,7 @@ OpSums SumOp(const Trace& t, const std::vector<AverageRow>& rows, const std::str
 
 Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const LaunchIndex& launches,
                             const BudgetRule& r) {
-  IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, 30, 0);
+  IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, kHtaConsecutiveKernelDelayNs, 0);
   std::optional<double> share;
   for (const IdleTrack& tr : b.tracks) {
     if (!tr.whole_device || tr.window_ns <= 0) continue;
