@@ -1,5 +1,5 @@
-// profana queue: the CUDA queue depth over time, globally as PyTorch computes it and per device
-// and stream as HTA does.
+// profana queue: the CUDA queue depth over time, globally as PyTorch computes it, and per device
+// and stream by profana's definition or HTA's (--model).
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/passes/function_events.h"
