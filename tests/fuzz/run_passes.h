@@ -98,7 +98,10 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   r::FormatQueueText(trace, eval, streams);
   r::FormatQueueCsv(trace, events.origin_ns, eval, streams);
   r::FormatQueueJson(input, trace, events.origin_ns, eval, streams);
-  p::IdleBreakdown idle = p::ComputeIdleBreakdown(trace, events, launches, 30, 5);
+  std::vector<p::StreamQueue> hta = p::ComputeStreamQueues(trace, launches, p::QueueModel::kHta, 1);
+  r::FormatQueueText(trace, eval, hta, p::QueueModel::kHta, 1);
+  p::IdleBreakdown idle =
+      p::ComputeIdleBreakdown(trace, events, launches, p::kHtaConsecutiveKernelDelayNs, 5);
   r::FormatIdleText(trace, events, idle, 5);
   r::FormatIdleCsv(trace, idle);
   r::FormatIdleJson(input, trace, events, idle);

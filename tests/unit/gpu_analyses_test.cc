@@ -111,12 +111,16 @@ TEST_CASE("a trace without kernels has nothing to optimize and says so", "[gpu]"
 TEST_CASE("idle time splits into host wait, kernel wait and other", "[gpu]") {
   // testdata/gpu/idle_breakdown.json (us from the first event), stream 7: k1 [20,30) launched at
   // 10; k2 [45,50) launched at 40, after k1 ended: host wait 15; k3 [50.010,60) launched at 41,
-  // 10 ns after k2: kernel wait 0.010; k4 [80,90) launched at 42: other 20. Stream 8: k5
-  // [100,110). Device 0 as a whole adds the gap [90,100) before k5 (launched at 43): other 10.
-  auto r = Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json"});
+  // 10 ns after k2; k4 [80,90) launched at 42, 20 us after k3. Stream 8: k5 [100,110) launched
+  // at 43. Device 0 as a whole adds the gap [90,100) before k5.
+  // With --kernel-delay 0.015 (15 ns): the 10 ns gap is kernel wait, the 20 us and 10 us gaps
+  // (launched early, longer than 15 ns) are other.
+  auto r = Run(
+      {"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "0.015"});
   REQUIRE(r.code == 0);
   simdjson::dom::parser parser;
   auto doc = Json(parser, r.out);
+  CHECK(int64_t(doc["consecutive_kernel_delay_ns"]) == 15);
   simdjson::dom::array tracks = doc["tracks"];
   REQUIRE(tracks.size() == 3);
   auto device = tracks.at(0), s7 = tracks.at(1), s8 = tracks.at(2);
@@ -136,11 +140,23 @@ TEST_CASE("idle time splits into host wait, kernel wait and other", "[gpu]") {
   CHECK(std::string_view(gaps.at(0)["cpu_op"]) == "step");
   CHECK(std::string_view(gaps.at(1)["kind"]) == "host_wait");
   CHECK(std::string_view(gaps.at(2)["kind"]) == "kernel_wait");
-  // A larger kernel-delay threshold turns the 20 us gap into kernel wait too.
-  auto wide = Run(
-      {"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "25000"});
+  // The default, 30 us (HTA's 30 on microsecond timestamps): the 20 us gap on stream 7 and the
+  // 10 us gap of the device are kernel wait too; stream 7: 0.010 + 20, device: 20.010 + 10.
+  auto hta = Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json"});
   simdjson::dom::parser p2;
-  CHECK(double(Json(p2, wide.out)["tracks"].at(1)["kernel_wait_us"]) == Approx(20.01));
+  auto d2 = Json(p2, hta.out);
+  CHECK(int64_t(d2["consecutive_kernel_delay_ns"]) == 30000);
+  CHECK(double(d2["tracks"].at(0)["kernel_wait_us"]) == Approx(30.01));
+  CHECK(double(d2["tracks"].at(0)["other_us"]) == 0);
+  CHECK(double(d2["tracks"].at(1)["kernel_wait_us"]) == Approx(20.01));
+  CHECK(double(d2["tracks"].at(1)["host_wait_us"]) == 15);
+  // 5 ns: the 10 ns gap is no longer kernel wait.
+  auto narrow = Run(
+      {"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "0.005"});
+  simdjson::dom::parser p3;
+  CHECK(double(Json(p3, narrow.out)["tracks"].at(1)["kernel_wait_us"]) == 0);
+  CHECK(Run({"idle", "testdata/gpu/idle_breakdown.json", "--kernel-delay", "-1"}).code == 2);
+  CHECK(Run({"idle", "testdata/gpu/idle_breakdown.json", "--kernel-delay", "30ns"}).code == 2);
 }
 
 TEST_CASE("queue length per stream counts launched, unfinished operations", "[gpu]") {
@@ -149,12 +165,42 @@ TEST_CASE("queue length per stream counts launched, unfinished operations", "[gp
   auto r = Run({"queue", "testdata/gpu/idle_breakdown.json", "--format", "json"});
   REQUIRE(r.code == 0);
   simdjson::dom::parser parser;
-  auto s7 = Json(parser, r.out)["streams"].at(0);
+  auto doc = Json(parser, r.out);
+  CHECK(std::string_view(doc["stream_model"]) == "profana");
+  CHECK(int64_t(doc["blocked_at"]) == 1024);
+  auto s7 = doc["streams"].at(0);
   CHECK(std::string_view(s7["stream"]) == "stream 7");
   CHECK(int64_t(s7["max"]) == 3);
   CHECK(double(s7["mean"]) == Approx(1.2125));
   CHECK(double(s7["time_at_max_us"]) == 8);
+  CHECK(double(s7["blocked_us"]) == 0);
   CHECK(simdjson::dom::array(s7["series"]).size() == 8);
+}
+
+TEST_CASE("queue --model hta takes an operation off the queue when it starts", "[gpu]") {
+  // HTA's rule on testdata/gpu/idle_breakdown.json. Stream 7: +1 at the launches 10, 40, 41, 42;
+  // -1 at the kernel starts 20, 45, 50.010, 80. Points: 10:1, 20:0, 40:1, 41:2, 42:3, 45:2,
+  // 50.010:1, 80:0. Max 3 during [42, 45): 3 us; plain mean 10 / 8 = 1.25. With --queue-limit 2
+  // the blocked time is [41, 50.010): 9.010 us. Stream 8: 43:1, 100:0; mean 0.5, 57 us at 1.
+  auto r = Run({"queue", "testdata/gpu/idle_breakdown.json", "--format", "json", "--model", "hta",
+                "--queue-limit", "2"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  auto doc = Json(parser, r.out);
+  CHECK(std::string_view(doc["stream_model"]) == "hta");
+  CHECK(int64_t(doc["blocked_at"]) == 2);
+  auto s7 = doc["streams"].at(0), s8 = doc["streams"].at(1);
+  CHECK(int64_t(s7["max"]) == 3);
+  CHECK(double(s7["mean"]) == Approx(1.25));
+  CHECK(double(s7["time_at_max_us"]) == 3);
+  CHECK(double(s7["blocked_us"]) == Approx(9.01));
+  CHECK(simdjson::dom::array(s7["series"]).size() == 8);
+  CHECK(double(s8["mean"]) == Approx(0.5));
+  CHECK(double(s8["time_at_max_us"]) == 57);
+  auto text = Run({"queue", "testdata/gpu/idle_breakdown.json", "--model", "hta"});
+  CHECK(text.out.find("HTA: operations launched and not started") != std::string::npos);
+  CHECK(Run({"queue", "testdata/gpu/idle_breakdown.json", "--model", "nsys"}).code == 2);
+  CHECK(Run({"queue", "testdata/gpu/idle_breakdown.json", "--queue-limit", "0"}).code == 2);
 }
 
 TEST_CASE("nvprof: markers, kernels through their launch, and counted damage", "[nvprof]") {

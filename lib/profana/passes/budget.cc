@@ -218,7 +218,7 @@ OpSums SumOp(const Trace& t, const std::vector<AverageRow>& rows, const std::str
 
 Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const LaunchIndex& launches,
                             const BudgetRule& r) {
-  IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, 30, 0);
+  IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, kHtaConsecutiveKernelDelayNs, 0);
   std::optional<double> share;
   int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
   if (!r.device.empty() && !ParseDeviceIndex(r.device, &device)) device = -2;

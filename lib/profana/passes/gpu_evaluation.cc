@@ -107,6 +107,12 @@ bool IsLaunchName(std::string_view name) {
   return name == "cudaLaunch" || name == "cudaLaunch_ptsz";  // pre-CUDA 9.2 launches (nvprof)
 }
 
+int32_t MaxQueueDepth(const GpuEvaluation& eval) {
+  int32_t deepest = 0;
+  for (const QueuePoint& p : eval.queue) deepest = std::max(deepest, p.depth);
+  return deepest;
+}
+
 GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
                           const LaunchIndex& launch_index) {
   const EventTable& ev = trace.events;

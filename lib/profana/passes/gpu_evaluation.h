@@ -43,6 +43,10 @@ struct GpuEvaluation {
 GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
                           const LaunchIndex& launches);
 
+// The deepest point of the one queue (0 when it is empty): what `queue` prints and what
+// `optimizable` names when no falling phase starts from a depth of 4.
+int32_t MaxQueueDepth(const GpuEvaluation& eval);
+
 struct RankedEvent {
   FnEventId event;
   double score = 0;          // z(idle fraction) + 0.6 z(self time)

@@ -102,47 +102,99 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
   return out;
 }
 
-std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches) {
+bool IsHtaQueueLaunchName(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+      "cudaMemcpyAsync", "cudaMemsetAsync", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+      "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
+      "runFunction - job_prep_and_submit_for_execution",  // MTIA
+      // Level Zero / Unified Runtime (XPU)
+      "urEnqueueUSMFill", "urEnqueueUSMFill2D", "urEnqueueUSMMemcpy", "urEnqueueUSMMemcpy2D",
+      "urEnqueueKernelLaunch", "urEnqueueKernelLaunchExp", "urEnqueueKernelLaunchCustomExp",
+      "urEnqueueKernelLaunchWithArgsExp", "urEnqueueCooperativeKernelLaunchExp",
+      "urEnqueueMemBufferFill", "urEnqueueMemBufferRead", "urEnqueueMemBufferWrite",
+      "urEnqueueMemBufferCopy", "urUSMHostAlloc", "urUSMSharedAlloc", "urUSMDeviceAlloc"};
+  for (std::string_view n : kNames)
+    if (name == n) return true;
+  return false;
+}
+
+namespace {
+
+// One change of a stream's queue length; `order` breaks ties at one instant.
+struct QueueChange {
+  int64_t ts;
+  int32_t order;  // kProfana: -1 (ends) before +1 (starts); kHta: 0 launches before 1 starts
+  uint32_t event;
+  int32_t delta;
+  bool operator<(const QueueChange& o) const {
+    if (ts != o.ts) return ts < o.ts;
+    if (order != o.order) return order < o.order;
+    return event < o.event;
+  }
+};
+
+int32_t StreamDevice(const Trace& trace, uint32_t e) {
   const EventTable& ev = trace.events;
-  // (ts, +1/-1) per stream, then one sorted sweep each.
-  std::map<uint32_t, std::vector<std::pair<int64_t, int32_t>>> changes;
+  return ev.device[e] >= 0 ? ev.device[e]
+                           : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
+}
+
+}  // namespace
+
+std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches,
+                                             QueueModel model, int32_t limit) {
+  const EventTable& ev = trace.events;
+  const bool hta = model == QueueModel::kHta;
+  // The changes per stream, then one sorted sweep each.
+  std::map<uint32_t, std::vector<QueueChange>> changes;
   std::map<uint32_t, int32_t> devices;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     if (!IsDeviceWork(ev.kind[e])) continue;
     std::optional<EventId> launch = launches.Launch(ev.correlation[e]);
-    int64_t enqueued =
-        launch ? std::min(ev.start_ns[launch->value], ev.start_ns[e]) : ev.start_ns[e];
     auto& c = changes[ev.thread[e].value];
-    c.push_back({enqueued, +1});
-    c.push_back({ev.end_ns[e], -1});
-    devices[ev.thread[e].value] = ev.device[e] >= 0
-                                      ? ev.device[e]
-                                      : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
+    if (hta) {
+      if (!launch || !IsHtaQueueLaunchName(trace.str(ev.name[launch->value]))) continue;
+      c.push_back({ev.start_ns[launch->value], 0, e, +1});
+      c.push_back({ev.start_ns[e], 1, e, -1});
+    } else {
+      int64_t enqueued =
+          launch ? std::min(ev.start_ns[launch->value], ev.start_ns[e]) : ev.start_ns[e];
+      c.push_back({enqueued, +1, e, +1});
+      c.push_back({ev.end_ns[e], -1, e, -1});
+    }
+    devices[ev.thread[e].value] = StreamDevice(trace, e);
   }
   std::vector<StreamQueue> out;
-  constexpr int32_t kFullQueue = 1024;
   for (auto& [stream, c] : changes) {
-    // Ends before starts at the same instant: a finished operation leaves before the next counts.
+    if (c.empty()) continue;  // kHta: no activity of the stream was launched by a listed call
+    // kProfana: ends before starts at the same instant, so a finished operation leaves before
+    // the next counts. kHta: launches before starts, the order HTA concatenates them in.
     std::sort(c.begin(), c.end());
     StreamQueue q;
     q.device = devices[stream];
     q.stream = ThreadId(stream);
     int32_t length = 0;
-    double weighted = 0;
+    double weighted = 0, sum = 0;
     for (size_t i = 0; i < c.size(); ++i) {
       if (i > 0) {
-        int64_t dt = c[i].first - c[i - 1].first;
+        int64_t dt = c[i].ts - c[i - 1].ts;
         weighted += static_cast<double>(dt) * length;
-        if (length >= kFullQueue) q.blocked_ns += dt;
+        if (length >= limit) q.blocked_ns += dt;
       }
-      length += c[i].second;
-      if (i + 1 == c.size() || c[i + 1].first != c[i].first)
-        q.series.push_back({c[i].first, length});
+      length += c[i].delta;
+      sum += length;
+      // kHta keeps every change as a point (its summary counts them); kProfana one per instant.
+      if (hta || i + 1 == c.size() || c[i + 1].ts != c[i].ts) q.series.push_back({c[i].ts, length});
       q.max_length = std::max(q.max_length, length);
     }
-    int64_t window = c.back().first - c.front().first;
-    q.mean_length = window > 0 ? weighted / window : 0;
-    // Time at the maximum, from the coalesced series.
+    if (hta) {
+      q.mean_length = sum / static_cast<double>(c.size());
+    } else {
+      int64_t window = c.back().ts - c.front().ts;
+      q.mean_length = window > 0 ? weighted / window : 0;
+    }
+    // Time at the maximum, from the series.
     for (size_t i = 0; i + 1 < q.series.size(); ++i)
       if (q.series[i].length == q.max_length)
         q.time_at_max_ns += q.series[i + 1].ts_ns - q.series[i].ts_ns;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "profana/model/launch_index.h"
@@ -43,10 +44,14 @@ struct Gap {
   bool inside_graph = false;
 };
 
+// HTA's consecutive_kernel_delay is 30 in the trace's unit: Kineto's timestamps are
+// microseconds, so 30 us in effect (its docstring's "30 nanoseconds" is not what it computes).
+constexpr int64_t kHtaConsecutiveKernelDelayNs = 30'000;
+
 struct IdleBreakdown {
   std::vector<IdleTrack> tracks;  // per device (whole_device), then its streams
   std::vector<Gap> longest;       // longest gaps first
-  int64_t consecutive_kernel_delay_ns = 30;
+  int64_t consecutive_kernel_delay_ns = kHtaConsecutiveKernelDelayNs;
   // Stream gaps before an activity whose launch call is not in the trace: counted as other, as
   // nothing tells host wait from kernel wait there.
   int64_t unlaunched_gaps = 0;
@@ -54,7 +59,7 @@ struct IdleBreakdown {
 };
 
 // consecutive_kernel_delay_ns: a gap shorter than this, with the next activity already
-// launched, is launch overhead ("kernel wait"); HTA's default is 30 ns.
+// launched, is launch overhead ("kernel wait"); HTA's default is kHtaConsecutiveKernelDelayNs.
 IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& events,
                                    const LaunchIndex& launches, int64_t consecutive_kernel_delay_ns,
                                    size_t longest_gaps);
@@ -64,18 +69,35 @@ struct QueueSample {
   int32_t length;
 };
 
+// Two definitions of a stream's queue length (docs/semantics.md, "GPU evaluation"):
+//  * kProfana: +1 when the runtime call that launched an activity starts, -1 when the activity
+//    ends (it occupies the stream until then); activities without a launch in the trace count
+//    from their own start. The series holds one point per instant; the mean is time-weighted.
+//  * kHta: Holistic Trace Analysis' get_queue_length_time_series: +1 when a launch call of HTA's
+//    list (cudaLaunchKernel, cuLaunchKernel, cudaMemcpyAsync, cudaMemsetAsync, their HIP and
+//    MTIA counterparts; not cudaGraphLaunch) starts, -1 when its activity starts; activities
+//    launched otherwise do not count. One point per change (equal times: launches first, as
+//    HTA concatenates them), and the mean is the plain mean over those points.
+enum class QueueModel : uint8_t { kProfana, kHta };
+
+// CUDA's launch queue holds 1024 operations per stream; with it full, the host blocks.
+constexpr int32_t kCudaLaunchQueueLimit = 1024;
+
 struct StreamQueue {
   int32_t device = -1;
   ThreadId stream;
   std::vector<QueueSample> series;  // the length after each change
   int32_t max_length = 0;
-  double mean_length = 0;      // time-weighted, between the first and last change
+  double mean_length = 0;      // kProfana: time-weighted; kHta: plain mean over the series
   int64_t time_at_max_ns = 0;  // time spent at max_length
-  int64_t blocked_ns = 0;      // time with >= 1024 outstanding (CUDA's queue is full)
+  int64_t blocked_ns = 0;      // time with >= the limit outstanding (the queue is full)
 };
 
-// Per stream: +1 when the runtime call that launched an activity starts, -1 when the activity
-// ends. Activities without a launch in the trace count from their own start.
-std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches);
+std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches,
+                                             QueueModel model = QueueModel::kProfana,
+                                             int32_t limit = kCudaLaunchQueueLimit);
+
+// A launch call HTA's queue length counts (the names of its runtime launch event mask).
+bool IsHtaQueueLaunchName(std::string_view name);
 
 }  // namespace profana::passes

@@ -23,9 +23,9 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
     return "No device activity (no kernel, memcpy or memset): there is no GPU idle time to "
            "measure.\n";
   std::string out = fmt::format(
-      "GPU idle time between device activities (kernel wait: gaps under {} ns after an early "
+      "GPU idle time between device activities (kernel wait: gaps under {:g} us after an early "
       "launch)\n",
-      b.consecutive_kernel_delay_ns);
+      Us(b.consecutive_kernel_delay_ns));
   out +=
       fmt::format("  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
                   "device", "stream", "activities", "window", "busy", "idle", "idle %", "host wait",

@@ -1,7 +1,5 @@
 #include "profana/reporters/optimizable_reporter.h"
 
-#include <algorithm>
-
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
 
@@ -81,12 +79,10 @@ std::string WhyNothingRanks(const passes::OptimizableEvents& o) {
         "the queue depth is unknown, so nothing ranks",
         eval.kernels);
   if (r.falling.empty()) {
-    int32_t max_depth = 0;
-    for (const passes::QueuePoint& p : eval.queue) max_depth = std::max(max_depth, p.depth);
     return fmt::format(
         "the queue never drains to 0 from a depth of 4 or more (its deepest is {}): the GPU is "
         "never starved after being busy, so nothing ranks",
-        max_depth);
+        passes::MaxQueueDepth(eval));
   }
   return fmt::format("no CPU op overlaps the {} interval{} where the queue drains to 0",
                      r.falling.size(), r.falling.size() == 1 ? "" : "s");

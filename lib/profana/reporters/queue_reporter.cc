@@ -1,7 +1,5 @@
 #include "profana/reporters/queue_reporter.h"
 
-#include <algorithm>
-
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
@@ -16,32 +14,35 @@ double Us(int64_t ns) { return ns / 1000.0; }
 }  // namespace
 
 std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
-                            const std::vector<passes::StreamQueue>& streams) {
+                            const std::vector<passes::StreamQueue>& streams,
+                            passes::QueueModel model, int32_t limit) {
   std::string out;
-  int32_t max_depth = 0;
   double sum = 0;
-  for (const passes::QueuePoint& p : g.queue) {
-    max_depth = std::max(max_depth, p.depth);
-    sum += p.depth;
-  }
+  for (const passes::QueuePoint& p : g.queue) sum += p.depth;
   out += fmt::format(
       "CUDA queue depth (PyTorch's BasicEvaluation: one queue, launches and kernels)\n");
   out += fmt::format("  launches {}, kernels {}, launches without a kernel {}\n", g.launches,
                      g.kernels, g.launches_without_kernel);
   // One queue over every stream: its maximum differs from the per-stream maxima below.
-  out += fmt::format("  points {}, max depth of the one queue {}, mean depth {:.2f}\n",
-                     g.queue.size(), max_depth, g.queue.empty() ? 0.0 : sum / g.queue.size());
+  out +=
+      fmt::format("  points {}, max depth of the one queue {}, mean depth {:.2f}\n", g.queue.size(),
+                  passes::MaxQueueDepth(g), g.queue.empty() ? 0.0 : sum / g.queue.size());
   int64_t idle = 0;
   for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
   out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
                      g.idle.size());
-  out += "Queue length per stream (operations launched and not finished)\n";
+  out += model == passes::QueueModel::kHta
+             ? "Queue length per stream (HTA: operations launched and not started; mean over "
+               "the change points)\n"
+             : "Queue length per stream (operations launched and not finished)\n";
   out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8}  {:>12}  {:>12}\n", "device", "stream", "max",
                      "mean", "time at max", "blocked");
   for (const passes::StreamQueue& q : streams)
     out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8.2f}  {:>12}  {:>12}\n", q.device,
                        StreamName(t, q.stream), q.max_length, q.mean_length,
                        FormatTime(Us(q.time_at_max_ns)), FormatTime(Us(q.blocked_ns)));
+  if (limit != passes::kCudaLaunchQueueLimit)
+    out += fmt::format("  blocked: time with {} or more operations outstanding\n", limit);
   return out;
 }
 
@@ -67,7 +68,8 @@ std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuE
 
 std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t origin_ns,
                             const passes::GpuEvaluation& g,
-                            const std::vector<passes::StreamQueue>& streams) {
+                            const std::vector<passes::StreamQueue>& streams,
+                            passes::QueueModel model, int32_t limit) {
   std::string out;
   JsonWriter w(&out);
   w.BeginObject();
@@ -93,6 +95,8 @@ std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t or
     w.EndObject();
   }
   w.EndArray();
+  w.Key("stream_model").String(model == passes::QueueModel::kHta ? "hta" : "profana");
+  w.Key("blocked_at").Int(limit);
   w.Key("streams").BeginArray();
   for (const passes::StreamQueue& q : streams) {
     w.BeginObject();

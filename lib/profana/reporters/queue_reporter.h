@@ -14,15 +14,20 @@
 
 namespace profana::report {
 
-// A summary of the global queue, then one line per stream.
+// A summary of the global queue, then one line per stream. `model` and `limit` are what
+// ComputeStreamQueues was given; the text says which definition the numbers follow.
 std::string FormatQueueText(const Trace& trace, const passes::GpuEvaluation& evaluation,
-                            const std::vector<passes::StreamQueue>& streams);
+                            const std::vector<passes::StreamQueue>& streams,
+                            passes::QueueModel model = passes::QueueModel::kProfana,
+                            int32_t limit = passes::kCudaLaunchQueueLimit);
 // Every point of both series; times in microseconds from origin_ns (the trace's start).
 std::string FormatQueueCsv(const Trace& trace, int64_t origin_ns,
                            const passes::GpuEvaluation& evaluation,
                            const std::vector<passes::StreamQueue>& streams);
 std::string FormatQueueJson(const std::string& input, const Trace& trace, int64_t origin_ns,
                             const passes::GpuEvaluation& evaluation,
-                            const std::vector<passes::StreamQueue>& streams);
+                            const std::vector<passes::StreamQueue>& streams,
+                            passes::QueueModel model = passes::QueueModel::kProfana,
+                            int32_t limit = passes::kCudaLaunchQueueLimit);
 
 }  // namespace profana::report
