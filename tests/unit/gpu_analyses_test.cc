@@ -156,7 +156,15 @@ TEST_CASE("idle time splits into host wait, kernel wait and other", "[gpu]") {
   simdjson::dom::parser p3;
   CHECK(double(Json(p3, narrow.out)["tracks"].at(1)["kernel_wait_us"]) == 0);
   CHECK(Run({"idle", "testdata/gpu/idle_breakdown.json", "--kernel-delay", "-1"}).code == 2);
-  CHECK(Run({"idle", "testdata/gpu/idle_breakdown.json", "--kernel-delay", "30ns"}).code == 2);
+  CHECK(Run({"idle", "testdata/gpu/idle_breakdown.json", "--kernel-delay", "30 parsecs"}).code ==
+        2);
+  // A duration with a unit, as every duration option takes: 15ns is the 0.015 above.
+  auto with_unit = Run(
+      {"idle", "testdata/gpu/idle_breakdown.json", "--format", "json", "--kernel-delay", "15ns"});
+  REQUIRE(with_unit.code == 0);
+  CHECK(with_unit.out == Run({"idle", "testdata/gpu/idle_breakdown.json", "--format", "json",
+                              "--kernel-delay", "0.015"})
+                             .out);
 }
 
 TEST_CASE("queue length per stream counts launched, unfinished operations", "[gpu]") {
