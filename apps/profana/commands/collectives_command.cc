@@ -20,9 +20,12 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
   job::SummaryOptions so;
   so.steps = true;
   so.collectives = true;
+  // Collectives and steps credit no kernel to an op: the literal link rule, and no note on links.
+  CommonOptions options = a.common;
+  options.link = passes::LinkRule::kPyTorch;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
-      LoadJob(a.job, a.common, ctx,
+      LoadJob(a.job, options, ctx,
               [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
                 return job::SummarizeRank(t, e, p, so);
               }));

@@ -43,8 +43,8 @@ struct CollectiveRankTimes {
 struct MatchedCollective {
   CollectiveKind kind = CollectiveKind::kOther;
   std::string label;
-  std::string group;               // empty: matched by label and order on each rank
-  int64_t index = 0;               // order within the group (or label), from 0
+  std::string group;                       // empty: matched by label and order on each rank
+  int64_t index = 0;                       // order within the group (or label), from 0
   std::vector<CollectiveRankTimes> ranks;  // by rank
   int64_t skew_ns = 0;
   int64_t transfer_ns = 0;
@@ -58,10 +58,10 @@ struct MatchedCollective {
 
 struct RankStraggling {
   int64_t rank = -1;
-  int64_t offset_ns = 0;  // added to the rank's times
-  bool aligned = false;   // an offset was measured (the reference is aligned by definition)
-  int64_t collectives = 0;   // matched collectives the rank took part in
-  int64_t arrived_last = 0;  // of them, how many it started last
+  int64_t offset_ns = 0;         // added to the rank's times
+  bool aligned = false;          // an offset was measured (the reference is aligned by definition)
+  int64_t collectives = 0;       // matched collectives the rank took part in
+  int64_t arrived_last = 0;      // of them, how many it started last
   int64_t wait_caused_ns = 0;    // the other ranks' wait in the collectives it started last
   int64_t wait_suffered_ns = 0;  // its own wait, summed
   int64_t steps = 0;

@@ -17,9 +17,10 @@ using job::RankStraggling;
 std::vector<const MatchedCollective*> Shown(const CollectivesReport& r) {
   std::vector<const MatchedCollective*> out;
   for (const MatchedCollective& c : r.result->collectives) out.push_back(&c);
-  std::stable_sort(out.begin(), out.end(), [](const MatchedCollective* a, const MatchedCollective* b) {
-    return a->wait_ns != b->wait_ns ? a->wait_ns > b->wait_ns : a->skew_ns > b->skew_ns;
-  });
+  std::stable_sort(
+      out.begin(), out.end(), [](const MatchedCollective* a, const MatchedCollective* b) {
+        return a->wait_ns != b->wait_ns ? a->wait_ns > b->wait_ns : a->skew_ns > b->skew_ns;
+      });
   if (r.row_limit >= 0 && static_cast<size_t>(r.row_limit) < out.size()) out.resize(r.row_limit);
   return out;
 }
@@ -37,11 +38,12 @@ int64_t MaxWait(const MatchedCollective& c) {
 Grid CollectivesGrid(const CollectivesReport& r, bool csv) {
   Grid g;
   if (csv)
-    g.headers = {"collective", "group",        "index",    "ranks",     "last_rank",  "skew_us",
-                 "transfer_us", "wait_us",     "max_wait_us", "bytes",  "algbw_gbps", "busbw_gbps"};
+    g.headers = {"collective",  "group",   "index",       "ranks", "last_rank",  "skew_us",
+                 "transfer_us", "wait_us", "max_wait_us", "bytes", "algbw_gbps", "busbw_gbps"};
   else
-    g.headers = {"Collective",  "Group",     "Index",         "Ranks",  "Last",         "Skew (us)",
-                 "Transfer (us)", "Wait (us)", "Max wait (us)", "Bytes", "algbw (GB/s)", "busbw (GB/s)"};
+    g.headers = {"Collective",    "Group",     "Index",         "Ranks",
+                 "Last",          "Skew (us)", "Transfer (us)", "Wait (us)",
+                 "Max wait (us)", "Bytes",     "algbw (GB/s)",  "busbw (GB/s)"};
   g.left = {true, true};
   for (const MatchedCollective* c : Shown(r)) {
     std::string group = csv ? c->group : OrDash(c->group);
@@ -66,8 +68,13 @@ std::string Offset(const CollectivesReport& r, const RankStraggling& s) {
 
 Grid StragglerGrid(const CollectivesReport& r) {
   Grid g;
-  g.headers = {"Rank",          "Collectives",    "Arrived last",    "Caused wait (us)",
-               "Suffered wait (us)", "Mean step (us)", "Clock offset (us)"};
+  g.headers = {"Rank",
+               "Collectives",
+               "Arrived last",
+               "Caused wait (us)",
+               "Suffered wait (us)",
+               "Mean step (us)",
+               "Clock offset (us)"};
   for (const RankStraggling& s : r.result->ranks)
     g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.collectives),
               fmt::format("{}", s.arrived_last), MicrosText(s.wait_caused_ns),
@@ -104,8 +111,9 @@ std::string Notes(const CollectivesReport& r) {
   std::string out;
   size_t shown = Shown(r).size();
   if (shown < r.result->collectives.size())
-    out += fmt::format("The {} of {} collectives with the most wait shown (--row-limit -1 for all).\n",
-                       shown, r.result->collectives.size());
+    out +=
+        fmt::format("The {} of {} collectives with the most wait shown (--row-limit -1 for all).\n",
+                    shown, r.result->collectives.size());
   if (r.result->unmatched_calls > 0)
     out += fmt::format("{} communication kernel{} matched none on another rank.\n",
                        r.result->unmatched_calls, r.result->unmatched_calls == 1 ? "" : "s");
@@ -153,7 +161,7 @@ std::string FormatCollectivesJson(const CollectivesReport& r) {
   w.Key("unit").String("us");
   w.Key("aligned").Bool(res.align);
   w.Key("reference_rank");
-  res.align && res.reference_rank >= 0 ? w.Int(res.reference_rank) : w.Null();
+  res.align&& res.reference_rank >= 0 ? w.Int(res.reference_rank) : w.Null();
   w.Key("communication_kernels").Int(r.calls);
   w.Key("matched").Int(static_cast<int64_t>(res.collectives.size()));
   w.Key("unmatched_kernels").Int(res.unmatched_calls);
@@ -199,10 +207,9 @@ std::string FormatCollectivesJson(const CollectivesReport& r) {
     w.Key("wait_suffered").Micros(s.wait_suffered_ns);
     w.Key("steps").Int(s.steps);
     w.Key("mean_step");
-    s.steps == 0 ? w.Null()
-                 : w.Double(static_cast<double>(s.step_wall_ns) / s.steps / 1000.0);
+    s.steps == 0 ? w.Null() : w.Double(static_cast<double>(s.step_wall_ns) / s.steps / 1000.0);
     w.Key("clock_offset");
-    res.align && s.aligned ? w.Micros(s.offset_ns) : w.Null();
+    res.align&& s.aligned ? w.Micros(s.offset_ns) : w.Null();
     w.EndObject();
   }
   w.EndArray();
