@@ -1,7 +1,10 @@
 // profana collectives: kernel names to collective kinds, the bus bandwidth factors, matching,
 // alignment, skew, transfer, waits and stragglers on hand-made ranks (worked out below), the
 // 8-rank DLRM job, and a job with no collectives.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -45,7 +48,8 @@ TEST_CASE("NCCL kernel names name their collective", "[collectives]") {
   CHECK(CollectiveKindOfKernel("ncclKernel_Reduce_RING_LL_Sum_float") == CollectiveKind::kReduce);
   CHECK(CollectiveKindOfKernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t") ==
         CollectiveKind::kSendRecv);
-  CHECK(CollectiveKindOfKernel("ncclDevKernel_SendRecv(ncclDevComm*)") == CollectiveKind::kSendRecv);
+  CHECK(CollectiveKindOfKernel("ncclDevKernel_SendRecv(ncclDevComm*)") ==
+        CollectiveKind::kSendRecv);
   CHECK(CollectiveKindOfKernel("rccl_custom_kernel") == CollectiveKind::kOther);
 }
 
@@ -191,8 +195,8 @@ TEST_CASE("collectives on three hand-made ranks: skew, transfer, waits, straggle
 
   // --no-align: rank 1's clock is 1000 us ahead, so it starts last everywhere and the skews
   // are about 1000 us.
-  auto raw = Run({"collectives", TestData("job/collectives_three_ranks"), "--no-align", "--format",
-                  "json"});
+  auto raw = Run(
+      {"collectives", TestData("job/collectives_three_ranks"), "--no-align", "--format", "json"});
   REQUIRE(raw.code == 0);
   simdjson::dom::element k = parser.parse(raw.out);
   CHECK(k["reference_rank"].is_null());
@@ -209,6 +213,83 @@ TEST_CASE("collectives on three hand-made ranks: skew, transfer, waits, straggle
         "collective,group,index,ranks,last_rank,skew_us,transfer_us,wait_us,max_wait_us,bytes,"
         "algbw_gbps,busbw_gbps\n"
         "allreduce,,1,3,2,40.000,20.000,75.000,40.000,,,\n");
+}
+
+TEST_CASE("Kineto's collective args: process groups, message sizes and bandwidth",
+          "[collectives]") {
+  // testdata/job/collectives_groups (README.md there): true times, in us,
+  //   group "0" #0 allreduce of 1,000,000 Float (4e6 B): rank 0 [100,200), rank 1 [150,200)
+  //   group "0" #1 _allgather_base 500,000 -> 1,000,000 Float (4e6 B): [400,450), [420,450)
+  //   group "1" #0 allreduce of 250,000 BFloat16 (5e5 B): [300,340), [120,340)
+  // Rank 1's clock reads true + 20 (offset -20), and it starts group "1" first: by kind and order
+  // alone its first all-reduce would pair with rank 0's group "0" one.
+  // group 1 #0: skew 180 (rank 0 last), transfer 40, waits 0 + 180; algbw 5e5 B / 40 us =
+  //   12.5 GB/s, busbw 12.5 x 2(2-1)/2 = 12.5.
+  // group 0 #0: skew 50 (rank 1), transfer 50, waits 50 + 0; algbw 4e6 / 50 us = 80, busbw 80.
+  // group 0 #1: skew 20 (rank 1), transfer 30, waits 20 + 0; algbw 133.333, busbw x 1/2 =
+  //   66.667.
+  auto r = Run({"collectives", TestData("job/collectives_groups"), "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element j = parser.parse(r.out);
+  CHECK(int64_t(j["matched"]) == 3);
+  CHECK(int64_t(j["unmatched_kernels"]) == 0);
+  simdjson::dom::array cs = j["collectives"];
+  REQUIRE(cs.size() == 3);
+  simdjson::dom::element g1 = cs.at(0);
+  CHECK(std::string_view(g1["group"]) == "1");
+  CHECK(std::string_view(g1["kind"]) == "allreduce");
+  CHECK(int64_t(g1["index"]) == 0);
+  CHECK(double(g1["skew"]) == 180);
+  CHECK(double(g1["transfer"]) == 40);
+  CHECK(double(g1["wait"]) == 180);
+  CHECK(int64_t(g1["last_rank"]) == 0);
+  CHECK(int64_t(g1["bytes"]) == 500000);
+  CHECK(int64_t(g1["group_size"]) == 2);
+  CHECK(double(g1["algbw_gbps"]) == Approx(12.5));
+  CHECK(double(g1["busbw_gbps"]) == Approx(12.5));
+  simdjson::dom::element g00 = cs.at(1);
+  CHECK(std::string_view(g00["group"]) == "0");
+  CHECK(int64_t(g00["index"]) == 0);
+  CHECK(double(g00["skew"]) == 50);
+  CHECK(double(g00["transfer"]) == 50);
+  CHECK(int64_t(g00["bytes"]) == 4000000);
+  CHECK(double(g00["algbw_gbps"]) == Approx(80));
+  CHECK(double(g00["busbw_gbps"]) == Approx(80));
+  simdjson::dom::element g01 = cs.at(2);
+  CHECK(std::string_view(g01["kind"]) == "allgather");
+  CHECK(int64_t(g01["index"]) == 1);
+  CHECK(double(g01["skew"]) == 20);
+  CHECK(double(g01["transfer"]) == 30);
+  CHECK(double(g01["algbw_gbps"]) == Approx(4e6 / 30e3));
+  CHECK(double(g01["busbw_gbps"]) == Approx(4e6 / 30e3 / 2));
+  simdjson::dom::array st = j["stragglers"];
+  CHECK(double(st.at(1)["clock_offset"]) == -20);
+  CHECK(double(st.at(0)["wait_caused"]) == 180);
+  CHECK(double(st.at(0)["wait_suffered"]) == 70);
+  CHECK(double(st.at(1)["wait_caused"]) == 70);
+  CHECK(double(st.at(1)["wait_suffered"]) == 180);
+  CHECK(st.at(0)["mean_step"].is_null());  // no ProfilerStep markers
+
+  // The args survive profana's own file and the Chrome trace it writes back.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("profana-collectives-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "pfa");
+  fs::create_directories(dir / "json");
+  for (const char* rank : {"rank0", "rank1"}) {
+    std::string in = TestData(std::string("job/collectives_groups/") + rank + ".json");
+    REQUIRE(
+        Run({"convert", in, "-o", (dir / "pfa" / (std::string(rank) + ".pfa")).string()}).code ==
+        0);
+    REQUIRE(
+        Run({"convert", in, "-o", (dir / "json" / (std::string(rank) + ".json")).string()}).code ==
+        0);
+  }
+  auto text = Run({"collectives", TestData("job/collectives_groups")});
+  CHECK(Run({"collectives", (dir / "pfa").string()}).out == text.out);
+  CHECK(Run({"collectives", (dir / "json").string()}).out == text.out);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("collectives on the 8-rank DLRM job: rank 7 makes the others wait", "[collectives]") {

@@ -60,6 +60,7 @@ double BusFactor(CollectiveKind kind, int64_t n) {
       return 2 * (nd - 1) / nd;
     case CollectiveKind::kAllGather:
     case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllToAll:
       return (nd - 1) / nd;
     default:
       return 1;

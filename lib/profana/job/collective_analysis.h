@@ -13,8 +13,9 @@
 //  * skew: latest start minus earliest; transfer: the shortest duration; a rank's wait: its
 //    duration minus the transfer; the rank that started last caused the others' wait;
 //  * bandwidth (nccl-tests): algbw = bytes / transfer; busbw = algbw x factor, factor
-//    2(n-1)/n for allreduce, (n-1)/n for allgather and reducescatter, 1 for broadcast, reduce
-//    and sendrecv, where n is the group size (the ranks matched when the trace does not say).
+//    2(n-1)/n for allreduce, (n-1)/n for allgather, reducescatter and alltoall, 1 for
+//    broadcast, reduce and sendrecv, where n is the group size (the ranks matched when the trace
+//    does not say).
 #pragma once
 
 #include <cstdint>

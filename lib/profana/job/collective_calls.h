@@ -20,11 +20,18 @@ enum class CollectiveKind : uint8_t {
   kReduceScatter,
   kBroadcast,
   kReduce,
-  kSendRecv,  // point to point, and all_to_all (NCCL runs it as grouped sends and receives)
+  kSendRecv,  // point to point, and all_to_all known by its kernel only (NCCL runs it as grouped
+              // sends and receives)
+  kAllToAll,  // all_to_all, where the trace's "Collective name" says so
   kOther,
 };
 const char* CollectiveKindName(CollectiveKind k);  // "allreduce", ..., "other"
 CollectiveKind CollectiveKindOfKernel(std::string_view kernel_name);
+// From Kineto's "Collective name" (allreduce, all_gather, _reduce_scatter_base, all_to_all, ...).
+CollectiveKind CollectiveKindOfName(std::string_view collective_name);
+// The bytes of one element of a c10 dtype as Kineto names it ("Float" 4, "BFloat16" 2, ...);
+// -1 for a name it does not know.
+int64_t DtypeBytes(std::string_view dtype);
 
 struct CollectiveCall {
   CollectiveKind kind = CollectiveKind::kOther;
@@ -41,8 +48,10 @@ struct CollectiveCall {
 };
 
 // Every communication kernel of the trace (step_breakdown.h's rule: a kernel whose name holds
-// "nccl" or "rccl"), in order of start. The trace model keeps no process group or message size
-// yet, so `group` stays empty and `bytes`, `group_size` -1.
+// "nccl" or "rccl"), in order of start. Where the kernel carries Kineto's collective args
+// (EventTable::comm): the kind from "Collective name", the group from "Process Group Name",
+// group_size from "Group size", and bytes = the larger of "In msg nelems" and "Out msg nelems"
+// times the dtype's size (the whole buffer: nccl-tests' size for every collective).
 std::vector<CollectiveCall> FindCollectiveCalls(const Trace& trace);
 
 }  // namespace profana::job
