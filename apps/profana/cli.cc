@@ -54,6 +54,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterIdleCommand(app, ctx);
   RegisterStepsCommand(app, ctx);
   RegisterKernelsCommand(app, ctx);
+  RegisterCollectivesCommand(app, ctx);
   RegisterSummarizeCommand(app, ctx);
   RegisterMergeCommand(app, ctx);
   RegisterMemoryCommand(app, ctx);

@@ -59,8 +59,11 @@ for t in "$dlrm" "$root/testdata/job/two_ranks"; do
   "$profana" kernels "$t" --format json --transfers > "$tmp/kernels-transfers.$n.json"
   "$profana" table "$t" --format json > "$tmp/table-job.$n.json"
   "$profana" stacks "$t" --format json --stacks ops > "$tmp/stacks-job.$n.json"
+  "$profana" collectives "$t" --format json --row-limit -1 > "$tmp/collectives.$n.json"
   n=$((n + 1))
 done
+"$profana" collectives "$root/testdata/job/collectives_three_ranks" --format json --no-align > "$tmp/collectives.$n.json"
+"$profana" collectives "$root/testdata/job/no_collectives" --format json > "$tmp/collectives-none.$n.json"
 "$profana" steps "$root/testdata/traces/hta/cpu_only/"*.json.gz --format json > "$tmp/steps.$n.json"
 $py - "$root/docs/schema" "$tmp" <<'PY'
 import json, sys, glob, os, jsonschema
@@ -72,7 +75,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 103, checked
+assert checked == 107, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

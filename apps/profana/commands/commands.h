@@ -166,6 +166,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx);
 void RegisterCheckCommand(CLI::App& app, Context& ctx);
 void RegisterStepsCommand(CLI::App& app, Context& ctx);
 void RegisterKernelsCommand(CLI::App& app, Context& ctx);
+void RegisterCollectivesCommand(CLI::App& app, Context& ctx);
 void RegisterSummarizeCommand(CLI::App& app, Context& ctx);
 void RegisterMergeCommand(CLI::App& app, Context& ctx);
 

@@ -115,6 +115,7 @@ class Writer {
     if (e.fwd_thread[i] != 0) arg("Fwd thread id"), Int(e.fwd_thread[i]);
     if (e.device[i] != -1) arg("device"), Int(e.device[i]);
     if (e.input_shapes[i].value) InputDims(t_.str(e.input_shapes[i]), arg);
+    if (e.comm[i].value) CommArgs(t_.str(e.comm[i]), arg);
     if (e.stack[i].value) {
       arg("Call stack");
       std::string joined;
@@ -129,6 +130,25 @@ class Writer {
     else
       out_ += '}';
     out_ += '}';
+  }
+
+  // A collective's args (EventTable::comm) as Kineto wrote them: sizes as numbers.
+  template <typename Arg>
+  void CommArgs(std::string_view joined, Arg& arg) {
+    std::string_view fields[kCommFields];
+    SplitComm(joined, fields);
+    for (size_t f = 0; f < kCommFields; ++f) {
+      if (fields[f].empty()) continue;
+      arg(kCommArgNames[f].data());  // string literals: NUL-terminated
+      auto c = static_cast<CommField>(f);
+      bool number =
+          (c == CommField::kGroupSize || c == CommField::kInNelems || c == CommField::kOutNelems) &&
+          fields[f].find_first_not_of("0123456789-+.eE") == std::string_view::npos;
+      if (number)
+        out_ += fields[f];
+      else
+        AppendJsonString(fields[f], &out_);
+    }
   }
 
   // Input shapes are kept as Python's str() of the list; JSON is the same text with JSON's

@@ -50,6 +50,12 @@ struct ColumnInfo {
   Ref ref;
 };
 
+// Columns added to version 1 after its first files: a file without the section reads as every
+// row's default (events.comm: 0, no collective args).
+inline bool IsOptionalColumn(const ColumnInfo& c) {
+  return std::string_view(c.table) == "events" && std::string_view(c.name) == "comm";
+}
+
 // What a column's values refer to follows from their type; the one flag column is named.
 template <typename T>
 constexpr Ref RefOf(std::string_view column) {

@@ -466,6 +466,7 @@ class ColumnLoader {
   void operator()(const ColumnInfo& c, Column<T>& column) {
     if (!status_.ok()) return;
     std::string_view bytes;
+    if (IsOptionalColumn(c) && sections_.Find(c.id) == nullptr) return;  // filled in later
     if (Status st = sections_.Get(c.id, &bytes); !st.ok()) {
       status_ = st;
       return;
@@ -519,7 +520,10 @@ Status ReadTables(const Sections& sections, bool views, Trace* trace) {
   t.stacks.depth.clear();
   ColumnLoader load(sections, views);
   ForEachColumnSection(t, load);
-  return load.status();
+  PROFANA_RETURN_IF_ERROR(load.status());
+  // A file written before events.comm existed: no event has collective args.
+  if (t.events.comm.size() == 0) t.events.comm.owned().assign(t.events.size(), StringId());
+  return Status::Ok();
 }
 
 // A section flagged required that this profana does not know: the file needs a newer reader.

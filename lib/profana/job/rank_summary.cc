@@ -123,6 +123,7 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
     for (StepRow& row : ComputeStepBreakdown(trace))
       s.steps.push_back(RankStep{trace.metadata.rank, std::move(row)});
   if (options.kernels) s.kernels = ComputeKernelStats(trace, events);
+  if (options.collectives) s.collectives = FindCollectiveCalls(trace);
   return s;
 }
 

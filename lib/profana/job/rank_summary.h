@@ -20,6 +20,7 @@
 
 #include "profana/base/status.h"
 #include "profana/base/string_pool.h"
+#include "profana/job/collective_calls.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/job/step_breakdown.h"
 #include "profana/passes/key_averages.h"
@@ -53,6 +54,7 @@ struct SummaryOptions {
   bool shape_table = false;  // also the rows grouped by input shape (a summary file keeps both)
   bool steps = false;
   bool kernels = false;
+  bool collectives = false;
 };
 
 struct RankStep {
@@ -72,6 +74,9 @@ struct RankSummary {
   std::map<std::string, int64_t> stacks;  // collapsed stack -> weight
   std::vector<RankStep> steps;            // by (rank, step)
   KernelStats kernels;
+  // The rank's communication kernels (FindCollectiveCalls). Kept per rank: a job's collectives
+  // are matched across ranks (collective_analysis.h), not summed, so Merge leaves them out.
+  std::vector<CollectiveCall> collectives;
   // Read from a summary file: its ranks were settled when it was written.
   bool ranks_settled = false;
 

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -54,9 +55,43 @@ struct EventTable {
   Column<StringId> input_shapes;  // Python str() of "Input Dims"; 0 = "[]" or not recorded
   Column<StackId> stack;          // "Call stack", filtered; 0 = empty
   Column<int32_t> device;         // args "device" of device activities; -1 if absent
+  // The collective an event (an NCCL kernel, a record_param_comms op) belongs to, as Kineto
+  // records it in args: CommField values joined by kCommSeparator, in CommField order, each as
+  // the trace wrote it (strings unquoted); 0 when the event has none of those args. One string
+  // per distinct combination, so a trace of a few collectives adds a few strings.
+  Column<StringId> comm;
 
   size_t size() const { return start_ns.size(); }
 };
+
+// The args of a collective, in the order EventTable::comm keeps them.
+enum class CommField : uint8_t {
+  kCollectiveName,  // "Collective name": allreduce, allgather, ...
+  kGroupName,       // "Process Group Name"
+  kGroupRanks,      // "Process Group Ranks": "[0, 1]"
+  kGroupSize,       // "Group size"
+  kInNelems,        // "In msg nelems"
+  kOutNelems,       // "Out msg nelems"
+  kDtype,           // "dtype": Float, BFloat16, ...
+};
+constexpr size_t kCommFields = 7;
+constexpr char kCommSeparator = '\x1f';  // ASCII unit separator: never in a name Kineto writes
+// The args' names as Kineto writes them, in CommField order.
+constexpr std::string_view kCommArgNames[kCommFields] = {"Collective name",
+                                                         "Process Group Name",
+                                                         "Process Group Ranks",
+                                                         "Group size",
+                                                         "In msg nelems",
+                                                         "Out msg nelems",
+                                                         "dtype"};
+// Splits an EventTable::comm string into its fields (empty where the trace had none).
+inline void SplitComm(std::string_view joined, std::string_view (&fields)[kCommFields]) {
+  for (size_t f = 0; f < kCommFields; ++f) {
+    size_t end = joined.find(kCommSeparator);
+    fields[f] = joined.substr(0, end);
+    joined = end == std::string_view::npos ? std::string_view() : joined.substr(end + 1);
+  }
+}
 
 // [memory] instant events (profile_memory=True).
 struct MemoryTable {
@@ -117,6 +152,7 @@ std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEach
   f("input_shapes", t.input_shapes);
   f("stack", t.stack);
   f("device", t.device);
+  f("comm", t.comm);
 }
 
 template <typename Table, typename F>

@@ -152,6 +152,7 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.input_shapes.push_back(e.input_shapes);
   t.stack.push_back(e.stack);
   t.device.push_back(e.device);
+  t.comm.push_back(e.comm);
 }
 
 void TraceBuilder::ReserveEvents(size_t n) {
@@ -170,6 +171,7 @@ void TraceBuilder::ReserveEvents(size_t n) {
   t.input_shapes.reserve(n);
   t.stack.reserve(n);
   t.device.reserve(n);
+  t.comm.reserve(n);
 }
 
 void TraceBuilder::AddMemory(const Memory& m) {

@@ -31,6 +31,7 @@ class TraceBuilder {
     StringId input_shapes;
     StackId stack;
     int32_t device = -1;
+    StringId comm;
   };
   struct Memory {
     int64_t ts_ns = 0;

@@ -154,6 +154,7 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       e.input_shapes = s.input_shapes;
       e.stack = b_->InternCallStack(s.call_stack);
       e.device = static_cast<int32_t>(s.device);
+      e.comm = s.comm;
       if (s.ph == 'X')
         b_->AddEvent(e);
       else

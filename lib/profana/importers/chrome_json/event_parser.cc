@@ -106,7 +106,42 @@ error_code EventParser::ReadIdOrText(od::value v, int64_t* num, StringId* text, 
   return ReadInt(v, num, s, field);
 }
 
+error_code EventParser::ReadCommArg(od::value v, CommField field) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  std::string& text = comm_[static_cast<size_t>(field)];
+  if (type == od::json_type::string) {
+    std::string_view str;
+    if (v.get_string().get(str)) return simdjson::SUCCESS;  // a lone surrogate: not kept
+    text.assign(str);
+  } else if (type == od::json_type::number) {
+    std::string_view token = v.raw_json_token();
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                              token.back() == '\t'))
+      token.remove_suffix(1);
+    text.assign(token);
+  } else {
+    return simdjson::SUCCESS;
+  }
+  // The separator cannot appear inside a value.
+  for (char& c : text)
+    if (c == kCommSeparator) c = ' ';
+  comm_seen_ |= 1u << static_cast<unsigned>(field);
+  return simdjson::SUCCESS;
+}
+
+void EventParser::JoinCommArgs(StagedEvent* s) {
+  comm_joined_.clear();
+  for (size_t f = 0; f < kCommFields; ++f) {
+    if (f > 0) comm_joined_ += kCommSeparator;
+    if (comm_seen_ & (1u << f)) comm_joined_ += comm_[f];
+  }
+  s->comm = pool_->Intern(comm_joined_);
+  comm_seen_ = 0;
+}
+
 error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
+  comm_seen_ = 0;
   for (auto field_result : args) {
     od::field field;
     if (auto err = std::move(field_result).get(field)) return err;
@@ -131,7 +166,9 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
         if (key == "Fwd thread id") err = ReadInt(v, &s->fwd_thread, s, "args.Fwd thread id");
         break;
       case 'I':
-        if (key == "Input Dims" || key == "Input dims") {
+        if (key == "In msg nelems") {
+          err = ReadCommArg(v, CommField::kInNelems);
+        } else if (key == "Input Dims" || key == "Input dims") {
           od::json_type type;
           if ((err = v.type().get(type))) break;
           if (type != od::json_type::array) {
@@ -150,10 +187,28 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
         }
         break;
       case 'C':
-        if (key == "Call stack") err = ReadString(v, &s->call_stack, s, "args.Call stack");
+        if (key == "Call stack")
+          err = ReadString(v, &s->call_stack, s, "args.Call stack");
+        else if (key == "Collective name")
+          err = ReadCommArg(v, CommField::kCollectiveName);
         break;
       case 'd':
-        if (key == "device") err = ReadInt(v, &s->device, s, "args.device");
+        if (key == "device")
+          err = ReadInt(v, &s->device, s, "args.device");
+        else if (key == "dtype")
+          err = ReadCommArg(v, CommField::kDtype);
+        break;
+      case 'P':
+        if (key == "Process Group Name")
+          err = ReadCommArg(v, CommField::kGroupName);
+        else if (key == "Process Group Ranks")
+          err = ReadCommArg(v, CommField::kGroupRanks);
+        break;
+      case 'G':
+        if (key == "Group size") err = ReadCommArg(v, CommField::kGroupSize);
+        break;
+      case 'O':
+        if (key == "Out msg nelems") err = ReadCommArg(v, CommField::kOutNelems);
         break;
       case 'D':
         if (key == "Device Type")
@@ -184,6 +239,7 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
     }
     if (err) return err;
   }
+  if (comm_seen_ != 0) JoinCommArgs(s);
   return simdjson::SUCCESS;
 }
 

@@ -32,6 +32,7 @@ struct StagedEvent {
   int64_t external_id = kNoId, correlation = kNoId;
   int64_t sequence_nr = -1, fwd_thread = 0, device = -1;
   StringId input_shapes, call_stack, arg_name;
+  StringId comm;  // EventTable::comm: the collective's args, joined
   bool has_bytes = false;
   int64_t bytes = 0, addr = kNoId, total_allocated = kNoId, total_reserved = kNoId;
   int64_t device_type = 0, device_id = -1;
@@ -66,10 +67,17 @@ class EventParser {
 
  private:
   error_code ReadArgs(simdjson::ondemand::object args, StagedEvent* s);
+  // One of a collective's args (CommField): its text kept until the args end, then joined into
+  // StagedEvent::comm. A value of another type than Kineto writes is ignored (the event stays).
+  error_code ReadCommArg(simdjson::ondemand::value v, CommField field);
+  void JoinCommArgs(StagedEvent* s);
 
   StringPool* pool_;
   std::string shapes_buffer_;
   std::string unescaped_;  // a string simdjson refused, unescaped here
+  std::string comm_[kCommFields];
+  uint32_t comm_seen_ = 0;  // bit per CommField
+  std::string comm_joined_;
   std::string fatal_;
 };
 

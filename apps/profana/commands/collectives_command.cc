@@ -1,0 +1,80 @@
+// profana collectives: each collective matched across the ranks of a job, with its skew,
+// transfer time, waits and bandwidth; the stragglers; the clock offsets that align the ranks.
+#include "profana/commands/commands.h"
+#include "profana/commands/job_common.h"
+#include "profana/commands/option_checks.h"
+#include "profana/job/collective_analysis.h"
+#include "profana/reporters/collectives_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct CollectivesArgs {
+  CommonOptions common;
+  JobArgs job;
+  bool no_align = false;
+  int64_t row_limit = 10;
+};
+
+Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
+  job::SummaryOptions so;
+  so.steps = true;
+  so.collectives = true;
+  // Collectives and steps credit no kernel to an op: the literal link rule, and no note on links.
+  CommonOptions options = a.common;
+  options.link = passes::LinkRule::kPyTorch;
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobSummary job,
+      LoadJob(a.job, options, ctx,
+              [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+                return job::SummarizeRank(t, e, p, so);
+              }));
+  std::vector<job::RankCalls> ranks;
+  int64_t calls = 0;
+  for (job::RankSummary& s : job.ranks) {
+    job::RankCalls r;
+    r.rank = s.rank();
+    r.calls = std::move(s.collectives);
+    calls += static_cast<int64_t>(r.calls.size());
+    for (const job::RankStep& step : s.steps) {
+      ++r.steps;
+      r.step_wall_ns += step.row.wall_ns;
+    }
+    ranks.push_back(std::move(r));
+  }
+  job::CollectivesResult result = job::AnalyzeCollectives(ranks, !a.no_align);
+  report::CollectivesReport r;
+  r.inputs = a.job.inputs;
+  r.ranks = job.RankList();
+  r.result = &result;
+  r.calls = calls;
+  r.row_limit = a.row_limit;
+  OutputFormat f = a.common.format;
+  return Emit(f == OutputFormat::kJson       ? report::FormatCollectivesJson(r)
+              : f == OutputFormat::kCsv      ? report::FormatCollectivesCsv(r)
+              : f == OutputFormat::kMarkdown ? report::FormatCollectivesMarkdown(r)
+                                             : report::FormatCollectivesText(r),
+              a.common, ctx);
+}
+
+}  // namespace
+
+void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<CollectivesArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "collectives",
+      "Collectives matched across ranks: arrival skew, transfer time, wait per rank, algorithm "
+      "and bus bandwidth; which rank makes the others wait; the clock offsets between ranks");
+  AddJobInputs(cmd, &args->job, "Traces of one job (one per rank)", false);
+  cmd->add_flag("--no-align", args->no_align,
+                "Keep each rank's own clock (default: align the ranks on the ends of matched "
+                "collectives)");
+  AddRowLimitOption(cmd, &args->row_limit, 10, -1,
+                    "Collectives to print, most wait first; -1 for all");
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunCollectives);
+}
+
+}  // namespace profana::app

@@ -1,0 +1,29 @@
+// The report of `profana collectives`: the collectives matched across ranks, the ones with the
+// most waiting first (then the widest skew), with skew, transfer, wait and bandwidth; a
+// straggler table per rank (the waiting it caused and suffered, how often it arrived last, its
+// mean step); and the clock offsets applied. Text, Markdown, CSV and JSON (schema
+// "profana.collectives/1", docs/json.md). Formatting only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profana/job/collective_analysis.h"
+
+namespace profana::report {
+
+struct CollectivesReport {
+  std::vector<std::string> inputs;
+  std::vector<int64_t> ranks;
+  const job::CollectivesResult* result = nullptr;
+  int64_t calls = 0;       // communication kernels read, over every rank
+  int64_t row_limit = 10;  // collectives to show; -1: every one
+};
+
+std::string FormatCollectivesText(const CollectivesReport& r);
+std::string FormatCollectivesMarkdown(const CollectivesReport& r);
+// The collectives, one row each (the straggler table is in the text, Markdown and JSON).
+std::string FormatCollectivesCsv(const CollectivesReport& r);
+std::string FormatCollectivesJson(const CollectivesReport& r);
+
+}  // namespace profana::report

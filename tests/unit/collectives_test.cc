@@ -1,0 +1,334 @@
+// profana collectives: kernel names to collective kinds, the bus bandwidth factors, matching,
+// alignment, skew, transfer, waits and stragglers on hand-made ranks (worked out below), the
+// 8-rank DLRM job, and a job with no collectives.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "profana/job/collective_analysis.h"
+#include "profana/job/collective_calls.h"
+#include "simdjson.h"
+#include "test_util.h"
+
+using namespace profana;
+using profana::test::Run;
+using profana::test::TestData;
+
+namespace {
+
+job::CollectiveCall Call(job::CollectiveKind kind, int64_t start_us, int64_t end_us,
+                         std::string group = "", int64_t bytes = -1, int64_t group_size = -1) {
+  job::CollectiveCall c;
+  c.kind = kind;
+  c.label = job::CollectiveKindName(kind);
+  c.group = std::move(group);
+  c.start_ns = start_us * 1000;
+  c.end_ns = end_us * 1000;
+  c.bytes = bytes;
+  c.group_size = group_size;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("NCCL kernel names name their collective", "[collectives]") {
+  using job::CollectiveKind;
+  using job::CollectiveKindOfKernel;
+  CHECK(CollectiveKindOfKernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned "
+                               "long, ncclWork*)") == CollectiveKind::kAllReduce);
+  CHECK(CollectiveKindOfKernel("ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, "
+                               "ncclWork*)") == CollectiveKind::kAllGather);
+  CHECK(CollectiveKindOfKernel("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL") ==
+        CollectiveKind::kReduceScatter);
+  CHECK(CollectiveKindOfKernel("ncclKernel_Broadcast_RING_LL_Sum_int8_t") ==
+        CollectiveKind::kBroadcast);
+  CHECK(CollectiveKindOfKernel("ncclKernel_Reduce_RING_LL_Sum_float") == CollectiveKind::kReduce);
+  CHECK(CollectiveKindOfKernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t") ==
+        CollectiveKind::kSendRecv);
+  CHECK(CollectiveKindOfKernel("ncclDevKernel_SendRecv(ncclDevComm*)") ==
+        CollectiveKind::kSendRecv);
+  CHECK(CollectiveKindOfKernel("rccl_custom_kernel") == CollectiveKind::kOther);
+}
+
+TEST_CASE("bus bandwidth factors are nccl-tests'", "[collectives]") {
+  using job::BusFactor;
+  using job::CollectiveKind;
+  CHECK(BusFactor(CollectiveKind::kAllReduce, 8) == Approx(14.0 / 8));  // 2(n-1)/n
+  CHECK(BusFactor(CollectiveKind::kAllGather, 4) == Approx(0.75));      // (n-1)/n
+  CHECK(BusFactor(CollectiveKind::kReduceScatter, 2) == Approx(0.5));
+  CHECK(BusFactor(CollectiveKind::kBroadcast, 8) == 1);
+  CHECK(BusFactor(CollectiveKind::kReduce, 8) == 1);
+  CHECK(BusFactor(CollectiveKind::kSendRecv, 8) == 1);
+}
+
+TEST_CASE("collectives match by process group and order; bandwidth from the message size",
+          "[collectives]") {
+  using job::CollectiveKind;
+  // Two groups: "dp" (ranks 0, 1, 2; 8 MB all-reduces) and "tp" (ranks 0, 1; all-gathers of
+  // 4 MB). Each rank's clock is true time (no offsets), except rank 2, 500 us behind.
+  // dp #0: rank 0 [100,300), rank 1 [150,300), rank 2 [200,300): skew 100 (rank 2 last),
+  //   transfer 100, waits 100, 50, 0 = 150; algbw = 8e6 B / 100 us = 80 GB/s; busbw = 80 *
+  //   2 * 2/3 = 106.67 GB/s (group size 3, recorded).
+  // tp #0: rank 0 [400,450), rank 1 [420,450): skew 20 (rank 1), transfer 30, waits 20, 0;
+  //   algbw = 4e6 B / 30 us = 133.33 GB/s; group size unrecorded: n = 2 matched ranks,
+  //   busbw = 133.33 * 1/2 = 66.67.
+  // dp #1: rank 0 [600,700), rank 1 [600,700), rank 2 [610,700): skew 10 (rank 2), transfer 90,
+  //   waits 10, 10, 0; rank 2 also has a dp #2 no other rank has (unmatched).
+  std::vector<job::RankCalls> ranks(3);
+  ranks[0].rank = 0;
+  ranks[0].calls = {Call(CollectiveKind::kAllReduce, 100, 300, "dp", 8000000, 3),
+                    Call(CollectiveKind::kAllGather, 400, 450, "tp", 4000000),
+                    Call(CollectiveKind::kAllReduce, 600, 700, "dp", 8000000, 3)};
+  ranks[1].rank = 1;
+  ranks[1].calls = {Call(CollectiveKind::kAllReduce, 150, 300, "dp", 8000000, 3),
+                    Call(CollectiveKind::kAllGather, 420, 450, "tp", 4000000),
+                    Call(CollectiveKind::kAllReduce, 600, 700, "dp", 8000000, 3)};
+  ranks[2].rank = 2;
+  ranks[2].calls = {Call(CollectiveKind::kAllReduce, 200 - 500, 300 - 500, "dp", 8000000, 3),
+                    Call(CollectiveKind::kAllReduce, 610 - 500, 700 - 500, "dp", 8000000, 3),
+                    Call(CollectiveKind::kAllReduce, 900 - 500, 950 - 500, "dp", 8000000, 3)};
+  job::CollectivesResult r = job::AnalyzeCollectives(ranks, true);
+  CHECK(r.unmatched_calls == 1);
+  CHECK(r.ranks[2].offset_ns == 500000);  // rank 0's ends minus rank 2's: 500 us both times
+  CHECK(r.ranks[1].offset_ns == 0);
+  REQUIRE(r.collectives.size() == 3);
+  const job::MatchedCollective& dp0 = r.collectives[0];
+  CHECK(dp0.group == "dp");
+  CHECK(dp0.index == 0);
+  CHECK(dp0.skew_ns == 100000);
+  CHECK(dp0.transfer_ns == 100000);
+  CHECK(dp0.wait_ns == 150000);
+  CHECK(dp0.last_rank == 2);
+  CHECK(dp0.algbw_gbps == Approx(80));
+  CHECK(dp0.busbw_gbps == Approx(80 * 4.0 / 3));
+  const job::MatchedCollective& tp0 = r.collectives[1];
+  CHECK(tp0.group == "tp");
+  CHECK(tp0.ranks.size() == 2);
+  CHECK(tp0.group_size == 2);
+  CHECK(tp0.last_rank == 1);
+  CHECK(tp0.algbw_gbps == Approx(4e6 / 30e3));
+  CHECK(tp0.busbw_gbps == Approx(4e6 / 30e3 / 2));
+  const job::MatchedCollective& dp1 = r.collectives[2];
+  CHECK(dp1.skew_ns == 10000);
+  CHECK(dp1.transfer_ns == 90000);
+  CHECK(dp1.last_rank == 2);
+  // Stragglers: rank 2 caused 150 (dp #0) + 20 (dp #1); rank 1 caused 20 (tp #0).
+  CHECK(r.ranks[2].arrived_last == 2);
+  CHECK(r.ranks[2].wait_caused_ns == 170000);
+  CHECK(r.ranks[1].wait_caused_ns == 20000);
+  CHECK(r.ranks[0].wait_suffered_ns == 100000 + 20000 + 10000);
+  CHECK(r.ranks[1].wait_suffered_ns == 50000 + 0 + 10000);
+
+  // Without alignment rank 2 starts 500 us early everywhere: it is never last, and the skews
+  // are 500 us wider on the other side.
+  job::CollectivesResult raw = job::AnalyzeCollectives(ranks, false);
+  CHECK(raw.ranks[2].offset_ns == 0);
+  CHECK(raw.collectives.front().group == "dp");
+  CHECK(raw.collectives.front().ranks[2].start_ns == -300000);
+  CHECK(raw.ranks[2].arrived_last == 0);
+}
+
+TEST_CASE("collectives on three hand-made ranks: skew, transfer, waits, stragglers, offsets",
+          "[collectives]") {
+  // testdata/job/collectives_three_ranks (README.md there): true times, in us,
+  //   allreduce #0: rank 0 [100,150), rank 1 [120,150), rank 2 [110,150)
+  //   sendrecv  #0: rank 0 [300,340), rank 1 [310,340), rank 2 [325,341)
+  //   allreduce #1: rank 0 [500,560), rank 1 [505,560), rank 2 [540,560)
+  //   broadcast on rank 0 only [700,710): unmatched.
+  // Rank 1's clock reads true + 1000, rank 2's true - 50. Offsets (rank 0's end minus the
+  // rank's): rank 1 -1000 three times; rank 2 50, 49, 50: median 50.
+  // allreduce #0: skew 20 (rank 1 last), transfer 30, waits 20, 0, 10 = 30.
+  // sendrecv #0: skew 25 (rank 2), transfer 16, waits 24, 14, 0 = 38.
+  // allreduce #1: skew 40 (rank 2), transfer 20, waits 40, 35, 0 = 75.
+  // Caused: rank 1 30; rank 2 38 + 75 = 113. Suffered: rank 0 84, rank 1 49, rank 2 10.
+  // Steps: rank 0 [50,800) 750 us, rank 1 600, rank 2 560.
+  auto r = Run({"collectives", TestData("job/collectives_three_ranks"), "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element j = parser.parse(r.out);
+  CHECK(std::string_view(j["schema"]) == "profana.collectives/1");
+  CHECK(int64_t(j["communication_kernels"]) == 10);
+  CHECK(int64_t(j["matched"]) == 3);
+  CHECK(int64_t(j["unmatched_kernels"]) == 1);
+  CHECK(int64_t(j["reference_rank"]) == 0);
+  simdjson::dom::array cs = j["collectives"];
+  REQUIRE(cs.size() == 3);
+  // Most wait first.
+  simdjson::dom::element ar1 = cs.at(0);
+  CHECK(std::string_view(ar1["collective"]) == "allreduce");
+  CHECK(int64_t(ar1["index"]) == 1);
+  CHECK(double(ar1["skew"]) == 40);
+  CHECK(double(ar1["transfer"]) == 20);
+  CHECK(double(ar1["wait"]) == 75);
+  CHECK(int64_t(ar1["last_rank"]) == 2);
+  CHECK(ar1["bytes"].is_null());
+  CHECK(ar1["algbw_gbps"].is_null());
+  CHECK(double(ar1["per_rank"].at(1)["start"]) == 505);  // rank 1's 1505, aligned
+  CHECK(double(ar1["per_rank"].at(2)["start"]) == 540);  // rank 2's 490, aligned
+  simdjson::dom::element sr = cs.at(1);
+  CHECK(std::string_view(sr["collective"]) == "sendrecv");
+  CHECK(double(sr["skew"]) == 25);
+  CHECK(double(sr["transfer"]) == 16);
+  CHECK(double(sr["wait"]) == 38);
+  simdjson::dom::element ar0 = cs.at(2);
+  CHECK(double(ar0["skew"]) == 20);
+  CHECK(double(ar0["transfer"]) == 30);
+  CHECK(double(ar0["wait"]) == 30);
+  CHECK(int64_t(ar0["last_rank"]) == 1);
+  simdjson::dom::array st = j["stragglers"];
+  REQUIRE(st.size() == 3);
+  CHECK(double(st.at(0)["clock_offset"]) == 0);
+  CHECK(double(st.at(1)["clock_offset"]) == -1000);
+  CHECK(double(st.at(2)["clock_offset"]) == 50);
+  CHECK(double(st.at(0)["wait_suffered"]) == 84);
+  CHECK(double(st.at(1)["wait_caused"]) == 30);
+  CHECK(double(st.at(1)["wait_suffered"]) == 49);
+  CHECK(int64_t(st.at(2)["arrived_last"]) == 2);
+  CHECK(double(st.at(2)["wait_caused"]) == 113);
+  CHECK(double(st.at(2)["wait_suffered"]) == 10);
+  CHECK(double(st.at(0)["mean_step"]) == 750);
+  CHECK(double(st.at(1)["mean_step"]) == 600);
+  CHECK(double(st.at(2)["mean_step"]) == 560);
+
+  // --no-align: rank 1's clock is 1000 us ahead, so it starts last everywhere and the skews
+  // are about 1000 us.
+  auto raw = Run(
+      {"collectives", TestData("job/collectives_three_ranks"), "--no-align", "--format", "json"});
+  REQUIRE(raw.code == 0);
+  simdjson::dom::element k = parser.parse(raw.out);
+  CHECK(k["reference_rank"].is_null());
+  CHECK(k["stragglers"].at(1)["clock_offset"].is_null());
+  CHECK(int64_t(k["stragglers"].at(1)["arrived_last"]) == 3);
+  // Waits do not depend on the clocks (durations only).
+  CHECK(double(k["collectives"].at(0)["wait"]) == 75);
+
+  // --row-limit 1 keeps the collective with the most wait; CSV has one row.
+  auto csv = Run({"collectives", TestData("job/collectives_three_ranks"), "--row-limit", "1",
+                  "--format", "csv"});
+  REQUIRE(csv.code == 0);
+  CHECK(csv.out ==
+        "collective,group,index,ranks,last_rank,skew_us,transfer_us,wait_us,max_wait_us,bytes,"
+        "algbw_gbps,busbw_gbps\n"
+        "allreduce,,1,3,2,40.000,20.000,75.000,40.000,,,\n");
+}
+
+TEST_CASE("Kineto's collective args: process groups, message sizes and bandwidth",
+          "[collectives]") {
+  // testdata/job/collectives_groups (README.md there): true times, in us,
+  //   group "0" #0 allreduce of 1,000,000 Float (4e6 B): rank 0 [100,200), rank 1 [150,200)
+  //   group "0" #1 _allgather_base 500,000 -> 1,000,000 Float (4e6 B): [400,450), [420,450)
+  //   group "1" #0 allreduce of 250,000 BFloat16 (5e5 B): [300,340), [120,340)
+  // Rank 1's clock reads true + 20 (offset -20), and it starts group "1" first: by kind and order
+  // alone its first all-reduce would pair with rank 0's group "0" one.
+  // group 1 #0: skew 180 (rank 0 last), transfer 40, waits 0 + 180; algbw 5e5 B / 40 us =
+  //   12.5 GB/s, busbw 12.5 x 2(2-1)/2 = 12.5.
+  // group 0 #0: skew 50 (rank 1), transfer 50, waits 50 + 0; algbw 4e6 / 50 us = 80, busbw 80.
+  // group 0 #1: skew 20 (rank 1), transfer 30, waits 20 + 0; algbw 133.333, busbw x 1/2 =
+  //   66.667.
+  auto r = Run({"collectives", TestData("job/collectives_groups"), "--format", "json"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element j = parser.parse(r.out);
+  CHECK(int64_t(j["matched"]) == 3);
+  CHECK(int64_t(j["unmatched_kernels"]) == 0);
+  simdjson::dom::array cs = j["collectives"];
+  REQUIRE(cs.size() == 3);
+  simdjson::dom::element g1 = cs.at(0);
+  CHECK(std::string_view(g1["group"]) == "1");
+  CHECK(std::string_view(g1["kind"]) == "allreduce");
+  CHECK(int64_t(g1["index"]) == 0);
+  CHECK(double(g1["skew"]) == 180);
+  CHECK(double(g1["transfer"]) == 40);
+  CHECK(double(g1["wait"]) == 180);
+  CHECK(int64_t(g1["last_rank"]) == 0);
+  CHECK(int64_t(g1["bytes"]) == 500000);
+  CHECK(int64_t(g1["group_size"]) == 2);
+  CHECK(double(g1["algbw_gbps"]) == Approx(12.5));
+  CHECK(double(g1["busbw_gbps"]) == Approx(12.5));
+  simdjson::dom::element g00 = cs.at(1);
+  CHECK(std::string_view(g00["group"]) == "0");
+  CHECK(int64_t(g00["index"]) == 0);
+  CHECK(double(g00["skew"]) == 50);
+  CHECK(double(g00["transfer"]) == 50);
+  CHECK(int64_t(g00["bytes"]) == 4000000);
+  CHECK(double(g00["algbw_gbps"]) == Approx(80));
+  CHECK(double(g00["busbw_gbps"]) == Approx(80));
+  simdjson::dom::element g01 = cs.at(2);
+  CHECK(std::string_view(g01["kind"]) == "allgather");
+  CHECK(int64_t(g01["index"]) == 1);
+  CHECK(double(g01["skew"]) == 20);
+  CHECK(double(g01["transfer"]) == 30);
+  CHECK(double(g01["algbw_gbps"]) == Approx(4e6 / 30e3));
+  CHECK(double(g01["busbw_gbps"]) == Approx(4e6 / 30e3 / 2));
+  simdjson::dom::array st = j["stragglers"];
+  CHECK(double(st.at(1)["clock_offset"]) == -20);
+  CHECK(double(st.at(0)["wait_caused"]) == 180);
+  CHECK(double(st.at(0)["wait_suffered"]) == 70);
+  CHECK(double(st.at(1)["wait_caused"]) == 70);
+  CHECK(double(st.at(1)["wait_suffered"]) == 180);
+  CHECK(st.at(0)["mean_step"].is_null());  // no ProfilerStep markers
+
+  // The args survive profana's own file and the Chrome trace it writes back.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("profana-collectives-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "pfa");
+  fs::create_directories(dir / "json");
+  for (const char* rank : {"rank0", "rank1"}) {
+    std::string in = TestData(std::string("job/collectives_groups/") + rank + ".json");
+    REQUIRE(
+        Run({"convert", in, "-o", (dir / "pfa" / (std::string(rank) + ".pfa")).string()}).code ==
+        0);
+    REQUIRE(
+        Run({"convert", in, "-o", (dir / "json" / (std::string(rank) + ".json")).string()}).code ==
+        0);
+  }
+  auto text = Run({"collectives", TestData("job/collectives_groups")});
+  CHECK(Run({"collectives", (dir / "pfa").string()}).out == text.out);
+  CHECK(Run({"collectives", (dir / "json").string()}).out == text.out);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("collectives on the 8-rank DLRM job: rank 7 makes the others wait", "[collectives]") {
+  // All eight ranks ran on one host: the offsets come out at 0 or 1 us. Eight collectives (3
+  // all-reduces, 5 all_to_all as SendRecv kernels); the first all_to_all waits 7625 us for
+  // rank 7, which arrives last in 5 of the 8.
+  auto r = Run({"collectives", TestData("traces/param/dlrm_kineto"), "--format", "json", "-q"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element j = parser.parse(r.out);
+  CHECK(int64_t(j["matched"]) == 8);
+  CHECK(int64_t(j["unmatched_kernels"]) == 0);
+  simdjson::dom::element top = j["collectives"].at(0);
+  CHECK(std::string_view(top["collective"]) == "sendrecv");
+  CHECK(int64_t(top["last_rank"]) == 7);
+  CHECK(double(top["skew"]) == 7625);
+  CHECK(double(top["transfer"]) == 10);
+  CHECK(double(top["wait"]) == 26436);
+  simdjson::dom::element r7 = j["stragglers"].at(7);
+  CHECK(int64_t(r7["arrived_last"]) == 5);
+  CHECK(double(r7["wait_caused"]) == 35543);
+  CHECK(double(r7["wait_suffered"]) == 1529);
+  for (simdjson::dom::element s : j["stragglers"].get_array()) {
+    double offset = s["clock_offset"];
+    CHECK(offset >= 0);
+    CHECK(offset <= 1);
+  }
+}
+
+TEST_CASE("a job without communication kernels says so", "[collectives]") {
+  auto r = Run({"collectives", TestData("job/no_collectives")});
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "Collectives: 0 matched on 2 ranks (0,1)\n\n"
+        "No communication kernels (NCCL or RCCL) in any rank: no collectives.\n");
+  auto one = Run({"collectives", TestData("job/collectives_three_ranks"), "--ranks", "1"});
+  CHECK(one.code == 0);
+  CHECK(one.out.find("One rank: a collective is matched across two or more ranks") !=
+        std::string::npos);
+  auto bad = Run({"collectives", TestData("job/collectives_three_ranks"), "--row-limit", "-2"});
+  CHECK(bad.code == 2);
+}
