@@ -4,6 +4,7 @@
   gen_trace.py --size-mb 100 [--seed 1] -o out.json[.gz]   # .gz => gzip level 1
   gen_trace.py --size-mb 100 --mix memory,stack -o out.json
   gen_trace.py --stats FILE...                             # plain or .gz, real or generated
+  gen_trace.py --ranks 8 --size-mb 2 -o DIR                # a job: DIR/rank0.json ... rank7.json
 
 The generated trace models an MLP training loop the way Kineto records it: one
 `ProfilerStep#N` per step on the main thread holding the forward cpu_ops, the
@@ -11,6 +12,14 @@ backward ops on the autograd thread, an optimizer step, cudaLaunchKernel calls i
 the innermost ops with their kernels and ac2g flows on stream 7, a few memcpy /
 memset, `[memory]` instants, and the "M" metadata at the end, as Kineto puts it.
 Output is a pure function of (--seed, --size-mb, --mix).
+
+--ranks N writes a job of N ranks into a directory. Every rank runs the same steps (the same
+seed), and each step ends in an all-reduce across the ranks: a record_param_comms op with
+Kineto's collective args, its launch, and an NCCL kernel on stream 20 that starts when the rank
+arrives and ends when the last rank has arrived plus the transfer time. A planted straggler
+(--straggler R, default the last rank) arrives --straggler-delay-us later than the others at
+every all-reduce, and each rank writes its times on its own clock, rank r's ahead of rank 0's
+by a planted offset. DIR/planted.txt says what was planted, for tests to compare.
 
 --mix picks what else the trace is made of, each mix imitating a real trace (class Mix
 says which; scripts/trace_mix.py measures the shares, docs/performance.md compares
@@ -26,11 +35,14 @@ import collections
 import gzip
 import itertools
 import json
+import os
 import random
 import sys
 
 CPU_PID, MAIN_TID, BWD_TID = 3131, 3131, 3190
 GPU_PID, STREAM = 0, 7
+COMM_STREAM = 20  # a generated job's all-reduce kernels
+NCCL_KERNEL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
 BASE_NS = 1727743122123456  # ns; written as µs with 3 decimals, like modern Kineto
 CHUNK = 8 << 20  # bytes buffered before each write
 
@@ -342,9 +354,39 @@ class Writer:
         self.py_ids, self.py_stack = len(SESSION_FRAMES), [len(SESSION_FRAMES)]  # the session's frames: ids 1, 2
         self.repeat_credit = self.sync_credit = 0.0
         self.sync_next = 0
+        self.clock_ns = 0  # a rank's clock runs ahead of the job's by this much
+        self.job = None  # (Job, rank) when the trace is one rank of a generated job
 
     def ts(self, t):
-        return "%.3f" % (t / 1000)
+        return "%.3f" % ((t + self.clock_ns) / 1000)
+
+    def all_reduce(self, n, t):
+        """The step's closing all-reduce on this rank, from t (the same on every rank: they run
+        the same steps); returns when it is over, the same on every rank too."""
+        job, rank = self.job
+        arrive = [t + job.arrival_ns(n, r) for r in range(job.ranks)]
+        end = max(arrive) + job.transfer_ns
+        self.ext += 1
+        self.evidx += 1
+        self.corr += 1
+        ext, c, mine = self.ext, self.corr, arrive[rank]
+        comm = ('"Process Group Name": "0", "Process Group Description": "default_pg", '
+                '"Process Group Ranks": "[%s]", "Collective name": "allreduce", "In msg nelems": %d, '
+                '"Out msg nelems": %d, "dtype": "Float", "Group size": %d, "Rank": %d' % (
+                    ", ".join(map(str, range(job.ranks))), job.nelems, job.nelems, job.ranks, rank))
+        launch = mine - 4000
+        out = self.dev if self.mix.kineto else self.gpu  # where this mix keeps runtime and GPU lines
+        self.lines.append('{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": %d, "tid": %d, '
+                          '"ts": %s, "dur": %.3f, "args": {"External id": %d, %s, "Ev Idx": %d}}' % (
+                              CPU_PID, MAIN_TID, self.ts(launch - 1000), 5.5, ext, comm, self.evidx))
+        out.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": %d, "tid": %d, '
+                        '"ts": %s, "dur": %.3f, "args": {"External id": %d, "cbid": 211, "correlation": %d}}' % (
+                            CPU_PID, MAIN_TID, self.ts(launch), 3.0, ext, c))
+        out.append('{"ph": "X", "cat": "kernel", "name": "%s", "pid": %d, "tid": %d, "ts": %s, "dur": %.3f, '
+                        '"args": {"External id": %d, "correlation": %d, "device": 0, "context": 1, "stream": %d, '
+                        '%s}}' % (NCCL_KERNEL, GPU_PID, COMM_STREAM, self.ts(mine), (end - mine) / 1000, ext, c,
+                                  COMM_STREAM, comm))
+        return end
 
     def emit(self, node, tid, t, parent_ext):
         """Writes node (pre-order, so parents precede children) starting after t; returns its end.
@@ -581,6 +623,8 @@ class Writer:
             self.py_close(frame, cur)
         self.seq += nseq
         self.fwd_ops = {}
+        if self.job:
+            cur = self.gpu_t = self.all_reduce(n, max(cur, self.gpu_t) + 1000)
         end = max(cur, self.gpu_t) + 2000
         self.lines[slot] = ('{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "pid": %d, "tid": %d, '
                             '"ts": %s, "dur": %.3f, "args": {"External id": %d, "Ev Idx": %d}}' % (
@@ -618,13 +662,38 @@ class Writer:
         self.fh.write(data)
 
 
-def generate(path, size_mb, seed, mix=DEFAULT, rank=0, world_size=8):
+class Job:
+    """What a generated job plants: a straggler, a clock offset per rank, and each rank's arrival
+    at each step's all-reduce (after the step's compute: a few us of jitter, the straggler later)."""
+    def __init__(self, ranks, seed, straggler, straggler_delay_us):
+        self.ranks, self.seed, self.straggler = ranks, seed, straggler
+        self.delay_ns = int(straggler_delay_us * 1000)
+        self.transfer_ns = 180000
+        self.nelems = 1 << 22  # 16 MiB of floats
+        # Rank r's clock is ahead of rank 0's: up to +-250 us, to the nanosecond.
+        self.offsets_ns = [0] + [((r * 7919) % 500 - 250) * 1000 + r * 37 for r in range(1, ranks)]
+
+    def arrival_ns(self, step, rank):
+        jitter = random.Random(self.seed * 1000003 + step * 1009 + rank).randrange(2000, 20000)
+        return jitter + (self.delay_ns if rank == self.straggler else 0)
+
+    def planted(self):
+        """Plain text, not JSON: profana takes every JSON file of a directory for a trace."""
+        lines = ["# what gen_trace.py planted in this job", "ranks %d" % self.ranks, "straggler %d" % self.straggler,
+                 "straggler_delay_us %.3f" % (self.delay_ns / 1000)]
+        lines += ["clock_offset_us %d %.3f" % (r, o / 1000) for r, o in enumerate(self.offsets_ns)]
+        return "\n".join(lines) + "\n"
+
+
+def generate(path, size_mb, seed, mix=DEFAULT, rank=0, world_size=8, job=None):
     rnd = random.Random(seed)
     tree = build_step(rnd, mix)
     target = int(size_mb * 1e6)
     opener = (lambda p: gzip.GzipFile(p, "wb", compresslevel=1, mtime=0)) if path.endswith(".gz") else (lambda p: open(p, "wb"))
     with opener(path) as fh:
         w = Writer(rnd, fh, mix)
+        if job:
+            w.job, w.clock_ns = (job, rank), job.offsets_ns[rank]
         dev = ('{"id": %d, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 84990623744, "computeMajor": 8, '
                '"computeMinor": 0, "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048, '
                '"regsPerBlock": 65536, "regsPerMultiprocessor": 65536, "warpSize": 32, "sharedMemPerBlock": 49152, '
@@ -653,8 +722,10 @@ def generate(path, size_mb, seed, mix=DEFAULT, rank=0, world_size=8):
                     meta("thread_name", CPU_PID, MAIN_TID, '"name": "thread %d (python)"' % MAIN_TID),
                     meta("thread_name", CPU_PID, BWD_TID, '"name": "thread %d (pt_autograd_0)"' % BWD_TID),
                     meta("thread_name", GPU_PID, STREAM, '"name": "stream %d "' % STREAM)]
+        if job:
+            w.lines.append(meta("thread_name", GPU_PID, COMM_STREAM, '"name": "stream %d "' % COMM_STREAM))
         w.flush(final=True)
-        w.write('\n  ],\n  "traceName": "rank0.%d.pt.trace.json"\n}\n' % seed)
+        w.write('\n  ],\n  "traceName": "rank%d.%d.pt.trace.json"\n}\n' % (rank, seed))
     return w.size, n - 1
 
 
@@ -718,7 +789,10 @@ def main():
                     help="override a mix's rates to reach other shares: sync (runtime calls without GPU work per "
                          "launch), repeat (share of launch sites launching twice), leaves (leaf Python calls per "
                          "module call); e.g. --mix memory --tune sync=0.5")
-    ap.add_argument("-o", "--output")
+    ap.add_argument("-o", "--output", help="the trace file; with --ranks, the directory of the job")
+    ap.add_argument("--ranks", type=int, help="write a job of this many ranks (rankN.json each) into -o DIR")
+    ap.add_argument("--straggler", type=int, help="the rank that arrives late at every all-reduce (default: the last)")
+    ap.add_argument("--straggler-delay-us", type=float, default=500)
     ap.add_argument("--stats", nargs="+", metavar="FILE")
     a = ap.parse_args()
     if a.stats:
@@ -732,6 +806,18 @@ def main():
             mix = Mix((m.strip() for m in a.mix.split(",") if m.strip()), tune)
         except ValueError as e:
             ap.error(str(e))
+        if a.ranks:
+            if a.ranks < 2:
+                ap.error("--ranks wants 2 or more")
+            straggler = a.ranks - 1 if a.straggler is None else a.straggler
+            job = Job(a.ranks, a.seed, straggler, a.straggler_delay_us)
+            os.makedirs(a.output, exist_ok=True)
+            for r in range(a.ranks):
+                generate(os.path.join(a.output, "rank%d.json" % r), a.size_mb, a.seed, mix, r, a.ranks, job)
+            with open(os.path.join(a.output, "planted.txt"), "w") as fh:
+                fh.write(job.planted())
+            print("%s: %d ranks, straggler %d" % (a.output, a.ranks, straggler), file=sys.stderr)
+            return
         size, steps = generate(a.output, a.size_mb, a.seed, mix)
         print("%s: %d bytes of JSON, %d steps (mix %s)" % (a.output, size, steps, mix.name), file=sys.stderr)
     else:
