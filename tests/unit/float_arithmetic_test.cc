@@ -11,8 +11,7 @@
 using profana::test::Run;
 using profana::test::TestData;
 
-TEST_CASE("an average half-way at the printed digit rounds as PyTorch's float sum",
-          "[float]") {
+TEST_CASE("an average half-way at the printed digit rounds as PyTorch's float sum", "[float]") {
   // Trace start T0 = 1700000000000000.123 us. Two aten::mm calls, [592682.483, 592719.438) and
   // [592728.185, 592767.449) us after T0: exactly 36.955 + 39.264 = 76.219 us, an average of
   // 38.1095 us, which rounds half-up to 38.110. In floats: (592719.438 - 592682.483) +

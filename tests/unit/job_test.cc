@@ -289,3 +289,58 @@ TEST_CASE("one rank selected from a directory prints that trace's own table", "[
       Run({"steps", dir + "/worker3_step_12.1694128201557.pt.trace.json.gz", "--format", "csv"});
   CHECK(steps.out == one.out);
 }
+
+TEST_CASE("one file of several processes is one rank per process", "[job]") {
+  // testdata/job/two_processes/node0.json: processes 100 and 200 on one node. 100 launches gemm_a
+  // (10 us, device 0); 200 launches gemm_b on device 1 (20 us) and on device 0 (3 us), and an
+  // NCCL kernel on device 1 has no launch. Device 0 has one launch from each (a tie: the lower
+  // pid owns it), device 1 only 200's: the unlaunched kernel goes to 200. So rank 0 (pid 100):
+  // aten::mm with 10 us of CUDA time, gemm_a; rank 1 (pid 200): aten::mm with 23 us, two gemm_b,
+  // the NCCL kernel. Nothing is lost or counted twice: 4 device activities, 38 us.
+  std::string file = TestData("job/two_processes/node0.json");
+  auto r = Run({"table", file, "--by-rank", "--format", "json", "-q"});
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::array ranks = parser.parse(r.out);
+  REQUIRE(ranks.size() == 2);
+  auto rows = [](simdjson::dom::element table) {
+    std::vector<std::string> out;
+    for (simdjson::dom::element row : simdjson::dom::array(table["rows"]))
+      out.push_back(std::string(std::string_view(row["name"])) + " " +
+                    std::to_string(int64_t(row["count"])) + " " +
+                    std::to_string(int64_t(row["self_cuda_time_total_us"])));
+    return out;
+  };
+  CHECK(int64_t(ranks.at(0)["rank"]) == 0);
+  CHECK(rows(ranks.at(0)) ==
+        std::vector<std::string>{"aten::mm 1 10", "cudaLaunchKernel 1 0", "gemm_a 1 10"});
+  CHECK(int64_t(ranks.at(1)["rank"]) == 1);
+  CHECK(rows(ranks.at(1)) == std::vector<std::string>{"aten::mm 1 23", "cudaLaunchKernel 2 0",
+                                                      "gemm_b 2 23", "nccl_unlaunched 1 5"});
+  auto k = Run({"kernels", file, "-q"});
+  CHECK(k.out.find("4 device activities on 2 ranks (0,1): 38.000 us in total") !=
+        std::string::npos);
+  // A single-trace command keeps the file whole.
+  auto whole = Run({"table", file, "--format", "json", "-q"});
+  CHECK(whole.out.find("\"ranks\"") == std::string::npos);
+}
+
+TEST_CASE("an Nsight Systems export of a two-GPU torchrun job is two ranks", "[job]") {
+  // nsys-ai mfu_2gpu_after: processes 148 and 149, one GPU each. The file's 4,733 device
+  // activities split 2,366 / 2,367 between them (none lost, none twice), and the NCCL send/recv
+  // kernels of the two ranks match as collectives.
+  std::string file = TestData("traces/nsys/nsys-ai/mfu_2gpu_after.sqlite.gz");
+  auto all = Run({"kernels", file, "-q", "-n", "1"});
+  REQUIRE(all.code == 0);
+  CHECK(all.out.find("4733 device activities on 2 ranks (0,1)") != std::string::npos);
+  CHECK(Run({"kernels", file, "-q", "-n", "1", "--ranks", "0"})
+            .out.find("2366 device activities on 1 rank (0)") != std::string::npos);
+  CHECK(Run({"kernels", file, "-q", "-n", "1", "--ranks", "1"})
+            .out.find("2367 device activities on 1 rank (1)") != std::string::npos);
+  auto c = Run({"collectives", file, "-q", "--format", "json"});
+  REQUIRE(c.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element j = parser.parse(c.out);
+  CHECK(int64_t(j["matched"]) == 31);
+  CHECK(simdjson::dom::array(j["ranks"]).size() == 2);
+}

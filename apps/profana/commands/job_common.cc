@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "profana/job/job_inputs.h"
+#include "profana/job/process_split.h"
 #include "profana/job/summary_file.h"
 
 namespace profana::app {
@@ -44,7 +45,8 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   // Traces that record no kernel-op links: said once for the job, not once per rank.
   std::atomic<uint64_t> unlinked_traces{0}, enclosed_launches{0};
   Stopwatch clock;
-  auto summarize = [&](const job::JobInput& in) -> Result<job::RankSummary> {
+  auto summarize = [&](const job::JobInput& in) -> Result<std::vector<job::RankSummary>> {
+    std::vector<job::RankSummary> out;
     if (job::IsSummaryFile(in.path)) {
       if (!use_summary)
         return Status(ErrorCode::kInvalidArgument,
@@ -53,20 +55,36 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
                                   in.path));
       PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, job::ReadSummaryFile(in.path));
       PROFANA_RETURN_IF_ERROR(use_summary(&s, in.path));
-      return s;
+      out.push_back(std::move(s));
+      return out;
     }
     Context local{nullptr, Log(&logs[in.order]), nullptr, {}};
     local.log.set_verbose(ctx.log.verbose());
     local.log.set_quiet(ctx.log.quiet());
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
-    passes::FunctionEventList events =
-        passes::BuildFunctionEvents(trace, index, options.link, /*counts=*/false);
-    if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(trace)) {
-      unlinked_traces.fetch_add(1);
-      enclosed_launches.fetch_add(events.launches_enclosed);
+    auto reduce_one = [&](const Trace& t, const std::optional<FunctionEventIndex>& ix) {
+      passes::FunctionEventList events =
+          passes::BuildFunctionEvents(t, ix, options.link, /*counts=*/false);
+      if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(t)) {
+        unlinked_traces.fetch_add(1);
+        enclosed_launches.fetch_add(events.launches_enclosed);
+      }
+      return reduce(t, events, in.path);
+    };
+    // An export of several processes (a node of a torchrun job) is one rank per process.
+    PROFANA_ASSIGN_OR_RETURN(std::vector<job::ProcessPart> parts, job::SplitByProcess(trace));
+    if (parts.empty()) {
+      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, reduce_one(trace, index));
+      out.push_back(std::move(s));
+      return out;
     }
-    return reduce(trace, events, in.path);
+    local.log.Debug("{}: {} processes launch device work: one rank each", in.path, parts.size());
+    for (job::ProcessPart& part : parts) {
+      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, reduce_one(part.trace, std::nullopt));
+      out.push_back(std::move(s));
+    }
+    return out;
   };
   Result<job::JobSummary> job =
       job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);

@@ -29,17 +29,29 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
     else
       found.push_back(*in.header_rank);
   }
-  std::vector<std::optional<Result<RankSummary>>> results(todo.size());
+  std::vector<std::optional<Result<std::vector<RankSummary>>>> results(todo.size());
   if (workers == 0) workers = AvailableCores();
   RunOnWorkers(todo.size(), workers, [&](size_t i) { results[i].emplace(summarize(*todo[i])); });
 
-  std::map<int64_t, size_t> by_rank;  // rank -> index into todo
-  std::vector<size_t> kept;           // indexes into todo, in order of their first rank
+  // The summaries, each with the input it came from.
+  std::vector<std::pair<size_t, RankSummary>> parts;
   for (size_t i = 0; i < todo.size(); ++i) {
     if (!results[i]->ok()) return results[i]->status();
-    RankSummary& s = **results[i];
-    // A summary file's ranks were settled when it was written (it may hold several).
-    if (!s.ranks_settled) SetRank(&s, ResolveRank(*todo[i], s.rank()));
+    std::vector<RankSummary>& from_input = **results[i];
+    for (size_t k = 0; k < from_input.size(); ++k) {
+      RankSummary& s = from_input[k];
+      // A summary file's ranks were settled when it was written (it may hold several); the
+      // processes of one input follow its rank.
+      if (!s.ranks_settled)
+        SetRank(&s, from_input.size() == 1 ? ResolveRank(*todo[i], s.rank())
+                                           : ResolveRank(*todo[i], -1) + static_cast<int64_t>(k));
+      parts.emplace_back(i, std::move(s));
+    }
+  }
+  std::map<int64_t, size_t> by_rank;  // rank -> index into parts
+  std::vector<size_t> kept;           // indexes into parts
+  for (size_t p = 0; p < parts.size(); ++p) {
+    auto& [i, s] = parts[p];
     size_t selected = 0;
     for (const SourceInfo& src : s.sources) {
       found.push_back(src.rank);
@@ -52,15 +64,16 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
                                 "summary of several ranks is kept or left whole)",
                                 todo[i]->path, FormatRankList(RanksOf(s))));
     for (const SourceInfo& src : s.sources) {
-      auto [it, added] = by_rank.emplace(src.rank, i);
+      auto [it, added] = by_rank.emplace(src.rank, p);
       if (!added)
         return Status(
             ErrorCode::kInvalidArgument,
             fmt::format("{} and {} are both rank {} (a rank comes from distributedInfo.rank, "
-                        "else the file name, else the order; --ranks selects)",
-                        todo[it->second]->path, todo[i]->path, src.rank));
+                        "else the file name, else the order, and the processes of one file "
+                        "follow its rank; --ranks selects)",
+                        todo[parts[it->second].first]->path, todo[i]->path, src.rank));
     }
-    kept.push_back(i);
+    kept.push_back(p);
   }
   if (by_rank.empty()) {
     std::sort(found.begin(), found.end());
@@ -70,9 +83,9 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
   }
   JobSummary job;
   std::sort(kept.begin(), kept.end(),
-            [&](size_t a, size_t b) { return (*results[a])->rank() < (*results[b])->rank(); });
+            [&](size_t a, size_t b) { return parts[a].second.rank() < parts[b].second.rank(); });
   job.ranks.reserve(kept.size());
-  for (size_t i : kept) job.ranks.push_back(std::move(**results[i]));
+  for (size_t p : kept) job.ranks.push_back(std::move(parts[p].second));
   return job;
 }
 

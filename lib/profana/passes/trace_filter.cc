@@ -295,6 +295,10 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
         fl = flags[launch->value] & (kTimeOk | kThreadOk | kExcluded);
         if (flags[launch->value] & kNameOk) fl |= kNameOk;
       } else {
+        if (!f.unlaunched_devices.empty() &&
+            std::find(f.unlaunched_devices.begin(), f.unlaunched_devices.end(), ev.device[i]) ==
+                f.unlaunched_devices.end())
+          continue;
         fl = kThreadOk;
         if (!time || Overlaps(*time, ev.start_ns[i], ev.end_ns[i])) fl |= kTimeOk;
         if (!name.active()) fl |= kNameOk;

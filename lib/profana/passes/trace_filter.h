@@ -38,6 +38,10 @@ struct TraceFilter {
   std::vector<std::string> streams;  // stream number ("7") or its name ("stream 7")
   std::string name;                  // RE2 regex, searched anywhere in the name
   std::string exclude;
+  // Device activity with no launch in the trace is kept only on these devices (empty: on any).
+  // Not a command-line filter: splitting a trace by process (job/process_split.h) gives such
+  // activity to the process that owns its device.
+  std::vector<int32_t> unlaunched_devices;
 
   bool empty() const {
     return steps.empty() && !skip_first_step && !window_start_ns && !window_end_ns &&
