@@ -143,3 +143,37 @@ TEST_CASE("check --baseline takes jobs as diff does", "[job][diff][check]") {
                       "16.808ms") != std::string::npos);
   CHECK(half.err.find("1 of 3 rules failed") != std::string::npos);
 }
+
+TEST_CASE("diff --by-rank matches the jobs' ranks", "[job][diff]") {
+  // All 8 DLRM ranks against ranks 0-3: ranks 0-3 are the same traces on both sides (every key
+  // in both, nothing changes); ranks 4-7 are in BASE only, so every key of theirs is removed.
+  std::string dlrm = TestData("traces/param/dlrm_kineto");
+  auto r = Run(
+      {"diff", dlrm, dlrm + "/worker[0-3]*", "--by-rank", "--format", "json", "-n", "-1", "-q"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::array ranks = parser.parse(r.out);
+  REQUIRE(ranks.size() == 8);
+  for (size_t i = 0; i < 8; ++i) {
+    simdjson::dom::element d = ranks.at(i);
+    INFO("rank " << i);
+    CHECK(int64_t(d["rank"]) == int64_t(i));
+    int64_t total = int64_t(d["rows_total"]);
+    CHECK(total >= 252);
+    CHECK(int64_t(d["added"]) == 0);
+    CHECK(int64_t(d["removed"]) == (i < 4 ? 0 : total));
+    if (i < 4)
+      for (simdjson::dom::element row : simdjson::dom::array(d["rows"]))
+        CHECK(double(row["change"]) == 0);
+  }
+  // Each block has as many keys as that rank's own table: 252 for rank 0, 257 for rank 3.
+  CHECK(int64_t(ranks.at(0)["rows_total"]) == 252);
+  CHECK(int64_t(ranks.at(3)["rows_total"]) == 257);
+  // CSV: one header, a rank column.
+  auto csv =
+      Run({"diff", dlrm, dlrm + "/worker[0-3]*", "--by-rank", "--format", "csv", "-n", "1", "-q"});
+  CHECK(csv.out.rfind("rank,name,", 0) == 0);
+  CHECK(csv.out.find("\nrank,") == std::string::npos);
+  CHECK(csv.out.find("\n7,") != std::string::npos);
+}

@@ -19,28 +19,28 @@ struct DiffArgs {
   std::optional<int> max_name_width;
   bool no_truncate = false;
   std::string color = "auto";
+  bool by_rank = false;
 };
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
-                           DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
-  report::DiffReportOptions r;
-  r.base_name = a.base;
-  r.new_name = a.next;
-  r.row_limit = a.row_limit;
-  r.color = UseColor(a.color, a.common);
-  r.max_name_width = a.max_name_width;
-  r.no_truncate = a.no_truncate;
-  switch (a.common.format) {
-    case OutputFormat::kJson:
-      return Emit(report::FormatDiffJson(diff, r), a.common, ctx);
-    case OutputFormat::kCsv:
-      return Emit(report::FormatDiffCsv(diff, r), a.common, ctx);
-    case OutputFormat::kMarkdown:
-      return Emit(report::FormatDiffMarkdown(diff, r), a.common, ctx);
-    default:
-      return Emit(report::FormatDiffText(diff, r), a.common, ctx);
+  report::DiffReportOptions r{
+      a.base, a.next, a.row_limit, UseColor(a.color, a.common), a.max_name_width, a.no_truncate};
+  if (!a.by_rank) {
+    PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
+                             DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
+    return Emit(report::FormatDiffAs(a.common.format, diff, r), a.common, ctx);
   }
+  PROFANA_ASSIGN_OR_RETURN(std::vector<RankDiff> diffs,
+                           DiffInputsByRank(a.base, a.next, a.ranks, a.common, ctx, a.options));
+  bool json = a.common.format == OutputFormat::kJson;
+  std::string text = json ? "[\n" : "";
+  for (size_t i = 0; i < diffs.size(); ++i) {
+    r.rank = diffs[i].rank;
+    r.csv_header = i == 0;
+    if (i > 0) text += json ? ",\n" : a.common.format == OutputFormat::kCsv ? "" : "\n";
+    text += report::FormatDiffAs(a.common.format, diffs[i].diff, r);
+  }
+  return Emit(text + (json ? "]\n" : ""), a.common, ctx);
 }
 
 }  // namespace
@@ -56,6 +56,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
       ->required();
   cmd->add_option("NEW", args->next, "The trace or job to compare with it")->required();
   cmd->add_option("--ranks", args->ranks, "Only these ranks of each job: 0-3,7");
+  cmd->add_flag("--by-rank", args->by_rank, "One diff per rank, the jobs' ranks matched by rank");
   AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
                  "self, self_cpu, self_device, cpu_total, device_total, count",
                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, "

@@ -1,6 +1,7 @@
 #include "profana/commands/job_common.h"
 
 #include <atomic>
+#include <map>
 
 #include "fmt/format.h"
 #include "profana/job/job_inputs.h"
@@ -153,6 +154,33 @@ Result<passes::TraceDiff> DiffInputs(const std::string& base_path, const std::st
   return passes::DiffRows({&base.strings, &base.rows, job::JobStepStats(base), Ranks(base)},
                           {&next.strings, &next.rows, job::JobStepStats(next), Ranks(next)},
                           options);
+}
+
+Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
+                                               const std::string& next_path,
+                                               const std::string& ranks, const CommonOptions& o,
+                                               Context& ctx, const passes::DiffOptions& options) {
+  auto load = [&](const std::string& path) {
+    JobArgs args;
+    args.inputs = {path};
+    args.ranks = ranks;
+    return LoadTableJob(args, o, ctx, options.keys, /*steps=*/true);
+  };
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary base, load(base_path));
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary next, load(next_path));
+  std::map<int64_t, std::pair<const job::RankSummary*, const job::RankSummary*>> by_rank;
+  for (const job::RankSummary& s : base.ranks) by_rank[s.rank()].first = &s;
+  for (const job::RankSummary& s : next.ranks) by_rank[s.rank()].second = &s;
+  const job::RankSummary empty;
+  std::vector<RankDiff> out;
+  for (const auto& [rank, pair] : by_rank) {
+    const job::RankSummary& b = pair.first ? *pair.first : empty;
+    const job::RankSummary& n = pair.second ? *pair.second : empty;
+    out.push_back(
+        {rank, passes::DiffRows({&b.strings, &b.rows, job::JobStepStats(b), Ranks(b)},
+                                {&n.strings, &n.rows, job::JobStepStats(n), Ranks(n)}, options)});
+  }
+  return out;
 }
 
 }  // namespace profana::app

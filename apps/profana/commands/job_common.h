@@ -50,4 +50,15 @@ Result<passes::TraceDiff> DiffInputs(const std::string& base, const std::string&
                                      const std::string& ranks, const CommonOptions& options,
                                      Context& ctx, const passes::DiffOptions& diff);
 
+// --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
+// only is all added or all removed.
+struct RankDiff {
+  int64_t rank = -1;
+  passes::TraceDiff diff;
+};
+Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base, const std::string& next,
+                                               const std::string& ranks,
+                                               const CommonOptions& options, Context& ctx,
+                                               const passes::DiffOptions& diff);
+
 }  // namespace profana::app

@@ -221,7 +221,8 @@ std::string SignedPercent(double change, double base) {
 }
 
 std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
-  std::string out = fmt::format("BASE {}\nNEW  {}\n{}\n\n", o.base_name, o.new_name, Scope(d));
+  std::string out = o.rank ? fmt::format("== rank {} ==\n", *o.rank) : std::string();
+  out += fmt::format("BASE {}\nNEW  {}\n{}\n\n", o.base_name, o.new_name, Scope(d));
   out += fmt::format("{:<18}  {:>12}  {:>12}  {:>22}\n", "", "BASE", "NEW", "change");
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("{:<18}  {:>12}  {:>12}  {}\n", l.label, SummaryValue(l.base, l.is_count),
@@ -264,7 +265,8 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
     for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
     return out;
   };
-  std::string out = fmt::format("### profana diff\n\nBASE {}, NEW {}: {}.\n\n",
+  std::string out = fmt::format("### profana diff{}\n\nBASE {}, NEW {}: {}.\n\n",
+                                o.rank ? fmt::format(", rank {}", *o.rank) : std::string(),
                                 CodeSpan(o.base_name), CodeSpan(o.new_name), Scope(d));
   out += "| | BASE | NEW | Change |\n|---|---:|---:|---:|\n";
   for (const SummaryLine& l : Summary(d))
@@ -296,12 +298,15 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
 }
 
 std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
-  std::string out =
-      "name,device_type,input_shapes,stack,status,count_base,count_new,self_cpu_us_base,self_cpu_"
-      "us_new,"
-      "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_us_"
-      "base,"
-      "device_total_us_new,change,relative_change\n";
+  std::string rank = o.rank ? fmt::format("{},", *o.rank) : std::string();
+  std::string out;
+  if (o.csv_header)
+    out = std::string(o.rank ? "rank," : "") +
+          "name,device_type,input_shapes,stack,status,count_base,count_new,self_cpu_us_base,self_"
+          "cpu_us_new,"
+          "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_"
+          "us_base,"
+          "device_total_us_new,change,relative_change\n";
   std::string num;
   auto n = [&num](double v) {
     num.clear();
@@ -312,8 +317,8 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
     const DiffRow& r = d.rows[i];
     std::string stack;
     for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
-    out += fmt::format("{},{},{},{},{}", CsvField(r.name), DeviceType(r), CsvField(r.input_shapes),
-                       CsvField(stack), Status(r));
+    out += rank + fmt::format("{},{},{},{},{}", CsvField(r.name), DeviceType(r),
+                              CsvField(r.input_shapes), CsvField(stack), Status(r));
     for (double v :
          {r.base.count, r.next.count, r.base.self_cpu_us, r.next.self_cpu_us, r.base.cpu_total_us,
           r.next.cpu_total_us, r.base.self_device_us, r.next.self_device_us, r.base.device_total_us,
@@ -330,6 +335,7 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
   JsonWriter w(&out);
   w.BeginObject();
   w.Key("schema").String("profana.diff/1");
+  if (o.rank) w.Key("rank").Int(*o.rank);
   w.Key("base").String(o.base_name);
   w.Key("new").String(o.new_name);
   w.Key("per_step").Bool(d.per_step);
@@ -373,6 +379,19 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
   w.EndArray();
   w.EndObject();
   return out;
+}
+
+std::string FormatDiffAs(OutputFormat format, const TraceDiff& d, const DiffReportOptions& o) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatDiffJson(d, o);
+    case OutputFormat::kCsv:
+      return FormatDiffCsv(d, o);
+    case OutputFormat::kMarkdown:
+      return FormatDiffMarkdown(d, o);
+    default:
+      return FormatDiffText(d, o);
+  }
 }
 
 }  // namespace profana::report

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "profana/passes/trace_diff.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -20,12 +21,19 @@ struct DiffReportOptions {
   // Markdown), or never shortened (--no-truncate; the text column is as wide as the longest).
   std::optional<int> max_name_width;
   bool no_truncate = false;
+  // --by-rank: the rank of this block (a line above it in text and Markdown, "rank" in JSON, a
+  // first column in CSV), and whether the CSV header is written (the first block only).
+  std::optional<int64_t> rank;
+  bool csv_header = true;
 };
 
 std::string FormatDiffText(const passes::TraceDiff& d, const DiffReportOptions& o);
 std::string FormatDiffMarkdown(const passes::TraceDiff& d, const DiffReportOptions& o);
 std::string FormatDiffCsv(const passes::TraceDiff& d, const DiffReportOptions& o);
 std::string FormatDiffJson(const passes::TraceDiff& d, const DiffReportOptions& o);
+// One of the four by format (text for any other).
+std::string FormatDiffAs(OutputFormat format, const passes::TraceDiff& d,
+                         const DiffReportOptions& o);
 
 // "+1.234ms", "-56.000us": a signed time for a change.
 std::string SignedTime(double us);
