@@ -302,16 +302,20 @@ TEST_CASE("tree: --min-time hides kernels and empty threads; steps keep their nu
       n += line.find_first_not_of(' ') == line.find("-> ");
     return n;
   };
-  auto all = test::Run({"tree", test::TestData(kControl), "-q"});
+  auto all = test::Run({"tree", test::TestData(kControl), "-q", "--no-fold"});
   REQUIRE(all.code == 0);
   CHECK(count("\n" + all.out, "\nthread ") == 3);
   CHECK(kernel_lines(all.out) == 9402);
+  // Folded (the default), runs of identical launches take one line each.
+  auto folded = test::Run({"tree", test::TestData(kControl), "-q"});
+  CHECK(count("\n" + folded.out, "\nthread ") == 3);
+  CHECK(kernel_lines(folded.out) == 8610);
   CHECK(count(all.out, "ProfilerStep*") == 0);
   CHECK(count(all.out, "\n  ProfilerStep#1009  total 75.473ms") == 1);
   auto long_kernels = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "1ms"});
   CHECK(kernel_lines(long_kernels.out) == 1);
   CHECK(count(long_kernels.out,
-              "-> ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)  "
+              "-> ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(...)  "
               "1.060ms on device 3 stream 21\n") == 1);
   auto long_ops = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "20ms"});
   CHECK(count("\n" + long_ops.out, "\nthread ") == 1);
