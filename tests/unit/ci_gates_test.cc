@@ -277,10 +277,29 @@ TEST_CASE("diff takes table's --max-name-width and --no-truncate", "[diff]") {
   CHECK(narrow.out.find("\nCompiledFunctionB...  cpu ") != std::string::npos);  // 17 + "..."
   auto whole = run({"--no-truncate"});
   CHECK(whole.out.find("\nCompiledFunctionBackward  cpu ") != std::string::npos);
-  // Whole names in the Added list too (the default cuts them at 48 characters).
+  // Whole names in the Added list too (the default cuts them at 48 characters), kernel names
+  // shortened as `kernels` does unless --full-names.
   CHECK(whole.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
                        "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_"
-                       "per_row_1<float, float, float, 5ul>(") != std::string::npos);
+                       "per_row_1<...>(...), ") != std::string::npos);
+  auto full = run({"--no-truncate", "--full-names"});
+  CHECK(full.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
+                      "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_"
+                      "per_row_1<float, float, float, 5ul>(") != std::string::npos);
+  // The shortened kernel rows of the text: "Memcpy DtoD (Device -> Device)" is "Memcpy DtoD
+  // (...)"; JSON keeps the name whole
+  // (a row among the first 10 by self time).
+  auto ten = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "diff", test::TestData(kControl), test::TestData(kTest), "-n", "10", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::Run(args);
+  };
+  CHECK(ten({}).out.find("\nMemcpy DtoD (...)      ") != std::string::npos);
+  CHECK(ten({"--full-names"}).out.find("\nMemcpy DtoD (Device -> Device)    ") !=
+        std::string::npos);
+  auto json = ten({"--format", "json"});
+  CHECK(json.out.find("\"name\": \"Memcpy DtoD (Device -> Device)\"") != std::string::npos);
   auto bad = run({"--max-name-width", "2"});
   CHECK(bad.code == 2);
   CHECK(bad.err == "profana: error: --max-name-width 2: expected a whole number, 4 or more\n");

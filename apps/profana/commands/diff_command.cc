@@ -18,6 +18,7 @@ struct DiffArgs {
   int64_t row_limit = 30;
   std::optional<int> max_name_width;
   bool no_truncate = false;
+  bool full_names = false;
   std::string color = "auto";
 };
 
@@ -31,6 +32,7 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   r.color = UseColor(a.color, a.common);
   r.max_name_width = a.max_name_width;
   r.no_truncate = a.no_truncate;
+  r.full_names = a.full_names;
   switch (a.common.format) {
     case OutputFormat::kJson:
       return Emit(report::FormatDiffJson(diff, r), a.common, ctx);
@@ -68,6 +70,9 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
          "Widest Name column (default 48 in text, 100 in Markdown)")
       ->check(WholeNumber<int>("--max-name-width", 4).description(""));
   cmd->add_flag("--no-truncate", args->no_truncate, "Never shorten names");
+  cmd->add_flag("--full-names", args->full_names,
+                "Keep kernel names whole in text and Markdown (template and parameter lists are "
+                "elided)");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
   cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,

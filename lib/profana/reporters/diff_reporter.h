@@ -20,6 +20,7 @@ struct DiffReportOptions {
   // Markdown), or never shortened (--no-truncate; the text column is as wide as the longest).
   std::optional<int> max_name_width;
   bool no_truncate = false;
+  bool full_names = false;  // text and Markdown shorten kernel names unless set; JSON, CSV never
 };
 
 std::string FormatDiffText(const passes::TraceDiff& d, const DiffReportOptions& o);
