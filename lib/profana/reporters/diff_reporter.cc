@@ -65,12 +65,6 @@ std::string CodeSpan(std::string_view s) {
   return fence + pad + text + pad + fence;
 }
 
-std::string Truncate(const std::string& s, size_t width) {
-  if (CodePointLength(s) <= width) return s;
-  if (width <= 3) return std::string(CodePointPrefix(s, width));
-  return std::string(CodePointPrefix(s, width - 3)) + "...";
-}
-
 // The widest name a format shows: --max-name-width, else the format's own width; SIZE_MAX under
 // --no-truncate.
 size_t NameWidth(const DiffReportOptions& o, size_t format_width) {
@@ -169,7 +163,7 @@ std::string Names(const TraceDiff& d, const DiffReportOptions& o, bool added, co
   for (const DiffRow& r : d.rows) {
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
-    std::string label = Truncate(Label(r, o), width);
+    std::string label = TruncateName(Label(r, o), width);
     out += fmt::format("{}{}", n > 1 ? sep : "", code ? CodeSpan(label) : label);
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
@@ -246,13 +240,13 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
                      "Where", "Count", "Self CPU", "Self device", "Change", "Rel.");
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out +=
-        fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r, o), width),
-                    width, Device(r), Count(r.base.count) + " > " + Count(r.next.count),
-                    FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
-                    FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
-                    Cell(Change(r.change, d.sort), 12, r.change, o.color),
-                    Cell(Relative(r), 8, r.change, o.color));
+    out += fmt::format(
+        "{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", TruncateName(Label(r, o), width), width,
+        Device(r), Count(r.base.count) + " > " + Count(r.next.count),
+        FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
+        FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
+        Cell(Change(r.change, d.sort), 12, r.change, o.color),
+        Cell(Relative(r), 8, r.change, o.color));
   }
   if (d.added)
     out += fmt::format("\nAdded ({}): {}\n", d.added,
@@ -286,7 +280,7 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
     out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
-                       cell(CodeSpan(Truncate(Label(r, o), NameWidth(o, 100)))), Device(r),
+                       cell(CodeSpan(TruncateName(Label(r, o), NameWidth(o, 100)))), Device(r),
                        Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
                        FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
                        FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
