@@ -102,7 +102,7 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   r::FormatQueueText(trace, eval, hta, p::QueueModel::kHta, 1);
   p::IdleBreakdown idle =
       p::ComputeIdleBreakdown(trace, events, launches, p::kHtaConsecutiveKernelDelayNs, 5);
-  r::FormatIdleText(trace, events, idle, 5);
+  r::FormatIdleText(trace, events, idle, r::IdleTextOptions{5});
   r::FormatIdleCsv(trace, idle);
   r::FormatIdleJson(input, trace, events, idle);
   p::OptimizableEvents found = p::FindOptimizableEvents(trace, events, 10);

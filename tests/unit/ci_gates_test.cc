@@ -277,10 +277,29 @@ TEST_CASE("diff takes table's --max-name-width and --no-truncate", "[diff]") {
   CHECK(narrow.out.find("\nCompiledFunctionB...  cpu ") != std::string::npos);  // 17 + "..."
   auto whole = run({"--no-truncate"});
   CHECK(whole.out.find("\nCompiledFunctionBackward  cpu ") != std::string::npos);
-  // Whole names in the Added list too (the default cuts them at 48 characters).
+  // Whole names in the Added list too (the default cuts them at 48 characters), kernel names
+  // shortened as `kernels` does unless --full-names.
   CHECK(whole.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
                        "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_"
-                       "per_row_1<float, float, float, 5ul>(") != std::string::npos);
+                       "per_row_1<...>(...), ") != std::string::npos);
+  auto full = run({"--no-truncate", "--full-names"});
+  CHECK(full.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
+                      "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_"
+                      "per_row_1<float, float, float, 5ul>(") != std::string::npos);
+  // The shortened kernel rows of the text: "Memcpy DtoD (Device -> Device)" is "Memcpy DtoD
+  // (...)"; JSON keeps the name whole
+  // (a row among the first 10 by self time).
+  auto ten = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "diff", test::TestData(kControl), test::TestData(kTest), "-n", "10", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::Run(args);
+  };
+  CHECK(ten({}).out.find("\nMemcpy DtoD (...)      ") != std::string::npos);
+  CHECK(ten({"--full-names"}).out.find("\nMemcpy DtoD (Device -> Device)    ") !=
+        std::string::npos);
+  auto json = ten({"--format", "json"});
+  CHECK(json.out.find("\"name\": \"Memcpy DtoD (Device -> Device)\"") != std::string::npos);
   auto bad = run({"--max-name-width", "2"});
   CHECK(bad.code == 2);
   CHECK(bad.err == "profana: error: --max-name-width 2: expected a whole number, 4 or more\n");
@@ -302,16 +321,20 @@ TEST_CASE("tree: --min-time hides kernels and empty threads; steps keep their nu
       n += line.find_first_not_of(' ') == line.find("-> ");
     return n;
   };
-  auto all = test::Run({"tree", test::TestData(kControl), "-q"});
+  auto all = test::Run({"tree", test::TestData(kControl), "-q", "--no-fold"});
   REQUIRE(all.code == 0);
   CHECK(count("\n" + all.out, "\nthread ") == 3);
   CHECK(kernel_lines(all.out) == 9402);
+  // Folded (the default), runs of identical launches take one line each.
+  auto folded = test::Run({"tree", test::TestData(kControl), "-q"});
+  CHECK(count("\n" + folded.out, "\nthread ") == 3);
+  CHECK(kernel_lines(folded.out) == 8610);
   CHECK(count(all.out, "ProfilerStep*") == 0);
   CHECK(count(all.out, "\n  ProfilerStep#1009  total 75.473ms") == 1);
   auto long_kernels = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "1ms"});
   CHECK(kernel_lines(long_kernels.out) == 1);
   CHECK(count(long_kernels.out,
-              "-> ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)  "
+              "-> ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(...)  "
               "1.060ms on device 3 stream 21\n") == 1);
   auto long_ops = test::Run({"tree", test::TestData(kControl), "-q", "--min-time", "20ms"});
   CHECK(count("\n" + long_ops.out, "\nthread ") == 1);

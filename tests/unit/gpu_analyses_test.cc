@@ -229,7 +229,7 @@ TEST_CASE("nvprof: markers, kernels through their launch, and counted damage", "
   CHECK(double(rows.at(1)["self_cuda_time_total_us"]) == 1250);
   CHECK(double(doc["self_cuda_time_total_us"]) == 1250);
   // Kernel names are demangled through the StringTable.
-  auto tree = Run({"tree", db});
+  auto tree = Run({"tree", db, "--full-names"});
   CHECK(tree.out.find("-> void gemm_tile<64>(float const*, float const*, float*, int)  1.000ms on "
                       "device 0 stream 7") != std::string::npos);
   // The damage is counted, with table and row.

@@ -43,7 +43,7 @@ TEST_CASE("Nsight Systems schema 3.16: NVTX ranges of a non-PyTorch program", "[
   // missing demangled one, the version suffix leaves the API names, ENUM_CUDA_MEM_KIND names
   // the copy's ends.
   std::string db = Build("nsys/schema_3_16");
-  auto tree = Run({"tree", db});
+  auto tree = Run({"tree", db, "--full-names"});
   REQUIRE(tree.code == 0);
   CHECK(tree.out ==
         "thread 301 (pid 300) \"test_matmul\"\n"
@@ -77,7 +77,7 @@ TEST_CASE("Nsight Systems schema 3.25: PyTorch's NVTX ranges of two processes", 
   // their names cut, sequence number and shapes; "Step 1" and NCCL's range are annotations;
   // both processes launched with correlation id 5, and each op gets its own process's kernel.
   std::string db = Build("nsys/schema_3_25");
-  auto tree = Run({"tree", db});
+  auto tree = Run({"tree", db, "--full-names"});
   REQUIRE(tree.code == 0);
   CHECK(tree.out ==
         "thread 100 (pid 100) \"pt_main_thread\"\n"
@@ -119,7 +119,7 @@ TEST_CASE("Nsight Systems schema 3.25: PyTorch's NVTX ranges of two processes", 
 TEST_CASE("rocmProfileData schema 2: markers, autograd rows, a graph launch", "[rocm]") {
   // testdata/rpd/small.sql works the numbers out.
   std::string db = Build("rpd/small");
-  auto tree = Run({"tree", db});
+  auto tree = Run({"tree", db, "--full-names"});
   REQUIRE(tree.code == 0);
   CHECK(tree.out ==
         "thread 50 (pid 50)\n"
@@ -152,7 +152,7 @@ TEST_CASE("rocmProfileData schema 2: markers, autograd rows, a graph launch", "[
 TEST_CASE("rocpd (rocprofiler-sdk) schema 3: uuid-suffixed tables, regions, dispatches", "[rocm]") {
   // testdata/rocpd/small.sql works the numbers out.
   std::string db = Build("rocpd/small");
-  auto tree = Run({"tree", db});
+  auto tree = Run({"tree", db, "--full-names"});
   REQUIRE(tree.code == 0);
   CHECK(tree.out ==
         "thread 4242 (pid 4242)\n"
@@ -181,7 +181,7 @@ TEST_CASE("rocpd (rocprofiler-sdk) schema 3: uuid-suffixed tables, regions, disp
     second.replace(at, 4, "5151");
   std::string two = db + ".two";
   REQUIRE(profana::test::BuildSqliteDatabase(sql + second, two) == "");
-  auto both = Run({"tree", two});
+  auto both = Run({"tree", two, "--full-names"});
   REQUIRE(both.code == 0);
   // Each thread's aten::mm has its own process's kernel and copy (2.5 us), not both or none.
   std::string mm = "    aten::mm  total 8.000us, self 7.100us, device 2.500us  [[4, 8], [8, 2]]\n";
@@ -198,7 +198,7 @@ TEST_CASE("rocprofv3 JSON: dispatches, copies, HIP calls and roctx ranges", "[ro
   // testdata/rocprofv3/small.json: roctx "train" 0 .. 10 us around "aten::mm, seq = 2, ..."
   // 1 .. 9 us; hipLaunchKernel (correlation 2) and hipMemcpyAsync (3) inside; the dispatch
   // (2.000 us) and the copy (0.500 us) correlate with them; a roctxMarkA is an instant.
-  auto tree = Run({"tree", "testdata/rocprofv3/small.json"});
+  auto tree = Run({"tree", "testdata/rocprofv3/small.json", "--full-names"});
   REQUIRE(tree.code == 0);
   CHECK(tree.out ==
         "thread 77 (pid 77)\n"

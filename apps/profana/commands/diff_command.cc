@@ -18,6 +18,7 @@ struct DiffArgs {
   int64_t row_limit = 30;
   std::optional<int> max_name_width;
   bool no_truncate = false;
+  bool full_names = false;
   std::string color = "auto";
   bool by_rank = false;
 };
@@ -25,6 +26,7 @@ struct DiffArgs {
 Status RunDiff(const DiffArgs& a, Context& ctx) {
   report::DiffReportOptions r{
       a.base, a.next, a.row_limit, UseColor(a.color, a.common), a.max_name_width, a.no_truncate};
+  r.full_names = a.full_names;
   if (!a.by_rank) {
     PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
                              DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
@@ -69,6 +71,9 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
          "Widest Name column (default 48 in text, 100 in Markdown)")
       ->check(WholeNumber<int>("--max-name-width", 4).description(""));
   cmd->add_flag("--no-truncate", args->no_truncate, "Never shorten names");
+  cmd->add_flag("--full-names", args->full_names,
+                "Keep kernel names whole in text and Markdown (template and parameter lists are "
+                "elided)");
   cmd->add_flag("--group-by-input-shape", args->options.keys.group_by_input_shape,
                 "Key rows by (name, input shapes)");
   cmd->add_option("--group-by-stack", args->options.keys.group_by_stack_n,

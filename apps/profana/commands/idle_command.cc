@@ -14,6 +14,7 @@ struct IdleArgs {
   std::string file;
   int64_t kernel_delay_ns = 30000;  // HTA's 30, on Kineto's microsecond timestamps
   int gaps = 10;
+  report::IdleTextOptions text;
 };
 
 Status RunIdle(const IdleArgs& a, Context& ctx) {
@@ -29,8 +30,11 @@ Status RunIdle(const IdleArgs& a, Context& ctx) {
       return Emit(report::FormatIdleJson(a.file, trace, events, b), a.common, ctx);
     case OutputFormat::kCsv:
       return Emit(report::FormatIdleCsv(trace, b), a.common, ctx);
-    default:
-      return Emit(report::FormatIdleText(trace, events, b, a.gaps), a.common, ctx);
+    default: {
+      report::IdleTextOptions text = a.text;
+      text.gaps_asked = a.gaps;
+      return Emit(report::FormatIdleText(trace, events, b, text), a.common, ctx);
+    }
   }
 }
 
@@ -49,6 +53,14 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("-n,--gaps", args->gaps, "How many of the longest gaps to list")
       ->default_val(10)
       ->check(WholeNumber<int>("--gaps", 0));
+  cmd->add_option_function<int>(
+         "--max-name-width", [args](int v) { args->text.max_name_width = v; },
+         "Cut the names of the longest gaps (the activity after, the op the CPU was in) to N")
+      ->check(WholeNumber<int>("--max-name-width", 4).description(""));
+  cmd->add_flag("--no-truncate", args->text.no_truncate,
+                "Never cut names (the default; overrides --max-name-width)");
+  cmd->add_flag("--full-names", args->text.full_names,
+                "Keep kernel names whole in text (template and parameter lists are elided)");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});

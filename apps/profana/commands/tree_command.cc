@@ -15,6 +15,7 @@ struct TreeArgs {
   std::string file;
   std::string thread;
   int64_t min_time_ns = 0;
+  bool no_fold = false;
   report::TreeReportOptions report;
 };
 
@@ -27,6 +28,7 @@ Status RunTree(const TreeArgs& a, Context& ctx) {
   report::TreeReportOptions options = a.report;
   options.min_time_us = static_cast<double>(a.min_time_ns) / 1000;
   options.input = a.file;
+  options.fold = !a.no_fold;
   return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
     return a.common.format == OutputFormat::kJson
                ? report::WriteTreeJson(trace, events, times, threads, options, sink)
@@ -47,6 +49,10 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   AddDurationOption(cmd, "--min-time", &args->min_time_ns, DurationUnit::kUs,
                     "Hide ops (and what they contain) shorter than this: 50us, 1.5ms; a bare "
                     "number is microseconds");
+  cmd->add_flag("--no-fold", args->no_fold,
+                "Print every op (text folds identical consecutive siblings into one line, xN)");
+  cmd->add_flag("--full-names", args->report.full_names,
+                "Keep kernel names whole in text (template and parameter lists are elided)");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunTree);

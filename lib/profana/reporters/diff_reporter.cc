@@ -5,6 +5,7 @@
 
 #include "fmt/color.h"
 #include "fmt/format.h"
+#include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
@@ -40,9 +41,11 @@ std::string DeviceType(const DiffRow& r) {
 }
 
 // The row's name with its grouping (input shapes, or the first stack frame), for text and
-// markdown: control characters (a newline too) shown visibly.
-std::string Label(const DiffRow& r) {
-  std::string s = r.name;
+// markdown: control characters (a newline too) shown visibly. A device row's kernel name is
+// shortened as `kernels` shortens it (template and parameter lists elided) unless --full-names.
+std::string Label(const DiffRow& r, const DiffReportOptions& o) {
+  bool kernel = r.device_type != passes::DeviceType::kCPU;
+  std::string s = kernel && !o.full_names ? job::ShortKernelName(r.name) : r.name;
   if (!r.input_shapes.empty()) s += " " + r.input_shapes;
   if (!r.stack.empty()) s += " @ " + r.stack.front();
   return Printable(s);
@@ -60,12 +63,6 @@ std::string CodeSpan(std::string_view s) {
   std::string fence(longest + 1, '`');
   const char* pad = !text.empty() && (text.front() == '`' || text.back() == '`') ? " " : "";
   return fence + pad + text + pad + fence;
-}
-
-std::string Truncate(const std::string& s, size_t width) {
-  if (CodePointLength(s) <= width) return s;
-  if (width <= 3) return std::string(CodePointPrefix(s, width));
-  return std::string(CodePointPrefix(s, width - 3)) + "...";
 }
 
 // The widest name a format shows: --max-name-width, else the format's own width; SIZE_MAX under
@@ -159,13 +156,14 @@ std::string SummaryChange(const SummaryLine& l) {
   return fmt::format("{} ({})", abs, SignedPercent(c, l.base));
 }
 
-std::string Names(const TraceDiff& d, bool added, const char* sep, bool code, size_t width) {
+std::string Names(const TraceDiff& d, const DiffReportOptions& o, bool added, const char* sep,
+                  bool code, size_t width) {
   std::string out;
   size_t n = 0, total = added ? d.added : d.removed;
   for (const DiffRow& r : d.rows) {
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
-    std::string label = Truncate(Label(r), width);
+    std::string label = TruncateName(Label(r, o), width);
     out += fmt::format("{}{}", n > 1 ? sep : "", code ? CodeSpan(label) : label);
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
@@ -236,26 +234,27 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
   size_t width = NameWidth(o, kNameWidth);
   if (width == SIZE_MAX) {  // as wide as the longest name shown
     width = 4;
-    for (size_t i = 0; i < shown; ++i) width = std::max(width, CodePointLength(Label(d.rows[i])));
+    for (size_t i = 0; i < shown; ++i)
+      width = std::max(width, CodePointLength(Label(d.rows[i], o)));
   }
   out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", width,
                      "Where", "Count", "Self CPU", "Self device", "Change", "Rel.");
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
-    out +=
-        fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", Truncate(Label(r), width),
-                    width, Device(r), Count(r.base.count) + " > " + Count(r.next.count),
-                    FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
-                    FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
-                    Cell(Change(r.change, d.sort), 12, r.change, o.color),
-                    Cell(Relative(r), 8, r.change, o.color));
+    out += fmt::format(
+        "{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", TruncateName(Label(r, o), width), width,
+        Device(r), Count(r.base.count) + " > " + Count(r.next.count),
+        FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
+        FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
+        Cell(Change(r.change, d.sort), 12, r.change, o.color),
+        Cell(Relative(r), 8, r.change, o.color));
   }
   if (d.added)
     out += fmt::format("\nAdded ({}): {}\n", d.added,
-                       Names(d, true, ", ", false, NameWidth(o, kNameWidth)));
+                       Names(d, o, true, ", ", false, NameWidth(o, kNameWidth)));
   if (d.removed)
     out += fmt::format("{}Removed ({}): {}\n", d.added ? "" : "\n", d.removed,
-                       Names(d, false, ", ", false, NameWidth(o, kNameWidth)));
+                       Names(d, o, false, ", ", false, NameWidth(o, kNameWidth)));
   return out;
 }
 
@@ -283,17 +282,17 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
     out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
-                       cell(CodeSpan(Truncate(Label(r), NameWidth(o, 100)))), Device(r),
+                       cell(CodeSpan(TruncateName(Label(r, o), NameWidth(o, 100)))), Device(r),
                        Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
                        FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
                        FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
   }
   if (d.added)
     out += fmt::format("\n**Added** ({}): {}\n", d.added,
-                       cell(Names(d, true, ", ", true, NameWidth(o, kNameWidth))));
+                       cell(Names(d, o, true, ", ", true, NameWidth(o, kNameWidth))));
   if (d.removed)
     out += fmt::format("\n**Removed** ({}): {}\n", d.removed,
-                       cell(Names(d, false, ", ", true, NameWidth(o, kNameWidth))));
+                       cell(Names(d, o, false, ", ", true, NameWidth(o, kNameWidth))));
   return out;
 }
 

@@ -21,6 +21,7 @@ struct DiffReportOptions {
   // Markdown), or never shortened (--no-truncate; the text column is as wide as the longest).
   std::optional<int> max_name_width;
   bool no_truncate = false;
+  bool full_names = false;  // text and Markdown shorten kernel names unless set; JSON, CSV never
   // --by-rank: the rank of this block (a line above it in text and Markdown, "rank" in JSON, a
   // first column in CSV), and whether the CSV header is written (the first block only).
   std::optional<int64_t> rank;

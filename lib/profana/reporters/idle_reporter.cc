@@ -1,9 +1,14 @@
 #include "profana/reporters/idle_reporter.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "fmt/format.h"
+#include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/table_reporter.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -18,7 +23,7 @@ std::string Percent(int64_t part, int64_t whole) {
 }  // namespace
 
 std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
-                           const passes::IdleBreakdown& b, int gaps_asked) {
+                           const passes::IdleBreakdown& b, const IdleTextOptions& o) {
   if (b.tracks.empty())
     return "No device activity (no kernel, memcpy or memset): there is no GPU idle time to "
            "measure.\n";
@@ -44,9 +49,14 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
         "other, since nothing tells host wait from kernel wait there\n",
         b.unlaunched_gaps, FormatTime(Us(b.unlaunched_gap_ns)));
   if (b.longest.empty()) return out;
-  out += fmt::format("\nLongest gaps (of {} shown)\n", gaps_asked);
+  out += fmt::format("\nLongest gaps (of {} shown)\n", o.gaps_asked);
+  size_t width = o.max_name_width && !o.no_truncate
+                     ? static_cast<size_t>(std::max(*o.max_name_width, 1))
+                     : SIZE_MAX;
+  auto name = [&](std::string_view s) { return TruncateName(std::string(s), width); };
   for (const passes::Gap& g : b.longest) {
-    std::string op = g.running_op ? std::string(t.str(e.name[g.running_op->value]))
+    std::string_view next = t.str(t.events.name[g.next_activity.value]);
+    std::string op = g.running_op ? name(t.str(e.name[g.running_op->value]))
                      : g.inside_graph
                          ? "(inside one graph replay: the GPU's scheduling, not the CPU)"
                      : g.launch_missing ? "(cannot tell: the launch is not in the trace)"
@@ -55,7 +65,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
         fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
                     FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
                     g.device, StreamName(t, g.stream), passes::GapKindName(g.kind),
-                    t.str(t.events.name[g.next_activity.value]), op);
+                    name(o.full_names ? std::string(next) : job::ShortKernelName(next)), op);
   }
   return out;
 }
@@ -103,6 +113,7 @@ std::string FormatIdleJson(const std::string& input, const Trace& t,
   w.EndArray();
   w.Key("longest_gaps").BeginArray();
   for (const passes::Gap& g : b.longest) {
+    std::string_view next = t.str(t.events.name[g.next_activity.value]);
     w.BeginObject();
     w.Key("device").Int(g.device);
     w.Key("stream").String(StreamName(t, g.stream));

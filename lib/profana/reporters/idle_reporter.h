@@ -3,6 +3,7 @@
 // (schema "profana.idle/1", docs/json.md). Formatting only: passes/gpu_streams computes it.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "profana/model/trace.h"
@@ -11,10 +12,20 @@
 
 namespace profana::report {
 
-// gaps_asked: how many longest gaps were asked for (the heading says it). Without device
-// activity: one line that says so instead of the table.
+// How the text names things in its longest gaps: the activity after the gap (a kernel name,
+// shortened as `kernels` shortens it unless full_names) and the op the CPU was in, each cut to
+// max_name_width code points (unset or no_truncate: never cut; each name ends its line, so no
+// column needs it).
+struct IdleTextOptions {
+  int gaps_asked = 10;  // how many longest gaps were asked for (the heading says it)
+  std::optional<int> max_name_width;
+  bool no_truncate = false;
+  bool full_names = false;
+};
+
+// Without device activity: one line that says so instead of the table.
 std::string FormatIdleText(const Trace& trace, const passes::FunctionEventList& events,
-                           const passes::IdleBreakdown& breakdown, int gaps_asked);
+                           const passes::IdleBreakdown& breakdown, const IdleTextOptions& options);
 std::string FormatIdleCsv(const Trace& trace, const passes::IdleBreakdown& breakdown);
 std::string FormatIdleJson(const std::string& input, const Trace& trace,
                            const passes::FunctionEventList& events,

@@ -86,6 +86,12 @@ std::string_view CodePointPrefix(std::string_view s, size_t n) {
   return s.substr(0, i);
 }
 
+std::string TruncateName(const std::string& s, size_t width) {
+  if (CodePointLength(s) <= width) return s;
+  if (width <= 3) return std::string(CodePointPrefix(s, width));
+  return std::string(CodePointPrefix(s, width - 3)) + "...";
+}
+
 std::string_view CodePointSuffix(std::string_view s, size_t n) {
   size_t len = CodePointLength(s);
   if (n >= len) return s;

@@ -34,5 +34,7 @@ std::string FormatTable(const Trace& trace, const std::vector<passes::AverageRow
 size_t CodePointLength(std::string_view s);
 std::string_view CodePointPrefix(std::string_view s, size_t n);
 std::string_view CodePointSuffix(std::string_view s, size_t n);
+// `s` cut to `width` code points, its last three "..." when cut (diff's and idle's names).
+std::string TruncateName(const std::string& s, size_t width);
 
 }  // namespace profana::report

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <unordered_map>
 
 #include "fmt/format.h"
+#include "profana/job/kernel_stats.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
@@ -71,9 +73,112 @@ bool KernelShown(const Trace& t, uint32_t ev, const TreeReportOptions& a) {
   return (t.events.end_ns[ev] - t.events.start_ns[ev]) / 1000.0 >= a.min_time_us;
 }
 
+// The name an op's line shows, as an interned id (a step keeps its number, as OpName).
+StringId OpNameId(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
+  if (t.str(e.name[i]) == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
+    return t.events.trace_name[e.source[i].value];
+  return e.name[i];
+}
+
+constexpr uint32_t kHidden = UINT32_MAX;
+
+// Hash-consing of shown subtrees: two subtrees get the same id exactly when their keys are
+// equal, and a key holds a node's name, shapes, shown kernels (name, stream) and the ids of its
+// shown children in order. So equal ids mean equal subtrees, compared exactly, in time linear in
+// the tree (no hash is trusted without comparing the keys).
+class SubtreeIds {
+ public:
+  uint32_t Intern(const std::vector<uint32_t>& key) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the words
+    for (uint32_t w : key) h = (h ^ w) * 1099511628211ull;
+    auto [it, inserted] = head_.try_emplace(h, kHidden);
+    for (uint32_t id = it->second; id != kHidden; id = next_[id]) {
+      if (std::equal(key.begin(), key.end(), arena_.begin() + begin_[id],
+                     arena_.begin() + begin_[id + 1]))
+        return id;
+    }
+    uint32_t id = static_cast<uint32_t>(next_.size());
+    next_.push_back(it->second);
+    it->second = id;
+    arena_.insert(arena_.end(), key.begin(), key.end());
+    begin_.push_back(static_cast<uint32_t>(arena_.size()));
+    return id;
+  }
+
+ private:
+  std::vector<uint32_t> arena_;
+  std::vector<uint32_t> begin_{0};
+  std::vector<uint32_t> next_;  // the previous id with the same hash
+  std::unordered_map<uint64_t, uint32_t> head_;
+};
+
+// The subtree id of every shown node of `roots` (kHidden for the rest), after --min-time and
+// --depth.
+void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
+                      const passes::EventTimes& times, const std::vector<uint32_t>& roots,
+                      const TreeReportOptions& a, SubtreeIds* ids, std::vector<uint32_t>* id_of) {
+  std::vector<uint32_t> key;
+  std::vector<uint32_t>& out = *id_of;
+  Walk(
+      e, roots,
+      [&](uint32_t i, int depth) -> Visited {
+        passes::EventTime x;
+        times.Exact(i, &x);
+        if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
+        return a.depth < 0 || depth < a.depth ? kDescend : kShown;
+      },
+      [&](uint32_t i) {
+        key.clear();
+        key.push_back(OpNameId(t, e, i).value);
+        key.push_back(e.input_shapes[i].value);
+        for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
+          uint32_t ev = e.kernel_index[k].value;
+          if (!KernelShown(t, ev, a)) continue;
+          key.push_back(1);  // marks a kernel, apart from the children below
+          key.push_back(t.events.name[ev].value);
+          key.push_back(t.events.thread[ev].value);
+          key.push_back(static_cast<uint32_t>(t.events.device[ev]));
+        }
+        key.push_back(0);
+        for (uint32_t c = e.child_begin[i]; c < e.child_begin[i + 1]; ++c) {
+          uint32_t child = e.child_index[c].value;
+          if (out[child] != kHidden) key.push_back(out[child]);
+        }
+        out[i] = ids->Intern(key);
+      });
+}
+
+// Kernel names as text shows them: shortened once per distinct name unless --full-names.
+class KernelNames {
+ public:
+  KernelNames(const Trace& t, bool full) : t_(t), full_(full) {}
+  std::string_view operator()(StringId name) {
+    if (full_) return t_.str(name);
+    auto [it, inserted] = short_.try_emplace(name.value);
+    if (inserted) it->second = job::ShortKernelName(t_.str(name));
+    return it->second;
+  }
+
+ private:
+  const Trace& t_;
+  bool full_;
+  std::unordered_map<uint32_t, std::string> short_;
+};
+
+void AppendCount(std::string* out, uint32_t count) {
+  if (count > 1) fmt::format_to(std::back_inserter(*out), " x{}", count);
+}
+
 }  // namespace
 
 // One line per op, appended in place: millions of lines, so no string is made per line.
+//
+// Folding: a run of consecutive shown siblings with the same subtree id is one group, printed
+// once with " xN" (N, the run's length). A group's children are again grouped: position j of
+// every member's children lines up (the members' subtrees are equal), so a child group holds
+// the j-th children of all members, and a run of equal positions folds as one. The times of a
+// group's line are sums over all its members. Without folding every group has one member, and
+// the lines are those of a plain pre-order walk.
 Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
@@ -81,47 +186,135 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   ChunkedOutput chunks(sink);
   std::string& out = *chunks.text();
   auto us = [](int64_t ns) { return ns / 1000.0; };
+  SubtreeIds ids;
+  std::vector<uint32_t> id_of(e.size(), kHidden);
+  KernelNames kernel_name(t, a.full_names);
+  // Groups on the path from the root, with their members and their members' shown children,
+  // all in one arena: members [begin, begin + k), then k rows of `width` children each.
+  struct Frame {
+    uint32_t begin;
+    uint32_t k;
+    uint32_t width;
+    uint32_t next;  // the next child position to print
+    int depth;
+  };
+  std::vector<uint32_t> arena;
+  std::vector<Frame> stack;
+  std::vector<int64_t> kernel_ns;
+  std::vector<uint32_t> kernel_ev;
+  auto same = [&](uint32_t x, uint32_t y) { return a.fold && id_of[x] == id_of[y]; };
+
+  // Prints the group of members arena[begin, begin + k) as one line (with its kernels) and,
+  // when it shows children, pushes its frame.
+  auto print_group = [&](uint32_t begin, uint32_t k, uint32_t count, int depth) {
+    chunks.MaybeFlush();
+    uint32_t rep = arena[begin];
+    passes::EventTime sum;
+    for (uint32_t m = 0; m < k; ++m) {
+      passes::EventTime x;
+      times.Exact(arena[begin + m], &x);
+      sum.cpu_total_ns += x.cpu_total_ns;
+      sum.self_cpu_ns += x.self_cpu_ns;
+      sum.cuda_total_ns += x.cuda_total_ns;
+    }
+    AppendIndent(&out, depth);
+    out += Printable(OpName(t, e, rep));
+    AppendCount(&out, count);
+    out += "  total ";
+    AppendTime(&out, us(sum.cpu_total_ns));
+    out += ", self ";
+    AppendTime(&out, us(sum.self_cpu_ns));
+    if (sum.cuda_total_ns) {
+      out += ", device ";
+      AppendTime(&out, us(sum.cuda_total_ns));
+    }
+    if (e.input_shapes[rep].value) {
+      out += "  ";
+      out += Printable(t.str(e.input_shapes[rep]));
+    }
+    out += "\n";
+    // The shown kernels of the representative, with durations summed over the members at
+    // each position (the members show the same kernels in the same order).
+    kernel_ev.clear();
+    kernel_ns.clear();
+    for (uint32_t m = 0; m < k; ++m) {
+      uint32_t member = arena[begin + m];
+      size_t q = 0;
+      for (uint32_t kk = e.kernel_begin[member]; kk < e.kernel_begin[member + 1]; ++kk) {
+        uint32_t ev = e.kernel_index[kk].value;
+        if (!KernelShown(t, ev, a)) continue;
+        if (m == 0) {
+          kernel_ev.push_back(ev);
+          kernel_ns.push_back(0);
+        }
+        kernel_ns[q++] += t.events.end_ns[ev] - t.events.start_ns[ev];
+      }
+    }
+    for (size_t q = 0; q < kernel_ev.size();) {
+      uint32_t ev = kernel_ev[q];
+      size_t run = 1;
+      int64_t ns = kernel_ns[q];
+      while (a.fold && q + run < kernel_ev.size() &&
+             t.events.name[kernel_ev[q + run]] == t.events.name[ev] &&
+             t.events.thread[kernel_ev[q + run]] == t.events.thread[ev] &&
+             t.events.device[kernel_ev[q + run]] == t.events.device[ev])
+        ns += kernel_ns[q + run++];
+      AppendIndent(&out, depth);
+      out += "  -> ";
+      out += Printable(kernel_name(t.events.name[ev]));
+      AppendCount(&out, static_cast<uint32_t>(run));
+      out += "  ";
+      AppendTime(&out, us(ns));
+      out += " on ";
+      out += Printable(StreamLabel(t, ev));
+      out += "\n";
+      q += run;
+    }
+    // The members' shown children, a row each.
+    uint32_t rows = static_cast<uint32_t>(arena.size());
+    for (uint32_t m = 0; m < k; ++m) {
+      uint32_t member = arena[begin + m];
+      for (uint32_t c = e.child_begin[member]; c < e.child_begin[member + 1]; ++c) {
+        uint32_t child = e.child_index[c].value;
+        if (id_of[child] != kHidden) arena.push_back(child);
+      }
+    }
+    uint32_t width = (static_cast<uint32_t>(arena.size()) - rows) / k;
+    if (width == 0) {
+      arena.resize(begin);
+      return;
+    }
+    stack.push_back({begin, k, width, 0, depth});
+  };
+
   for (const auto& [thread, roots] : threads) {
-    bool labelled = false;  // a thread whose ops are all hidden is left out
-    Walk(
-        e, roots,
-        [&](uint32_t i, int depth) -> Visited {
-          chunks.MaybeFlush();
-          passes::EventTime x;
-          times.Exact(i, &x);
-          if (us(x.cpu_total_ns) < a.min_time_us) return kSkipped;
-          if (!labelled) out += Printable(ThreadLabel(t, thread)) + "\n";
-          labelled = true;
-          AppendIndent(&out, depth);
-          out += Printable(OpName(t, e, i));
-          out += "  total ";
-          AppendTime(&out, us(x.cpu_total_ns));
-          out += ", self ";
-          AppendTime(&out, us(x.self_cpu_ns));
-          if (x.cuda_total_ns) {
-            out += ", device ";
-            AppendTime(&out, us(x.cuda_total_ns));
-          }
-          if (e.input_shapes[i].value) {
-            out += "  ";
-            out += Printable(t.str(e.input_shapes[i]));
-          }
-          out += "\n";
-          for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
-            uint32_t ev = e.kernel_index[k].value;
-            if (!KernelShown(t, ev, a)) continue;
-            AppendIndent(&out, depth);
-            out += "  -> ";
-            out += Printable(t.str(t.events.name[ev]));
-            out += "  ";
-            AppendTime(&out, us(t.events.end_ns[ev] - t.events.start_ns[ev]));
-            out += " on ";
-            out += Printable(StreamLabel(t, ev));
-            out += "\n";
-          }
-          return a.depth < 0 || depth < a.depth ? kDescend : kShown;
-        },
-        [](uint32_t) {});
+    IdentifySubtrees(t, e, times, roots, a, &ids, &id_of);
+    // The shown roots, as the children of one member-less group at depth 0.
+    arena.clear();
+    for (uint32_t root : roots)
+      if (id_of[root] != kHidden) arena.push_back(root);
+    if (arena.empty()) continue;  // a thread whose ops are all hidden is left out
+    out += Printable(ThreadLabel(t, thread)) + "\n";
+    stack.push_back({0, 1, static_cast<uint32_t>(arena.size()), 0, 0});
+    // A member-less frame's children start at its begin; others after their k members.
+    auto row_start = [](const Frame& f) { return f.depth == 0 ? f.begin : f.begin + f.k; };
+    while (!stack.empty()) {
+      Frame f = stack.back();
+      if (f.next == f.width) {
+        stack.pop_back();
+        arena.resize(f.depth == 0 ? 0 : f.begin);
+        continue;
+      }
+      uint32_t rows = row_start(f);
+      uint32_t j = f.next;
+      uint32_t run = 1;
+      while (j + run < f.width && same(arena[rows + j + run], arena[rows + j])) ++run;
+      stack.back().next = j + run;
+      uint32_t begin = static_cast<uint32_t>(arena.size());
+      for (uint32_t m = 0; m < f.k; ++m)
+        for (uint32_t q = 0; q < run; ++q) arena.push_back(arena[rows + m * f.width + j + q]);
+      print_group(begin, f.k * run, run, f.depth + 1);
+    }
   }
   return chunks.Finish();
 }

@@ -17,13 +17,17 @@
 namespace profana::report {
 
 struct TreeReportOptions {
-  std::string input;       // the file name as given, for JSON
-  int depth = -1;          // levels shown (1 = top-level ops only); -1: all
-  double min_time_us = 0;  // ops whose CPU total is under this are hidden, with their subtree
+  std::string input;        // the file name as given, for JSON
+  int depth = -1;           // levels shown (1 = top-level ops only); -1: all
+  double min_time_us = 0;   // ops whose CPU total is under this are hidden, with their subtree
+  bool fold = true;         // text: a run of identical sibling lines is one line with " xN"
+  bool full_names = false;  // text: kernel names whole, not shortened (ShortKernelName)
 };
 
 // One line per op, indented two spaces a level (64 levels at most; deeper lines say their depth),
-// then one "-> kernel" line per launched activity.
+// then one "-> kernel" line per launched activity. Unless `fold` is off, consecutive siblings
+// whose subtrees are identical (the same names, shapes, kernels and streams, child by child;
+// times may differ) are one line with " xN" and the times summed over the N; JSON is unfolded.
 // Returns the first failed write of `sink`, if any.
 Status WriteTreeText(const Trace& trace, const passes::FunctionEventList& events,
                      const passes::EventTimes& times,
