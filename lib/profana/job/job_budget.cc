@@ -70,9 +70,8 @@ Result<Candidate> StepTimeMetric(const BudgetRule& r, const std::vector<RankStep
         if (a.value > c.value) c = a;
       return c;
     }
-    auto [lo, hi] = std::minmax_element(means.begin(), means.end(), [](auto& a, auto& b) {
-      return a.second < b.second;
-    });
+    auto [lo, hi] = std::minmax_element(means.begin(), means.end(),
+                                        [](auto& a, auto& b) { return a.second < b.second; });
     if (means.size() == 1) return Candidate{0, "one rank"};
     return Candidate{(hi->second - lo->second) / 1000.0,
                      fmt::format("rank {} against rank {}", hi->first, lo->first)};
