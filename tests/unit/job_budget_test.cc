@@ -30,7 +30,8 @@ simdjson::dom::array Rules(simdjson::dom::parser& parser, std::string* text,
 
 }  // namespace
 
-TEST_CASE("job budgets on two hand-made ranks: each metric at its worked-out value", "[budget][job]") {
+TEST_CASE("job budgets on two hand-made ranks: each metric at its worked-out value",
+          "[budget][job]") {
   // Step walls (us): rank 0 steps 1, 2: 110, 40 (mean 75); rank 1: 130, 30 (mean 80).
   //   max_step_time: the slowest rank's mean, 80 (rank 1); per step, the longest wall, 130.
   //   rank_skew: 80 - 75 = 5; per step: step 1 130 - 110 = 20, step 2 40 - 30 = 10: 20.
@@ -43,13 +44,12 @@ TEST_CASE("job budgets on two hand-made ranks: each metric at its worked-out val
   //   ProfilerStep#N durations 100, 50, 120, 40: mean 77.5; aten::mm 4 calls.
   simdjson::dom::parser parser;
   std::string text;
-  simdjson::dom::array pass = Rules(parser, &text,
-                                    {TestData("job/two_ranks"), "--budget",
-                                     TestData("budgets/job-two-ranks-pass.json")},
-                                    0);
+  simdjson::dom::array pass = Rules(
+      parser, &text,
+      {TestData("job/two_ranks"), "--budget", TestData("budgets/job-two-ranks-pass.json")}, 0);
   REQUIRE(pass.size() == 13);
-  std::vector<double> expected = {80, 130, 5, 20, 0.290, 0.538, 0.242, 0.375, 0.491,
-                                  275, 68.75, 77.5, 4};
+  std::vector<double> expected = {80,    130,   5,   20,    0.290, 0.538, 0.242,
+                                  0.375, 0.491, 275, 68.75, 77.5,  4};
   size_t i = 0;
   for (simdjson::dom::element rule : pass) {
     INFO("rule " << i);
@@ -66,10 +66,9 @@ TEST_CASE("job budgets on two hand-made ranks: each metric at its worked-out val
   //   per step 0.5385 > 0.50; idle_share per step with only a min of 0.20: the lowest step,
   //   rank 0's step 1, 20 / 110 = 0.1818; idle_share on device 1 (rank 1): (30 + 10) / (130 +
   //   30) = 0.25 > 0.24; the NCCL kernel 50 + 70 = 120 of 275 us, 0.4364 > 0.40.
-  simdjson::dom::array fail = Rules(parser, &text,
-                                    {TestData("job/two_ranks"), "--budget",
-                                     TestData("budgets/job-two-ranks-fail.json")},
-                                    1);
+  simdjson::dom::array fail = Rules(
+      parser, &text,
+      {TestData("job/two_ranks"), "--budget", TestData("budgets/job-two-ranks-fail.json")}, 1);
   REQUIRE(fail.size() == 8);
   std::vector<double> values = {80, 130, 20, 0.290, 0.538, 0.182, 0.25, 0.436};
   i = 0;

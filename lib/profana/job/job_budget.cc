@@ -147,7 +147,7 @@ Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
           r, fmt::format("{} needs a single trace, and this is a job of {} rank{} ({})", metric,
                          all.sources.size(), all.sources.size() == 1 ? "" : "s",
                          r.metric == BudgetMetric::kPeakMemory
-                             ? "check one rank's trace, or `profana memory DIR --by-rank`"
+                             ? "check one rank's trace"
                              : "idle_share measures device idle per step on a job"));
     passes::RuleResult res;
     res.rule = r;
