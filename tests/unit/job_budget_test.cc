@@ -60,6 +60,10 @@ TEST_CASE("job budgets on two hand-made ranks: each metric at its worked-out val
   CHECK(std::string_view(pass.at(1)["note"]) == "worst: rank 1, step 1");
   CHECK(std::string_view(pass.at(3)["note"]) == "worst: step 1");
   CHECK(std::string_view(pass.at(7)["note"]) == "worst: rank 0, step 2, device 0");
+  // A glob of the same files is the same job.
+  CHECK(Run({"check", TestData("job/two_ranks/*.json"), "--budget",
+             TestData("budgets/job-two-ranks-pass.json"), "-q"})
+            .code == 0);
 
   // Limits just past those values: all fail but comm_exposed_share (0.2903 <= 0.30).
   //   max_step_time 80 > 79; per step 130 > 120; rank_skew per step 20 > 15; comm_exposed_share
