@@ -1,6 +1,7 @@
-// profana check FILE: a CI gate. With --budget, every rule of the budget file; with --baseline,
-// no regression beyond --max-regression; with neither, the trace's own consistency. Exit 0 when
-// everything holds, 1 when a rule fails (each failure listed), 2 for bad input or a bad budget.
+// profana check FILE: a CI gate. With --budget, every rule of the budget file, on a trace or a
+// whole job; with --baseline, no regression beyond --max-regression; with neither, the trace's
+// own consistency. Exit 0 when everything holds, 1 when a rule fails (each failure listed), 2 for
+// bad input or a bad budget.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
@@ -21,17 +22,6 @@ struct CheckArgs {
   double max_regression = 0.05;
 };
 
-// The rules of the budget, measured on the trace.
-Result<std::vector<passes::RuleResult>> MeasureBudget(
-    const CheckArgs& a, const passes::Budget& budget, const Trace& trace,
-    const std::optional<FunctionEventIndex>& index, Context& ctx) {
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
-  auto r = passes::EvaluateBudget(trace, events, budget);
-  if (!r.ok())
-    return Status(r.status().code(), fmt::format("{}: {}", a.budget, r.status().message()));
-  return r;
-}
-
 Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
@@ -49,17 +39,15 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
                              DiffInputs(a.baseline, a.file, "", a.common, ctx, {}));
     report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
                                  passes::BaselineRules(diff, a.max_regression));
+  } else if (!a.budget.empty()) {  // a trace, or a job: a directory, a glob or a summary file
+    PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
+                             MeasureBudget(a.file, a.budget, budget, a.common, ctx));
+    report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), results);
   } else {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-    if (a.budget.empty()) {
-      report = report::ReportValidation(
-          json, a.file, passes::ValidateTrace(trace, LaunchIndex(trace.events)), trace);
-    } else {
-      PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
-                               MeasureBudget(a, budget, trace, index, ctx));
-      report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), results);
-    }
+    report = report::ReportValidation(
+        json, a.file, passes::ValidateTrace(trace, LaunchIndex(trace.events)), trace);
   }
   PROFANA_RETURN_IF_ERROR(Emit(std::move(report.text), a.common, ctx));
   if (report.failures.empty()) return Status::Ok();
@@ -75,8 +63,10 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("check",
                                      "CI gate: check a trace against a budget file or a baseline "
                                      "trace, or validate it; exit 1 on failure");
-  cmd->add_option("FILE", args->file,
-                  "Trace file to check (with --baseline, also a job: a directory, glob or summary)")
+  cmd->add_option(
+         "FILE", args->file,
+         "Trace file to check (with --budget or --baseline, also a job: a directory, glob or "
+         "summary)")
       ->required();
   cmd->add_option("--budget", args->budget,
                   "Budget file (JSON; docs/budget.md): rules with limits");

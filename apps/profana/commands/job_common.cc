@@ -1,9 +1,11 @@
 #include "profana/commands/job_common.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 
 #include "fmt/format.h"
+#include "profana/job/job_budget.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/process_split.h"
 #include "profana/job/summary_file.h"
@@ -181,6 +183,49 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
                                 {&n.strings, &n.rows, job::JobStepStats(n), Ranks(n)}, options)});
   }
   return out;
+}
+
+namespace {
+
+// Every rank's key averages, steps and kernel statistics, from traces or summary files.
+Result<job::JobSummary> LoadBudgetJob(const std::string& input, const CommonOptions& o,
+                                      Context& ctx) {
+  job::SummaryOptions so;
+  so.table = so.steps = so.kernels = true;
+  JobArgs args;
+  args.inputs = {input};
+  return LoadJob(
+      args, o, ctx,
+      [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+        return job::SummarizeRank(t, e, p, so);
+      },
+      [&](job::RankSummary* s, const std::string& path) {
+        return job::UseSummaryForTable(s, path, so.key_averages);
+      });
+}
+
+}  // namespace
+
+Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
+                                                      const std::string& budget_file,
+                                                      const passes::Budget& budget,
+                                                      const CommonOptions& o, Context& ctx) {
+  bool job_metric = std::any_of(budget.rules.begin(), budget.rules.end(),
+                                [](const auto& r) { return passes::IsJobMetric(r.metric); });
+  Result<std::vector<passes::RuleResult>> r = Status(ErrorCode::kInternal, "not measured");
+  if (IsSingleTraceRun({{input}, ""}) && !job_metric) {
+    std::optional<FunctionEventIndex> index;
+    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, o, ctx, &index));
+    passes::FunctionEventList events = BuildEventsForCommand(trace, index, o, ctx);
+    r = passes::EvaluateBudget(trace, events, budget);
+  } else {
+    PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadBudgetJob(input, o, ctx));
+    r = job::EvaluateJobBudget(job, budget);
+  }
+  // A rule that cannot be measured: the message names the budget, then the rule.
+  if (!r.ok())
+    return Status(r.status().code(), fmt::format("{}: {}", budget_file, r.status().message()));
+  return r;
 }
 
 }  // namespace profana::app

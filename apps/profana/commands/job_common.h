@@ -10,6 +10,7 @@
 
 #include "profana/commands/commands.h"
 #include "profana/job/job_runner.h"
+#include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_diff.h"
 
@@ -60,5 +61,13 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base, const st
                                                const std::string& ranks,
                                                const CommonOptions& options, Context& ctx,
                                                const passes::DiffOptions& diff);
+
+// The rules of a budget measured on FILE: one trace as a trace (EvaluateBudget), unless a rule
+// is a job metric; a directory, a glob or a summary file (or a job metric) as a job, its ranks
+// combined (job::EvaluateJobBudget). Errors start with the budget's file name.
+Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
+                                                      const std::string& budget_file,
+                                                      const passes::Budget& budget,
+                                                      const CommonOptions& options, Context& ctx);
 
 }  // namespace profana::app

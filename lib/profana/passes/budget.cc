@@ -32,6 +32,11 @@ constexpr MetricInfo kMetrics[] = {
     {BudgetMetric::kOpCpuTotalTime, "op_cpu_total_time", "us", true, true, false},
     {BudgetMetric::kOpSelfDeviceTime, "op_self_device_time", "us", true, true, false},
     {BudgetMetric::kOpDeviceTotalTime, "op_device_total_time", "us", true, true, false},
+    {BudgetMetric::kMaxStepTime, "max_step_time", "us", false, true, false},
+    {BudgetMetric::kRankSkew, "rank_skew", "us", false, true, false},
+    {BudgetMetric::kCommExposedShare, "comm_exposed_share", "share", false, true, true},
+    {BudgetMetric::kIdleShare, "idle_share", "share", false, true, true},
+    {BudgetMetric::kKernelShare, "kernel_share", "share", true, false, false},
 };
 
 const MetricInfo& Info(BudgetMetric m) {
@@ -203,10 +208,11 @@ struct OpSums {
   int64_t count = 0, self_cpu = 0, cpu_total = 0, self_device = 0, device_total = 0;
 };
 
-OpSums SumOp(const Trace& t, const std::vector<AverageRow>& rows, const std::string& op) {
+OpSums SumOp(const std::vector<AverageRow>& rows,
+             const std::function<std::string_view(StringId)>& name, const std::string& op) {
   OpSums s;
   for (const AverageRow& r : rows) {
-    if (t.str(r.key) != op) continue;
+    if (name(r.key) != op) continue;
     s.count += r.count;
     s.self_cpu += r.self_cpu_ns;
     s.cpu_total += r.cpu_total_ns;
@@ -251,11 +257,21 @@ Result<double> PeakMemory(const Trace& t, const FunctionEventList& e, const Budg
   return static_cast<double>(*peak);
 }
 
-bool Holds(const BudgetRule& r, double v) {
+}  // namespace
+
+bool RuleHolds(const BudgetRule& r, double v) {
   return (!r.max || v <= *r.max) && (!r.min || v >= *r.min);
 }
 
-}  // namespace
+bool IsJobMetric(BudgetMetric m) {
+  return m == BudgetMetric::kMaxStepTime || m == BudgetMetric::kRankSkew ||
+         m == BudgetMetric::kCommExposedShare || m == BudgetMetric::kIdleShare ||
+         m == BudgetMetric::kKernelShare;
+}
+
+bool NeedsSingleTrace(BudgetMetric m) {
+  return m == BudgetMetric::kGpuIdleShare || m == BudgetMetric::kPeakMemory;
+}
 
 const char* BudgetMetricName(BudgetMetric m) { return Info(m).name; }
 const char* BudgetMetricUnit(BudgetMetric m) { return Info(m).unit; }
@@ -324,11 +340,46 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
   return b;
 }
 
+double MeasureKeyAverages(const BudgetRule& r, const std::vector<AverageRow>& rows,
+                          const std::function<std::string_view(StringId)>& name, bool* op_missing) {
+  OpSums op;
+  if (!r.op.empty()) {
+    op = SumOp(rows, name, r.op);
+    *op_missing = op.count == 0;
+  }
+  switch (r.metric) {
+    case BudgetMetric::kSelfCpuTime:
+    case BudgetMetric::kSelfDeviceTime: {
+      int64_t ns = 0;
+      for (const AverageRow& a : rows) {
+        if (r.metric == BudgetMetric::kSelfCpuTime)
+          ns += a.self_cpu_ns;
+        else if (a.device_type == DeviceType::kCUDA || a.legacy)
+          ns += a.self_cuda_ns;
+      }
+      return ns / 1000.0;
+    }
+    case BudgetMetric::kOpCount:
+      return static_cast<double>(op.count);
+    case BudgetMetric::kOpSelfCpuTime:
+      return op.self_cpu / 1000.0;
+    case BudgetMetric::kOpCpuTotalTime:
+      return op.cpu_total / 1000.0;
+    case BudgetMetric::kOpSelfDeviceTime:
+      return op.self_device / 1000.0;
+    case BudgetMetric::kOpDeviceTotalTime:
+      return op.device_total / 1000.0;
+    default:
+      return 0;
+  }
+}
+
 Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEventList& e,
                                                const Budget& budget) {
   std::vector<AverageRow> rows = ComputeKeyAverages(t, e, {});
   StepStats steps = CountSteps(t);
   std::optional<LaunchIndex> launches;  // built for the first rule that needs it
+  auto name = [&t](StringId id) { return t.str(id); };
   std::vector<RuleResult> out;
   for (const BudgetRule& r : budget.rules) {
     if (r.per_step && steps.steps == 0)
@@ -339,24 +390,7 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
     RuleResult res;
     res.rule = r;
     double v = 0;
-    OpSums op;
-    if (!r.op.empty()) {
-      op = SumOp(t, rows, r.op);
-      if (op.count == 0) res.note = "op not in the trace";
-    }
     switch (r.metric) {
-      case BudgetMetric::kSelfCpuTime:
-      case BudgetMetric::kSelfDeviceTime: {
-        int64_t ns = 0;
-        for (const AverageRow& a : rows) {
-          if (r.metric == BudgetMetric::kSelfCpuTime)
-            ns += a.self_cpu_ns;
-          else if (a.device_type == DeviceType::kCUDA || a.legacy)
-            ns += a.self_cuda_ns;
-        }
-        v = ns / 1000.0;
-        break;
-      }
       case BudgetMetric::kStepTime:
         if (steps.steps == 0)
           return Status(ErrorCode::kInvalidArgument,
@@ -373,25 +407,30 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
         PROFANA_ASSIGN_OR_RETURN(v, PeakMemory(t, e, r));
         break;
       }
+      case BudgetMetric::kSelfCpuTime:
+      case BudgetMetric::kSelfDeviceTime:
       case BudgetMetric::kOpCount:
-        v = static_cast<double>(op.count);
-        break;
       case BudgetMetric::kOpSelfCpuTime:
-        v = op.self_cpu / 1000.0;
-        break;
       case BudgetMetric::kOpCpuTotalTime:
-        v = op.cpu_total / 1000.0;
-        break;
       case BudgetMetric::kOpSelfDeviceTime:
-        v = op.self_device / 1000.0;
+      case BudgetMetric::kOpDeviceTotalTime: {
+        bool op_missing = false;
+        v = MeasureKeyAverages(r, rows, name, &op_missing);
+        if (op_missing) res.note = "op not in the trace";
         break;
-      case BudgetMetric::kOpDeviceTotalTime:
-        v = op.device_total / 1000.0;
-        break;
+      }
+      case BudgetMetric::kMaxStepTime:
+      case BudgetMetric::kRankSkew:
+      case BudgetMetric::kCommExposedShare:
+      case BudgetMetric::kIdleShare:
+      case BudgetMetric::kKernelShare:
+        return Status(ErrorCode::kInvalidArgument,
+                      fmt::format("rules[{}] ({}): {} is measured on a job", r.index, r.name,
+                                  BudgetMetricName(r.metric)));
     }
     if (r.per_step) v /= static_cast<double>(steps.steps);
     res.value = v;
-    res.passed = Holds(r, v);
+    res.passed = RuleHolds(r, v);
     out.push_back(std::move(res));
   }
   return out;

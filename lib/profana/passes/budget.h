@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "profana/base/status.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/key_averages.h"
 #include "profana/passes/trace_diff.h"
 
 namespace profana::passes {
@@ -26,10 +28,21 @@ enum class BudgetMetric {
   kOpCpuTotalTime,     // us
   kOpSelfDeviceTime,   // us
   kOpDeviceTotalTime,  // us
+  // Measured on a job (job/job_budget.h); a single trace is a job of one rank.
+  kMaxStepTime,       // us: the slowest rank's mean step wall time; per_step: the longest step
+  kRankSkew,          // us: max - min of the ranks' mean step wall; per_step: of one step's walls
+  kCommExposedShare,  // 0..1: exposed communication / step wall; per_step: the worst step
+  kIdleShare,         // 0..1: device idle / step wall; per_step: the worst step
+  kKernelShare,       // 0..1: the kernel named "op" / all device activity time
 };
 
 const char* BudgetMetricName(BudgetMetric m);
 const char* BudgetMetricUnit(BudgetMetric m);  // "us", "bytes", "share", "count"
+// True for the metrics measured on a job's step breakdown and kernel statistics.
+bool IsJobMetric(BudgetMetric m);
+// True when a rule needs the trace itself, which a job does not keep: gpu_idle_share,
+// peak_memory.
+bool NeedsSingleTrace(BudgetMetric m);
 
 struct BudgetRule {
   size_t index = 0;  // position in the file's "rules"
@@ -62,9 +75,18 @@ struct RuleResult {
 
 // Errors (kInvalidArgument) when a rule cannot be measured on this trace: per_step without
 // ProfilerStep markers, gpu_idle_share without device activity, peak_memory without memory
-// records, a device that is not in the trace.
+// records, a device that is not in the trace, a job metric (measured by job::EvaluateJobBudget).
 Result<std::vector<RuleResult>> EvaluateBudget(const Trace& trace, const FunctionEventList& events,
                                                const Budget& budget);
+
+// The value of a rule measured on key-average rows (self_cpu_time, self_device_time, op_*),
+// before any per_step division; `name` gives a row key's text. `op_missing`: no row is `op`.
+// Other metrics: 0.
+double MeasureKeyAverages(const BudgetRule& rule, const std::vector<AverageRow>& rows,
+                          const std::function<std::string_view(StringId)>& name, bool* op_missing);
+
+// Whether the rule holds for the value: <= max and >= min.
+bool RuleHolds(const BudgetRule& rule, double value);
 
 // The rules of --baseline: NEW's self CPU time, self device time (when either trace has device
 // activity) and mean step time (when both have steps) may exceed BASE's by max_regression
