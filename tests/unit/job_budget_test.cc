@@ -208,3 +208,66 @@ TEST_CASE("a budget a job cannot measure is exit 2 naming the rule", "[budget][j
                         "steps on device cuda:5") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("check --ranks: budgets and baselines on the selected ranks of a job", "[budget][job]") {
+  // Ranks 0 and 7 of the DLRM job (`profana steps DIR`): walls 14455 and 12509 us (26964 in
+  // all); exposed communication 5537 and 1580; idle 7865 and 9850.
+  //   max_step_time: rank 0, 14455; rank_skew 14455 - 12509 = 1946.
+  //   comm_exposed_share (5537 + 1580) / 26964 = 0.2639; per step, rank 0: 5537 / 14455 = 0.3831.
+  //   idle_share (7865 + 9850) / 26964 = 0.6570; per step, rank 7: 9850 / 12509 = 0.7874.
+  std::string dlrm = TestData("traces/param/dlrm_kineto");
+  std::string dir = "/tmp/profana_job_ranks_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::string budget = dir + "/budget.json";
+  {
+    std::FILE* f = std::fopen(budget.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(R"J({"rules": [
+      {"metric": "max_step_time", "max": 15000},
+      {"metric": "rank_skew", "max": 1900},
+      {"metric": "comm_exposed_share", "max": 0.30},
+      {"metric": "comm_exposed_share", "per_step": true, "max": 0.40},
+      {"metric": "idle_share", "max": 0.70},
+      {"metric": "idle_share", "per_step": true, "max": 0.80}
+    ]})J",
+               f);
+    std::fclose(f);
+  }
+  simdjson::dom::parser parser;
+  std::string text;
+  simdjson::dom::array r = Rules(parser, &text, {dlrm, "--ranks", "0,7", "--budget", budget}, 1);
+  REQUIRE(r.size() == 6);
+  std::vector<double> values = {14455, 1946, 0.2639, 0.3831, 0.6570, 0.7874};
+  size_t i = 0;
+  for (simdjson::dom::element rule : r) {
+    INFO("rule " << i);
+    CHECK(bool(rule["passed"]) == (i != 1));  // only the skew, 1946 > 1900
+    CHECK(double(rule["value"]) == Approx(values[i++]).epsilon(1e-3));
+  }
+  CHECK(std::string_view(r.at(0)["note"]) == "rank 0");
+  CHECK(std::string_view(r.at(1)["note"]) == "rank 0 against rank 7");
+
+  // One rank of the hand-made job (rank 1: walls 130 and 30, mean 80) is a job of one rank,
+  // even though the input is a directory: no skew.
+  simdjson::dom::array one = Rules(parser, &text,
+                                   {TestData("job/two_ranks"), "--ranks", "1", "--budget",
+                                    TestData("budgets/job-two-ranks-pass.json")},
+                                   1);
+  CHECK(double(one.at(0)["value"]) == 80);
+  CHECK(double(one.at(2)["value"]) == 0);
+  CHECK(std::string_view(one.at(2)["note"]) == "one rank");
+
+  // A baseline job against itself, ranks 2-3 of each: no regression.
+  auto same =
+      Run({"check", dlrm, "--baseline", dlrm, "--ranks", "2-3", "--max-regression", "0%", "-q"});
+  CHECK(same.code == 0);
+  // --ranks that keep nothing, and --ranks on a plain validation, are usage errors.
+  auto none = Run({"check", dlrm, "--ranks", "9", "--budget", budget});
+  CHECK(none.code == 2);
+  CHECK(none.err.find("--ranks keeps none of the 8 inputs (their ranks: 0-7)") !=
+        std::string::npos);
+  auto plain = Run({"check", TestData("job/two_ranks/rank0.json"), "--ranks", "0"});
+  CHECK(plain.code == 2);
+  CHECK(plain.err.find("--ranks: only with --budget or --baseline") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}

@@ -19,12 +19,15 @@ struct CheckArgs {
   std::string file;
   std::string budget;
   std::string baseline;
+  std::string ranks;  // --ranks 0-3,7: only these ranks of a job
   double max_regression = 0.05;
 };
 
 Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
+  if (!a.ranks.empty() && a.budget.empty() && a.baseline.empty())
+    return Status(ErrorCode::kInvalidArgument, "--ranks: only with --budget or --baseline");
   passes::Budget budget;
   if (!a.budget.empty()) {
     ctx.inputs.push_back(a.budget);
@@ -36,12 +39,12 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
   report::CheckReport report;
   if (!a.baseline.empty()) {  // traces or jobs (a directory, a glob, a summary file)
     PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
-                             DiffInputs(a.baseline, a.file, "", a.common, ctx, {}));
+                             DiffInputs(a.baseline, a.file, a.ranks, a.common, ctx, {}));
     report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
                                  passes::BaselineRules(diff, a.max_regression));
   } else if (!a.budget.empty()) {  // a trace, or a job: a directory, a glob or a summary file
     PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
-                             MeasureBudget(a.file, a.budget, budget, a.common, ctx));
+                             MeasureBudget(a.file, a.ranks, a.budget, budget, a.common, ctx));
     report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), results);
   } else {
     std::optional<FunctionEventIndex> index;
@@ -72,6 +75,8 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
                   "Budget file (JSON; docs/budget.md): rules with limits");
   cmd->add_option("--baseline", args->baseline,
                   "A reference trace or job: fail when FILE is slower by --max-regression");
+  cmd->add_option("--ranks", args->ranks,
+                  "Only these ranks of a job (and of a baseline job): 0-3,7");
   cmd->add_option_function<std::string>(
          "--max-regression",
          [args](const std::string& s) { ParsePercentage(s, &args->max_regression); },

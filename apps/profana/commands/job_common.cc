@@ -122,15 +122,22 @@ Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& o
 
 namespace {
 
-// One job as a diff side: its ranks' key averages and step rows, combined.
-Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
-                                         const CommonOptions& options, Context& ctx,
-                                         const passes::KeyAverageOptions& keys) {
+// One job as a diff side: its ranks (those `ranks` selects), each with its key averages and step
+// rows.
+Result<job::JobSummary> LoadDiffSide(const std::string& input, const std::string& ranks,
+                                     const CommonOptions& options, Context& ctx,
+                                     const passes::KeyAverageOptions& keys) {
   JobArgs args;
   args.inputs = {input};
   args.ranks = ranks;
-  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job,
-                           LoadTableJob(args, options, ctx, keys, /*steps=*/true));
+  return LoadTableJob(args, options, ctx, keys, /*steps=*/true);
+}
+
+// The same, its ranks combined.
+Result<job::RankSummary> LoadCombinedJob(const std::string& input, const std::string& ranks,
+                                         const CommonOptions& options, Context& ctx,
+                                         const passes::KeyAverageOptions& keys) {
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadDiffSide(input, ranks, options, ctx, keys));
   return job.Combine();
 }
 
@@ -162,14 +169,10 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
                                                const std::string& next_path,
                                                const std::string& ranks, const CommonOptions& o,
                                                Context& ctx, const passes::DiffOptions& options) {
-  auto load = [&](const std::string& path) {
-    JobArgs args;
-    args.inputs = {path};
-    args.ranks = ranks;
-    return LoadTableJob(args, o, ctx, options.keys, /*steps=*/true);
-  };
-  PROFANA_ASSIGN_OR_RETURN(job::JobSummary base, load(base_path));
-  PROFANA_ASSIGN_OR_RETURN(job::JobSummary next, load(next_path));
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary base,
+                           LoadDiffSide(base_path, ranks, o, ctx, options.keys));
+  PROFANA_ASSIGN_OR_RETURN(job::JobSummary next,
+                           LoadDiffSide(next_path, ranks, o, ctx, options.keys));
   std::map<int64_t, std::pair<const job::RankSummary*, const job::RankSummary*>> by_rank;
   for (const job::RankSummary& s : base.ranks) by_rank[s.rank()].first = &s;
   for (const job::RankSummary& s : next.ranks) by_rank[s.rank()].second = &s;
@@ -188,12 +191,13 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
 namespace {
 
 // Every rank's key averages, steps and kernel statistics, from traces or summary files.
-Result<job::JobSummary> LoadBudgetJob(const std::string& input, const CommonOptions& o,
-                                      Context& ctx) {
+Result<job::JobSummary> LoadBudgetJob(const std::string& input, const std::string& ranks,
+                                      const CommonOptions& o, Context& ctx) {
   job::SummaryOptions so;
   so.table = so.steps = so.kernels = true;
   JobArgs args;
   args.inputs = {input};
+  args.ranks = ranks;
   return LoadJob(
       args, o, ctx,
       [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
@@ -207,19 +211,20 @@ Result<job::JobSummary> LoadBudgetJob(const std::string& input, const CommonOpti
 }  // namespace
 
 Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
+                                                      const std::string& ranks,
                                                       const std::string& budget_file,
                                                       const passes::Budget& budget,
                                                       const CommonOptions& o, Context& ctx) {
   bool job_metric = std::any_of(budget.rules.begin(), budget.rules.end(),
                                 [](const auto& r) { return passes::IsJobMetric(r.metric); });
   Result<std::vector<passes::RuleResult>> r = Status(ErrorCode::kInternal, "not measured");
-  if (IsSingleTraceRun({{input}, ""}) && !job_metric) {
+  if (IsSingleTraceRun({{input}, ranks}) && !job_metric) {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, o, ctx, &index));
     passes::FunctionEventList events = BuildEventsForCommand(trace, index, o, ctx);
     r = passes::EvaluateBudget(trace, events, budget);
   } else {
-    PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadBudgetJob(input, o, ctx));
+    PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadBudgetJob(input, ranks, o, ctx));
     r = job::EvaluateJobBudget(job, budget);
   }
   // A rule that cannot be measured: the message names the budget, then the rule.

@@ -63,9 +63,11 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base, const st
                                                const passes::DiffOptions& diff);
 
 // The rules of a budget measured on FILE: one trace as a trace (EvaluateBudget), unless a rule
-// is a job metric; a directory, a glob or a summary file (or a job metric) as a job, its ranks
-// combined (job::EvaluateJobBudget). Errors start with the budget's file name.
+// is a job metric; a directory, a glob or a summary file (or a job metric, or --ranks) as a job,
+// its ranks (those `ranks` selects) combined (job::EvaluateJobBudget). Errors start with the
+// budget's file name.
 Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
+                                                      const std::string& ranks,
                                                       const std::string& budget_file,
                                                       const passes::Budget& budget,
                                                       const CommonOptions& options, Context& ctx);
