@@ -213,6 +213,34 @@ TEST_CASE("collectives on three hand-made ranks: skew, transfer, waits, straggle
         "collective,group,index,ranks,last_rank,skew_us,transfer_us,wait_us,max_wait_us,bytes,"
         "algbw_gbps,busbw_gbps\n"
         "allreduce,,1,3,2,40.000,20.000,75.000,40.000,,,\n");
+
+  // --table stragglers: the straggler table as CSV, one row per rank (the values above; caused
+  // and suffered waits, mean steps 750, 600, 560, offsets 0, -1000, 50). --row-limit limits the
+  // collectives, never the ranks.
+  auto st_csv = Run({"collectives", TestData("job/collectives_three_ranks"), "--row-limit", "1",
+                     "--format", "csv", "--table", "stragglers"});
+  REQUIRE(st_csv.code == 0);
+  CHECK(st_csv.out ==
+        "rank,collectives,arrived_last,caused_wait_us,suffered_wait_us,mean_step_us,"
+        "clock_offset_us\n"
+        "0,3,0,0.000,84.000,750.000,0.000\n"
+        "1,3,1,30.000,49.000,600.000,-1000.000\n"
+        "2,3,2,113.000,10.000,560.000,50.000\n");
+  // --no-align: no offset was applied, so the offset cells are empty; rank 1 arrives last at
+  // all three and its 1000 us lead shows as waits it caused.
+  auto raw_csv = Run({"collectives", TestData("job/collectives_three_ranks"), "--no-align",
+                      "--format", "csv", "--table", "stragglers"});
+  REQUIRE(raw_csv.code == 0);
+  CHECK(raw_csv.out.find("\n1,3,3,") != std::string::npos);
+  CHECK(raw_csv.out.find(",600.000,\n") != std::string::npos);
+  // --table asks for a CSV: the other formats hold both tables.
+  auto text =
+      Run({"collectives", TestData("job/collectives_three_ranks"), "--table", "stragglers"});
+  CHECK(text.code == 2);
+  CHECK(text.err.find("--table: only with --format csv") != std::string::npos);
+  CHECK(Run({"collectives", TestData("job/collectives_three_ranks"), "--format", "csv", "--table",
+             "ranks"})
+            .code == 2);
 }
 
 TEST_CASE("Kineto's collective args: process groups, message sizes and bandwidth",

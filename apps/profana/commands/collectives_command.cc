@@ -13,10 +13,15 @@ struct CollectivesArgs {
   CommonOptions common;
   JobArgs job;
   bool no_align = false;
+  std::string table;  // --table: which table CSV holds (collectives or stragglers)
   int64_t row_limit = 10;
 };
 
 Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
+  OutputFormat f = a.common.format;
+  if (!a.table.empty() && f != OutputFormat::kCsv)
+    return Status(ErrorCode::kInvalidArgument,
+                  "--table: only with --format csv (the other formats hold both tables)");
   job::SummaryOptions so;
   so.steps = true;
   so.collectives = true;
@@ -49,9 +54,10 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
   r.result = &result;
   r.calls = calls;
   r.row_limit = a.row_limit;
-  OutputFormat f = a.common.format;
-  return Emit(f == OutputFormat::kJson       ? report::FormatCollectivesJson(r)
-              : f == OutputFormat::kCsv      ? report::FormatCollectivesCsv(r)
+  bool stragglers = a.table == "stragglers";
+  return Emit(f == OutputFormat::kJson ? report::FormatCollectivesJson(r)
+              : f == OutputFormat::kCsv
+                  ? (stragglers ? report::FormatStragglersCsv(r) : report::FormatCollectivesCsv(r))
               : f == OutputFormat::kMarkdown ? report::FormatCollectivesMarkdown(r)
                                              : report::FormatCollectivesText(r),
               a.common, ctx);
@@ -69,6 +75,10 @@ void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-align", args->no_align,
                 "Keep each rank's own clock (default: align the ranks on the ends of matched "
                 "collectives)");
+  cmd->add_option("--table", args->table,
+                  "With --format csv, the table to write: collectives (default; one row per "
+                  "collective) or stragglers (one row per rank)")
+      ->check(OneOf("--table", "table", {"collectives", "stragglers"}));
   AddRowLimitOption(cmd, &args->row_limit, 10, -1,
                     "Collectives to print, most wait first; -1 for all");
   AddCommonOptions(

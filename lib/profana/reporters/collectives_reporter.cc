@@ -66,19 +66,29 @@ std::string Offset(const CollectivesReport& r, const RankStraggling& s) {
   return s.aligned ? MicrosText(s.offset_ns) : "none shared";
 }
 
-Grid StragglerGrid(const CollectivesReport& r) {
+Grid StragglerGrid(const CollectivesReport& r, bool csv) {
   Grid g;
-  g.headers = {"Rank",
-               "Collectives",
-               "Arrived last",
-               "Caused wait (us)",
-               "Suffered wait (us)",
-               "Mean step (us)",
-               "Clock offset (us)"};
-  for (const RankStraggling& s : r.result->ranks)
+  if (csv)
+    g.headers = {"rank",           "collectives",      "arrived_last",
+                 "caused_wait_us", "suffered_wait_us", "mean_step_us",
+                 "clock_offset_us"};
+  else
+    g.headers = {"Rank",
+                 "Collectives",
+                 "Arrived last",
+                 "Caused wait (us)",
+                 "Suffered wait (us)",
+                 "Mean step (us)",
+                 "Clock offset (us)"};
+  for (const RankStraggling& s : r.result->ranks) {
+    // In CSV a rank without steps, or without an offset (--no-align, or no collective shared
+    // with the reference rank), has an empty cell.
+    std::string step = csv && s.steps == 0 ? "" : MeanStep(s);
+    std::string offset = csv && !(r.result->align && s.aligned) ? "" : Offset(r, s);
     g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.collectives),
               fmt::format("{}", s.arrived_last), MicrosText(s.wait_caused_ns),
-              MicrosText(s.wait_suffered_ns), MeanStep(s), Offset(r, s)});
+              MicrosText(s.wait_suffered_ns), step, offset});
+  }
   return g;
 }
 
@@ -127,7 +137,7 @@ std::string FormatCollectivesText(const CollectivesReport& r) {
   if (std::string nothing = NothingText(r); !nothing.empty()) return out + nothing;
   out += CollectivesGrid(r, false).Text();
   out += "\nStragglers:\n";
-  out += StragglerGrid(r).Text();
+  out += StragglerGrid(r, false).Text();
   out += "\n" + Notes(r);
   return out;
 }
@@ -137,7 +147,7 @@ std::string FormatCollectivesMarkdown(const CollectivesReport& r) {
   if (std::string nothing = NothingText(r); !nothing.empty()) return out + nothing;
   out += CollectivesGrid(r, false).Markdown();
   out += "\n#### Stragglers\n\n";
-  out += StragglerGrid(r).Markdown();
+  out += StragglerGrid(r, false).Markdown();
   out += "\n" + Notes(r);
   return out;
 }
@@ -146,19 +156,13 @@ std::string FormatCollectivesCsv(const CollectivesReport& r) {
   return CollectivesGrid(r, true).Csv();
 }
 
+std::string FormatStragglersCsv(const CollectivesReport& r) { return StragglerGrid(r, true).Csv(); }
+
 std::string FormatCollectivesJson(const CollectivesReport& r) {
   const job::CollectivesResult& res = *r.result;
   std::string out;
   JsonWriter w(&out);
-  w.BeginObject();
-  w.Key("schema").String("profana.collectives/1");
-  w.Key("inputs").BeginArray();
-  for (const std::string& in : r.inputs) w.String(in);
-  w.EndArray();
-  w.Key("ranks").BeginArray();
-  for (int64_t rank : r.ranks) w.Int(rank);
-  w.EndArray();
-  w.Key("unit").String("us");
+  WriteJobHeader(w, "profana.collectives/1", r.inputs, r.ranks);
   w.Key("aligned").Bool(res.align);
   w.Key("reference_rank");
   res.align&& res.reference_rank >= 0 ? w.Int(res.reference_rank) : w.Null();

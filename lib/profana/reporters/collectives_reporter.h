@@ -22,8 +22,10 @@ struct CollectivesReport {
 
 std::string FormatCollectivesText(const CollectivesReport& r);
 std::string FormatCollectivesMarkdown(const CollectivesReport& r);
-// The collectives, one row each (the straggler table is in the text, Markdown and JSON).
+// CSV holds one table, so it stays one header and its rows: the collectives, one row each, or
+// the straggler table, one row per rank (a value that does not apply is an empty cell).
 std::string FormatCollectivesCsv(const CollectivesReport& r);
+std::string FormatStragglersCsv(const CollectivesReport& r);
 std::string FormatCollectivesJson(const CollectivesReport& r);
 
 }  // namespace profana::report
