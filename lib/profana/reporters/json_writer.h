@@ -37,4 +37,10 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// Opens the document of a whole-job command (steps, kernels, collectives) and writes its
+// header: "schema", "inputs" (as given on the command line), "ranks" (those read), "view" when
+// not empty, and "unit" (us). The caller adds its own keys and closes the object.
+void WriteJobHeader(JsonWriter& w, std::string_view schema, const std::vector<std::string>& inputs,
+                    const std::vector<int64_t>& ranks, std::string_view view = {});
+
 }  // namespace profana::report

@@ -168,16 +168,7 @@ std::string FormatKernelsJson(const KernelsReport& r) {
   int64_t total = TotalOf(rows);
   std::string out;
   JsonWriter w(&out);
-  w.BeginObject();
-  w.Key("schema").String("profana.kernels/1");
-  w.Key("inputs").BeginArray();
-  for (const std::string& in : r.inputs) w.String(in);
-  w.EndArray();
-  w.Key("ranks").BeginArray();
-  for (int64_t rank : r.ranks) w.Int(rank);
-  w.EndArray();
-  w.Key("view").String(KernelViewName(r.view));
-  w.Key("unit").String("us");
+  WriteJobHeader(w, "profana.kernels/1", r.inputs, r.ranks, KernelViewName(r.view));
   w.Key("total").Micros(total);
   w.Key("rows").BeginArray();
   size_t n = r.row_limit < 0 ? rows.size() : std::min<size_t>(rows.size(), r.row_limit);

@@ -154,15 +154,7 @@ std::string FormatStepsJson(const StepsReport& r) {
   std::string out;
   JsonWriter w(&out);
   const job::StepsOverview& o = r.overview;
-  w.BeginObject();
-  w.Key("schema").String("profana.steps/1");
-  w.Key("inputs").BeginArray();
-  for (const std::string& in : r.inputs) w.String(in);
-  w.EndArray();
-  w.Key("ranks").BeginArray();
-  for (int64_t rank : r.ranks) w.Int(rank);
-  w.EndArray();
-  w.Key("unit").String("us");
+  WriteJobHeader(w, "profana.steps/1", r.inputs, r.ranks);
   w.Key("steps").BeginArray();
   for (const job::RankStep& s : *r.steps)
     for (const job::StepDevice& d : s.row.devices) {
