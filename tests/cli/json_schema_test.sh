@@ -50,8 +50,9 @@ hta=$root/testdata/traces/hta/trace_diff dlrm=$root/testdata/traces/param/dlrm_k
 "$profana" check "$hta/test/test.json.gz" --baseline "$hta/control/control.json.gz" --format json > "$tmp/check.1.json" 2>/dev/null || true
 "$profana" check "$dlrm"/worker0_*.json.gz --budget "$root/testdata/budgets/dlrm-pass.json" --format json > "$tmp/check.2.json"
 "$profana" check "$dlrm"/worker0_*.json.gz --budget "$root/testdata/budgets/dlrm-fail.json" --format json > "$tmp/check.3.json" 2>/dev/null || true
-# The whole-job commands on the 8-rank DLRM job and the hand-made two-rank job, every view.
-for t in "$dlrm" "$root/testdata/job/two_ranks"; do
+# The whole-job commands on the 8-rank DLRM job, HTA's two sampled ranks and the hand-made
+# two-rank job, every view.
+for t in "$dlrm" "$root/testdata/traces/hta/trace_filter" "$root/testdata/job/two_ranks"; do
   "$profana" steps "$t" --format json > "$tmp/steps.$n.json"
   "$profana" kernels "$t" --format json > "$tmp/kernels.$n.json"
   "$profana" kernels "$t" --format json --by-op > "$tmp/kernels-by-op.$n.json"
@@ -75,7 +76,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 107, checked
+assert checked == 115, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"
