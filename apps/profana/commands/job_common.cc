@@ -1,5 +1,9 @@
 #include "profana/commands/job_common.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -89,8 +93,24 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     }
     return out;
   };
+  // main() keeps freed memory in the heap for the next buffer (fast for one trace). Over many
+  // traces that memory fragments: the next trace's buffers do not fit the holes of the last one
+  // exactly, each worker thread's own heap (a glibc arena) keeps its holes apart from the
+  // others', and each rank's small summary, placed in pages a trace has touched, keeps them
+  // resident. So the workers share one heap, and the freed pages go back after each input: the
+  // peak stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
+#endif
+  auto summarize_and_trim = [&](const job::JobInput& in) {
+    Result<std::vector<job::RankSummary>> r = summarize(in);
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    return r;
+  };
   Result<job::JobSummary> job =
-      job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize);
+      job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize_and_trim);
   for (const std::string& log : logs) ctx.log.Append(log);
   if (options.link == passes::LinkRule::kAuto && unlinked_traces > 0)
     ctx.log.Warn(

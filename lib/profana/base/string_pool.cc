@@ -1,9 +1,13 @@
 #include "profana/base/string_pool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace profana {
 namespace {
+// Blocks grow from kFirstBlock to kBlockSize, doubling: a pool of a few names (a rank's summary
+// in a job keeps one per rank) holds a few KiB, not a whole 1 MiB block.
+constexpr size_t kFirstBlock = 4 << 10;
 constexpr size_t kBlockSize = 1 << 20;
 }  // namespace
 
@@ -77,7 +81,8 @@ void StringPool::Grow() {
 
 const char* StringPool::Store(std::string_view s) {
   if (block_used_ + s.size() > block_size_) {
-    size_t size = s.size() > kBlockSize / 4 ? s.size() : kBlockSize;
+    size_t next = block_size_ == 0 ? kFirstBlock : std::min(block_size_ * 2, kBlockSize);
+    size_t size = s.size() > next / 4 ? std::max(s.size(), next) : next;
     blocks_.emplace_back(new char[size]);
     block_size_ = size;
     block_used_ = 0;
