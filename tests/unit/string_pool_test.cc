@@ -73,3 +73,25 @@ TEST_CASE("views stay valid while the pool grows, rehashes and moves", "[pool]")
   CHECK(moved.Get(first).data() == where);
   CHECK(moved.Get(all.back().first) == "small5");
 }
+
+TEST_CASE("blocks grow from a few KiB; long strings and many short ones stay whole", "[pool]") {
+  // Blocks start at 4 KiB and double to 1 MiB; a string longer than a quarter of the next block
+  // gets a block of its own size when it is larger still. Every size class is crossed here: a
+  // few short names (the first block), 3000 and 5000 bytes (the second and third blocks), 2 MiB
+  // (its own block), then 20000 short names (blocks of 16 KiB up to 1 MiB).
+  profana::StringPool pool;
+  std::vector<std::string> texts = {"nccl", "gemm", std::string(3000, 'a'), std::string(5000, 'b'),
+                                    std::string(2 << 20, 'c')};
+  for (int i = 0; i < 20000; ++i) texts.push_back("op_" + std::to_string(i));
+  std::vector<profana::StringId> ids;
+  size_t bytes = 0;
+  for (const std::string& t : texts) {
+    ids.push_back(pool.Intern(t));
+    bytes += t.size();
+  }
+  REQUIRE(pool.size() == texts.size() + 1);
+  CHECK(pool.bytes() == bytes);
+  for (size_t i = 0; i < texts.size(); ++i) CHECK(pool.Get(ids[i]) == texts[i]);
+  CHECK(pool.Intern(std::string(5000, 'b')) == ids[3]);  // found, not stored again
+  CHECK(pool.bytes() == bytes);
+}
