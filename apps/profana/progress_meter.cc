@@ -1,7 +1,7 @@
 #include "profana/progress_meter.h"
 
 #include "fmt/format.h"
-#include "profana/base/memory_limit.h"
+#include "profana/base/byte_size.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::app {
@@ -17,11 +17,12 @@ double SteadySeconds() {
 }  // namespace
 
 std::string ProgressText(const std::string& name, uint64_t done, uint64_t total, double seconds) {
-  std::string text = "profana: reading " + report::Printable(name) + ": " + FormatByteSize(done);
-  if (total) text += " of " + FormatByteSize(total);
+  std::string text = "profana: reading " + report::Printable(name) + ": " +
+                     FormatBytes(static_cast<int64_t>(done));
+  if (total) text += " of " + FormatBytes(static_cast<int64_t>(total));
   if (seconds > 0) {
     double rate = static_cast<double>(done) / seconds;
-    text += ", " + FormatByteSize(static_cast<uint64_t>(rate)) + "/s";
+    text += ", " + FormatBytes(static_cast<int64_t>(rate)) + "/s";
     if (total > done && rate > 0)
       text += fmt::format(", {:.0f} s left", static_cast<double>(total - done) / rate);
   }

@@ -200,7 +200,7 @@ TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where",
                                   "\"max\": 1}]}");
   auto limited = Run({"check", trace.path, "--budget", big.path, "--max-memory", "1M"});
   CHECK(limited.code == 2);
-  CHECK(limited.err.find("profana: error: " + big.path + ": byte 0: is 2.0 MiB, more than") == 0);
+  CHECK(limited.err.find("profana: error: " + big.path + ": byte 0: is 2.00 MiB, more than") == 0);
   CHECK(Run({"check", trace.path, "--budget", big.path}).code == 0);
   // A byte order mark is skipped, as in traces.
   auto bom =

@@ -20,13 +20,13 @@ using profana::app::ProgressText;
 TEST_CASE("the progress line says bytes, total, rate and time left", "[progress]") {
   // 412 MiB of 1 GiB in 2 s: 206 MiB/s, (1024 - 412) / 206 = 2.97 s left.
   CHECK(ProgressText("big.json", 412ull << 20, 1ull << 30, 2.0) ==
-        "profana: reading big.json: 412.0 MiB of 1.0 GiB, 206.0 MiB/s, 3 s left");
+        "profana: reading big.json: 412.00 MiB of 1.00 GiB, 206.00 MiB/s, 3 s left");
   // A gzip stream's content has no known total: no "of", no time left.
   CHECK(ProgressText("big.json.gz", 300ull << 20, 0, 1.5) ==
-        "profana: reading big.json.gz: 300.0 MiB, 200.0 MiB/s");
+        "profana: reading big.json.gz: 300.00 MiB, 200.00 MiB/s");
   // A name from the command line is shown, not obeyed.
   CHECK(ProgressText("a\x1b[2Jb", 2048, 4096, 1.0) ==
-        "profana: reading a\\x1b[2Jb: 2.0 KiB of 4.0 KiB, 2.0 KiB/s, 1 s left");
+        "profana: reading a\\x1b[2Jb: 2.00 KiB of 4.00 KiB, 2.00 KiB/s, 1 s left");
 }
 
 TEST_CASE("the meter is quiet for a second, then at most four times a second, then wiped",
@@ -43,13 +43,14 @@ TEST_CASE("the meter is quiet for a second, then at most four times a second, th
     CHECK(terminal.empty());
     now = 101.0;
     update(2 << 20, 4 << 20);  // one second: the first line
-    CHECK(terminal == "\rprofana: reading t.json: 2.0 MiB of 4.0 MiB, 2.0 MiB/s, 1 s left\x1b[K");
+    CHECK(terminal ==
+          "\rprofana: reading t.json: 2.00 MiB of 4.00 MiB, 2.00 MiB/s, 1 s left\x1b[K");
     now = 101.1;
     update(3 << 20, 4 << 20);  // 0.1 s later: too soon to redraw
-    CHECK(terminal.find("3.0 MiB") == std::string::npos);
+    CHECK(terminal.find("3.00 MiB") == std::string::npos);
     now = 101.25;
     update(3 << 20, 4 << 20);
-    CHECK(terminal.find("\rprofana: reading t.json: 3.0 MiB of 4.0 MiB") != std::string::npos);
+    CHECK(terminal.find("\rprofana: reading t.json: 3.00 MiB of 4.00 MiB") != std::string::npos);
   }
   // The line is wiped when the meter goes: carriage return, clear to the end of the line.
   CHECK(terminal.size() > 5);

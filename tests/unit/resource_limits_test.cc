@@ -219,7 +219,7 @@ TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the 
   auto r = Run({"table", bomb.path, "--max-memory", "8M"});
   CHECK(r.code == 2);
   CHECK(r.err.rfind("profana: error: " + bomb.path + ": compressed byte ", 0) == 0);
-  CHECK(r.err.find(": inflates past the memory limit of 8.0 MiB (--max-memory); if the file is "
+  CHECK(r.err.find(": inflates past the memory limit of 8.00 MiB (--max-memory); if the file is "
                    "genuine, raise the "
                    "limit, e.g. --max-memory 32M, or 0 for none\n") != std::string::npos);
   // Under the limit (or with none) the same file is read: it is an empty trace, not a bomb.
@@ -230,7 +230,7 @@ TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the 
   auto big = Run({"table", plain.path, "--max-memory", "1M"});
   CHECK(big.code == 2);
   CHECK(big.err.rfind("profana: error: " + plain.path + ": byte 0: is 1.", 0) == 0);
-  CHECK(big.err.find(" MiB, more than the memory limit of 1.0 MiB (--max-memory)") !=
+  CHECK(big.err.find(" MiB, more than the memory limit of 1.00 MiB (--max-memory)") !=
         std::string::npos);
   auto bad = Run({"table", plain.path, "--max-memory", "lots"});
   CHECK(bad.code == 2);

@@ -120,7 +120,7 @@ TEST_CASE("text read from a database counts against the memory budget", "[sqlite
   REQUIRE_FALSE(trace.ok());
   CHECK(trace.status().code() == profana::ErrorCode::kTooLarge);
   CHECK(trace.status().message().rfind("small.nvvp: table StringTable, row 4, column value: "
-                                       "holds more text than the memory limit of 64 bytes",
+                                       "holds more text than the memory limit of 64 B",
                                        0) == 0);
   // The default budget reads it.
   auto plain = profana::InputFromBytes(bytes, "small.nvvp");

@@ -95,3 +95,31 @@ TEST_CASE("blocks grow from a few KiB; long strings and many short ones stay who
   CHECK(pool.Intern(std::string(5000, 'b')) == ids[3]);  // found, not stored again
   CHECK(pool.bytes() == bytes);
 }
+
+TEST_CASE("a clone keeps every id and its text, and owns its own copy of the text", "[pool]") {
+  StringPool pool;
+  std::vector<std::pair<StringId, std::string>> all;
+  for (int i = 0; i < 3000; ++i) {
+    std::string s = "name_" + std::to_string(i);
+    all.emplace_back(pool.Intern(s), s);
+  }
+  std::string big(400000, 'x');  // a block of its own in the original
+  all.emplace_back(pool.Intern(big), big);
+  StringPool copy = pool.Clone();
+  REQUIRE(copy.size() == pool.size());
+  CHECK(copy.bytes() == pool.bytes());
+  for (const auto& [id, text] : all) {
+    INFO(text.substr(0, 16));
+    REQUIRE(copy.Get(id) == text);
+    REQUIRE(copy.Get(id).data() != pool.Get(id).data());
+    StringId found;
+    REQUIRE(copy.Find(text, &found));
+    REQUIRE(found == id);
+  }
+  // Both go on interning on their own: a new string gets the next id in each.
+  StringId next = copy.Intern("only in the copy");
+  CHECK(next.value == pool.size());
+  StringId absent;
+  CHECK_FALSE(pool.Find("only in the copy", &absent));
+  CHECK(copy.Intern("name_17") == all[17].first);
+}

@@ -314,3 +314,27 @@ TEST_CASE("the time origin is the profiler's span, or 0 for relative times", "[b
   CHECK(rel.metadata.origin.kind == TimeOriginKind::kRelative);
   CHECK(rel.metadata.origin.ns == 0);
 }
+
+TEST_CASE("Trace::Clone copies every table, the strings and the metadata", "[model]") {
+  TraceBuilder b;
+  ThreadId host = b.Thread(1, 1), stream = b.Thread(0, 7);
+  Add(&b, host, "cudaLaunchKernel", ActivityKind::kRuntime, 10, 20, 7);
+  Add(&b, stream, "gemm", ActivityKind::kKernel, 40, 50, 7);
+  Trace t = std::move(b).Finish();
+  t.metadata.format = "test-format";
+  Trace c = t.Clone();
+  REQUIRE(c.events.size() == t.events.size());
+  CHECK(c.threads.size() == t.threads.size());
+  CHECK(c.metadata.format == "test-format");
+  CHECK(c.metadata.origin.ns == t.metadata.origin.ns);
+  for (uint32_t i = 0; i < t.events.size(); ++i) {
+    CHECK(c.str(c.events.name[i]) == t.str(t.events.name[i]));
+    CHECK(c.events.start_ns[i] == t.events.start_ns[i]);
+    CHECK(c.events.correlation[i] == t.events.correlation[i]);
+  }
+  // The copy is independent: changing it leaves the original as it was.
+  c.events.start_ns.owned()[0] += 5;
+  c.strings.Intern("new in the copy");
+  CHECK(c.events.start_ns[0] == t.events.start_ns[0] + 5);
+  CHECK(c.strings.size() == t.strings.size() + 1);
+}

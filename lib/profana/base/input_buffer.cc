@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "profana/base/byte_size.h"
 
 namespace profana {
 namespace {
@@ -55,7 +56,8 @@ Status ReadAll(int fd, const std::string& name, const InputLimits& limits, Padde
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     total = static_cast<uint64_t>(st.st_size);
     if (limit && static_cast<uint64_t>(st.st_size) > limit)
-      return TooLargeError(name, "byte 0", "is " + FormatByteSize(st.st_size) + ", more than",
+      return TooLargeError(name, "byte 0",
+                           "is " + FormatBytes(static_cast<int64_t>(st.st_size)) + ", more than",
                            limit);
     bytes->Reserve(static_cast<size_t>(st.st_size));
   }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "fmt/format.h"
+#include "profana/base/byte_size.h"
 
 namespace profana {
 
@@ -57,18 +58,6 @@ bool ParseByteSize(std::string_view text, uint64_t* bytes) {
   return true;
 }
 
-std::string FormatByteSize(uint64_t bytes) {
-  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  if (bytes < 1024) return fmt::format("{} bytes", bytes);
-  double v = static_cast<double>(bytes) / 1024;
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(kUnits)) {
-    v /= 1024;
-    ++u;
-  }
-  return fmt::format("{:.1f} {}", v, kUnits[u]);
-}
-
 namespace {
 
 // Four times the limit, in a unit --max-memory accepts.
@@ -85,7 +74,8 @@ Status TooLargeError(const std::string& name, const std::string& where, const st
   return Status(ErrorCode::kTooLarge,
                 fmt::format("{}: {}: {} the memory limit of {} (--max-memory); if the file is "
                             "genuine, raise the limit, e.g. --max-memory {}, or 0 for none",
-                            name, where, what, FormatByteSize(limit), SuggestedLimit(limit)));
+                            name, where, what, FormatBytes(static_cast<int64_t>(limit)),
+                            SuggestedLimit(limit)));
 }
 
 }  // namespace profana

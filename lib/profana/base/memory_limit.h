@@ -21,9 +21,6 @@ uint64_t DefaultMaxMemory();
 // trailing "B" or "iB" is accepted. False on anything else.
 bool ParseByteSize(std::string_view text, uint64_t* bytes);
 
-// "1.0 MiB", "16.0 GiB", "512 bytes": how messages show a size.
-std::string FormatByteSize(uint64_t bytes);
-
 // The error for content that passes the budget. `where` is the position text ("byte 0",
 // "compressed byte 120") and `what` what crossed it ("inflates past", "is 20.0 GiB, more than").
 Status TooLargeError(const std::string& name, const std::string& where, const std::string& what,

@@ -17,6 +17,20 @@ StringPool::StringPool() {
   slots_.assign(1024, 0);
 }
 
+StringPool StringPool::Clone() const {
+  StringPool copy;
+  copy.hashes_ = hashes_;
+  copy.slots_ = slots_;  // the same hashes in the same table size: the same slots
+  copy.views_.assign(views_.size(), std::string_view());
+  if (arena_bytes_ > 0) {
+    copy.blocks_.emplace_back(new char[arena_bytes_]);
+    copy.block_size_ = arena_bytes_;
+  }
+  for (size_t id = 1; id < views_.size(); ++id)
+    copy.views_[id] = {copy.Store(views_[id]), views_[id].size()};
+  return copy;
+}
+
 uint64_t StringPool::Hash(std::string_view s) {
   // FNV-1a over 8-byte words, then a murmur finaliser: cheap and good enough for names.
   uint64_t h = 0xcbf29ce484222325ull ^ s.size();

@@ -13,11 +13,17 @@
 
 namespace profana {
 
+struct Trace;
+
 class StringPool {
  public:
   StringPool();
   StringPool(StringPool&&) = default;
   StringPool& operator=(StringPool&&) = default;
+  StringPool& operator=(const StringPool&) = delete;
+
+  // A deep copy with the same ids, in one block. Explicit, as copying a pool is rarely needed.
+  StringPool Clone() const;
 
   StringId Intern(std::string_view s);
   // The id of s if it was interned, else nothing (StringId 0 for "").
@@ -27,6 +33,11 @@ class StringPool {
   size_t bytes() const { return arena_bytes_; }
 
  private:
+  // Trace::Clone copies every field of a trace through its defaulted (private) copy constructor,
+  // which needs this one: a field added to Trace later is then copied without anyone listing it.
+  friend struct Trace;
+  StringPool(const StringPool& other) : StringPool(other.Clone()) {}
+
   static uint64_t Hash(std::string_view s);
   void Grow();
   const char* Store(std::string_view s);

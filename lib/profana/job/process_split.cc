@@ -17,9 +17,8 @@ struct Launchers {
   std::set<int32_t> devices;                             // every device with activity
 };
 
-Launchers CountLaunches(const Trace& trace) {
+Launchers CountLaunches(const Trace& trace, const LaunchIndex& launches) {
   Launchers out;
-  LaunchIndex launches(trace.events);
   const EventTable& e = trace.events;
   for (uint32_t i = 0; i < e.size(); ++i) {
     if (!IsDeviceActivity(e.kind[i])) continue;
@@ -45,33 +44,19 @@ std::map<int32_t, int64_t> DeviceOwners(const Launchers& l) {
   return owner;
 }
 
-// The trace, copied: the string pool re-interned in id order keeps every id.
-Result<Trace> CopyOf(const Trace& t) {
-  Trace c;
-  for (uint32_t i = 1; i < t.strings.size(); ++i)
-    if (c.strings.Intern(t.strings.Get(StringId(i))).value != i)
-      return Status(ErrorCode::kInternal, "a string of the trace is interned twice");
-  c.threads = t.threads;
-  c.events = t.events;
-  c.memory = t.memory;
-  c.flows = t.flows;
-  c.stacks = t.stacks;
-  c.metadata = t.metadata;
-  c.diagnostics = t.diagnostics;
-  c.backing = t.backing;
-  return c;
-}
-
 }  // namespace
 
 std::vector<int64_t> LaunchingProcesses(const Trace& trace) {
   std::vector<int64_t> pids;
-  for (const auto& [pid, devices] : CountLaunches(trace).by_pid) pids.push_back(pid);
+  LaunchIndex launches(trace.events);
+  for (const auto& [pid, devices] : CountLaunches(trace, launches).by_pid) pids.push_back(pid);
   return pids;
 }
 
 Result<std::vector<ProcessPart>> SplitByProcess(const Trace& trace) {
-  Launchers launchers = CountLaunches(trace);
+  LaunchIndex launches(
+      trace.events);  // also serves each part's filter: a clone's events are the same
+  Launchers launchers = CountLaunches(trace, launches);
   std::vector<ProcessPart> parts;
   if (launchers.by_pid.size() < 2) return parts;
   std::map<int32_t, int64_t> owner = DeviceOwners(launchers);
@@ -86,9 +71,8 @@ Result<std::vector<ProcessPart>> SplitByProcess(const Trace& trace) {
     // A process that owns no device: a device id no activity has keeps its unlaunched list
     // from meaning "any".
     if (filter.unlaunched_devices.empty()) filter.unlaunched_devices.push_back(INT32_MIN);
-    PROFANA_ASSIGN_OR_RETURN(Trace copy, CopyOf(trace));
-    ProcessPart part{pid, std::move(copy)};
-    PROFANA_RETURN_IF_ERROR(passes::FilterTrace(filter, &part.trace));
+    ProcessPart part{pid, trace.Clone()};
+    PROFANA_RETURN_IF_ERROR(passes::FilterTrace(filter, &part.trace, &launches));
     parts.push_back(std::move(part));
   }
   return parts;

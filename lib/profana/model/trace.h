@@ -228,6 +228,14 @@ struct TraceMetadata {
 };
 
 struct Trace {
+  Trace() = default;
+  Trace(Trace&&) = default;
+  Trace& operator=(Trace&&) = default;
+  Trace& operator=(const Trace&) = delete;
+  // A deep copy of every field (the string pool keeps its ids). Explicit, because a trace is
+  // large and a copy is rarely what is wanted.
+  Trace Clone() const { return Trace(*this); }
+
   StringPool strings;
   std::vector<ThreadInfo> threads;
   EventTable events;
@@ -243,6 +251,9 @@ struct Trace {
   std::string_view str(StringId id) const { return strings.Get(id); }
   // PyTorch's stack list for a StackId: innermost frame first.
   std::vector<StringId> StackFrames(StackId id) const;
+
+ private:
+  Trace(const Trace&) = default;
 };
 
 // Sets metadata.origin from the (sorted) events, unless the times are relative: the profiler's

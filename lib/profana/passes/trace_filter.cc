@@ -243,7 +243,7 @@ int64_t StepNumber(const Trace& t, EventId event) {
   return ParseInt(name.substr(kPrefix.size()), &n) ? n : -1;
 }
 
-Status FilterTrace(const TraceFilter& f, Trace* trace) {
+Status FilterTrace(const TraceFilter& f, Trace* trace, const LaunchIndex* index) {
   if (f.empty()) return Status::Ok();
   Trace& t = *trace;
   const EventTable& ev = t.events;
@@ -266,7 +266,8 @@ Status FilterTrace(const TraceFilter& f, Trace* trace) {
   std::vector<std::vector<Open>> open(t.threads.size());
   bool name_matched = false;
   std::vector<uint8_t> flags(ev.size(), 0);
-  LaunchIndex launches(ev);
+  std::optional<LaunchIndex> own_index;
+  const LaunchIndex& launches = index ? *index : own_index.emplace(ev);
   for (uint32_t i = 0; i < ev.size(); ++i) {
     ActivityKind kind = ev.kind[i];
     if (IsDeviceActivity(kind)) continue;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "profana/base/status.h"
+#include "profana/model/launch_index.h"
 #include "profana/model/trace.h"
 
 namespace profana::passes {
@@ -66,6 +67,8 @@ int64_t StepNumber(const Trace& trace, EventId event);
 
 // Selects in place. Errors (kInvalidArgument): a bad regex, --steps on a trace without
 // ProfilerStep#N markers, or steps that select nothing.
-Status FilterTrace(const TraceFilter& filter, Trace* trace);
+// `launches`, when given, is a LaunchIndex over the trace's events as they are (a caller that has
+// one saves building it again).
+Status FilterTrace(const TraceFilter& filter, Trace* trace, const LaunchIndex* launches = nullptr);
 
 }  // namespace profana::passes

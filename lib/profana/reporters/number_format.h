@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "profana/base/byte_size.h"
+
 namespace profana::report {
 
 std::string FormatTime(double time_us);                        // "1.234ms"
@@ -13,8 +15,7 @@ void AppendTime(std::string* out, double time_us);             // the same, appe
 std::string FormatTimeShare(double time_us, double total_us);  // "12.34%", "NaN"
 std::string FormatMemory(int64_t bytes);                       // "41.00 Kb", "256 b"
 
-// Sizes everywhere outside PyTorch's own table layout (which keeps FormatMemory's Kb/Mb):
-// "9.39 GiB", "512.00 KiB", "8 B", binary units as the memory timeline's GiB title line.
-std::string FormatBytes(int64_t bytes);
+// Sizes everywhere else: profana::FormatBytes, "9.39 GiB".
+using profana::FormatBytes;
 
 }  // namespace profana::report

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "fmt/format.h"
+#include "profana/base/byte_size.h"
 #include "profana/base/mapped_file.h"
 #include "profana/io/native_format.h"
 #include "profana/io/native_reader.h"
@@ -29,7 +30,8 @@ Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
   if (!mapped.ok() || !SniffNative(mapped->bytes())) return std::optional<LoadedTrace>();
   uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
   if (limit && size > limit)  // the analyses grow with it: the same budget as any input
-    return TooLargeError(path, "byte 0", "is " + FormatByteSize(size) + ", more than", limit);
+    return TooLargeError(path, "byte 0",
+                         "is " + FormatBytes(static_cast<int64_t>(size)) + ", more than", limit);
   // The trace's columns read the mapping in place, and keep it alive.
   auto shared = std::make_shared<MappedFile>(std::move(*mapped));
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(shared->bytes(), path, shared));
