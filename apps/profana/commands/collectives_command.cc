@@ -58,8 +58,9 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
       ranks.push_back(std::move(r));
     }
   }
-  std::stable_sort(ranks.begin(), ranks.end(),
-                   [](const job::RankCalls& x, const job::RankCalls& y) { return x.rank < y.rank; });
+  std::stable_sort(
+      ranks.begin(), ranks.end(),
+      [](const job::RankCalls& x, const job::RankCalls& y) { return x.rank < y.rank; });
   job::CollectivesResult result = job::AnalyzeCollectives(ranks, !a.no_align);
   report::CollectivesReport r;
   r.inputs = a.job.inputs;

@@ -29,8 +29,7 @@ std::map<MatchKey, std::vector<Member>> MatchCalls(const std::vector<RankCalls>&
     for (size_t c = 0; c < ranks[r].calls.size(); ++c) {
       const CollectiveCall& call = ranks[r].calls[c];
       bool by_group = !call.group.empty();
-      out[MatchKey{by_group, by_group ? call.group : call.label, order[c]}].push_back(
-          Member{r, c});
+      out[MatchKey{by_group, by_group ? call.group : call.label, order[c]}].push_back(Member{r, c});
     }
   }
   return out;

@@ -151,10 +151,9 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
       auto recorded = [](int64_t v) { return v == kNoId ? -1 : v; };
       for (size_t d = 0; d < t.devices.size(); ++d) {
         const passes::MemoryDeviceSummary& m = t.summary[d];
-        s.memory_peaks.push_back(MemoryPeak{s.rank(), t.devices[d].name,
-                                            static_cast<int64_t>(m.records), m.peak_bytes,
-                                            recorded(m.max_total_allocated),
-                                            recorded(m.max_total_reserved)});
+        s.memory_peaks.push_back(
+            MemoryPeak{s.rank(), t.devices[d].name, static_cast<int64_t>(m.records), m.peak_bytes,
+                       recorded(m.max_total_allocated), recorded(m.max_total_reserved)});
       }
       SortPeaks(&s.memory_peaks);
     }
@@ -211,8 +210,9 @@ void Merge(RankSummary* into, const RankSummary& other) {
   into->kernels.Merge(other.kernels);
   MergePerRank(first, other.collectives_recorded, other.collectives, &into->collectives_recorded,
                &into->collectives);
-  std::stable_sort(into->collectives.begin(), into->collectives.end(),
-                   [](const RankCollectives& a, const RankCollectives& b) { return a.rank < b.rank; });
+  std::stable_sort(
+      into->collectives.begin(), into->collectives.end(),
+      [](const RankCollectives& a, const RankCollectives& b) { return a.rank < b.rank; });
   MergePerRank(first, other.memory_recorded, other.memory_peaks, &into->memory_recorded,
                &into->memory_peaks);
   SortPeaks(&into->memory_peaks);

@@ -422,8 +422,9 @@ void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
   std::vector<int64_t> order = OrderInGroup(rc->calls);
   for (size_t c = 0; c < order.size() && r.ok(); ++c)
     if (order[c] != seqs[c])
-      r.Fail(fmt::format("{}.calls[{}].seq", at, c),
-             fmt::format("{}, where the calls before it in its group make it {}", seqs[c], order[c]));
+      r.Fail(
+          fmt::format("{}.calls[{}].seq", at, c),
+          fmt::format("{}, where the calls before it in its group make it {}", seqs[c], order[c]));
 }
 
 void ReadCollectives(Reader& r, array a, RankSummary* s) {
@@ -465,7 +466,8 @@ void ReadCollectives(Reader& r, array a, RankSummary* s) {
     s->collectives.push_back(std::move(rc));
   }
   if (r.ok() && s->collectives.size() != ranks.size())
-    r.Fail("collectives", fmt::format("{} entries for {} ranks", s->collectives.size(), ranks.size()));
+    r.Fail("collectives",
+           fmt::format("{} entries for {} ranks", s->collectives.size(), ranks.size()));
 }
 
 }  // namespace
