@@ -1,8 +1,9 @@
 // RankSummary: what the whole-job commands keep of one rank's trace once it is read, so the trace
 // can be dropped before the next is held; JobSummary: the ranks of a job, in rank order.
-// Nothing in a summary grows with the trace except keyed tables (one row per distinct name) and
-// the step rows. Each section has a merge rule, and Combine() merges the ranks in rank order, so
-// the combined result does not depend on which file finished loading first:
+// Nothing in a summary grows with the trace except keyed tables (one row per distinct name), the
+// step rows and the collective ledger (one entry per communication kernel). Each section has a
+// merge rule, and Combine() merges the ranks in rank order, so the combined result does not depend
+// on which file finished loading first:
 //  * identity: one entry per source (path, rank, format, size), concatenated;
 //  * table rows (key averages): summed per key, in first-appearance order over the ranks (each
 //    row remembers the rank and position it first appeared at, so any merge order gives the same
