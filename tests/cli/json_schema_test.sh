@@ -65,6 +65,13 @@ for t in "$dlrm" "$root/testdata/traces/hta/trace_filter" "$root/testdata/job/tw
 done
 "$profana" collectives "$root/testdata/job/collectives_three_ranks" --format json --no-align > "$tmp/collectives.$n.json"
 "$profana" collectives "$root/testdata/job/no_collectives" --format json > "$tmp/collectives-none.$n.json"
+"$profana" summarize -q "$root/testdata/job/collectives_groups" -o "$tmp/groups.pfs"
+"$profana" collectives "$tmp/groups.pfs" --format json > "$tmp/collectives-summary.$n.json"
+# Summary files (profana.summary/1): one rank, a job of 8 ranks, named process groups, memory.
+cp "$tmp/groups.pfs" "$tmp/summary-groups.json"
+"$profana" summarize -q "${traces[0]}" -o "$tmp/summary-rank.json"
+"$profana" summarize -q "$root/testdata/traces/param/dlrm_kineto" -o "$tmp/summary-job.json"
+"$profana" summarize -q "$root/testdata/memory/categories.json" -o "$tmp/summary-memory.json"
 "$profana" steps "$root/testdata/traces/hta/cpu_only/"*.json.gz --format json > "$tmp/steps.$n.json"
 $py - "$root/docs/schema" "$tmp" <<'PY'
 import json, sys, glob, os, jsonschema
@@ -76,7 +83,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 115, checked
+assert checked == 120, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

@@ -24,15 +24,17 @@ fail() {
   exit 1
 }
 
-# 33 rank traces of one profiler step each (about 175 KB), every third gzipped: seeds 1..33.
+# 33 rank traces of one job, one profiler step each (about 175 KB), an all-reduce per step (rank
+# 32 late, clocks apart), every third gzipped: seeds 1..33.
 mkdir -p "$tmp/traces"
 python3 -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 import gen_trace
+job = gen_trace.Job(33, 1, 32, 500)
 for i in range(33):
     gz = ".gz" if i % 3 == 0 else ""
-    gen_trace.generate("%s/worker%d.pt.trace.json%s" % (sys.argv[2], i, gz), 0.01, i + 1, rank=i, world_size=33)
+    gen_trace.generate("%s/worker%d.pt.trace.json%s" % (sys.argv[2], i, gz), 0.01, i + 1, rank=i, world_size=33, job=job)
 ' "$root/scripts" "$tmp/traces" > /dev/null || fail "gen_trace.py"
 
 # 8 CPUs on the node (more than the machine may have): the short tasks run 8 at a time.
@@ -44,7 +46,7 @@ fi
 echo "cluster up after $(($(date +%s) - t0)) s"
 
 export PROFANA=$profana
-reports="table steps kernels"
+reports="table steps kernels collectives"
 
 cd "$tmp" || fail "cd $tmp"
 timeout 90 bash "$root/examples/slurm/submit.sh" -o "$tmp/job" --files-per-task 2 --group 4 \

@@ -3,8 +3,10 @@
 // 8-rank DLRM job, and a job with no collectives.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "test_util.h"
 
 using namespace profana;
+using profana::test::CliRun;
 using profana::test::Run;
 using profana::test::TestData;
 
@@ -359,4 +362,105 @@ TEST_CASE("a job without communication kernels says so", "[collectives]") {
         std::string::npos);
   auto bad = Run({"collectives", TestData("job/collectives_three_ranks"), "--row-limit", "-2"});
   CHECK(bad.code == 2);
+}
+
+namespace {
+
+// A collectives JSON document without its "inputs" array, which echoes the command line.
+std::string WithoutInputs(std::string json) {
+  size_t from = json.find("\"inputs\": [");
+  REQUIRE(from != std::string::npos);
+  size_t to = json.find(']', from);
+  return json.erase(from, to + 1 - from);
+}
+
+}  // namespace
+
+TEST_CASE("collectives reads summaries, merged or not, and prints what the traces print",
+          "[collectives][summary]") {
+  // Each DLRM rank summarised on its own; ranks 0-3 merged into low.pfs and all eight into
+  // job.pfs. The summaries alone, the merged job, and low.pfs beside the traces of ranks 4-7
+  // print the traces' report in every format, aligned or not (JSON: but for "inputs").
+  namespace fs = std::filesystem;
+  std::string dlrm = TestData("traces/param/dlrm_kineto");
+  fs::path dir = fs::temp_directory_path() / ("profana-summary-coll-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "ranks");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dlrm)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() == 8);
+  std::vector<std::string> merge_all = {"merge"}, merge_low = {"merge"}, mix = {"collectives"};
+  for (size_t r = 0; r < files.size(); ++r) {
+    std::string out = (dir / "ranks" / ("rank" + std::to_string(r) + ".pfs")).string();
+    REQUIRE(Run({"summarize", "-q", files[r], "-o", out}).code == 0);
+    merge_all.push_back(out);
+    if (r < 4)
+      merge_low.push_back(out);
+    else
+      mix.push_back(files[r]);
+  }
+  merge_all.insert(merge_all.end(), {"-o", (dir / "job.pfs").string()});
+  merge_low.insert(merge_low.end(), {"-o", (dir / "low.pfs").string()});
+  REQUIRE(Run(merge_all).code == 0);
+  REQUIRE(Run(merge_low).code == 0);
+  mix.push_back((dir / "low.pfs").string());
+  for (std::string format : {"text", "json", "csv", "markdown"})
+    for (bool align : {true, false}) {
+      INFO(format << (align ? "" : " --no-align"));
+      std::vector<std::string> options = {"--format", format, "--row-limit", "-1", "-q"};
+      if (!align) options.push_back("--no-align");
+      auto run = [&](std::vector<std::string> args) {
+        args.insert(args.end(), options.begin(), options.end());
+        CliRun r = Run(args);
+        CHECK(r.code == 0);
+        return format == "json" ? WithoutInputs(r.out) : r.out;
+      };
+      std::string direct = run({"collectives", dlrm});
+      CHECK(run({"collectives", (dir / "job.pfs").string()}) == direct);
+      CHECK(run({"collectives", (dir / "ranks").string()}) == direct);
+      CHECK(run(mix) == direct);
+    }
+  // The numbers themselves, from the merged summary: rank 7 arrives last at the first all_to_all,
+  // 7625 us after the first rank; the clocks agree to 1 us.
+  auto text = Run({"collectives", (dir / "job.pfs").string()});
+  CHECK(text.out.find("Collectives: 8 matched on 8 ranks (0-7)") == 0);
+  CHECK(text.out.find("sendrecv    -          0      8     7   7625.000         10.000  "
+                      "26436.000       7625.000") != std::string::npos);
+  CHECK(text.out.find("   7            8             5         35543.000            1529.000       "
+                      "12509.000              1.000") != std::string::npos);
+
+  // Named process groups, message sizes and a 20 us clock offset survive a summary too.
+  std::string groups = TestData("job/collectives_groups");
+  REQUIRE(Run({"summarize", "-q", groups, "-o", (dir / "groups.pfs").string()}).code == 0);
+  auto from_summary = Run({"collectives", (dir / "groups.pfs").string(), "--format", "json"});
+  REQUIRE(from_summary.code == 0);
+  CHECK(WithoutInputs(from_summary.out) ==
+        WithoutInputs(Run({"collectives", groups, "--format", "json"}).out));
+  CHECK(from_summary.out.find("\"clock_offset\": -20") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("collectives refuses a summary without the collective ledger, naming it",
+          "[collectives][summary]") {
+  // A summary as written before the ledger: the same file without its "collectives" section.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("profana-old-summary-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string groups = TestData("job/collectives_groups");
+  auto summary = Run({"summarize", "-q", groups});
+  REQUIRE(summary.code == 0);
+  std::string text = summary.out;
+  size_t from = text.find(",\n\"collectives\"");
+  size_t to = text.find(",\n\"stacks\"");
+  REQUIRE(from != std::string::npos);
+  std::string old = (dir / "old.pfs").string();
+  std::ofstream(old) << text.substr(0, from) + text.substr(to);
+  auto r = Run({"collectives", old});
+  CHECK(r.code == 2);
+  CHECK(r.err.find(old + ": this summary holds no collective ledger") != std::string::npos);
+  // The other sections still serve: steps reads it.
+  CHECK(Run({"steps", old, "-q"}).code == 0);
+  fs::remove_all(dir);
 }

@@ -3,6 +3,8 @@
 // the bytes it was written from, and damaged or foreign summaries are refused with their place.
 #include "profana/job/summary_file.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -17,9 +19,25 @@
 #include "test_util.h"
 
 using namespace profana;
+using profana::test::Run;
 using profana::test::TestData;
 
 namespace {
+
+// A trace's summary as `profana summarize` makes it, as rank `rank`.
+job::RankSummary Summarize(const std::string& file, int64_t rank) {
+  auto loaded = LoadTrace(file);
+  REQUIRE(loaded.ok());
+  passes::FunctionEventList events = passes::BuildFunctionEvents(loaded->trace, std::nullopt);
+  job::SummaryOptions so;
+  so.table = so.shape_table = so.steps = so.kernels = so.collectives = so.memory = true;
+  job::RankSummary s = job::SummarizeRank(loaded->trace, events, file, so);
+  auto hash = job::SourceHash(file);
+  REQUIRE(hash.ok());
+  s.sources.front().hash = *hash;
+  job::SetRank(&s, rank);
+  return s;
+}
 
 // One summary per rank of the DLRM job, each as `profana summarize` makes it.
 const std::vector<job::RankSummary>& DlrmRanks() {
@@ -30,19 +48,32 @@ const std::vector<job::RankSummary>& DlrmRanks() {
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() == 8);
     std::vector<job::RankSummary> out;
-    job::SummaryOptions so;
-    so.table = so.shape_table = so.steps = so.kernels = true;
     for (const std::string& f : files) {
       auto loaded = LoadTrace(f);
       REQUIRE(loaded.ok());
-      passes::FunctionEventList events = passes::BuildFunctionEvents(loaded->trace, std::nullopt);
-      job::RankSummary s = job::SummarizeRank(loaded->trace, events, f, so);
-      auto hash = job::SourceHash(f);
-      REQUIRE(hash.ok());
-      s.sources.front().hash = *hash;
-      job::SetRank(&s, loaded->trace.metadata.rank);
-      out.push_back(std::move(s));
+      out.push_back(Summarize(f, loaded->trace.metadata.rank));
     }
+    return out;
+  }();
+  return ranks;
+}
+
+// Twelve ranks whose summaries hold every section: the DLRM job (ranks 0-7: key averages, steps,
+// kernels, collectives matched by kernel name), the two ranks of collectives_groups as ranks 8
+// and 9 (two named process groups, message sizes, dtypes), and two traces with memory records as
+// ranks 10 (cuda:0) and 11 (cpu). A merge adds unlike ranks as readily as like ones.
+const std::vector<job::RankSummary>& MixedRanks() {
+  static const std::vector<job::RankSummary> ranks = [] {
+    std::vector<job::RankSummary> out;
+    for (const job::RankSummary& r : DlrmRanks()) {
+      auto copy = job::ParseSummary(job::FormatSummary(r), "copy");
+      REQUIRE(copy.ok());
+      out.push_back(std::move(*copy));
+    }
+    out.push_back(Summarize(TestData("job/collectives_groups/rank0.json"), 8));
+    out.push_back(Summarize(TestData("job/collectives_groups/rank1.json"), 9));
+    out.push_back(Summarize(TestData("memory/categories.json"), 10));
+    out.push_back(Summarize(TestData("oracle/cnn_train/all/trace.kineto_like.json"), 11));
     return out;
   }();
   return ranks;
@@ -97,14 +128,50 @@ TEST_CASE("summaries: a rank's summary reads back as the bytes it was written fr
 }
 
 TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summary]") {
-  const std::vector<job::RankSummary>& ranks = DlrmRanks();
+  const std::vector<job::RankSummary>& ranks = MixedRanks();
   job::RankSummary in_order;
   for (const job::RankSummary& r : ranks) job::Merge(&in_order, r);
   std::string expected = job::FormatSummary(in_order);
-  REQUIRE(in_order.sources.size() == 8);
-  // Eight sources: the rows show the exact sums, and the first rank's row order.
+  REQUIRE(in_order.sources.size() == 12);
+  // Twelve sources: the rows show the exact sums, and the first rank's row order.
   CHECK(in_order.rows[0].self_cpu_us == in_order.rows[0].self_cpu_ns / 1000.0);
   CHECK(in_order.row_origin.front().rank == 0);
+  // The ledger: one entry per rank, in rank order. DLRM's ranks record no process group (8 calls
+  // each, matched by kernel name); rank 8 runs group "0"'s all-reduce [100, 200) us and
+  // all-gather [400, 450) us, and group "1"'s all-reduce [300, 340) us of 250,000 bf16.
+  REQUIRE(in_order.collectives_recorded);
+  REQUIRE(in_order.collectives.size() == 12);
+  for (size_t r = 0; r < 12; ++r) CHECK(in_order.collectives[r].rank == static_cast<int64_t>(r));
+  CHECK(in_order.collectives[3].calls.size() == 8);
+  CHECK(in_order.collectives[3].groups.empty());
+  const job::RankCollectives& r8 = in_order.collectives[8];
+  REQUIRE(r8.calls.size() == 3);
+  CHECK(r8.calls[1].group == "1");
+  CHECK(r8.calls[1].start_ns == 300000);
+  CHECK(r8.calls[1].end_ns == 340000);
+  CHECK(r8.calls[1].bytes == 500000);
+  CHECK(r8.calls[1].dtype == "BFloat16");
+  CHECK(r8.calls[2].kind == job::CollectiveKind::kAllGather);
+  REQUIRE(r8.groups.size() == 2);
+  CHECK(r8.groups[0].name == "0");
+  CHECK(r8.groups[0].ranks == "[0, 1]");
+  CHECK(r8.groups[0].size == 2);
+  CHECK(r8.groups[0].calls == 2);
+  CHECK(r8.groups[1].calls == 1);
+  CHECK(in_order.collectives[10].calls.empty());
+  // Memory peaks as `profana memory` prints them: categories.json's cuda:0 peaks at 3,592 B
+  // (max Total Allocated 7,688 B, reserved 1 MiB); cnn_train's CPU at 105,616 B.
+  REQUIRE(in_order.memory_recorded);
+  REQUIRE(in_order.memory_peaks.size() == 2);
+  CHECK(in_order.memory_peaks[0].rank == 10);
+  CHECK(in_order.memory_peaks[0].device == "cuda:0");
+  CHECK(in_order.memory_peaks[0].records == 14);
+  CHECK(in_order.memory_peaks[0].peak_bytes == 3592);
+  CHECK(in_order.memory_peaks[0].max_total_allocated == 7688);
+  CHECK(in_order.memory_peaks[0].max_total_reserved == 1048576);
+  CHECK(in_order.memory_peaks[1].rank == 11);
+  CHECK(in_order.memory_peaks[1].device == "cpu");
+  CHECK(in_order.memory_peaks[1].peak_bytes == 105616);
   std::mt19937 rng(20261124);
   for (int trial = 0; trial < 12; ++trial) {
     std::vector<job::RankSummary> parts;
@@ -121,13 +188,44 @@ TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summar
   }
 }
 
+TEST_CASE("summaries: a section an older summary lacks is not recorded once merged", "[summary]") {
+  // A summary written before the ledger and the memory peaks (the same file without them) reads,
+  // and merged with a newer one, the result records neither, whichever comes first.
+  std::string text = job::FormatSummary(MixedRanks()[8]);
+  size_t from = text.find(",\n\"memory_peaks\"");
+  size_t to = text.find(",\n\"table\"");
+  REQUIRE(from != std::string::npos);
+  std::string old = text.substr(0, from) + text.substr(to);
+  from = old.find(",\n\"collectives\"");
+  to = old.find(",\n\"stacks\"");
+  REQUIRE(from != std::string::npos);
+  old = old.substr(0, from) + old.substr(to);
+  auto older = job::ParseSummary(old, "old.pfs");
+  REQUIRE(older.ok());
+  CHECK(!older->collectives_recorded);
+  CHECK(!older->memory_recorded);
+  CHECK(job::FormatSummary(*older) == old);
+  const job::RankSummary& newer = MixedRanks()[9];
+  job::RankSummary a, b;
+  job::Merge(&a, *older);
+  job::Merge(&a, newer);
+  job::Merge(&b, newer);
+  job::Merge(&b, *older);
+  CHECK(!a.collectives_recorded);
+  CHECK(a.collectives.empty());
+  CHECK(job::FormatSummary(a) == job::FormatSummary(b));
+  CHECK(job::FormatSummary(a).find("\"collectives\"") == std::string::npos);
+}
+
 TEST_CASE("summaries: damaged, foreign and newer files are refused with their place", "[summary]") {
   std::string text = job::FormatSummary(DlrmRanks()[0]);
-  auto with = [&](const std::string& from, const std::string& to) {
-    std::string t = text;
+  auto with_in = [](std::string t, const std::string& from, const std::string& to) {
     size_t at = t.find(from);
     REQUIRE(at != std::string::npos);
     return t.replace(at, from.size(), to);
+  };
+  auto with = [&](const std::string& from, const std::string& to) {
+    return with_in(text, from, to);
   };
   auto newer = job::ParseSummary(with("profana.summary/1", "profana.summary/2"), "new.pfs");
   REQUIRE(!newer.ok());
@@ -150,8 +248,58 @@ TEST_CASE("summaries: damaged, foreign and newer files are refused with their pl
   CHECK(sums.status().message().find("kernels.kernels[0].stats: counts, extremes and values do "
                                      "not agree") != std::string::npos);
 
+  // The ledger: a call lost shows as a seq that does not follow; a rank's entry missing or out
+  // of order, as a rank that is not the next.
+  std::string ledger = job::FormatSummary(DlrmRanks()[2]);
+  size_t second = ledger.find("\n  {\"seq\": 1, \"kind\": \"sendrecv\"");
+  REQUIRE(second != std::string::npos);
+  std::string lost = ledger;
+  lost.erase(second, lost.find('\n', second + 1) - second);
+  auto seq = job::ParseSummary(lost, "l.pfs");
+  REQUIRE(!seq.ok());
+  CHECK(seq.status().message() ==
+        "l.pfs: not a usable summary: collectives[0].calls[1].seq: 2, where the calls before it "
+        "in its group make it 1");
+  auto rank = job::ParseSummary(
+      with_in(ledger, "{\"rank\": 2, \"process_groups\"", "{\"rank\": 5, \"process_groups\""),
+      "r.pfs");
+  REQUIRE(!rank.ok());
+  CHECK(rank.status().message().find("r.pfs: not a usable summary: collectives[0].rank: the "
+                                     "ledger holds one entry per rank of the sources") == 0);
+  auto kind = job::ParseSummary(with_in(ledger, "\"kind\": \"allreduce\"", "\"kind\": \"gossip\""),
+                                "k.pfs");
+  REQUIRE(!kind.ok());
+  CHECK(kind.status().message().find(".kind: unknown \"gossip\"") != std::string::npos);
+
   auto truncated = job::ParseSummary(text.substr(0, text.size() / 2), "t.pfs");
   REQUIRE(!truncated.ok());
   CHECK(truncated.status().message().find("t.pfs: not a usable summary: JSON") == 0);
   CHECK(!job::LooksLikeSummary("{\"traceEvents\": []}"));
+}
+
+TEST_CASE("merge refuses a source it would count twice, naming both files", "[summary]") {
+  // rank3.pfs and a copy under another name; job.pfs already holds rank 3's source.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("profana-merge-twice-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string rank3 =
+      TestData("traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz");
+  std::string rank4 =
+      TestData("traces/param/dlrm_kineto/worker4_step_12.1694128201547.pt.trace.json.gz");
+  std::string a = (dir / "rank3.pfs").string(), b = (dir / "again.pfs").string();
+  std::string c = (dir / "rank4.pfs").string(), job = (dir / "job.pfs").string();
+  REQUIRE(Run({"summarize", "-q", rank3, "-o", a}).code == 0);
+  REQUIRE(Run({"summarize", "-q", rank4, "-o", c}).code == 0);
+  fs::copy_file(a, b);
+  auto twice = Run({"merge", a, b, "-o", job});
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find(a + " and " + b + " both hold " + rank3 + " (same content)") !=
+        std::string::npos);
+  CHECK(!fs::exists(job));
+  REQUIRE(Run({"merge", a, c, "-o", job}).code == 0);
+  auto again = Run({"merge", job, a});
+  CHECK(again.code == 2);
+  CHECK(again.err.find(job + " and " + a + " both hold " + rank3) != std::string::npos);
+  fs::remove_all(dir);
 }

@@ -15,7 +15,7 @@ struct SummarizeArgs {
 
 Status RunSummarize(const SummarizeArgs& a, Context& ctx) {
   job::SummaryOptions so;
-  so.table = so.shape_table = so.steps = so.kernels = true;
+  so.table = so.shape_table = so.steps = so.kernels = so.collectives = so.memory = true;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
       LoadJob(
@@ -37,8 +37,8 @@ void RegisterSummarizeCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<SummarizeArgs>();
   CLI::App* cmd = app.add_subcommand(
       "summarize",
-      "A summary file of one rank or a group of ranks, read by table, steps and kernels in place "
-      "of the traces and added up by merge");
+      "A summary file of one rank or a group of ranks, read by table, steps, kernels and "
+      "collectives in place of the traces and added up by merge");
   AddJobInputs(cmd, &args->job, "Traces (one rank each) to summarise together", false);
   cmd->footer(
       "Example: profana summarize rank3.json.gz -o rank3.pfs   (then: profana merge *.pfs -o "

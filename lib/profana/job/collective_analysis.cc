@@ -25,13 +25,11 @@ struct Member {
 std::map<MatchKey, std::vector<Member>> MatchCalls(const std::vector<RankCalls>& ranks) {
   std::map<MatchKey, std::vector<Member>> out;
   for (size_t r = 0; r < ranks.size(); ++r) {
-    std::map<std::pair<bool, std::string>, int64_t> next;  // per group or label: the next index
+    std::vector<int64_t> order = OrderInGroup(ranks[r].calls);
     for (size_t c = 0; c < ranks[r].calls.size(); ++c) {
       const CollectiveCall& call = ranks[r].calls[c];
       bool by_group = !call.group.empty();
-      std::pair<bool, std::string> stream{by_group, by_group ? call.group : call.label};
-      int64_t index = next[stream]++;
-      out[MatchKey{by_group, std::move(stream.second), index}].push_back(Member{r, c});
+      out[MatchKey{by_group, by_group ? call.group : call.label, order[c]}].push_back(Member{r, c});
     }
   }
   return out;
@@ -51,6 +49,17 @@ int64_t EarliestStart(const MatchedCollective& c) {
 }
 
 }  // namespace
+
+std::vector<int64_t> OrderInGroup(const std::vector<CollectiveCall>& calls) {
+  std::vector<int64_t> out;
+  out.reserve(calls.size());
+  std::map<std::pair<bool, std::string>, int64_t> next;  // per group or label: the next index
+  for (const CollectiveCall& call : calls) {
+    bool by_group = !call.group.empty();
+    out.push_back(next[{by_group, by_group ? call.group : call.label}]++);
+  }
+  return out;
+}
 
 double BusFactor(CollectiveKind kind, int64_t n) {
   if (n <= 0) return 1;

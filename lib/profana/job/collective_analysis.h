@@ -77,6 +77,10 @@ struct CollectivesResult {
   int64_t unmatched_calls = 0;                 // calls no other rank has
 };
 
+// Each call's order within its process group on the rank (within its label, without a recorded
+// group), from 0: the index the calls are matched by. `calls` in start order.
+std::vector<int64_t> OrderInGroup(const std::vector<CollectiveCall>& calls);
+
 // The bus bandwidth factor of nccl-tests for a collective of n ranks.
 double BusFactor(CollectiveKind kind, int64_t n);
 

@@ -1,6 +1,7 @@
 #include "profana/job/collective_calls.h"
 
 #include <algorithm>
+#include <map>
 
 #include "profana/job/kernel_stats.h"
 #include "profana/job/step_breakdown.h"
@@ -135,7 +136,8 @@ void ReadCommArgs(std::string_view joined, CollectiveCall* c) {
   if (c->group_size == 0) c->group_size = -1;
   int64_t in = ParseCount(field(CommField::kInNelems));
   int64_t out = ParseCount(field(CommField::kOutNelems));
-  int64_t size = DtypeBytes(field(CommField::kDtype));
+  c->dtype = std::string(field(CommField::kDtype));
+  int64_t size = DtypeBytes(c->dtype);
   int64_t nelems = std::max(in, out);
   if (nelems >= 0 && size > 0 && nelems <= INT64_MAX / size) c->bytes = nelems * size;
 }
@@ -160,6 +162,34 @@ std::vector<CollectiveCall> FindCollectiveCalls(const Trace& t) {
   std::stable_sort(out.begin(), out.end(), [](const CollectiveCall& a, const CollectiveCall& b) {
     return a.start_ns < b.start_ns;
   });
+  return out;
+}
+
+std::vector<ProcessGroup> FindProcessGroups(const Trace& t) {
+  std::map<std::string, ProcessGroup, std::less<>> groups;
+  const EventTable& ev = t.events;
+  for (uint32_t e = 0; e < ev.size(); ++e) {
+    if (!ev.comm[e].value) continue;
+    std::string_view f[kCommFields];
+    SplitComm(t.str(ev.comm[e]), f);
+    std::string_view name = f[static_cast<size_t>(CommField::kGroupName)];
+    if (name.empty()) continue;
+    auto it = groups.find(name);
+    if (it == groups.end()) {
+      it = groups.emplace(std::string(name), ProcessGroup{}).first;
+      it->second.name = std::string(name);
+    }
+    ProcessGroup& g = it->second;
+    if (g.ranks.empty()) g.ranks = std::string(f[static_cast<size_t>(CommField::kGroupRanks)]);
+    if (g.size <= 0) {
+      g.size = ParseCount(f[static_cast<size_t>(CommField::kGroupSize)]);
+      if (g.size == 0) g.size = -1;
+    }
+    if (CategoryOf(t, e) == DeviceCategory::kCommunication) ++g.calls;
+  }
+  std::vector<ProcessGroup> out;
+  out.reserve(groups.size());
+  for (auto& [name, g] : groups) out.push_back(std::move(g));
   return out;
 }
 

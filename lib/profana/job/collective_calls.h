@@ -45,6 +45,15 @@ struct CollectiveCall {
   int64_t end_ns = 0;
   int64_t bytes = -1;       // the message size; -1 when the trace does not record it
   int64_t group_size = -1;  // ranks in the process group; -1 when not recorded
+  std::string dtype;        // Kineto's "dtype" ("Float", "BFloat16"); empty when not recorded
+};
+
+// A process group one rank took part in, as Kineto records it on collectives.
+struct ProcessGroup {
+  std::string name;   // "Process Group Name"
+  std::string ranks;  // "Process Group Ranks" as written ("[0, 1, 2, 3]"); empty if not recorded
+  int64_t size = -1;  // "Group size"; -1 when not recorded
+  int64_t calls = 0;  // the rank's communication kernels in this group
 };
 
 // Every communication kernel of the trace (step_breakdown.h's rule: a kernel whose name holds
@@ -53,5 +62,9 @@ struct CollectiveCall {
 // group_size from "Group size", and bytes = the larger of "In msg nelems" and "Out msg nelems"
 // times the dtype's size (the whole buffer: nccl-tests' size for every collective).
 std::vector<CollectiveCall> FindCollectiveCalls(const Trace& trace);
+
+// The named process groups of the trace's collective args (on kernels and on record_param_comms
+// ops alike), by name; ranks and size from the first event of the group that records them.
+std::vector<ProcessGroup> FindProcessGroups(const Trace& trace);
 
 }  // namespace profana::job

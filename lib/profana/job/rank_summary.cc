@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "profana/passes/memory_timeline.h"
 
 namespace profana::job {
 namespace {
@@ -84,6 +85,21 @@ void MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* or
   *origin = std::move(sorted_origin);
 }
 
+void SortPeaks(std::vector<MemoryPeak>* peaks) {
+  std::stable_sort(peaks->begin(), peaks->end(), [](const MemoryPeak& a, const MemoryPeak& b) {
+    return std::tie(a.rank, a.device) < std::tie(b.rank, b.device);
+  });
+}
+
+// A per-rank section: concatenated in rank order while every summary merged records it.
+template <class T>
+void MergePerRank(bool first, bool other_recorded, const std::vector<T>& other, bool* recorded,
+                  std::vector<T>* into) {
+  *recorded = first ? other_recorded : *recorded && other_recorded;
+  if (!*recorded) return into->clear();
+  into->insert(into->end(), other.begin(), other.end());
+}
+
 void ShowExactSums(std::vector<passes::AverageRow>* rows) {
   for (passes::AverageRow& r : *rows) {
     r.cpu_total_us = static_cast<double>(r.cpu_total_ns) / 1000.0;
@@ -123,7 +139,25 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
     for (StepRow& row : ComputeStepBreakdown(trace))
       s.steps.push_back(RankStep{trace.metadata.rank, std::move(row)});
   if (options.kernels) s.kernels = ComputeKernelStats(trace, events);
-  if (options.collectives) s.collectives = FindCollectiveCalls(trace);
+  if (options.collectives) {
+    s.collectives_recorded = true;
+    s.collectives.push_back(
+        RankCollectives{s.rank(), FindCollectiveCalls(trace), FindProcessGroups(trace)});
+  }
+  if (options.memory) {
+    s.memory_recorded = true;
+    if (trace.memory.size() > 0) {
+      passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
+      auto recorded = [](int64_t v) { return v == kNoId ? -1 : v; };
+      for (size_t d = 0; d < t.devices.size(); ++d) {
+        const passes::MemoryDeviceSummary& m = t.summary[d];
+        s.memory_peaks.push_back(
+            MemoryPeak{s.rank(), t.devices[d].name, static_cast<int64_t>(m.records), m.peak_bytes,
+                       recorded(m.max_total_allocated), recorded(m.max_total_reserved)});
+      }
+      SortPeaks(&s.memory_peaks);
+    }
+  }
   return s;
 }
 
@@ -145,9 +179,12 @@ void SetRank(RankSummary* s, int64_t rank) {
   for (RankStep& step : s->steps) step.rank = rank;
   for (RowOrigin& o : s->row_origin) o.rank = rank;
   for (RowOrigin& o : s->shape_row_origin) o.rank = rank;
+  for (RankCollectives& c : s->collectives) c.rank = rank;
+  for (MemoryPeak& p : s->memory_peaks) p.rank = rank;
 }
 
 void Merge(RankSummary* into, const RankSummary& other) {
+  bool first = into->sources.empty();
   into->sources.insert(into->sources.end(), other.sources.begin(), other.sources.end());
   std::stable_sort(into->sources.begin(), into->sources.end(),
                    [](const SourceInfo& a, const SourceInfo& b) {
@@ -171,6 +208,14 @@ void Merge(RankSummary* into, const RankSummary& other) {
                             std::tie(b.rank, b.row.step, b.row.start_ns);
                    });
   into->kernels.Merge(other.kernels);
+  MergePerRank(first, other.collectives_recorded, other.collectives, &into->collectives_recorded,
+               &into->collectives);
+  std::stable_sort(
+      into->collectives.begin(), into->collectives.end(),
+      [](const RankCollectives& a, const RankCollectives& b) { return a.rank < b.rank; });
+  MergePerRank(first, other.memory_recorded, other.memory_peaks, &into->memory_recorded,
+               &into->memory_peaks);
+  SortPeaks(&into->memory_peaks);
   into->ranks_settled = into->ranks_settled || other.ranks_settled;
 }
 

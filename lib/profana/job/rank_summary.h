@@ -1,8 +1,9 @@
 // RankSummary: what the whole-job commands keep of one rank's trace once it is read, so the trace
 // can be dropped before the next is held; JobSummary: the ranks of a job, in rank order.
-// Nothing in a summary grows with the trace except keyed tables (one row per distinct name) and
-// the step rows. Each section has a merge rule, and Combine() merges the ranks in rank order, so
-// the combined result does not depend on which file finished loading first:
+// Nothing in a summary grows with the trace except keyed tables (one row per distinct name), the
+// step rows and the collective ledger (one entry per communication kernel). Each section has a
+// merge rule, and Combine() merges the ranks in rank order, so the combined result does not depend
+// on which file finished loading first:
 //  * identity: one entry per source (path, rank, format, size), concatenated;
 //  * table rows (key averages): summed per key, in first-appearance order over the ranks (each
 //    row remembers the rank and position it first appeared at, so any merge order gives the same
@@ -10,7 +11,10 @@
 //    displays from them (PyTorch's float sums are not associative; a single rank keeps its own
 //    floats, so its table prints as the single-trace table does);
 //  * stacks: summed per stack; kernels, by-op and API statistics: DurationStats::Merge per name;
-//  * step rows: concatenated, each tagged with its rank.
+//  * step rows: concatenated, each tagged with its rank;
+//  * the collective ledger and memory peaks: per rank, concatenated in rank order (collectives
+//    are matched across ranks by collective_analysis.h, never summed). A section some of the
+//    merged summaries do not record (an older profana wrote them) is not recorded in the result.
 #pragma once
 
 #include <cstdint>
@@ -54,12 +58,30 @@ struct SummaryOptions {
   bool shape_table = false;  // also the rows grouped by input shape (a summary file keeps both)
   bool steps = false;
   bool kernels = false;
-  bool collectives = false;
+  bool collectives = false;  // the collective ledger and process groups
+  bool memory = false;       // memory peaks per device
 };
 
 struct RankStep {
   int64_t rank = -1;
   StepRow row;
+};
+
+// One rank's collective ledger: what `collectives` needs of the rank besides its steps.
+struct RankCollectives {
+  int64_t rank = -1;
+  std::vector<CollectiveCall> calls;  // FindCollectiveCalls: communication kernels, start order
+  std::vector<ProcessGroup> groups;   // FindProcessGroups: by name
+};
+
+// One device's memory peak on one rank, as `profana memory` replays the [memory] records.
+struct MemoryPeak {
+  int64_t rank = -1;
+  std::string device;  // torch.device's spelling: "cuda:0", "cpu"
+  int64_t records = 0;
+  int64_t peak_bytes = 0;            // peak allocated: pre-existing bytes + the running total
+  int64_t max_total_allocated = -1;  // the allocator's, as recorded; -1 when not recorded
+  int64_t max_total_reserved = -1;
 };
 
 struct RankSummary {
@@ -74,9 +96,13 @@ struct RankSummary {
   std::map<std::string, int64_t> stacks;  // collapsed stack -> weight
   std::vector<RankStep> steps;            // by (rank, step)
   KernelStats kernels;
-  // The rank's communication kernels (FindCollectiveCalls). Kept per rank: a job's collectives
-  // are matched across ranks (collective_analysis.h), not summed, so Merge leaves them out.
-  std::vector<CollectiveCall> collectives;
+  // The collective ledger, one entry per source rank, by rank (SummaryOptions::collectives).
+  bool collectives_recorded = false;
+  std::vector<RankCollectives> collectives;
+  // Memory peaks by (rank, device) (SummaryOptions::memory); none when has_memory_records is
+  // false.
+  bool memory_recorded = false;
+  std::vector<MemoryPeak> memory_peaks;
   // Read from a summary file: its ranks were settled when it was written.
   bool ranks_settled = false;
 

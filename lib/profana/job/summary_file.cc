@@ -1,5 +1,6 @@
 #include "profana/job/summary_file.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iterator>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/json_string.h"
+#include "profana/job/collective_analysis.h"
 #include "simdjson.h"
 
 namespace profana::job {
@@ -94,6 +96,50 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
   out->append("]");
 }
 
+std::string OptionalInt(int64_t v) { return v < 0 ? "null" : std::to_string(v); }
+
+void WriteMemoryPeaks(const RankSummary& s, std::string* out) {
+  out->append(",\n\"memory_peaks\": [");
+  for (size_t i = 0; i < s.memory_peaks.size(); ++i) {
+    const MemoryPeak& p = s.memory_peaks[i];
+    fmt::format_to(std::back_inserter(*out),
+                   "{}\n {{\"rank\": {}, \"device\": {}, \"records\": {}, \"peak_bytes\": {}, "
+                   "\"max_total_allocated\": {}, \"max_total_reserved\": {}}}",
+                   i ? "," : "", p.rank, Str(p.device), p.records, p.peak_bytes,
+                   OptionalInt(p.max_total_allocated), OptionalInt(p.max_total_reserved));
+  }
+  out->append("]");
+}
+
+void WriteCollectives(const RankSummary& s, std::string* out) {
+  out->append(",\n\"collectives\": [");
+  for (size_t i = 0; i < s.collectives.size(); ++i) {
+    const RankCollectives& rc = s.collectives[i];
+    fmt::format_to(std::back_inserter(*out), "{}\n {{\"rank\": {}, \"process_groups\": [",
+                   i ? "," : "", rc.rank);
+    for (size_t g = 0; g < rc.groups.size(); ++g) {
+      const ProcessGroup& pg = rc.groups[g];
+      fmt::format_to(std::back_inserter(*out),
+                     "{}{{\"name\": {}, \"ranks\": {}, \"size\": {}, \"calls\": {}}}",
+                     g ? ", " : "", Str(pg.name), Str(pg.ranks), pg.size, pg.calls);
+    }
+    out->append("],\n  \"calls\": [");
+    std::vector<int64_t> order = OrderInGroup(rc.calls);
+    for (size_t c = 0; c < rc.calls.size(); ++c) {
+      const CollectiveCall& call = rc.calls[c];
+      fmt::format_to(std::back_inserter(*out),
+                     "{}\n  {{\"seq\": {}, \"kind\": \"{}\", \"label\": {}, \"group\": {}, "
+                     "\"start_ns\": {}, \"end_ns\": {}, \"bytes\": {}, \"dtype\": {}, "
+                     "\"group_size\": {}}}",
+                     c ? "," : "", order[c], CollectiveKindName(call.kind), Str(call.label),
+                     Str(call.group), call.start_ns, call.end_ns, call.bytes, Str(call.dtype),
+                     call.group_size);
+    }
+    out->append("]}");
+  }
+  out->append("]");
+}
+
 // ---- reading ----------------------------------------------------------------------------------
 
 using simdjson::dom::array;
@@ -146,6 +192,15 @@ class Reader {
   object Object(element e, const std::string& where) {
     object v;
     if (ok() && e.get_object().get(v)) Fail(where, "expected an object");
+    return v;
+  }
+  // An integer >= 0, or null (-1).
+  int64_t OptionalCount(object o, std::string_view key, const std::string& where) {
+    element e = Field(o, key, where);
+    if (!ok() || e.is_null()) return -1;
+    int64_t v = 0;
+    if (e.get_int64().get(v) || v < 0)
+      Fail(where + "." + std::string(key), "expected an integer >= 0 or null");
     return v;
   }
   // [a, b] of integers.
@@ -291,6 +346,130 @@ void ReadKernelMap(Reader& r, object kernels, std::string_view key,
   }
 }
 
+std::optional<CollectiveKind> KindNamed(std::string_view name) {
+  for (int k = 0; k <= static_cast<int>(CollectiveKind::kOther); ++k)
+    if (name == CollectiveKindName(static_cast<CollectiveKind>(k)))
+      return static_cast<CollectiveKind>(k);
+  return std::nullopt;
+}
+
+// The distinct ranks of the sources, ascending.
+std::vector<int64_t> SourceRanks(const RankSummary& s) {
+  std::vector<int64_t> out;
+  for (const SourceInfo& src : s.sources) out.push_back(src.rank);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void ReadMemoryPeaks(Reader& r, array a, RankSummary* s) {
+  std::vector<int64_t> ranks = SourceRanks(*s);
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("memory_peaks[{}]", i++);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    MemoryPeak p;
+    p.rank = r.Int(o, "rank", where);
+    p.device = r.String(o, "device", where);
+    p.records = r.Int(o, "records", where);
+    p.peak_bytes = r.Int(o, "peak_bytes", where);
+    p.max_total_allocated = r.OptionalCount(o, "max_total_allocated", where);
+    p.max_total_reserved = r.OptionalCount(o, "max_total_reserved", where);
+    if (r.ok() && !std::binary_search(ranks.begin(), ranks.end(), p.rank))
+      r.Fail(where + ".rank", "not a rank of the sources");
+    if (r.ok() && p.records < 0) r.Fail(where + ".records", "negative");
+    if (r.ok() && !s->memory_peaks.empty() &&
+        std::tie(p.rank, p.device) <=
+            std::tie(s->memory_peaks.back().rank, s->memory_peaks.back().device))
+      r.Fail(where, "not after the one before it (by rank, then device)");
+    if (!r.ok()) return;
+    s->memory_peaks.push_back(std::move(p));
+  }
+}
+
+void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
+  std::vector<int64_t> seqs;
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("{}.calls[{}]", at, i++);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    CollectiveCall c;
+    int64_t seq = r.Int(o, "seq", where);
+    std::string_view kind = r.String(o, "kind", where);
+    std::optional<CollectiveKind> k = KindNamed(kind);
+    if (r.ok() && !k) r.Fail(where + ".kind", fmt::format("unknown \"{}\"", kind));
+    if (k) c.kind = *k;
+    c.label = r.String(o, "label", where);
+    c.group = r.String(o, "group", where);
+    c.start_ns = r.Int(o, "start_ns", where);
+    c.end_ns = r.Int(o, "end_ns", where);
+    c.bytes = r.Int(o, "bytes", where);
+    c.dtype = r.String(o, "dtype", where);
+    c.group_size = r.Int(o, "group_size", where);
+    if (r.ok() && c.end_ns < c.start_ns) r.Fail(where + ".end_ns", "before start_ns");
+    if (r.ok() && !rc->calls.empty() && c.start_ns < rc->calls.back().start_ns)
+      r.Fail(where + ".start_ns", "before the call before it (calls are in start order)");
+    if (r.ok() && (c.bytes < -1 || c.group_size < -1 || c.group_size == 0))
+      r.Fail(where, "bytes and group_size are -1 (not recorded) or positive");
+    if (!r.ok()) return;
+    rc->calls.push_back(std::move(c));
+    seqs.push_back(seq);
+  }
+  // The order within the group is implied by the order of the calls; seq says it explicitly,
+  // and a call lost or moved shows as a seq that does not follow.
+  std::vector<int64_t> order = OrderInGroup(rc->calls);
+  for (size_t c = 0; c < order.size() && r.ok(); ++c)
+    if (order[c] != seqs[c])
+      r.Fail(
+          fmt::format("{}.calls[{}].seq", at, c),
+          fmt::format("{}, where the calls before it in its group make it {}", seqs[c], order[c]));
+}
+
+void ReadCollectives(Reader& r, array a, RankSummary* s) {
+  std::vector<int64_t> ranks = SourceRanks(*s);
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("collectives[{}]", i);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    RankCollectives rc;
+    rc.rank = r.Int(o, "rank", where);
+    if (r.ok() && (i >= ranks.size() || rc.rank != ranks[i]))
+      r.Fail(where + ".rank",
+             "the ledger holds one entry per rank of the sources, in rank order, and this is not "
+             "the next");
+    ++i;
+    array groups = r.Array(o, "process_groups", where);
+    size_t g = 0;
+    if (r.ok())
+      for (element ge : groups) {
+        std::string gw = fmt::format("{}.process_groups[{}]", where, g++);
+        object go = r.Object(ge, gw);
+        if (!r.ok()) return;
+        ProcessGroup pg;
+        pg.name = r.String(go, "name", gw);
+        pg.ranks = r.String(go, "ranks", gw);
+        pg.size = r.Int(go, "size", gw);
+        pg.calls = r.Int(go, "calls", gw);
+        if (r.ok() && (pg.calls < 0 || pg.size < -1 || pg.size == 0))
+          r.Fail(gw, "size is -1 (not recorded) or positive, calls not negative");
+        if (r.ok() && !rc.groups.empty() && pg.name <= rc.groups.back().name)
+          r.Fail(gw + ".name", "not after the one before it (groups are by name)");
+        if (!r.ok()) return;
+        rc.groups.push_back(std::move(pg));
+      }
+    array calls = r.Array(o, "calls", where);
+    if (r.ok()) ReadCalls(r, calls, where, &rc);
+    if (!r.ok()) return;
+    s->collectives.push_back(std::move(rc));
+  }
+  if (r.ok() && s->collectives.size() != ranks.size())
+    r.Fail("collectives",
+           fmt::format("{} entries for {} ranks", s->collectives.size(), ranks.size()));
+}
+
 }  // namespace
 
 bool LooksLikeSummary(std::string_view first) {
@@ -335,6 +514,7 @@ std::string FormatSummary(const RankSummary& s) {
                    Str(src.format), src.input_bytes, devices);
   }
   fmt::format_to(std::back_inserter(out), "],\n\"has_memory_records\": {}", s.has_memory_records);
+  if (s.memory_recorded) WriteMemoryPeaks(s, &out);
   WriteRows("table", s, s.rows, s.row_origin, &out);
   WriteRows("table_by_shape", s, s.shape_rows, s.shape_row_origin, &out);
   out.append(",\n\"steps\": [");
@@ -371,7 +551,9 @@ std::string FormatSummary(const RankSummary& s) {
     out.push_back('}');
     first = false;
   }
-  out.append("]},\n\"stacks\": [");
+  out.append("]}");
+  if (s.collectives_recorded) WriteCollectives(s, &out);
+  out.append(",\n\"stacks\": [");
   first = true;
   for (const auto& [stack, weight] : s.stacks) {
     fmt::format_to(std::back_inserter(out), "{}\n [{}, {}]", first ? "" : ",", Str(stack), weight);
@@ -434,6 +616,13 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
     }
   if (r.ok() && s.sources.empty()) r.Fail("sources", "empty");
   if (r.ok()) s.has_memory_records = r.Bool(root, "has_memory_records", "summary");
+  // Sections added within version 1 (docs/summary-format.md): absent means not recorded.
+  element optional;
+  if (r.ok() && !root["memory_peaks"].get(optional)) {
+    s.memory_recorded = true;
+    array peaks = r.Array(root, "memory_peaks", "summary");
+    if (r.ok()) ReadMemoryPeaks(r, peaks, &s);
+  }
   if (r.ok()) ReadRows(r, root, "table", &s, &s.rows, &s.row_origin);
   if (r.ok()) ReadRows(r, root, "table_by_shape", &s, &s.shape_rows, &s.shape_row_origin);
   array steps = r.Array(root, "steps", "summary");
@@ -484,6 +673,11 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
     std::map<std::string, KernelStat> api;
     ReadKernelMap(r, kernels, "api", &api, false);
     for (auto& [k, v] : api) s.kernels.api.emplace(k, std::move(v.duration));
+  }
+  if (r.ok() && !root["collectives"].get(optional)) {
+    s.collectives_recorded = true;
+    array ledger = r.Array(root, "collectives", "summary");
+    if (r.ok()) ReadCollectives(r, ledger, &s);
   }
   array stacks = r.ok() ? r.Array(root, "stacks", "summary") : array();
   i = 0;
