@@ -38,9 +38,11 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
                            job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                : LoadStacks(files[0], a.common, ctx, r));
   std::string text;
+  report::StacksText second;
   if (a.diff) {
-    PROFANA_ASSIGN_OR_RETURN(report::StacksText second, LoadStacks(files[1], a.common, ctx, r));
+    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(files[1], a.common, ctx, r));
     text = report::FormatDiff(first.merged, second.merged);
+    input = fmt::format("{} vs {}", files[0], files[1]);
   } else {
     text = report::FormatStacksAs(a.common.format, a.merge || job, first, input, r.metric, r.unit,
                                   ranks);
@@ -49,8 +51,11 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
     std::string title = report::FlamegraphTitle(input, a.metric_text, first.source);
-    PROFANA_RETURN_IF_ERROR(
-        Emit(report::FormatFlamegraphSvg(first.merged, title, a.unit), svg_out, ctx));
+    // A differential is drawn with the new run's widths, coloured by the change from the base.
+    std::string svg = a.diff
+                          ? report::FormatFlamegraphSvg(second.merged, title, a.unit, &first.merged)
+                          : report::FormatFlamegraphSvg(first.merged, title, a.unit);
+    PROFANA_RETURN_IF_ERROR(Emit(std::move(svg), svg_out, ctx));
     if (a.common.output.empty()) return Status::Ok();  // the SVG was what was asked for
   }
   return Emit(std::move(text), a.common, ctx);
