@@ -7,7 +7,11 @@
 set -euo pipefail
 profana=$1 root=$2
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [[ -z "$browser" ]]; then echo "SKIPPED: chromium not installed"; exit 77; fi
+if [[ -z "$browser" ]]; then
+  # scripts/test installs Chromium and sets PROFANA_REQUIRE_CHROMIUM: there, a missing browser fails.
+  [[ "${PROFANA_REQUIRE_CHROMIUM:-0}" == 1 ]] && { echo "FAILED: chromium not installed"; exit 1; }
+  echo "SKIPPED: chromium not installed"; exit 77
+fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 check() {  # name, min colours, profana memory arguments...
   local name=$1 colours=$2; shift 2
