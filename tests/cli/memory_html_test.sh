@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The memory timeline page in a real browser: headless Chromium renders it (the screenshot's plot
 # area is painted, in more than one colour: stacked categories) and runs its script (it counts the
-# category areas it finds: as many as the page draws). The page must be self-contained: no
+# category areas it finds: as many as the page draws); the legend lists only the categories
+# drawn; the header's allocated figure matches the plotted peak or names both. The page must be self-contained: no
 # external scripts, styles, fonts or images. Skipped (exit 77) where Chromium is not installed.
 # Usage: memory_html_test.sh PROFANA REPO_ROOT
 set -euo pipefail
@@ -32,6 +33,14 @@ assert 'class="peak"' in page, "peak not marked"
 drawn = int(re.search(r'data-drawn="(\d+)"', open(base + ".dom").read()).group(1))
 in_file = page.count('<path class="area"')
 assert drawn == in_file > 0, (drawn, in_file)
+# The legend names exactly the categories drawn, in the same order.
+legend = re.findall(r'class="legend">([^<]*)<', page)
+areas = re.findall(r'<path class="area"[^>]*><title>([^<]*)<', page)
+assert legend == areas, (legend, areas)
+# The header's allocated figure and the plotted peak: the same, or both given, labelled.
+header = re.search(r'Max memory allocated: ([^<]*)<', page).group(1)
+peak = re.search(r'class="peaklabel"[^>]*>peak ([^ ]+ [^ ]+) at', page).group(1)
+assert peak in header or "plotted peak: " + peak in header, (header, peak)
 width, height, bpp, rows = read_png(base + ".png")
 # The plot area (inside the axes frame at x 90..1160, y 130..650), away from grid lines' colour.
 painted, total, colours = 0, 0, set()

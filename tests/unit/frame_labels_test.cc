@@ -1,10 +1,10 @@
 // Flamegraph frame names: numbered module instances folded, Python paths shortened, and stacks
 // that become equal summed. Hand-made frames in PyTorch's formats; expected values in comments.
+#include "profana/reporters/frame_labels.h"
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
-
-#include "profana/reporters/frame_labels.h"
 
 using namespace profana;
 

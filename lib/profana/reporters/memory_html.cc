@@ -202,11 +202,14 @@ std::string PeakMarker(const Plot& p, const Trace& trace, const passes::Function
       (r.peak_ts_ns - origin_ns) / 1e6, Escape(op));
 }
 
-// Every category, as the reference's figure legend.
-std::string Legend() {
+// The categories the plot draws (an area), in the reference's order, as its figure legend.
+std::string Legend(const Plot& p) {
   std::string legend;
   double lx = kLeft;
   for (int c = 0; c < passes::kMemoryCategories; ++c) {
+    bool any = false;
+    for (size_t i : p.rows) any |= p.timeline.sizes[i][c + 1] != 0;
+    if (!any) continue;
     std::string name = passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c));
     legend += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\"/>"
@@ -227,15 +230,21 @@ std::string TitleLines(const std::string& title, const std::string& device,
     std::string text = fmt::format("{:.2f} GiB", bytes / 1073741824.0);
     return bytes > 0 && bytes < (int64_t{10} << 20) ? text + " (" + FormatBytes(bytes) + ")" : text;
   };
+  // The allocator's total counts memory allocated before the trace; the plot (and its peak
+  // marker) only what the trace allocates: when they differ, both are given, labelled.
+  std::string plotted =
+      max_alloc != s.peak_bytes
+          ? fmt::format(", the allocator's total; plotted peak: {}", FormatBytes(s.peak_bytes))
+          : std::string();
   std::string reserved =
       s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
   std::string out = fmt::format(
       "<text x=\"{0}\" y=\"30\" class=\"title\" text-anchor=\"middle\">{1} ({2})</text>"
       "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: "
-      "{3}</text>"
+      "{3}{5}</text>"
       "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: "
       "{4}</text>\n",
-      kWidth / 2, Escape(title), Escape(device), gib(max_alloc), reserved);
+      kWidth / 2, Escape(title), Escape(device), gib(max_alloc), reserved, plotted);
   int64_t before =
       s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
   std::string note =
@@ -285,7 +294,7 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
       "<svg id=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
       kWidth, kHeight, kWidth, kHeight, plot.rows.size());
-  page += TitleLines(o.title, device, s) + Legend() + Axes(plot) + Areas(plot) +
+  page += TitleLines(o.title, device, s) + Legend(plot) + Axes(plot) + Areas(plot) +
           PeakMarker(plot, trace, ev, s, view.report, o.origin_ns);
   page += fmt::format(
       "<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop,
