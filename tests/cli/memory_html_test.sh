@@ -2,8 +2,9 @@
 # The memory timeline page in a real browser: headless Chromium renders it (the screenshot's plot
 # area is painted, in more than one colour: stacked categories) and runs its script (it counts the
 # category areas it finds: as many as the page draws); the legend lists only the categories
-# drawn; the header's allocated figure matches the plotted peak or names both. The page must be self-contained: no
-# external scripts, styles, fonts or images. Skipped (exit 77) where Chromium is not installed.
+# drawn; the header's allocated figure matches the plotted peak or names both; zooming into a
+# time range stretches the areas and redraws the time axis for the range. The page must be self-contained: no
+# external scripts, styles, fonts or images (url(#id) names an element of the page itself). Skipped (exit 77) where Chromium is not installed.
 # Usage: memory_html_test.sh PROFANA REPO_ROOT
 set -euo pipefail
 profana=$1 root=$2
@@ -26,7 +27,7 @@ import re, sys
 from png_pixels import read_png
 base, want_colours = sys.argv[1], int(sys.argv[2])
 page = open(base + ".html").read()
-for pattern in (r'<script[^>]+src=', r'<link', r'url\(', r'<img', r'@import', r'@font-face'):
+for pattern in (r'<script[^>]+src=', r'<link', r'url\((?!#)', r'<img', r'@import', r'@font-face'):
     assert not re.search(pattern, page), f"not self-contained: {pattern}"
 assert "Max memory allocated: " in page and "Max memory reserved: " in page
 assert 'class="peak"' in page, "peak not marked"
@@ -60,4 +61,29 @@ PY
 check df_index_resolver 2 "$root/testdata/traces/hta/df_index_resolver/df_index_resolver.json.gz"
 check categories 4 "$root/testdata/memory/categories.json"
 check mlp_train 2 "$root/testdata/oracle/mlp_train/all/trace.kineto_like.json"
-echo "3 passed, 0 failed"
+
+# Zoom into a time range (PAGE.html?zoom=A:B runs what a drag across the plot runs): the middle
+# fifth of the plotted span. The areas are stretched by span / (B - A), the time axis is redrawn
+# with every tick inside A..B, and the Reset zoom button shows.
+page=$tmp/mlp_train.html
+range=$(/usr/bin/python3 -c '
+import re, sys
+x0, x1 = map(float, re.search(r"X0=([-\d.e]+),X1=([-\d.e]+)", open(sys.argv[1]).read()).groups())
+print(f"{x0 + 0.4 * (x1 - x0):.6f}:{x0 + 0.6 * (x1 - x0):.6f}")' "$page")
+timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$page?zoom=$range" \
+  > "$tmp/zoom.dom" 2>/dev/null
+/usr/bin/python3 - "$page" "$tmp/zoom.dom" "$range" <<'PY'
+import re, sys
+page, dom, rng = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+a, b = map(float, rng.split(":"))
+x0, x1 = map(float, re.search(r"X0=([-\d.e]+),X1=([-\d.e]+)", page).groups())
+assert re.search(r'data-view="([^"]*)"', dom).group(1) == f"{a:.6f}:{b:.6f}"
+k = float(re.search(r'<g clip-path="url\(#plotclip\)"><g transform="translate\([^,]*,0\) scale\(([\d.e]+),1\)"', dom).group(1))
+assert abs(k - (x1 - x0) / (b - a)) < 1e-6 * k, (k, (x1 - x0) / (b - a))
+ticks = [float(t) for t in re.findall(r'class="tick xt"[^>]*>([^<]*)<', dom)]
+assert len(ticks) >= 3 and all(a - 1e-9 <= t <= b + 1e-9 for t in ticks), ticks
+assert re.search(r'id="unzoom"[^>]*visibility="visible"', dom)
+assert dom.count('<path class="area"') == page.count('<path class="area"')
+print(f"zoom {a}:{b} ms: areas x{k:.2f}, {len(ticks)} ticks from {ticks[0]} to {ticks[-1]}")
+PY
+echo "4 passed, 0 failed"

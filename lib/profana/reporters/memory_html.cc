@@ -166,8 +166,8 @@ std::string Axes(const Plot& p) {
     double v = x_first + i * xs;
     double x = p.X(v * kMsPerUs);
     axes += fmt::format(
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
-        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{:g}</text>\n",
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid xt\"/>"
+        "<text x=\"{}\" y=\"{}\" class=\"tick xt\" text-anchor=\"middle\">{:g}</text>\n",
         Num(x), kTop, Num(x), kTop + ph, Num(x), kTop + ph + 18, v);
   }
   axes += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n",
@@ -271,10 +271,13 @@ std::string HoverData(const Plot& p) {
   }
   w.EndArray();
   return fmt::format(
-      "const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},unit=\"{}\",scale={};\n", data,
+      "const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},T={},PH={},unit=\"{}\","
+      "scale={};\n",
+      data,
       "[\"PARAMETER\",\"OPTIMIZER_STATE\",\"INPUT\",\"TEMPORARY\",\"ACTIVATION\",\"GRADIENT\","
       "\"AUTOGRAD_DETAIL\",\"Unknown\"]",
-      kLeft, kPlotWidth, p.x_min / kMsPerUs, p.x_max / kMsPerUs, p.unit, p.scale);
+      kLeft, kPlotWidth, p.x_min / kMsPerUs, p.x_max / kMsPerUs, kTop, kPlotHeight, p.unit,
+      p.scale);
 }
 
 }  // namespace
@@ -299,6 +302,12 @@ std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList
   page += fmt::format(
       "<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop,
       kTop + kPlotHeight);
+  // Drag across the plot to zoom into a time range; the button or Escape shows it all again.
+  page += fmt::format(
+      "<rect id=\"selection\" x=\"0\" y=\"{}\" width=\"0\" height=\"{}\" "
+      "visibility=\"hidden\"/>\n<text id=\"unzoom\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
+      "visibility=\"hidden\">Reset zoom</text>\n",
+      kTop, kPlotHeight, kWidth - kRight, kHeight - 22);
   page += "</svg>\n<div id=\"readout\"></div>\n<script>\n";
   page += HoverData(plot);
   page += assets::kMemoryTimelineJs;
