@@ -3,8 +3,9 @@
 # area is painted, in more than one colour: stacked categories) and runs its script (it counts the
 # category areas it finds: as many as the page draws); the legend lists only the categories
 # drawn; the header's allocated figure matches the plotted peak or names both; zooming into a
-# time range stretches the areas and redraws the time axis for the range. The page must be self-contained: no
-# external scripts, styles, fonts or images (url(#id) names an element of the page itself). Skipped (exit 77) where Chromium is not installed.
+# time range stretches the areas and redraws the time axis for the range. The page must be
+# self-contained: no external scripts, styles, fonts or images (url(#id) names an element of the
+# page itself). Skipped (exit 77) where Chromium is not installed.
 # Usage: memory_html_test.sh PROFANA REPO_ROOT
 set -euo pipefail
 profana=$1 root=$2
