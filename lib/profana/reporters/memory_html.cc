@@ -271,47 +271,67 @@ std::string HoverData(const Plot& p) {
   }
   w.EndArray();
   return fmt::format(
-      "const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},T={},PH={},unit=\"{}\","
-      "scale={};\n",
-      data,
+      "{{rows:{},names:{},L:{},W:{},X0:{},X1:{},T:{},PH:{},unit:\"{}\",scale:{}}}", data,
       "[\"PARAMETER\",\"OPTIMIZER_STATE\",\"INPUT\",\"TEMPORARY\",\"ACTIVATION\",\"GRADIENT\","
       "\"AUTOGRAD_DETAIL\",\"Unknown\"]",
       kLeft, kPlotWidth, p.x_min / kMsPerUs, p.x_max / kMsPerUs, kTop, kPlotHeight, p.unit,
       p.scale);
 }
 
-}  // namespace
-
-std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
-                             const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
-                             const MemoryHtmlOptions& o) {
+// One device's plot in its own block (hidden unless `shown`), with the script call that wires
+// its hover readout and zoom.
+std::string DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
+                       const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
+                       const MemoryHtmlOptions& o, bool shown) {
   const passes::MemoryDeviceSummary& s = t.summary[view.device];
   const std::string& device = t.devices[view.device].name;
   Plot plot = MakePlot(view.timeline, s.peak_bytes, o.origin_ns);
-  std::string page =
-      "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
-  page += Escape(o.title) + " (" + Escape(device) + ")</title>\n<style>\n";
-  page += assets::kMemoryTimelineCss;
-  page += "</style>\n</head>\n<body>\n";
+  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", Escape(device),
+                                 shown ? "" : " style=\"display:none\"");
   page += fmt::format(
-      "<svg id=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
       kWidth, kHeight, kWidth, kHeight, plot.rows.size());
   page += TitleLines(o.title, device, s) + Legend(plot) + Axes(plot) + Areas(plot) +
           PeakMarker(plot, trace, ev, s, view.report, o.origin_ns);
   page += fmt::format(
-      "<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop,
-      kTop + kPlotHeight);
+      "<line class=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n",
+      kTop, kTop + kPlotHeight);
   // Drag across the plot to zoom into a time range; the button or Escape shows it all again.
   page += fmt::format(
-      "<rect id=\"selection\" x=\"0\" y=\"{}\" width=\"0\" height=\"{}\" "
-      "visibility=\"hidden\"/>\n<text id=\"unzoom\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
+      "<rect class=\"selection\" x=\"0\" y=\"{}\" width=\"0\" height=\"{}\" "
+      "visibility=\"hidden\"/>\n<text class=\"unzoom\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
       "visibility=\"hidden\">Reset zoom</text>\n",
       kTop, kPlotHeight, kWidth - kRight, kHeight - 22);
-  page += "</svg>\n<div id=\"readout\"></div>\n<script>\n";
+  page += "</svg>\n<script>\nsetupPlot(document.currentScript.parentNode,";
   page += HoverData(plot);
+  page += ");\n</script>\n</div>\n";
+  return page;
+}
+
+}  // namespace
+
+std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
+                             const MemoryHtmlOptions& o) {
+  const std::string& first = t.devices[views.front().device].name;
+  std::string page =
+      "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
+  page += Escape(o.title) + " (" + Escape(first) + ")</title>\n<style>\n";
+  page += assets::kMemoryTimelineCss;
+  page += "</style>\n<script>\n";
   page += assets::kMemoryTimelineJs;
-  page += "</script>\n</body>\n</html>\n";
+  page += "</script>\n</head>\n<body>\n<div id=\"readout\"></div>\n";
+  if (views.size() > 1) {
+    // Several devices: a selector shows one plot at a time.
+    page += "<div class=\"picker\"><label>Device <select id=\"device\">";
+    for (const passes::MemoryDeviceView& v : views)
+      page += fmt::format("<option>{}</option>", Escape(t.devices[v.device].name));
+    page += "</select></label></div>\n";
+  }
+  for (size_t i = 0; i < views.size(); ++i) page += DevicePlot(trace, ev, t, views[i], o, i == 0);
+  page += "</body>\n</html>\n";
   return page;
 }
 

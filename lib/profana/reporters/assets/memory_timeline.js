@@ -1,5 +1,10 @@
-const svg=document.getElementById('plot'),cur=document.getElementById('cursor'),box=document.getElementById('readout');
-const NS='http://www.w3.org/2000/svg',sel=document.getElementById('selection'),unzoom=document.getElementById('unzoom');
+// Wires one device's plot (its block `div`; `d`: the drawn rows and the plot's geometry): the
+// readout under the pointer, and zoom into a time range.
+let plots=0;
+function setupPlot(div,d){
+const {rows,names,L,W,X0,X1,T,PH,unit,scale}=d,id=plots++;
+const svg=div.querySelector('svg.plot'),cur=div.querySelector('.cursor'),box=document.getElementById('readout');
+const NS='http://www.w3.org/2000/svg',sel=div.querySelector('.selection'),unzoom=div.querySelector('.unzoom');
 let V0=X0,V1=X1,drag=null;  // the time range shown, in ms; where a drag started
 function msAt(x){return V0+(x-L)/W*(V1-V0);}
 function plotX(e){const p=svg.createSVGPoint();p.x=e.clientX;p.y=e.clientY;return p.matrixTransform(svg.getScreenCTM().inverse()).x;}
@@ -20,10 +25,10 @@ svg.setAttribute('data-drawn',svg.querySelectorAll('path.area').length);
 // stretched to show V0..V1; the time axis is redrawn for the range; the peak's dot and label
 // follow the peak or hide when it is outside.
 const clip=document.createElementNS(NS,'clipPath'),clipRect=document.createElementNS(NS,'rect');
-clip.id='plotclip';clipRect.setAttribute('x',L);clipRect.setAttribute('y',T);clipRect.setAttribute('width',W);clipRect.setAttribute('height',PH);
+clip.id='plotclip'+id;clipRect.setAttribute('x',L);clipRect.setAttribute('y',T);clipRect.setAttribute('width',W);clipRect.setAttribute('height',PH);
 clip.appendChild(clipRect);svg.appendChild(clip);
 const zoomed=document.createElementNS(NS,'g'),inner=document.createElementNS(NS,'g');
-zoomed.setAttribute('clip-path','url(#plotclip)');zoomed.appendChild(inner);svg.insertBefore(zoomed,cur);
+zoomed.setAttribute('clip-path','url(#plotclip'+id+')');zoomed.appendChild(inner);svg.insertBefore(zoomed,cur);
 svg.querySelectorAll('path.area, line.peak').forEach(el=>{el.setAttribute('vector-effect','non-scaling-stroke');inner.appendChild(el);});
 const dot=svg.querySelector('circle.peakdot'),peakLabel=svg.querySelector('text.peaklabel');
 const dot0=dot?+dot.getAttribute('cx'):0;
@@ -51,3 +56,9 @@ unzoom.addEventListener('click',()=>zoomTo(X0,X1));
 window.addEventListener('keydown',e=>{if(e.key==='Escape')zoomTo(X0,X1);});
 // PAGE.html?zoom=A:B (ms) opens zoomed to that range.
 {const m=/[?#&]zoom=([-\d.e]+):([-\d.e]+)/.exec(location.search+location.hash);if(m)zoomTo(+m[1],+m[2]);}
+}
+// Several devices: the selector shows one block at a time.
+window.addEventListener('DOMContentLoaded',()=>{const pick=document.getElementById('device');if(!pick)return;
+  const show=()=>document.querySelectorAll('div.device').forEach(el=>{el.style.display=el.getAttribute('data-device')===pick.value?'':'none';});
+  pick.addEventListener('change',show);
+  const m=/[?#&]device=([^&]+)/.exec(location.search+location.hash);if(m){pick.value=decodeURIComponent(m[1]);show();}});
