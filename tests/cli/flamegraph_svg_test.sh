@@ -135,4 +135,15 @@ for y in range(50, min(height, 300)):
 assert red_px > 100 and blue_px > 100, (red_px, blue_px)
 print(f"diff: {reds} red and {blues} blue frames; {red_px} red, {blue_px} blue pixels")
 PY
-echo "5 passed, 0 failed"
+# Frame names on a real trace recorded in a conda environment under /home: the SVG shows
+# "torch/utils/data/dataloader.py(518): __next__" (prefix stripped, real space), --full-paths keeps
+# "/home/yangu/anaconda3/.../site-packages/torch/...", and the folded text stays export_stacks'.
+resnet=$root/testdata/traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+"$profana" stacks "$resnet" --merge -o "$tmp/resnet.folded" --svg "$tmp/resnet.svg"
+"$profana" stacks "$resnet" --full-paths --svg "$tmp/resnet_full.svg"
+grep -q '<title>torch/utils/data/dataloader.py(518): __next__ (' "$tmp/resnet.svg"
+if grep -q 'site-packages' "$tmp/resnet.svg"; then echo "FAILED: site-packages in the SVG"; exit 1; fi
+grep -q '<title>/home/yangu/anaconda3/envs/kineto/lib/python3.7/site-packages/torch/utils/data/dataloader.py(518): __next__ (' "$tmp/resnet_full.svg"
+grep -q '/site-packages/torch/utils/data/dataloader.py(518):___next__;' "$tmp/resnet.folded"
+echo "resnet50: SVG names shortened with real spaces, --full-paths keeps them, folded text unchanged"
+echo "6 passed, 0 failed"
