@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # The memory timeline page in a real browser: headless Chromium renders it (the screenshot's plot
 # area is painted, in more than one colour: stacked categories) and runs its script (it counts the
-# category areas it finds: as many as the page draws). The page must be self-contained: no
-# external scripts, styles, fonts or images. Skipped (exit 77) where Chromium is not installed.
+# category areas it finds: as many as the page draws); the legend lists only the categories
+# drawn; the header's allocated figure matches the plotted peak or names both; zooming into a
+# time range stretches the areas and redraws the time axis for the range; a trace with several
+# devices gets a device selector. The page must be
+# self-contained: no external scripts, styles, fonts or images (url(#id) names an element of the
+# page itself). Skipped (exit 77) where Chromium is not installed.
 # Usage: memory_html_test.sh PROFANA REPO_ROOT
 set -euo pipefail
 profana=$1 root=$2
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [[ -z "$browser" ]]; then echo "SKIPPED: chromium not installed"; exit 77; fi
+if [[ -z "$browser" ]]; then
+  # scripts/test installs Chromium and sets PROFANA_REQUIRE_CHROMIUM: there, a missing browser fails.
+  [[ "${PROFANA_REQUIRE_CHROMIUM:-0}" == 1 ]] && { echo "FAILED: chromium not installed"; exit 1; }
+  echo "SKIPPED: chromium not installed"; exit 77
+fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 check() {  # name, min colours, profana memory arguments...
   local name=$1 colours=$2; shift 2
@@ -21,13 +29,24 @@ import re, sys
 from png_pixels import read_png
 base, want_colours = sys.argv[1], int(sys.argv[2])
 page = open(base + ".html").read()
-for pattern in (r'<script[^>]+src=', r'<link', r'url\(', r'<img', r'@import', r'@font-face'):
+for pattern in (r'<script[^>]+src=', r'<link', r'url\((?!#)', r'<img', r'@import', r'@font-face'):
     assert not re.search(pattern, page), f"not self-contained: {pattern}"
 assert "Max memory allocated: " in page and "Max memory reserved: " in page
 assert 'class="peak"' in page, "peak not marked"
-drawn = int(re.search(r'data-drawn="(\d+)"', open(base + ".dom").read()).group(1))
-in_file = page.count('<path class="area"')
-assert drawn == in_file > 0, (drawn, in_file)
+# One block per device (the first shown); each plot's script ran and counted its areas.
+blocks = page.split('<div class="device"')[1:]
+drawn = [int(n) for n in re.findall(r'data-drawn="(\d+)"', open(base + ".dom").read())]
+in_file = [b.count('<path class="area"') for b in blocks]
+assert drawn == in_file and min(in_file) > 0, (drawn, in_file)
+for block in blocks:
+    # The legend names exactly the categories drawn, in the same order.
+    legend = re.findall(r'class="legend">([^<]*)<', block)
+    areas = re.findall(r'<path class="area"[^>]*><title>([^<]*)<', block)
+    assert legend == areas, (legend, areas)
+    # The header's allocated figure and the plotted peak: the same, or both given, labelled.
+    header = re.search(r'Max memory allocated: ([^<]*)<', block).group(1)
+    peak = re.search(r'class="peaklabel"[^>]*>peak ([^ ]+ [^ ]+) at', block).group(1)
+    assert peak in header or "plotted peak: " + peak in header, (header, peak)
 width, height, bpp, rows = read_png(base + ".png")
 # The plot area (inside the axes frame at x 90..1160, y 130..650), away from grid lines' colour.
 painted, total, colours = 0, 0, set()
@@ -47,4 +66,45 @@ PY
 check df_index_resolver 2 "$root/testdata/traces/hta/df_index_resolver/df_index_resolver.json.gz"
 check categories 4 "$root/testdata/memory/categories.json"
 check mlp_train 2 "$root/testdata/oracle/mlp_train/all/trace.kineto_like.json"
-echo "3 passed, 0 failed"
+
+# Zoom into a time range (PAGE.html?zoom=A:B runs what a drag across the plot runs): the middle
+# fifth of the plotted span. The areas are stretched by span / (B - A), the time axis is redrawn
+# with every tick inside A..B, and the Reset zoom button shows.
+page=$tmp/mlp_train.html
+range=$(/usr/bin/python3 -c '
+import re, sys
+x0, x1 = map(float, re.search(r"X0:([-\d.e]+),X1:([-\d.e]+)", open(sys.argv[1]).read()).groups())
+print(f"{x0 + 0.4 * (x1 - x0):.6f}:{x0 + 0.6 * (x1 - x0):.6f}")' "$page")
+timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$page?zoom=$range" \
+  > "$tmp/zoom.dom" 2>/dev/null
+/usr/bin/python3 - "$page" "$tmp/zoom.dom" "$range" <<'PY'
+import re, sys
+page, dom, rng = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+a, b = map(float, rng.split(":"))
+x0, x1 = map(float, re.search(r"X0:([-\d.e]+),X1:([-\d.e]+)", page).groups())
+assert re.search(r'data-view="([^"]*)"', dom).group(1) == f"{a:.6f}:{b:.6f}"
+k = float(re.search(r'<g clip-path="url\(#plotclip0\)"><g transform="translate\([^,]*,0\) scale\(([\d.e]+),1\)"', dom).group(1))
+assert abs(k - (x1 - x0) / (b - a)) < 1e-6 * k, (k, (x1 - x0) / (b - a))
+ticks = [float(t) for t in re.findall(r'class="tick xt"[^>]*>([^<]*)<', dom)]
+assert len(ticks) >= 3 and all(a - 1e-9 <= t <= b + 1e-9 for t in ticks), ticks
+assert re.search(r'class="unzoom"[^>]*visibility="visible"', dom)
+assert dom.count('<path class="area"') == page.count('<path class="area"')
+print(f"zoom {a}:{b} ms: areas x{k:.2f}, {len(ticks)} ticks from {ticks[0]} to {ticks[-1]}")
+PY
+# Two devices (cuda:1 and cpu): a selector lists both; the default (the accelerator) is shown,
+# and choosing the other (PAGE.html?device=cpu runs what the selector's change runs) shows only it.
+page=$tmp/df_index_resolver.html
+timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --dump-dom "file://$page?device=cpu" \
+  > "$tmp/cpu.dom" 2>/dev/null
+/usr/bin/python3 - "$page" "$tmp/df_index_resolver.dom" "$tmp/cpu.dom" <<'PY'
+import re, sys
+page, first, cpu = (open(f).read() for f in sys.argv[1:])
+assert re.findall(r'<option>([^<]*)</option>', page) == ["cuda:1", "cpu"]
+def shown(dom):
+    return [d for d, style in re.findall(r'<div class="device" data-device="([^"]*)"( style="[^"]*")?', dom)
+            if "display: none" not in style and "display:none" not in style]
+assert shown(first) == ["cuda:1"], shown(first)
+assert shown(cpu) == ["cpu"], shown(cpu)
+print("device selector: cuda:1, cpu; cuda:1 shown first, cpu alone after choosing it")
+PY
+echo "5 passed, 0 failed"

@@ -31,7 +31,10 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
         a.file, a.device.empty() ? "" : t.devices[devices.front()].name);
   if (f == OutputFormat::kTimeline || f == OutputFormat::kRaw || f == OutputFormat::kHtml) {
     if (t.devices.empty()) return report::FormatNoMemory(f, report::PageTitle(a.file));
-    devices = {a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front()};
+    uint32_t shown = a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front();
+    // html: every selected device, the default first (its selector switches); others: that one.
+    if (f != OutputFormat::kHtml) devices = {shown};
+    std::stable_partition(devices.begin(), devices.end(), [&](uint32_t d) { return d == shown; });
     if (f == OutputFormat::kTimeline)
       return report::FormatTimelineJson(passes::CoalesceTimeline(trace, t, devices[0]));
     if (f == OutputFormat::kRaw)

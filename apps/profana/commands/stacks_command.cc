@@ -5,7 +5,6 @@
 #include "profana/commands/option_checks.h"
 #include "profana/commands/stacks_load.h"
 #include "profana/passes/stacks.h"
-#include "profana/reporters/flamegraph_svg.h"
 #include "profana/reporters/stacks_reporter.h"
 
 namespace profana::app {
@@ -17,8 +16,7 @@ struct StacksArgs {
   std::string metric_text = "self_cpu";  // as given: the SVG's title says it
   StacksRequest request;
   std::string unit = "us";
-  bool merge = false;
-  bool diff = false;
+  bool merge = false, diff = false, full_paths = false, fold_instances = false;
   std::string svg;
 };
 
@@ -32,25 +30,29 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   // One line per event (export_stacks) needs no merging; everything else is drawn from the merge.
   r.per_event = !a.merge && !a.diff && a.common.format != OutputFormat::kJson;
   r.merged = !r.per_event || !a.svg.empty();
+  r.display = !a.svg.empty();
   std::vector<int64_t> ranks;
   std::string input = job ? fmt::format("{}", fmt::join(files, " ")) : files[0];
   PROFANA_ASSIGN_OR_RETURN(report::StacksText first,
                            job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                : LoadStacks(files[0], a.common, ctx, r));
-  std::string text;
+  report::StacksText second;
   if (a.diff) {
-    PROFANA_ASSIGN_OR_RETURN(report::StacksText second, LoadStacks(files[1], a.common, ctx, r));
-    text = report::FormatDiff(first.merged, second.merged);
-  } else {
-    text = report::FormatStacksAs(a.common.format, a.merge || job, first, input, r.metric, r.unit,
-                                  ranks);
+    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(files[1], a.common, ctx, r));
+    input = fmt::format("{} vs {}", files[0], files[1]);
   }
+  if (a.fold_instances) report::FoldStackInstances(&first), report::FoldStackInstances(&second);
+  std::string text = a.diff ? report::FormatDiff(first.merged, second.merged)
+                            : report::FormatStacksAs(a.common.format, a.merge || job, first, input,
+                                                     r.metric, r.unit, ranks);
   if (!a.svg.empty()) {
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
     std::string title = report::FlamegraphTitle(input, a.metric_text, first.source);
     PROFANA_RETURN_IF_ERROR(
-        Emit(report::FormatFlamegraphSvg(first.merged, title, a.unit), svg_out, ctx));
+        Emit(report::StacksSvg(a.diff ? second : first, a.diff ? &first : nullptr, title, a.unit,
+                               {a.fold_instances, !a.full_paths}),
+             svg_out, ctx));
     if (a.common.output.empty()) return Status::Ok();  // the SVG was what was asked for
   }
   return Emit(std::move(text), a.common, ctx);
@@ -86,6 +88,10 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
       ->default_str("us");
   cmd->add_option("--svg", args->svg,
                   "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
+  cmd->add_flag("--fold-instances", args->fold_instances,
+                "nn.Module: Block_0 ... Block_35 as one frame nn.Module: Block_* (text and SVG)");
+  cmd->add_flag("--full-paths", args->full_paths,
+                "SVG: keep Python frames' site-packages and home directory prefixes");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunStacks);

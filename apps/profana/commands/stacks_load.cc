@@ -19,7 +19,8 @@ Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptio
                 samples.trie.size() - 1, clock.Lap());
   if (std::string why = report::EmptyStacksReason(samples, r.metric); !why.empty())
     ctx.log.Warn("{}: {}", InputName(file), why);
-  report::StacksText out = report::ShapeStacks(trace, samples, r.unit, r.per_event, r.merged);
+  report::StacksText out =
+      report::ShapeStacks(trace, samples, r.unit, r.per_event, r.merged, r.display);
   ctx.log.Debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
                 out.merged.size(), clock.Lap());
   return out;

@@ -18,6 +18,7 @@ struct StacksRequest {
   report::StackUnit unit = report::StackUnit::kMicros;
   bool per_event = false;  // export_stacks' lines, one per event
   bool merged = false;     // the merge (for --merge, --diff, JSON and the SVG)
+  bool display = false;    // the merge with real spaces in frame names (the SVG)
 };
 
 // One trace: loads it and computes its samples; warns in one line why a result is empty.

@@ -1,6 +1,7 @@
 #include "profana/reporters/flamegraph_svg.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "fmt/format.h"
@@ -14,13 +15,38 @@ struct Node {
   std::string name;
   int64_t self = 0;
   int64_t total = 0;
+  int64_t base_self = 0;  // a differential's weights in the base run
+  int64_t base_total = 0;
   std::map<std::string, std::unique_ptr<Node>> children;  // sorted, as flamegraph.pl draws them
 };
 
 int64_t Sum(Node* n) {
   n->total = n->self;
-  for (auto& [name, child] : n->children) n->total += Sum(child.get());
+  n->base_total = n->base_self;
+  for (auto& [name, child] : n->children) {
+    n->total += Sum(child.get());
+    n->base_total += child->base_total;
+  }
   return n->total;
+}
+
+// Adds one folded stack's weight to the tree (to the base run's weights when `base`).
+void Add(Node* root, const std::string& stack, int64_t weight, bool base) {
+  Node* n = root;
+  size_t pos = 0;
+  while (pos <= stack.size()) {
+    size_t end = stack.find(';', pos);
+    if (end == std::string::npos) end = stack.size();
+    std::string frame = stack.substr(pos, end - pos);
+    auto& child = n->children[frame];
+    if (!child) {
+      child = std::make_unique<Node>();
+      child->name = frame;
+    }
+    n = child.get();
+    pos = end + 1;
+  }
+  (base ? n->base_self : n->self) += weight;
 }
 
 // Text for an attribute or element; control characters (not allowed in XML) shown visibly.
@@ -56,27 +82,46 @@ std::string Colour(std::string_view name) {
   return fmt::format("rgb({},{},{})", r, g, b);
 }
 
+// "+12.5%" / "-3.0%" / "new" / "gone": a differential frame's change, for its hover text.
+std::string Change(int64_t base, int64_t next) {
+  if (base == 0) return next == 0 ? "+0.0%" : "new";
+  if (next == 0) return "gone";
+  return fmt::format("{:+.1f}%", 100.0 * (next - base) / base);
+}
+
 constexpr int kWidth = 1200, kFrameHeight = 16, kPad = 10, kTop = 48;
 
 struct Layout {
   std::string frames;
   int max_depth = 0;
   size_t count = 0;
+  bool diff = false;
+  size_t only_base = 0;  // frames of a differential with weight in base only (not drawn)
+  int64_t only_base_weight = 0;
 };
 
 void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
           const std::string& unit, Layout* out) {
+  if (depth > 0 && out->diff && n.total == 0) {
+    // Only in the base run: no width in the new one. Counted once at its top frame.
+    ++out->only_base;
+    out->only_base_weight += n.base_total;
+    return;
+  }
   if (depth > 0) {
     double width = n.total * scale;
     out->max_depth = std::max(out->max_depth, depth);
     ++out->count;
+    std::string change = out->diff ? fmt::format(", base {} {}, {}", n.base_total, unit,
+                                                 Change(n.base_total, n.total))
+                                   : "";
     out->frames += fmt::format(
         "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({} {}, "
-        "{:.2f}%)</title>"
+        "{:.2f}%{})</title>"
         "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text "
         "x=\"0\" y=\"0\"></text></g>\n",
-        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, x, width,
-        kFrameHeight - 1, Colour(n.name));
+        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, change, x,
+        width, kFrameHeight - 1, out->diff ? DiffColour(n.base_total, n.total) : Colour(n.name));
   }
   double child_x = x;
   for (const auto& [name, child] : n.children) {
@@ -87,28 +132,24 @@ void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
 
 }  // namespace
 
+std::string DiffColour(int64_t base, int64_t next) {
+  if (base == next) return "rgb(250,250,250)";
+  double change = static_cast<double>(std::abs(next - base)) / std::max(base, next);
+  int other = static_cast<int>(210 * (1 - change));
+  return next > base ? fmt::format("rgb(255,{0},{0})", other)
+                     : fmt::format("rgb({0},{0},255)", other);
+}
+
 std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
-                                const std::string& title, const std::string& unit) {
+                                const std::string& title, const std::string& unit,
+                                const std::map<std::string, int64_t>* base) {
   Node root;
-  for (const auto& [stack, weight] : merged) {
-    Node* n = &root;
-    size_t pos = 0;
-    while (pos <= stack.size()) {
-      size_t end = stack.find(';', pos);
-      if (end == std::string::npos) end = stack.size();
-      std::string frame = stack.substr(pos, end - pos);
-      auto& child = n->children[frame];
-      if (!child) {
-        child = std::make_unique<Node>();
-        child->name = frame;
-      }
-      n = child.get();
-      pos = end + 1;
-    }
-    n->self += weight;
-  }
+  for (const auto& [stack, weight] : merged) Add(&root, stack, weight, false);
+  if (base)
+    for (const auto& [stack, weight] : *base) Add(&root, stack, weight, true);
   int64_t total = Sum(&root);
   Layout layout;
+  layout.diff = base != nullptr;
   double scale = total > 0 ? static_cast<double>(kWidth - 2 * kPad) / total : 0;
   Emit(root, 0, kPad, scale, std::max<int64_t>(total, 1), unit, &layout);
   int height = kTop + (layout.max_depth + 1) * kFrameHeight + 24;
@@ -123,14 +164,24 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
       "pointer; fill: #333; }}</style>\n"
       "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fdf8f0\"/>\n"
       "<text x=\"{cx}\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">{title}</text>\n"
-      "<text id=\"unzoom\" class=\"ui\" x=\"{pad}\" y=\"24\" style=\"display:none\">Reset "
+      "<text id=\"unzoom\" class=\"ui\" x=\"{pad}\" y=\"42\" style=\"display:none\">Reset "
       "zoom</text>\n"
-      "<text id=\"search\" class=\"ui\" x=\"{sx}\" y=\"24\">Search</text>\n"
+      "<text id=\"search\" class=\"ui\" x=\"{sx}\" y=\"42\">Search</text>\n"
       "<text id=\"matched\" x=\"{sx}\" y=\"{dy}\"></text>\n"
       "<text id=\"details\" x=\"{pad}\" y=\"{dy}\"></text>\n",
       fmt::arg("w", kWidth), fmt::arg("h", height), fmt::arg("n", layout.count),
       fmt::arg("cx", kWidth / 2), fmt::arg("title", Escape(title)), fmt::arg("pad", kPad),
       fmt::arg("sx", kWidth - 120), fmt::arg("dy", height - 6));
+  if (layout.diff) {
+    std::string gone = layout.only_base == 0
+                           ? ""
+                           : fmt::format(" {} frame(s) only in base, {} {}, not drawn.",
+                                         layout.only_base, layout.only_base_weight, unit);
+    out += fmt::format(
+        "<text id=\"note\" x=\"{}\" y=\"42\" text-anchor=\"middle\">Widths: new run. Red grew, "
+        "blue shrank (darker: larger relative change).{}</text>\n",
+        kWidth / 2, Escape(gone));
+  }
   out += layout.frames;
   // Zoom on click, reset on Escape or the "Reset zoom" button, search by regular expression,
   // labels clipped to their frame (assets/flamegraph.js). No external assets.

@@ -166,8 +166,8 @@ std::string Axes(const Plot& p) {
     double v = x_first + i * xs;
     double x = p.X(v * kMsPerUs);
     axes += fmt::format(
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid\"/>"
-        "<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{:g}</text>\n",
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"grid xt\"/>"
+        "<text x=\"{}\" y=\"{}\" class=\"tick xt\" text-anchor=\"middle\">{:g}</text>\n",
         Num(x), kTop, Num(x), kTop + ph, Num(x), kTop + ph + 18, v);
   }
   axes += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n",
@@ -202,11 +202,14 @@ std::string PeakMarker(const Plot& p, const Trace& trace, const passes::Function
       (r.peak_ts_ns - origin_ns) / 1e6, Escape(op));
 }
 
-// Every category, as the reference's figure legend.
-std::string Legend() {
+// The categories the plot draws (an area), in the reference's order, as its figure legend.
+std::string Legend(const Plot& p) {
   std::string legend;
   double lx = kLeft;
   for (int c = 0; c < passes::kMemoryCategories; ++c) {
+    bool any = false;
+    for (size_t i : p.rows) any |= p.timeline.sizes[i][c + 1] != 0;
+    if (!any) continue;
     std::string name = passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c));
     legend += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\"/>"
@@ -227,15 +230,21 @@ std::string TitleLines(const std::string& title, const std::string& device,
     std::string text = fmt::format("{:.2f} GiB", bytes / 1073741824.0);
     return bytes > 0 && bytes < (int64_t{10} << 20) ? text + " (" + FormatBytes(bytes) + ")" : text;
   };
+  // The allocator's total counts memory allocated before the trace; the plot (and its peak
+  // marker) only what the trace allocates: when they differ, both are given, labelled.
+  std::string plotted =
+      max_alloc != s.peak_bytes
+          ? fmt::format(", the allocator's total; plotted peak: {}", FormatBytes(s.peak_bytes))
+          : std::string();
   std::string reserved =
       s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
   std::string out = fmt::format(
       "<text x=\"{0}\" y=\"30\" class=\"title\" text-anchor=\"middle\">{1} ({2})</text>"
       "<text x=\"{0}\" y=\"56\" class=\"subtitle\" text-anchor=\"middle\">Max memory allocated: "
-      "{3}</text>"
+      "{3}{5}</text>"
       "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: "
       "{4}</text>\n",
-      kWidth / 2, Escape(title), Escape(device), gib(max_alloc), reserved);
+      kWidth / 2, Escape(title), Escape(device), gib(max_alloc), reserved, plotted);
   int64_t before =
       s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
   std::string note =
@@ -262,38 +271,67 @@ std::string HoverData(const Plot& p) {
   }
   w.EndArray();
   return fmt::format(
-      "const rows={};\nconst names={};\nconst L={},W={},X0={},X1={},unit=\"{}\",scale={};\n", data,
+      "{{rows:{},names:{},L:{},W:{},X0:{},X1:{},T:{},PH:{},unit:\"{}\",scale:{}}}", data,
       "[\"PARAMETER\",\"OPTIMIZER_STATE\",\"INPUT\",\"TEMPORARY\",\"ACTIVATION\",\"GRADIENT\","
       "\"AUTOGRAD_DETAIL\",\"Unknown\"]",
-      kLeft, kPlotWidth, p.x_min / kMsPerUs, p.x_max / kMsPerUs, p.unit, p.scale);
+      kLeft, kPlotWidth, p.x_min / kMsPerUs, p.x_max / kMsPerUs, kTop, kPlotHeight, p.unit,
+      p.scale);
+}
+
+// One device's plot in its own block (hidden unless `shown`), with the script call that wires
+// its hover readout and zoom.
+std::string DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
+                       const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
+                       const MemoryHtmlOptions& o, bool shown) {
+  const passes::MemoryDeviceSummary& s = t.summary[view.device];
+  const std::string& device = t.devices[view.device].name;
+  Plot plot = MakePlot(view.timeline, s.peak_bytes, o.origin_ns);
+  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", Escape(device),
+                                 shown ? "" : " style=\"display:none\"");
+  page += fmt::format(
+      "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
+      kWidth, kHeight, kWidth, kHeight, plot.rows.size());
+  page += TitleLines(o.title, device, s) + Legend(plot) + Axes(plot) + Areas(plot) +
+          PeakMarker(plot, trace, ev, s, view.report, o.origin_ns);
+  page += fmt::format(
+      "<line class=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n",
+      kTop, kTop + kPlotHeight);
+  // Drag across the plot to zoom into a time range; the button or Escape shows it all again.
+  page += fmt::format(
+      "<rect class=\"selection\" x=\"0\" y=\"{}\" width=\"0\" height=\"{}\" "
+      "visibility=\"hidden\"/>\n<text class=\"unzoom\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
+      "visibility=\"hidden\">Reset zoom</text>\n",
+      kTop, kPlotHeight, kWidth - kRight, kHeight - 22);
+  page += "</svg>\n<script>\nsetupPlot(document.currentScript.parentNode,";
+  page += HoverData(plot);
+  page += ");\n</script>\n</div>\n";
+  return page;
 }
 
 }  // namespace
 
 std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
-                             const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
                              const MemoryHtmlOptions& o) {
-  const passes::MemoryDeviceSummary& s = t.summary[view.device];
-  const std::string& device = t.devices[view.device].name;
-  Plot plot = MakePlot(view.timeline, s.peak_bytes, o.origin_ns);
+  const std::string& first = t.devices[views.front().device].name;
   std::string page =
       "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
-  page += Escape(o.title) + " (" + Escape(device) + ")</title>\n<style>\n";
+  page += Escape(o.title) + " (" + Escape(first) + ")</title>\n<style>\n";
   page += assets::kMemoryTimelineCss;
-  page += "</style>\n</head>\n<body>\n";
-  page += fmt::format(
-      "<svg id=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "viewBox=\"0 0 {} {}\" data-rows=\"{}\">\n",
-      kWidth, kHeight, kWidth, kHeight, plot.rows.size());
-  page += TitleLines(o.title, device, s) + Legend() + Axes(plot) + Areas(plot) +
-          PeakMarker(plot, trace, ev, s, view.report, o.origin_ns);
-  page += fmt::format(
-      "<line id=\"cursor\" x1=\"0\" y1=\"{}\" x2=\"0\" y2=\"{}\" visibility=\"hidden\"/>\n", kTop,
-      kTop + kPlotHeight);
-  page += "</svg>\n<div id=\"readout\"></div>\n<script>\n";
-  page += HoverData(plot);
+  page += "</style>\n<script>\n";
   page += assets::kMemoryTimelineJs;
-  page += "</script>\n</body>\n</html>\n";
+  page += "</script>\n</head>\n<body>\n<div id=\"readout\"></div>\n";
+  if (views.size() > 1) {
+    // Several devices: a selector shows one plot at a time.
+    page += "<div class=\"picker\"><label>Device <select id=\"device\">";
+    for (const passes::MemoryDeviceView& v : views)
+      page += fmt::format("<option>{}</option>", Escape(t.devices[v.device].name));
+    page += "</select></label></div>\n";
+  }
+  for (size_t i = 0; i < views.size(); ++i) page += DevicePlot(trace, ev, t, views[i], o, i == 0);
+  page += "</body>\n</html>\n";
   return page;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
@@ -16,9 +17,11 @@ struct MemoryHtmlOptions {
   int64_t origin_ns = 0;  // the x axis starts here
 };
 
-// The view's device, from its report and timeline.
+// The views' devices, from their reports and timelines: one plot each; with several, a device
+// selector shows one at a time (the first view's at first).
 std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& events,
-                             const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
+                             const passes::MemoryTimeline& t,
+                             const std::vector<passes::MemoryDeviceView>& views,
                              const MemoryHtmlOptions& options);
 
 }  // namespace profana::report

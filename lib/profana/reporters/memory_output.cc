@@ -33,7 +33,7 @@ std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
       return FormatTimelineCsv(t, views);
     default: {
       std::string title = PageTitle(context.input);
-      return FormatMemoryHtml(trace, events, t, views.front(), {title, context.origin_ns});
+      return FormatMemoryHtml(trace, events, t, views, {title, context.origin_ns});
     }
   }
 }

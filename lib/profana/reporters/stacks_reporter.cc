@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "fmt/format.h"
+#include "profana/reporters/flamegraph_svg.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/terminal_text.h"
 
@@ -17,9 +18,10 @@ int64_t Weight(const passes::StackSamples& s, size_t i, StackUnit unit) {
 // Root-first frames joined by ';'. Memoised per node: many samples share a stack.
 class StackText {
  public:
-  StackText(const Trace& trace, const passes::StackSamples& samples)
+  StackText(const Trace& trace, const passes::StackSamples& samples, bool export_text)
       : trace_(trace),
         samples_(samples),
+        export_text_(export_text),
         memo_(samples.trie.size()),
         done_(samples.trie.size(), 0) {}
   const std::string& Get(StackId node) {
@@ -30,7 +32,7 @@ class StackText {
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
       uint32_t n = *it, parent = samples_.trie.parent[n].value;
       std::string text = parent ? memo_[parent] + ";" : "";
-      text += FrameText(trace_, samples_, StackId(n));
+      text += FrameText(trace_, samples_, StackId(n), export_text_);
       memo_[n] = std::move(text);
       done_[n] = 1;
     }
@@ -40,13 +42,15 @@ class StackText {
  private:
   const Trace& trace_;
   const passes::StackSamples& samples_;
+  bool export_text_;
   std::vector<std::string> memo_;
   std::vector<uint8_t> done_;
 };
 
 }  // namespace
 
-std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node) {
+std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node,
+                      bool export_text) {
   std::string_view name = trace.str(samples.trie.frame[node.value]);
   if (node == samples.orphan_root && node.value) name = passes::StackSamples::kOrphanFrame;
   if (samples.trie.depth[node.value] > passes::kMaxStackFrames)
@@ -56,13 +60,13 @@ std::string FrameText(const Trace& trace, const passes::StackSamples& samples, S
   std::string text(name.substr(0, kMaxFrameText));
   if (name.size() > kMaxFrameText) text += "[...]";
   for (char& c : text)
-    if (c == ' ' || c == ';' || c == '\t' || c == '\n') c = '_';
+    if ((export_text && c == ' ') || c == ';' || c == '\t' || c == '\n') c = '_';
   return Printable(text);
 }
 
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
                             StackUnit unit) {
-  StackText text(trace, samples);
+  StackText text(trace, samples, true);
   std::string out;
   char number[24];
   for (size_t i = 0; i < samples.stack.size(); ++i) {
@@ -78,13 +82,13 @@ std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samp
 }
 
 std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           StackUnit unit) {
+                                           StackUnit unit, bool export_text) {
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
     if (w > 0 && samples.stack[i].value) per_node[samples.stack[i].value] += w;
   }
-  StackText text(trace, samples);
+  StackText text(trace, samples, export_text);
   std::map<std::string, int64_t> merged;
   for (uint32_t n = 1; n < per_node.size(); ++n)
     if (per_node[n]) merged[text.Get(StackId(n))] += per_node[n];
@@ -162,12 +166,29 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
 }
 
 StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool per_event, bool merged) {
+                       bool per_event, bool merged, bool display) {
   StacksText out;
   out.source = samples.source;
   if (per_event) out.collapsed = FormatCollapsed(trace, samples, unit);
   if (merged) out.merged = MergeStacks(trace, samples, unit);
+  if (display) out.display = MergeStacks(trace, samples, unit, false);
   return out;
+}
+
+void FoldStackInstances(StacksText* s) {
+  FrameLabels fold{true, false};
+  s->collapsed = RelabelLines(s->collapsed, fold);
+  s->merged = RelabelStacks(s->merged, fold);
+}
+
+std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
+                      const std::string& unit, FrameLabels labels) {
+  auto named = [&](const StacksText& s) {
+    return RelabelStacks(s.display.empty() ? s.merged : s.display, labels);
+  };
+  if (!base) return FormatFlamegraphSvg(named(run), title, unit);
+  std::map<std::string, int64_t> before = named(*base);
+  return FormatFlamegraphSvg(named(run), title, unit, &before);
 }
 
 std::string FormatStacksAs(OutputFormat format, bool merged, const StacksText& stacks,

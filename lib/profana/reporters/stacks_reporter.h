@@ -10,6 +10,7 @@
 #include "profana/job/rank_summary.h"
 #include "profana/model/trace.h"
 #include "profana/passes/stacks.h"
+#include "profana/reporters/frame_labels.h"
 #include "profana/reporters/output_format.h"
 
 namespace profana::report {
@@ -19,9 +20,11 @@ enum class StackUnit { kMicros, kNanos };  // integer microseconds (PyTorch's) o
 // One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
                             StackUnit unit);
-// Distinct stack text -> summed weight of the lines FormatCollapsed would print.
+// Distinct stack text -> summed weight of the lines FormatCollapsed would print. Without
+// `export_text`, frames keep their spaces (the flamegraph SVG's names; only ";", tab and newline
+// become "_").
 std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           StackUnit unit);
+                                           StackUnit unit, bool export_text = true);
 std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 // "stack weight_base weight_new" for every stack in either, sorted (difffolded.pl's format).
 std::string FormatDiff(const std::map<std::string, int64_t>& base,
@@ -32,10 +35,20 @@ std::string FormatDiff(const std::map<std::string, int64_t>& base,
 struct StacksText {
   std::string collapsed;
   std::map<std::string, int64_t> merged;
+  std::map<std::string, int64_t> display;  // the merge with real spaces, for the SVG (`display`)
   passes::StackSource source = passes::StackSource::kAuto;  // where the stacks came from
 };
 StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool per_event, bool merged);
+                       bool per_event, bool merged, bool display = false);
+
+// --fold-instances: numbered module instances folded into one frame (FoldInstance) in the
+// export_stacks lines and the merge; the display merge is left to StacksSvg.
+void FoldStackInstances(StacksText* stacks);
+
+// The flamegraph SVG of `run` (a differential from `base` when given): frames named from the
+// display merge where there is one (real spaces), else the merge, relabelled by `labels`.
+std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
+                      const std::string& unit, FrameLabels labels);
 
 // What `stacks` prints for one result (the differential aside): JSON, the merge (`merged`), or
 // export_stacks' lines. `input` and `ranks` name what the JSON describes.
@@ -66,7 +79,9 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
                              const std::map<std::string, int64_t>& merged,
                              const std::vector<int64_t>& ranks = {});
 
-// The frame's text as a flamegraph line shows it.
-std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node);
+// The frame's text as a flamegraph line shows it (export_stacks' spaces as "_" with
+// `export_text`).
+std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node,
+                      bool export_text = true);
 
 }  // namespace profana::report
