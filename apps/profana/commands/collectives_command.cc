@@ -1,8 +1,5 @@
 // profana collectives: each collective matched across the ranks of a job, with its skew,
 // transfer time, waits and bandwidth; the stragglers; the clock offsets that align the ranks.
-#include <algorithm>
-
-#include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
@@ -39,33 +36,11 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
             return job::SummarizeRank(t, e, p, so);
           },
           [](job::RankSummary* s, const std::string& path) {
-            if (s->collectives_recorded) return Status::Ok();
-            return Status(ErrorCode::kInvalidArgument,
-                          fmt::format("{}: this summary holds no collective ledger (an older "
-                                      "profana summarize wrote it, or it was merged with one): "
-                                      "summarize the traces again",
-                                      path));
+            return job::RequireCollectiveLedger(*s, path);
           }));
-  // Every rank of every input (a merged summary holds several), in rank order, with its steps.
-  std::vector<job::RankCalls> ranks;
+  std::vector<job::RankCalls> ranks = job::TakeRankCalls(&job);
   int64_t calls = 0;
-  for (job::RankSummary& s : job.ranks) {
-    for (job::RankCollectives& c : s.collectives) {
-      job::RankCalls r;
-      r.rank = c.rank;
-      r.calls = std::move(c.calls);
-      calls += static_cast<int64_t>(r.calls.size());
-      for (const job::RankStep& step : s.steps) {
-        if (step.rank != c.rank) continue;
-        ++r.steps;
-        r.step_wall_ns += step.row.wall_ns;
-      }
-      ranks.push_back(std::move(r));
-    }
-  }
-  std::stable_sort(
-      ranks.begin(), ranks.end(),
-      [](const job::RankCalls& x, const job::RankCalls& y) { return x.rank < y.rank; });
+  for (const job::RankCalls& r : ranks) calls += static_cast<int64_t>(r.calls.size());
   job::CollectivesResult result = job::AnalyzeCollectives(ranks, !a.no_align);
   report::CollectivesReport r;
   r.inputs = a.job.inputs;

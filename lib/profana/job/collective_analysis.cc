@@ -170,4 +170,32 @@ CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool a
   return out;
 }
 
+std::vector<RankCalls> TakeRankCalls(JobSummary* job) {
+  std::vector<RankCalls> ranks;
+  for (RankSummary& s : job->ranks) {
+    for (RankCollectives& c : s.collectives) {
+      RankCalls r;
+      r.rank = c.rank;
+      r.calls = std::move(c.calls);
+      for (const RankStep& step : s.steps) {
+        if (step.rank != c.rank) continue;
+        ++r.steps;
+        r.step_wall_ns += step.row.wall_ns;
+      }
+      ranks.push_back(std::move(r));
+    }
+  }
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const RankCalls& x, const RankCalls& y) { return x.rank < y.rank; });
+  return ranks;
+}
+
+Status RequireCollectiveLedger(const RankSummary& summary, const std::string& path) {
+  if (summary.collectives_recorded) return Status::Ok();
+  return Status(ErrorCode::kInvalidArgument,
+                path +
+                    ": this summary holds no collective ledger (an older profana summarize "
+                    "wrote it, or it was merged with one): summarize the traces again");
+}
+
 }  // namespace profana::job

@@ -22,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/job/collective_calls.h"
+#include "profana/job/rank_summary.h"
 
 namespace profana::job {
 
@@ -86,5 +88,13 @@ double BusFactor(CollectiveKind kind, int64_t n);
 
 // `ranks` in rank order. align = false keeps each rank's own clock.
 CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool align);
+
+// Every rank of a job (a merged summary holds several per input), in rank order, each with its
+// calls (moved out of the job) and its steps' count and wall time.
+std::vector<RankCalls> TakeRankCalls(JobSummary* job);
+
+// kInvalidArgument naming `path` when a summary holds no collective ledger (written by an older
+// profana summarize, or merged with such a file): the calls cannot be matched without it.
+Status RequireCollectiveLedger(const RankSummary& summary, const std::string& path);
 
 }  // namespace profana::job
