@@ -129,7 +129,7 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     auto views = p::ViewMemoryDevices(trace, events, memory, {device},
                                       p::kMemoryReport | p::kMemoryTimeline);
     RequireNoControls(
-        r::FormatMemoryHtml(trace, events, memory, views.front(), {input, events.origin_ns}));
+        r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
   }
   // info, check, diff
   p::TraceSummary summary = p::SummariseTrace(trace);
@@ -140,7 +140,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   r::FormatValidationText(input, checks, trace);
   r::FormatValidationJson(input, checks);
   p::TraceDiff diff = p::DiffTraces(trace, events, trace, events, {});
-  r::DiffReportOptions d{input, input};
+  r::DiffReportOptions d;
+  d.base_name = d.new_name = input;
   r::FormatDiffText(diff, d);
   r::FormatDiffMarkdown(diff, d);
   r::FormatDiffCsv(diff, d);
