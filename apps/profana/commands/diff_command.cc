@@ -24,9 +24,10 @@ struct DiffArgs {
 };
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  report::DiffReportOptions r{
-      a.base, a.next, a.row_limit, UseColor(a.color, a.common), a.max_name_width, a.no_truncate};
-  r.full_names = a.full_names;
+  report::DiffReportOptions r;
+  r.base_name = a.base, r.new_name = a.next, r.row_limit = a.row_limit;
+  r.color = UseColor(a.color, a.common);
+  r.max_name_width = a.max_name_width, r.no_truncate = a.no_truncate, r.full_names = a.full_names;
   if (!a.by_rank) {
     PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
                              DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
