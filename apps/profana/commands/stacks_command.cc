@@ -25,12 +25,8 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   if (a.diff && files.size() != 2)
     return Status(ErrorCode::kInvalidArgument, "--diff needs two files: BASE NEW");
   bool job = !a.diff && !IsSingleTraceRun(a.job);
-  StacksRequest r = a.request;
-  r.unit = a.unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
-  // One line per event (export_stacks) needs no merging; everything else is drawn from the merge.
-  r.per_event = !a.merge && !a.diff && a.common.format != OutputFormat::kJson;
-  r.merged = !r.per_event || !a.svg.empty();
-  r.display = !a.svg.empty();
+  StacksRequest r = ShapeRequest(a.request, a.unit, a.merge || a.diff,
+                                 a.common.format == OutputFormat::kJson, !a.svg.empty());
   std::vector<int64_t> ranks;
   std::string input = job ? fmt::format("{}", fmt::join(files, " ")) : files[0];
   PROFANA_ASSIGN_OR_RETURN(report::StacksText first,

@@ -7,6 +7,15 @@
 
 namespace profana::app {
 
+StacksRequest ShapeRequest(StacksRequest r, const std::string& unit, bool merge, bool json,
+                           bool svg) {
+  r.unit = unit == "ns" ? report::StackUnit::kNanos : report::StackUnit::kMicros;
+  r.per_event = !merge && !json;
+  r.merged = !r.per_event || svg;
+  r.display = svg;
+  return r;
+}
+
 Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& r) {
   std::optional<FunctionEventIndex> index;

@@ -21,6 +21,12 @@ struct StacksRequest {
   bool display = false;    // the merge with real spaces in frame names (the SVG)
 };
 
+// The request with what the output needs: weights in `unit` ("us" or "ns"); one line per event
+// (export_stacks) unless `merge` or `json`; the merge for everything else and for an `svg`, whose
+// names keep real spaces.
+StacksRequest ShapeRequest(StacksRequest request, const std::string& unit, bool merge, bool json,
+                           bool svg);
+
 // One trace: loads it and computes its samples; warns in one line why a result is empty.
 Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& request);
