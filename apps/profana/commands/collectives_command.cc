@@ -37,7 +37,8 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
           },
           [](job::RankSummary* s, const std::string& path) {
             return job::RequireCollectiveLedger(*s, path);
-          }));
+          },
+          /*function_events=*/false));
   std::vector<job::RankCalls> ranks = job::TakeRankCalls(&job);
   int64_t calls = 0;
   for (const job::RankCalls& r : ranks) calls += static_cast<int64_t>(r.calls.size());

@@ -40,7 +40,8 @@ bool IsSingleTraceRun(const JobArgs& a) {
 }
 
 Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce, const SummaryUse& use_summary) {
+                                const RankReducer& reduce, const SummaryUse& use_summary,
+                                bool function_events) {
   job::RankSelection selection;
   if (!a.ranks.empty()) {
     PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
@@ -71,8 +72,8 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
     auto reduce_one = [&](const Trace& t, const std::optional<FunctionEventIndex>& ix) {
-      passes::FunctionEventList events =
-          passes::BuildFunctionEvents(t, ix, options.link, /*counts=*/false);
+      passes::FunctionEventList events;
+      if (function_events) events = passes::BuildFunctionEvents(t, ix, options.link, false);
       if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(t)) {
         unlinked_traces.fetch_add(1);
         enclosed_launches.fetch_add(events.launches_enclosed);

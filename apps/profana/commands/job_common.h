@@ -35,8 +35,11 @@ using RankReducer = std::function<Result<job::RankSummary>(
 // Per summary file among the inputs: makes it what the reducer would have made (or says why it
 // cannot). Without one, the command reads traces only.
 using SummaryUse = std::function<Status(job::RankSummary*, const std::string& path)>;
+// Without `function_events`, the reducer gets an empty list: for summaries that read the trace
+// only (steps, collectives), which then skip the op tree and the kernel attribution.
 Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce, const SummaryUse& use_summary = {});
+                                const RankReducer& reduce, const SummaryUse& use_summary = {},
+                                bool function_events = true);
 
 // The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with
 // `steps`, each rank's step rows too.

@@ -22,7 +22,8 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
           [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
             return job::SummarizeRank(t, e, p, so);
           },
-          [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
+          [](job::RankSummary*, const std::string&) { return Status::Ok(); },
+          /*function_events=*/false));
   job::RankSummary all = job.Combine();
   report::StepsReport r;
   r.inputs = a.job.inputs;

@@ -122,7 +122,7 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   src.input_bytes = trace.metadata.input_bytes;
   src.devices = trace.metadata.devices;
   s.sources.push_back(std::move(src));
-  s.has_memory_records = events.has_memory_records;
+  s.has_memory_records = passes::RecordsMemory(trace);
   if (options.table) {
     s.rows = Reinterned(
         trace.strings, passes::ComputeKeyAverages(trace, events, options.key_averages), &s.strings);

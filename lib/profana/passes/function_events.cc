@@ -57,6 +57,10 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
 
 }  // namespace
 
+bool RecordsMemory(const Trace& trace) {
+  return trace.memory.size() > 0 || trace.metadata.profile_memory;
+}
+
 FunctionEventList BuildFunctionEvents(const Trace& trace,
                                       const std::optional<FunctionEventIndex>& index, LinkRule link,
                                       bool counts) {
@@ -66,7 +70,7 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   BindEventFields(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
-  out.has_memory_records = trace.memory.size() > 0 || trace.metadata.profile_memory;
+  out.has_memory_records = RecordsMemory(trace);
   out.legacy = trace.metadata.legacy_kernels;
   out.origin_ns = trace.metadata.origin.ns;
   if (indexed) out.trace_has_links = true;

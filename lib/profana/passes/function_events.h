@@ -109,6 +109,10 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
                                       const std::optional<FunctionEventIndex>& index = std::nullopt,
                                       LinkRule link = LinkRule::kAuto, bool counts = false);
 
+// Whether the trace recorded memory ([memory] records, or profile_memory set): the memory
+// columns are shown. FunctionEventList::has_memory_records holds it for a built list.
+bool RecordsMemory(const Trace& trace);
+
 // Kineto writes an activity's own correlation id as its External id when it linked no op (and,
 // since 2025, no External id at all); 2022-2023 Kineto wrote the own id everywhere. A trace
 // records links when some launch or device activity names another id. In kernel_attribution.cc.
