@@ -113,7 +113,6 @@ std::string FormatIdleJson(const std::string& input, const Trace& t,
   w.EndArray();
   w.Key("longest_gaps").BeginArray();
   for (const passes::Gap& g : b.longest) {
-    std::string_view next = t.str(t.events.name[g.next_activity.value]);
     w.BeginObject();
     w.Key("device").Int(g.device);
     w.Key("stream").String(StreamName(t, g.stream));
