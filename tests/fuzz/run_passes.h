@@ -128,8 +128,7 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     r::FormatRawJson(p::RawTimeline(trace, memory, device));
     auto views = p::ViewMemoryDevices(trace, events, memory, {device},
                                       p::kMemoryReport | p::kMemoryTimeline);
-    RequireNoControls(
-        r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
+    RequireNoControls(r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
   }
   // info, check, diff
   p::TraceSummary summary = p::SummariseTrace(trace);
