@@ -1,6 +1,17 @@
 #include "profana/commands/job_common.h"
 
-#if defined(__GLIBC__)
+// glibc's heap tuning, where glibc's malloc is the allocator: a sanitizer replaces it, and
+// malloc_trim on glibc's own (then unused) heap is not safe there.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROFANA_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PROFANA_ASAN 1
+#endif
+#if defined(__GLIBC__) && !defined(PROFANA_ASAN)
+#define PROFANA_TUNE_GLIBC_HEAP 1
 #include <malloc.h>
 #endif
 
@@ -100,12 +111,12 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   // others', and each rank's small summary, placed in pages a trace has touched, keeps them
   // resident. So the workers share one heap, and the freed pages go back after each input: the
   // peak stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
-#if defined(__GLIBC__)
+#if defined(PROFANA_TUNE_GLIBC_HEAP)
   mallopt(M_ARENA_MAX, 1);
 #endif
   auto summarize_and_trim = [&](const job::JobInput& in) {
     Result<std::vector<job::RankSummary>> r = summarize(in);
-#if defined(__GLIBC__)
+#if defined(PROFANA_TUNE_GLIBC_HEAP)
     malloc_trim(0);
 #endif
     return r;
