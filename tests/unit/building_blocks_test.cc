@@ -148,13 +148,18 @@ TEST_CASE("PyTorch's number formats", "[format]") {
   CHECK(FormatTime(1234567) == "1.235s");
   CHECK(FormatTimeShare(1, 3) == "33.33%");
   CHECK(FormatTimeShare(0, 0) == "NaN");
-  CHECK(FormatMemory(1023) == "1023 b");
-  CHECK(FormatMemory(-1024) == "-1.00 Kb");
-  CHECK(FormatMemory(41984) == "41.00 Kb");
-  CHECK(FormatMemory(3 * 1024 * 1024) == "3.00 Mb");
-  CHECK(FormatMemory(int64_t{5} << 30) == "5.00 Gb");
+  CHECK(FormatMemory(1023) == "1023 B");
+  CHECK(FormatMemory(-1024) == "-1.00 KB");
+  CHECK(FormatMemory(41984) == "41.00 KB");
+  CHECK(FormatMemory(3 * 1024 * 1024) == "3.00 MB");
+  using profana::report::MemoryUnits;
+  CHECK(FormatMemory(1023, MemoryUnits::kPyTorch113) == "1023 b");
+  CHECK(FormatMemory(-1024, MemoryUnits::kPyTorch113) == "-1.00 Kb");
+  CHECK(FormatMemory(3 * 1024 * 1024, MemoryUnits::kPyTorch113) == "3.00 Mb");
+  CHECK(FormatMemory(5LL << 30, MemoryUnits::kPyTorch113) == "5.00 Gb");
+  CHECK(FormatMemory(int64_t{5} << 30) == "5.00 GB");
   // -2^63 bytes = -2^33 GiB; its magnitude does not fit in an int64_t.
-  CHECK(FormatMemory(INT64_MIN) == "-8589934592.00 Gb");
+  CHECK(FormatMemory(INT64_MIN) == "-8589934592.00 GB");
 }
 
 TEST_CASE("widths and slices count code points like Python", "[format]") {

@@ -55,7 +55,7 @@ TEST_CASE("a byte count of -2^63 prints without overflowing", "[hostile]") {
                "\"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}"));
   auto table = Run({"table", t.path});
   CHECK(table.code == 0);
-  CHECK(table.out.find("-8589934592.00 Gb") != std::string::npos);
+  CHECK(table.out.find("-8589934592.00 GB") != std::string::npos);
   // The memory timeline sets such a record aside, and says so.
   auto memory = Run({"memory", t.path});
   CHECK(memory.code == 0);

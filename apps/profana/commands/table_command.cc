@@ -87,6 +87,16 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
                 "One row per event, un-averaged (function_events.table())");
   cmd->add_flag("--no-truncate", args->table.no_truncate,
                 "Never shorten names, shapes or source locations");
+  cmd->add_option_function<std::string>(
+         "--memory-units",
+         [args](const std::string& v) {
+           args->table.memory_units =
+               v == "1.13" ? report::MemoryUnits::kPyTorch113 : report::MemoryUnits::kPyTorch2;
+         },
+         "Spell memory sizes as PyTorch 2.x does (2: KB, MB, GB, B) or as 1.13 did (1.13: Kb, Mb, "
+         "Gb, b)")
+      ->check(OneOf("--memory-units", "version", {"2", "1.13"}))
+      ->default_str("2");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv});

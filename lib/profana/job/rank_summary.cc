@@ -9,14 +9,14 @@
 namespace profana::job {
 namespace {
 
-using RowKey = std::tuple<uint32_t, uint8_t, bool, uint32_t, std::vector<uint32_t>>;
+using RowKey = std::tuple<uint32_t, uint8_t, bool, bool, uint32_t, std::vector<uint32_t>>;
 
 RowKey KeyOf(const passes::AverageRow& r) {
   std::vector<uint32_t> stack;
   stack.reserve(r.stack.size());
   for (StringId s : r.stack) stack.push_back(s.value);
-  return {r.key.value, static_cast<uint8_t>(r.device_type), r.legacy,
-          r.shapes_shown ? r.input_shapes.value : 0, std::move(stack)};
+  return {r.key.value,       static_cast<uint8_t>(r.device_type),       r.legacy,
+          r.user_annotation, r.shapes_shown ? r.input_shapes.value : 0, std::move(stack)};
 }
 
 StringId Reintern(const StringPool& from, StringId id, StringPool* to) {

@@ -65,14 +65,15 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
     for (StringId f : r.stack) stack += (stack.empty() ? "" : ", ") + Str(s.strings.Get(f));
     fmt::format_to(
         std::back_inserter(*out),
-        "{}\n {{\"name\": {}, \"device_type\": \"{}\", \"legacy\": {}, \"input_shapes\": {}, "
+        "{}\n {{\"name\": {}, \"device_type\": \"{}\", \"legacy\": {}, \"user_annotation\": {}, "
+        "\"input_shapes\": {}, "
         "\"shapes_shown\": {}, \"stack\": [{}], \"top_level\": {}, \"origin\": [{}, {}], "
         "\"count\": {}, \"cpu_total_us\": {}, \"self_cpu_us\": {}, \"cuda_total_us\": {}, "
         "\"self_cuda_us\": {}, \"cpu_total_ns\": {}, \"self_cpu_ns\": {}, \"cuda_total_ns\": {}, "
         "\"self_cuda_ns\": {}, \"cpu_memory\": {}, \"self_cpu_memory\": {}, \"cuda_memory\": {}, "
         "\"self_cuda_memory\": {}}}",
         i ? "," : "", Str(s.strings.Get(r.key)),
-        r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy,
+        r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy, r.user_annotation,
         Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level, origin[i].rank,
         origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us, r.self_cuda_us,
         r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns, r.cpu_memory,
@@ -175,6 +176,14 @@ class Reader {
     bool v = false;
     element e = Field(o, key, where);
     if (ok() && e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
+    return v;
+  }
+  // A boolean that older files leave out (false then).
+  bool OptionalBool(object o, std::string_view key, const std::string& where) {
+    element e;
+    if (!ok() || o[key].get(e)) return false;
+    bool v = false;
+    if (e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
     return v;
   }
   std::string_view String(object o, std::string_view key, const std::string& where) {
@@ -284,6 +293,7 @@ void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
       r.Fail(where + ".device_type", "expected \"cpu\" or \"cuda\"");
     row.device_type = device == "cuda" ? passes::DeviceType::kCUDA : passes::DeviceType::kCPU;
     row.legacy = r.Bool(o, "legacy", where);
+    row.user_annotation = r.OptionalBool(o, "user_annotation", where);
     row.input_shapes = s->strings.Intern(r.String(o, "input_shapes", where));
     row.shapes_shown = r.Bool(o, "shapes_shown", where);
     array stack = r.Array(o, "stack", where);

@@ -20,8 +20,9 @@ namespace profana {
 // names. Bump when BuildFunctionEvents would decide anything differently (the origin of PyTorch's
 // float times included, which cuda_total_us depends on), or the columns change: a file with an
 // index of another version is analysed from its events instead. Version 2 added the CUDA totals;
-// version 3 credits kernels by recorded links (LinkRule::kAuto).
-constexpr uint32_t kFunctionEventIndexVersion = 3;
+// version 3 credits kernels by recorded links (LinkRule::kAuto); version 4 lists GPU user
+// annotations.
+constexpr uint32_t kFunctionEventIndexVersion = 4;
 
 struct FunctionEventIndex {
   uint32_t version = kFunctionEventIndexVersion;

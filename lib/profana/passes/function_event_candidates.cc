@@ -1,6 +1,7 @@
 #include "profana/passes/function_event_candidates.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string_view>
 
 namespace profana::passes {
@@ -18,6 +19,55 @@ constexpr std::string_view kFilteredNames[] = {
 
 }  // namespace
 
+AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
+  const std::string& format = trace.metadata.format;
+  if (format != "kineto-json" && format != "chrome-json-array") return {};
+  const EventTable& ev = trace.events;
+  bool any = false;
+  for (size_t i = 0; i < ev.size() && !any; ++i)
+    any = ev.kind[i] == ActivityKind::kGpuUserAnnotation;
+  if (!any) return {};
+  // A file with fractional microseconds has some time that is not a whole microsecond.
+  for (size_t i = 0; i < ev.size(); ++i)
+    if (ev.start_ns[i] % 1000 != 0 || ev.end_ns[i] % 1000 != 0) return {1, -1};
+  return {1000, 0};
+}
+
+// Kineto's own overhead ranges in a Chrome-trace JSON file (cat "overhead").
+std::vector<uint8_t> KinetoOverheadEvents(const Trace& trace) {
+  std::vector<uint8_t> out;
+  const std::string& format = trace.metadata.format;
+  if (format != "kineto-json" && format != "chrome-json-array") return out;
+  StringId overhead;
+  if (!trace.strings.Find("overhead", &overhead)) return out;
+  const EventTable& ev = trace.events;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] != ActivityKind::kCpuOther || ev.category[i] != overhead) continue;
+    // libkineto's OverheadActivity has device id -1, which its writer prints as the pid; other
+    // profilers' "overhead" ranges (rocmProfileData's own writes) are not Kineto activities.
+    ThreadId t = ev.thread[i];
+    if (t.value >= trace.threads.size() || trace.threads[t.value].pid != -1) continue;
+    if (out.empty()) out.assign(ev.size(), 0);
+    out[i] = 1;
+  }
+  return out;
+}
+
+// The thread that stopped the profiler, whose id PyTorch gives Kineto events nothing links to:
+// the process's main thread (tid == pid), else the thread of the first op.
+ThreadId MainThread(const Trace& trace) {
+  const EventTable& ev = trace.events;
+  ThreadId first = ThreadId::None();
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (!IsOpOrAnnotation(ev.kind[i])) continue;
+    ThreadId t = ev.thread[i];
+    if (!first.valid()) first = t;
+    if (t.value < trace.threads.size() && trace.threads[t.value].tid == trace.threads[t.value].pid)
+      return t;
+  }
+  return first;
+}
+
 void SelectCandidates(Candidates* candidates) {
   Candidates& c = *candidates;
   std::vector<StringId> filtered;
@@ -25,15 +75,48 @@ void SelectCandidates(Candidates* candidates) {
     StringId id;
     if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
   }
+  const AnnotationCorrection fix = KinetoAnnotationCorrection(c.trace);
+  const std::vector<uint8_t> overhead = KinetoOverheadEvents(c.trace);
+  if (!overhead.empty()) c.main_thread = MainThread(c.trace);
   c.cand.reserve(c.ev.size() + 16);
   for (uint32_t i = 0; i < c.ev.size(); ++i) {
     ActivityKind kind = c.ev.kind[i];
-    bool cpu = IsCpuFunctionEvent(kind);
-    if (!cpu && !IsDeviceWork(kind)) continue;
+    bool is_overhead = !overhead.empty() && overhead[i] && c.main_thread.valid();
+    bool cpu = IsCpuFunctionEvent(kind) || is_overhead;
+    // PyTorch 2.x makes GPU user annotations DeviceType.CUDA FunctionEvents (rows of their own,
+    // left out of the CUDA total).
+    bool annotation = kind == ActivityKind::kGpuUserAnnotation;
+    if (!cpu && !IsDeviceWork(kind) && !annotation) continue;
     if (std::find(filtered.begin(), filtered.end(), c.ev.trace_name[i]) != filtered.end()) continue;
-    c.cand.push_back({i, false, c.ev.start_ns[i], c.ev.end_ns[i]});
+    int64_t start = c.ev.start_ns[i], end = c.ev.end_ns[i];
+    if (annotation) start += fix.start_ns, end += fix.end_ns;
+    c.cand.push_back({i, false, start, end});
     c.device.push_back(cpu ? DeviceType::kCPU : DeviceType::kCUDA);
+    c.overhead.push_back(is_overhead);
   }
+  if (fix.start_ns == 0 && fix.end_ns == 0) return;
+  // Corrected annotations may move past events that start at their new time: PyTorch sorts by
+  // (start, -end) what it has, stably, and libkineto makes the GPU spans after the activities
+  // under them, so an annotation with the span of its only kernel comes after it.
+  auto is_annotation = [&](uint32_t i) {
+    return c.ev.kind[c.cand[i].source] == ActivityKind::kGpuUserAnnotation;
+  };
+  std::vector<uint32_t> order(c.cand.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (c.cand[a].start_ns != c.cand[b].start_ns) return c.cand[a].start_ns < c.cand[b].start_ns;
+    if (c.cand[a].end_ns != c.cand[b].end_ns) return c.cand[a].end_ns > c.cand[b].end_ns;
+    return !is_annotation(a) && is_annotation(b);
+  });
+  auto permute = [&](auto& column) {
+    std::remove_reference_t<decltype(column)> sorted;
+    sorted.reserve(column.size());
+    for (uint32_t p : order) sorted.push_back(column[p]);
+    column.swap(sorted);
+  };
+  permute(c.cand);
+  permute(c.device);
+  permute(c.overhead);
 }
 
 FunctionEventList CompactCandidates(const Candidates& c) {

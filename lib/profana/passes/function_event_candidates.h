@@ -30,6 +30,11 @@ struct Candidates {
 
   std::vector<Candidate> cand;
   std::vector<DeviceType> device;
+  // Kineto's overhead events ("Activity Buffer Request"): PyTorch 2.x makes them CPU
+  // FunctionEvents on the thread that stopped the profiler (no link gives them another), where
+  // they nest into the op they overlap and share its kernels (they take its correlation id).
+  std::vector<uint8_t> overhead;
+  ThreadId main_thread = ThreadId::None();
   std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
   std::vector<int32_t> parent;                     // -1 = top level
   std::vector<uint8_t> scope;                      // 1 = backward function
@@ -55,9 +60,23 @@ struct Candidates {
     return cand[i].synthetic ? memory_name : ev.name[cand[i].source];
   }
   ThreadId ThreadOf(size_t i) const {
-    return cand[i].synthetic ? trace.memory.thread[cand[i].source] : ev.thread[cand[i].source];
+    if (cand[i].synthetic) return trace.memory.thread[cand[i].source];
+    return overhead[i] ? main_thread : ev.thread[cand[i].source];
   }
 };
+
+// Kineto's JSON writer draws a GPU user annotation wider than the span PyTorch's FunctionEvent has
+// (libkineto output_json.cpp): 1 ns earlier and 1 ns later in files with fractional microseconds,
+// 1 us earlier in integer-microsecond files. What to add to the file's start and end to get
+// PyTorch's span back: zero for traces that no Chrome-trace JSON writer wrote.
+struct AnnotationCorrection {
+  int64_t start_ns = 0, end_ns = 0;
+};
+AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace);
+// Which trace events are Kineto overhead activities (empty when none), and the thread PyTorch puts
+// them on: the thread that stopped the profiler (the main thread, tid == pid, else the first op's).
+std::vector<uint8_t> KinetoOverheadEvents(const Trace& trace);
+ThreadId MainThread(const Trace& trace);
 
 // The steps, in the order BuildFunctionEvents runs them.
 void SelectCandidates(Candidates* c);  // the trace events that are FunctionEvents

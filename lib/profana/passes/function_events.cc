@@ -55,6 +55,35 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
   bind(o.stack, ev.stack, static_cast<const StackId*>(nullptr), StackId(0));
 }
 
+// GPU user annotations get PyTorch's span back (KinetoAnnotationCorrection): the list's times then
+// own their values, so this is done only for traces that have annotations to correct.
+void CorrectAnnotationTimes(const Trace& trace, FunctionEventList* list) {
+  AnnotationCorrection fix = KinetoAnnotationCorrection(trace);
+  if (fix.start_ns == 0 && fix.end_ns == 0) return;
+  FunctionEventList& o = *list;
+  std::vector<int64_t>& start = o.start_ns.owned();
+  std::vector<int64_t>& end = o.end_ns.owned();
+  for (size_t j = 0; j < o.size(); ++j) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || trace.events.kind[s.value] != ActivityKind::kGpuUserAnnotation) continue;
+    start[j] += fix.start_ns;
+    end[j] += fix.end_ns;
+  }
+}
+
+// Kineto overhead events are FunctionEvents of the profiler's main thread
+// (function_event_candidates.h).
+void MoveOverheadToMainThread(const Trace& trace, FunctionEventList* list) {
+  std::vector<uint8_t> overhead = KinetoOverheadEvents(trace);
+  if (overhead.empty()) return;
+  ThreadId main = MainThread(trace);
+  if (!main.valid()) return;
+  FunctionEventList& o = *list;
+  std::vector<ThreadId>& thread = o.thread.owned();
+  for (size_t j = 0; j < o.size(); ++j)
+    if (o.source[j] != kSynthetic && overhead[o.source[j].value]) thread[j] = main;
+}
+
 }  // namespace
 
 bool RecordsMemory(const Trace& trace) {
@@ -68,6 +97,8 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
                  !counts && TraceRecordsLinks(trace);
   FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, link);
   BindEventFields(trace, &out);
+  CorrectAnnotationTimes(trace, &out);
+  MoveOverheadToMainThread(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = RecordsMemory(trace);

@@ -2,11 +2,12 @@
 // from a Trace. Pure function of the trace; prints nothing.
 //
 // Rules (PyTorch's, and ours where a file lacks what the live profiler had; docs/semantics.md):
-//  * FunctionEvents are the CPU ops, user annotations and runtime/driver calls (device type CPU)
-//    and the kernels, memcpys and memsets (device type CUDA). python_function frames, GPU user
-//    annotations, the profiler's own span and unknown categories are kept in the Trace but are not
-//    FunctionEvents. Names PyTorch filters (profiler::_record_function_enter, aten::is_leaf, ...)
-//    are dropped.
+//  * FunctionEvents are the CPU ops, user annotations, runtime/driver calls and Kineto's overhead
+//    events (device type CPU; overhead on the main thread) and the kernels, memcpys, memsets and
+//    GPU user annotations (device type CUDA; annotations with the span PyTorch had, before
+//    Kineto's writer widened it). python_function frames, the profiler's own span and unknown
+//    categories are kept in the Trace but are not FunctionEvents. Names PyTorch filters
+//    (profiler::_record_function_enter, aten::is_leaf, ...) are dropped.
 //  * [memory] records count toward every CPU event whose closed interval holds them, on any
 //    thread; records inside no event become zero-length "[memory]" events.
 //  * The op tree is built per thread from (start, -end) order with half-open containment;

@@ -70,6 +70,8 @@ void AttributeKernels(Candidates* candidates) {
   for (uint32_t i = 0; i < n; ++i) {
     if (c.IsCpu(i)) continue;
     uint32_t e = c.cand[i].source;
+    // libkineto's createUserGpuSpan links a GPU user annotation to nothing.
+    if (c.ev.kind[e] == ActivityKind::kGpuUserAnnotation) continue;
     int64_t corr = c.ev.correlation[e];
     const uint32_t* launch = corr != kNoId ? launch_by_correlation.find(corr) : nullptr;
     int32_t linked = -1, enclosed = -1;
@@ -97,6 +99,19 @@ void AttributeKernels(Candidates* candidates) {
     }
     ++c.kernels_attributed;
     owned.emplace_back(static_cast<uint32_t>(owner), EventId(e));
+  }
+  // An overhead event takes the correlation id of the op it ran in, and PyTorch credits device
+  // work by id: it lists that op's kernels too (its parent then counts them twice).
+  std::vector<std::vector<uint32_t>> overheads_of;  // by cpu_op candidate, when any
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!c.overhead[i] || c.parent[i] < 0 || !is_op(static_cast<uint32_t>(c.parent[i]))) continue;
+    if (overheads_of.empty()) overheads_of.resize(n);
+    overheads_of[c.parent[i]].push_back(i);
+  }
+  if (!overheads_of.empty()) {
+    size_t attributed = owned.size();
+    for (size_t k = 0; k < attributed; ++k)
+      for (uint32_t o : overheads_of[owned[k].first]) owned.emplace_back(o, owned[k].second);
   }
   // Counting sort by owner keeps each owner's kernels in kernel order.
   c.kernel_begin.assign(n + 1, 0);

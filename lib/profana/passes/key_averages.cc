@@ -32,10 +32,13 @@ void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, Averag
   row->self_cuda_memory = WrapAdd(row->self_cuda_memory, t.self_cuda_memory);
 }
 
-AverageRow FirstRow(const FunctionEventList& e, uint32_t i) {
+AverageRow FirstRow(const Trace& trace, const FunctionEventList& e, uint32_t i) {
   AverageRow row;
   row.key = e.name[i];
   row.device_type = e.device_type[i];
+  EventId source = e.source[i];
+  row.user_annotation =
+      source != kSynthetic && trace.events.kind[source.value] == ActivityKind::kGpuUserAnnotation;
   row.legacy = e.legacy;
   row.input_shapes = e.input_shapes[i];
   row.top_level = !e.parent[i].valid();
@@ -68,7 +71,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
                              (events.device_type[i] == DeviceType::kCPU ? 0 : 1)];
       if (slot == UINT32_MAX) {
         slot = static_cast<uint32_t>(rows.size());
-        rows.push_back(FirstRow(events, i));
+        rows.push_back(FirstRow(trace, events, i));
       }
       Add(events, times, i, &rows[slot]);
     }
@@ -91,7 +94,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
     }
     auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(rows.size()));
     if (inserted) {
-      rows.push_back(FirstRow(events, i));
+      rows.push_back(FirstRow(trace, events, i));
       rows.back().shapes_shown = options.group_by_input_shape;
       rows.back().stack = std::move(frames);
     }
@@ -105,7 +108,7 @@ std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList
   rows.reserve(events.size());
   EventTimes times(trace, events);
   for (uint32_t i = 0; i < events.size(); ++i) {
-    rows.push_back(FirstRow(events, i));
+    rows.push_back(FirstRow(trace, events, i));
     rows.back().shapes_shown = true;
     rows.back().stack = trace.StackFrames(events.stack[i]);
     Add(events, times, i, &rows.back());

@@ -15,11 +15,12 @@ namespace profana::passes {
 struct AverageRow {
   StringId key;  // the event name
   DeviceType device_type = DeviceType::kCPU;
-  bool legacy = false;          // is_legacy: the row's device time counts in the CUDA total
-  StringId input_shapes;        // of the first event; meaningful only when shapes_shown
-  bool shapes_shown = false;    // grouped by input shape, or a raw row: shapes are a list
-  std::vector<StringId> stack;  // first N frames (all of them for raw rows)
-  bool top_level = false;       // the first event has no CPU parent
+  bool legacy = false;           // is_legacy: the row's device time counts in the CUDA total
+  bool user_annotation = false;  // a GPU user annotation: a row, but not in the CUDA total
+  StringId input_shapes;         // of the first event; meaningful only when shapes_shown
+  bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
+  std::vector<StringId> stack;   // first N frames (all of them for raw rows)
+  bool top_level = false;        // the first event has no CPU parent
   FnEventId first_event;
   int64_t count = 0;
   // Times as PyTorch computes and prints them: float microseconds, summed in event order.
@@ -41,6 +42,12 @@ struct AverageRow {
 
   // FunctionEventAvg.add: sums every total (the first event's fields stay).
   void Accumulate(const AverageRow& other);
+  // Whether the row's self device time counts in _build_table's "Self CUDA time total": device
+  // rows other than GPU user annotations, and legacy rows (PyTorch 2.x's
+  // sum_self_device_time_total).
+  bool CountsInCudaTotal() const {
+    return (device_type == DeviceType::kCUDA && !user_annotation) || legacy;
+  }
 };
 
 struct KeyAverageOptions {

@@ -278,12 +278,17 @@ StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& ev
   for (size_t i = 0; i < events.size(); ++i) {
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k) {
       uint32_t e = events.kernel_index[k].value;
+      // A Kineto overhead event lists its op's kernels too (PyTorch's id rule): count them once,
+      // under the op, which comes first.
+      if (linked[e]) continue;
       linked[e] = 1;
       add(trie.Intern(op_node[i], ev.name[e]), us(e), ev.end_ns[e] - ev.start_ns[e]);
     }
   }
   for (size_t i = 0; i < events.size(); ++i) {
     if (events.device_type[i] == DeviceType::kCPU || linked[events.source[i].value]) continue;
+    // A GPU user annotation spans device work, it is none itself.
+    if (ev.kind[events.source[i].value] == ActivityKind::kGpuUserAnnotation) continue;
     if (out.orphan_root.value == 0) {
       // A root frame of its own, outside the trie's map so no op name can meet it.
       out.orphan_root = StackId(static_cast<uint32_t>(out.trie.size()));

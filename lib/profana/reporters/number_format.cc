@@ -30,14 +30,15 @@ std::string FormatTimeShare(double time_us, double total_us) {
   return fmt::format("{:.2f}%", time_us * 100.0 / total_us);
 }
 
-std::string FormatMemory(int64_t bytes) {
+std::string FormatMemory(int64_t bytes, MemoryUnits units) {
   constexpr uint64_t kKb = 1024, kMb = 1024 * kKb, kGb = 1024 * kMb;
+  const bool v2 = units == MemoryUnits::kPyTorch2;
   // Unsigned: the magnitude of INT64_MIN does not fit in an int64_t.
   uint64_t magnitude = bytes < 0 ? 0 - static_cast<uint64_t>(bytes) : static_cast<uint64_t>(bytes);
-  if (magnitude >= kGb) return fmt::format("{:.2f} Gb", bytes * 1.0 / kGb);
-  if (magnitude >= kMb) return fmt::format("{:.2f} Mb", bytes * 1.0 / kMb);
-  if (magnitude >= kKb) return fmt::format("{:.2f} Kb", bytes * 1.0 / kKb);
-  return fmt::format("{} b", bytes);
+  if (magnitude >= kGb) return fmt::format("{:.2f} {}", bytes * 1.0 / kGb, v2 ? "GB" : "Gb");
+  if (magnitude >= kMb) return fmt::format("{:.2f} {}", bytes * 1.0 / kMb, v2 ? "MB" : "Mb");
+  if (magnitude >= kKb) return fmt::format("{:.2f} {}", bytes * 1.0 / kKb, v2 ? "KB" : "Kb");
+  return fmt::format("{} {}", bytes, v2 ? "B" : "b");
 }
 
 }  // namespace profana::report

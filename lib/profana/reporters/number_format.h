@@ -13,7 +13,11 @@ namespace profana::report {
 std::string FormatTime(double time_us);                        // "1.234ms"
 void AppendTime(std::string* out, double time_us);             // the same, appended (no allocation)
 std::string FormatTimeShare(double time_us, double total_us);  // "12.34%", "NaN"
-std::string FormatMemory(int64_t bytes);                       // "41.00 Kb", "256 b"
+
+// _format_memory's unit spelling changed between releases: PyTorch 2.x prints "41.00 KB" and
+// "256 B", 1.13 printed "41.00 Kb" and "256 b". The numbers are the same.
+enum class MemoryUnits : uint8_t { kPyTorch2, kPyTorch113 };
+std::string FormatMemory(int64_t bytes, MemoryUnits units = MemoryUnits::kPyTorch2);
 
 // Sizes everywhere else: profana::FormatBytes, "9.39 GiB".
 using profana::FormatBytes;

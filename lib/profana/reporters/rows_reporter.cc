@@ -87,7 +87,7 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   int64_t self_cpu = 0, self_cuda = 0;
   for (const AverageRow& r : rows) {
     self_cpu += r.self_cpu_ns;
-    if (r.device_type == passes::DeviceType::kCUDA || r.legacy) self_cuda += r.self_cuda_ns;
+    if (r.CountsInCudaTotal()) self_cuda += r.self_cuda_ns;
   }
   w.Key("self_cpu_time_total_us").Micros(self_cpu);
   w.Key("self_cuda_time_total_us").Micros(self_cuda);

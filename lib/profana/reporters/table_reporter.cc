@@ -160,7 +160,7 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
   for (const AverageRow& r : rows) {
     sum_self_cpu_us += r.self_cpu_us;
     // Device rows carry device time; legacy profiles keep it on their CPU rows.
-    if (r.device_type == DeviceType::kCUDA || r.legacy) sum_self_cuda_us += r.self_cuda_us;
+    if (r.CountsInCudaTotal()) sum_self_cuda_us += r.self_cuda_us;
   }
 
   std::string out;
@@ -205,9 +205,12 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
            FormatTime(cuda_total_us), FormatTime(r.count ? cuda_total_us / r.count : 0.0)});
     }
     if (options.profile_memory) {
-      cells.insert(cells.end(), {FormatMemory(r.cpu_memory), FormatMemory(r.self_cpu_memory)});
+      const MemoryUnits units = options.memory_units;
+      cells.insert(cells.end(),
+                   {FormatMemory(r.cpu_memory, units), FormatMemory(r.self_cpu_memory, units)});
       if (has_cuda_mem)
-        cells.insert(cells.end(), {FormatMemory(r.cuda_memory), FormatMemory(r.self_cuda_memory)});
+        cells.insert(cells.end(),
+                     {FormatMemory(r.cuda_memory, units), FormatMemory(r.self_cuda_memory, units)});
     }
     cells.push_back(fmt::format("{}", r.count));
     if (has_input_shapes)

@@ -1,4 +1,4 @@
-// The text table of PyTorch 1.13's _build_table (what key_averages().table() prints), byte for
+// The text table of PyTorch's _build_table (what key_averages().table() prints), byte for
 // byte, for rows computed by passes/key_averages. Formatting only: rows arrive sorted.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "profana/model/trace.h"
 #include "profana/passes/key_averages.h"
+#include "profana/reporters/number_format.h"
 
 namespace profana::report {
 
@@ -20,6 +21,7 @@ struct TableOptions {
   bool top_level_only = false;
   bool profile_memory = false;  // show the memory columns
   bool no_truncate = false;     // --no-truncate: never shorten, whatever the widths say
+  MemoryUnits memory_units = MemoryUnits::kPyTorch2;  // --memory-units
 };
 
 // The rows a table shows, in order: PyTorch stops at row_limit rows (-1: no limit), counting
