@@ -67,7 +67,8 @@ std::string FirstDifference(const std::string& got, const std::string& want) {
   std::istringstream a(got), b(want);
   std::string x, y;
   for (int line = 1;; ++line) {
-    bool more_a = static_cast<bool>(std::getline(a, x)), more_b = static_cast<bool>(std::getline(b, y));
+    bool more_a = static_cast<bool>(std::getline(a, x)),
+         more_b = static_cast<bool>(std::getline(b, y));
     if (!more_a && !more_b) return "identical";
     if (!more_a) x = "<end>";
     if (!more_b) y = "<end>";
@@ -109,18 +110,19 @@ TEST_CASE("live PyTorch 2.x: GPU user annotations and Kineto overhead make rows 
   // The MLP run: each ProfilerStep and optimizer step is a CPU label and a GPU span. PyTorch 2.x
   // lists the GPU span as a CUDA row of its own and leaves it out of the CUDA total (hence 619%).
   std::string dir = TestData("live/mlp_train/plain");
-  auto r = Run({"table", dir + "/trace.json.gz", "--sort", "self_cuda_time_total", "--row-limit",
-                "3"});
+  auto r =
+      Run({"table", dir + "/trace.json.gz", "--sort", "self_cuda_time_total", "--row-limit", "3"});
   REQUIRE(r.code == 0);
-  CHECK(r.out.find("ProfilerStep*         0.00%       0.000us         0.00%       0.000us       "
-                   "0.000us       1.347ms       619.49%       1.347ms     673.325us             2") !=
-        std::string::npos);
+  CHECK(
+      r.out.find("ProfilerStep*         0.00%       0.000us         0.00%       0.000us       "
+                 "0.000us       1.347ms       619.49%       1.347ms     673.325us             2") !=
+      std::string::npos);
   CHECK(r.out.find("Self CUDA time total: 217.382us") != std::string::npos);
   // The CNN run: Kineto's "Activity Buffer Request" ran inside the first
   // cudnn_convolution; PyTorch nests it there (self CPU 83.230us, not 2.226ms) and, as it
   // takes the op's correlation id, counts the op's kernel twice (CUDA total 9.470us, not 4.735us).
-  auto raw = Run({"table", TestData("live/cnn_train/all/trace.json.gz"), "--raw", "--row-limit",
-                  "-1"});
+  auto raw =
+      Run({"table", TestData("live/cnn_train/all/trace.json.gz"), "--raw", "--row-limit", "-1"});
   REQUIRE(raw.code == 0);
   std::istringstream lines(raw.out);
   std::string overhead, first_conv;
@@ -134,7 +136,8 @@ TEST_CASE("live PyTorch 2.x: GPU user annotations and Kineto overhead make rows 
   CHECK(first_conv.find("9.470us") != std::string::npos);
 }
 
-TEST_CASE("live PyTorch 2.x: --memory-units spells sizes as 2.x or as 1.13", "[conformance][live]") {
+TEST_CASE("live PyTorch 2.x: --memory-units spells sizes as 2.x or as 1.13",
+          "[conformance][live]") {
   std::string trace = TestData("live/cnn_train/all/trace.json.gz");
   auto v2 = Run({"table", trace, "--sort", "self_cuda_memory_usage", "--row-limit", "1"});
   auto v113 = Run({"table", trace, "--sort", "self_cuda_memory_usage", "--row-limit", "1",
