@@ -46,8 +46,6 @@ const std::map<std::string, std::string>& NotReproduced() {
       // moment they ran; profana gives them their op's.
       {"mlp_train/verbose/table_by_stack_n5.txt", "stacks of runtime calls"},
       {"mlp_train/verbose/table_raw_events_top25.txt", "stacks of runtime calls"},
-      // Two Python threads at once: PyTorch's tree differs from the file's threads.
-      {"threads/plain/*", "ops of a second Python thread"},
   };
   return kWhy;
 }
@@ -85,7 +83,7 @@ TEST_CASE("live PyTorch 2.x tables are reproduced byte for byte from the exporte
     std::string dir = TestData("live/" + s);
     for (const auto& [table, args] : TableArgs()) {
       if (!fs::exists(dir + "/" + table)) continue;
-      if (NotReproduced().count(s + "/" + table) || NotReproduced().count(s + "/*")) {
+      if (NotReproduced().count(s + "/" + table)) {
         ++skipped;
         continue;
       }
@@ -100,9 +98,9 @@ TEST_CASE("live PyTorch 2.x tables are reproduced byte for byte from the exporte
       ++compared;
     }
   }
-  // 10 sessions: 94 tables, of which 10 are listed as not reproduced.
-  CHECK(compared == 84);
-  CHECK(skipped == 10);
+  // 10 sessions: 94 tables, of which 2 are listed as not reproduced.
+  CHECK(compared == 92);
+  CHECK(skipped == 2);
 }
 
 TEST_CASE("live PyTorch 2.x: GPU user annotations and Kineto overhead make rows as in PyTorch",

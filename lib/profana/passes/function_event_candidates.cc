@@ -33,41 +33,6 @@ AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
   return {1000, 0};
 }
 
-// Kineto's own overhead ranges in a Chrome-trace JSON file (cat "overhead").
-std::vector<uint8_t> KinetoOverheadEvents(const Trace& trace) {
-  std::vector<uint8_t> out;
-  const std::string& format = trace.metadata.format;
-  if (format != "kineto-json" && format != "chrome-json-array") return out;
-  StringId overhead;
-  if (!trace.strings.Find("overhead", &overhead)) return out;
-  const EventTable& ev = trace.events;
-  for (size_t i = 0; i < ev.size(); ++i) {
-    if (ev.kind[i] != ActivityKind::kCpuOther || ev.category[i] != overhead) continue;
-    // libkineto's OverheadActivity has device id -1, which its writer prints as the pid; other
-    // profilers' "overhead" ranges (rocmProfileData's own writes) are not Kineto activities.
-    ThreadId t = ev.thread[i];
-    if (t.value >= trace.threads.size() || trace.threads[t.value].pid != -1) continue;
-    if (out.empty()) out.assign(ev.size(), 0);
-    out[i] = 1;
-  }
-  return out;
-}
-
-// The thread that stopped the profiler, whose id PyTorch gives Kineto events nothing links to:
-// the process's main thread (tid == pid), else the thread of the first op.
-ThreadId MainThread(const Trace& trace) {
-  const EventTable& ev = trace.events;
-  ThreadId first = ThreadId::None();
-  for (size_t i = 0; i < ev.size(); ++i) {
-    if (!IsOpOrAnnotation(ev.kind[i])) continue;
-    ThreadId t = ev.thread[i];
-    if (!first.valid()) first = t;
-    if (t.value < trace.threads.size() && trace.threads[t.value].tid == trace.threads[t.value].pid)
-      return t;
-  }
-  return first;
-}
-
 void SelectCandidates(Candidates* candidates) {
   Candidates& c = *candidates;
   std::vector<StringId> filtered;
@@ -76,12 +41,13 @@ void SelectCandidates(Candidates* candidates) {
     if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
   }
   const AnnotationCorrection fix = KinetoAnnotationCorrection(c.trace);
-  const std::vector<uint8_t> overhead = KinetoOverheadEvents(c.trace);
-  if (!overhead.empty()) c.main_thread = MainThread(c.trace);
+  c.kineto = PlaceKinetoEvents(c.trace);
+  const KinetoPlacement& placement = c.kineto;
   c.cand.reserve(c.ev.size() + 16);
   for (uint32_t i = 0; i < c.ev.size(); ++i) {
     ActivityKind kind = c.ev.kind[i];
-    bool is_overhead = !overhead.empty() && overhead[i] && c.main_thread.valid();
+    uint8_t place = placement.of.empty() ? uint8_t{KinetoPlacement::kOwnThread} : placement.of[i];
+    bool is_overhead = place == KinetoPlacement::kOverhead;
     bool cpu = IsCpuFunctionEvent(kind) || is_overhead;
     // PyTorch 2.x makes GPU user annotations DeviceType.CUDA FunctionEvents (rows of their own,
     // left out of the CUDA total).
@@ -92,7 +58,7 @@ void SelectCandidates(Candidates* candidates) {
     if (annotation) start += fix.start_ns, end += fix.end_ns;
     c.cand.push_back({i, false, start, end});
     c.device.push_back(cpu ? DeviceType::kCPU : DeviceType::kCUDA);
-    c.overhead.push_back(is_overhead);
+    c.placement.push_back(place);
   }
   if (fix.start_ns == 0 && fix.end_ns == 0) return;
   // Corrected annotations may move past events that start at their new time: PyTorch sorts by
@@ -116,7 +82,7 @@ void SelectCandidates(Candidates* candidates) {
   };
   permute(c.cand);
   permute(c.device);
-  permute(c.overhead);
+  permute(c.placement);
 }
 
 FunctionEventList CompactCandidates(const Candidates& c) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profana/passes/function_events.h"
+#include "profana/passes/kineto_placement.h"
 
 namespace profana::passes {
 
@@ -30,11 +31,10 @@ struct Candidates {
 
   std::vector<Candidate> cand;
   std::vector<DeviceType> device;
-  // Kineto's overhead events ("Activity Buffer Request"): PyTorch 2.x makes them CPU
-  // FunctionEvents on the thread that stopped the profiler (no link gives them another), where
-  // they nest into the op they overlap and share its kernels (they take its correlation id).
-  std::vector<uint8_t> overhead;
-  ThreadId main_thread = ThreadId::None();
+  // Where PyTorch puts each candidate (KinetoPlacement::k*): Kineto's overhead events and the
+  // runtime calls no op links, on the main thread (kineto_placement.h).
+  std::vector<uint8_t> placement;
+  KinetoPlacement kineto;
   std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
   std::vector<int32_t> parent;                     // -1 = top level
   std::vector<uint8_t> scope;                      // 1 = backward function
@@ -61,7 +61,8 @@ struct Candidates {
   }
   ThreadId ThreadOf(size_t i) const {
     if (cand[i].synthetic) return trace.memory.thread[cand[i].source];
-    return overhead[i] ? main_thread : ev.thread[cand[i].source];
+    uint32_t e = cand[i].source;
+    return placement[i] != KinetoPlacement::kOwnThread ? kineto.to[e] : ev.thread[e];
   }
 };
 
@@ -73,10 +74,6 @@ struct AnnotationCorrection {
   int64_t start_ns = 0, end_ns = 0;
 };
 AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace);
-// Which trace events are Kineto overhead activities (empty when none), and the thread PyTorch puts
-// them on: the thread that stopped the profiler (the main thread, tid == pid, else the first op's).
-std::vector<uint8_t> KinetoOverheadEvents(const Trace& trace);
-ThreadId MainThread(const Trace& trace);
 
 // The steps, in the order BuildFunctionEvents runs them.
 void SelectCandidates(Candidates* c);  // the trace events that are FunctionEvents

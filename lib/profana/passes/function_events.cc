@@ -71,17 +71,16 @@ void CorrectAnnotationTimes(const Trace& trace, FunctionEventList* list) {
   }
 }
 
-// Kineto overhead events are FunctionEvents of the profiler's main thread
-// (function_event_candidates.h).
-void MoveOverheadToMainThread(const Trace& trace, FunctionEventList* list) {
-  std::vector<uint8_t> overhead = KinetoOverheadEvents(trace);
-  if (overhead.empty()) return;
-  ThreadId main = MainThread(trace);
-  if (!main.valid()) return;
+// Kineto events that PyTorch puts on the profiler's main thread (kineto_placement.h) have that
+// thread, so that a parent and its children share one.
+void MoveToMainThread(const Trace& trace, FunctionEventList* list) {
+  KinetoPlacement placement = PlaceKinetoEvents(trace);
+  if (placement.of.empty()) return;
   FunctionEventList& o = *list;
   std::vector<ThreadId>& thread = o.thread.owned();
   for (size_t j = 0; j < o.size(); ++j)
-    if (o.source[j] != kSynthetic && overhead[o.source[j].value]) thread[j] = main;
+    if (o.source[j] != kSynthetic && placement.of[o.source[j].value] != KinetoPlacement::kOwnThread)
+      thread[j] = placement.to[o.source[j].value];
 }
 
 }  // namespace
@@ -98,7 +97,7 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, link);
   BindEventFields(trace, &out);
   CorrectAnnotationTimes(trace, &out);
-  MoveOverheadToMainThread(trace, &out);
+  MoveToMainThread(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = RecordsMemory(trace);

@@ -81,7 +81,10 @@ void AttributeKernels(Candidates* candidates) {
         ext = c.ev.external_id[c.cand[*launch].source];
       linked = linked_op(ext, corr, launch);
     }
-    if (launch) enclosed = enclosing_op(*launch);
+    // A call no op links sits in the main thread's tree (kineto_placement.h), where the op around
+    // it is not the one that ran it: it has no enclosing op.
+    if (launch && c.placement[*launch] != KinetoPlacement::kUnlinkedCall)
+      enclosed = enclosing_op(*launch);
     int32_t owner = linked >= 0 ? linked : use_enclosure ? enclosed : -1;
     if (launch && !launch_seen[*launch]) {
       launch_seen[*launch] = 1;
@@ -104,7 +107,9 @@ void AttributeKernels(Candidates* candidates) {
   // work by id: it lists that op's kernels too (its parent then counts them twice).
   std::vector<std::vector<uint32_t>> overheads_of;  // by cpu_op candidate, when any
   for (uint32_t i = 0; i < n; ++i) {
-    if (!c.overhead[i] || c.parent[i] < 0 || !is_op(static_cast<uint32_t>(c.parent[i]))) continue;
+    if (c.placement[i] != KinetoPlacement::kOverhead || c.parent[i] < 0 ||
+        !is_op(static_cast<uint32_t>(c.parent[i])))
+      continue;
     if (overheads_of.empty()) overheads_of.resize(n);
     overheads_of[c.parent[i]].push_back(i);
   }

@@ -73,7 +73,7 @@ void AttributeMemory(Candidates* candidates) {
   for (uint32_t r : uncovered) {
     c.cand.push_back({r, true, mem.ts_ns[r], mem.ts_ns[r]});
     c.device.push_back(DeviceType::kCPU);
-    c.overhead.push_back(0);
+    c.placement.push_back(KinetoPlacement::kOwnThread);
     c.cpu_mem.push_back(IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
     c.cuda_mem.push_back(IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
   }
@@ -102,7 +102,7 @@ void AttributeMemory(Candidates* candidates) {
   };
   permute(c.cand);
   permute(c.device);
-  permute(c.overhead);
+  permute(c.placement);
   permute(c.cpu_mem);
   permute(c.cuda_mem);
 }

@@ -1,0 +1,100 @@
+#include "profana/passes/kineto_placement.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "profana/base/id_index.h"
+#include "profana/passes/function_events.h"
+
+namespace profana::passes {
+namespace {
+
+// The thread that stopped the profiler, per process: the main thread (tid == pid), else the
+// thread of the process's first op. Overhead events (pid -1) belong to no process: they take the
+// first process's.
+struct MainThreads {
+  std::unordered_map<int64_t, ThreadId> by_pid;
+  ThreadId first = ThreadId::None();
+  ThreadId Of(int64_t pid) const {
+    auto it = by_pid.find(pid);
+    return it != by_pid.end() ? it->second : first;
+  }
+};
+
+MainThreads FindMainThreads(const Trace& trace) {
+  MainThreads out;
+  std::unordered_map<int64_t, bool> is_main;
+  const EventTable& ev = trace.events;
+  ThreadId first_main = ThreadId::None();
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (!IsOpOrAnnotation(ev.kind[i])) continue;
+    ThreadId t = ev.thread[i];
+    if (t.value >= trace.threads.size()) continue;
+    const ThreadInfo& info = trace.threads[t.value];
+    bool main = info.tid == info.pid;
+    auto [it, inserted] = out.by_pid.try_emplace(info.pid, t);
+    if (inserted) is_main[info.pid] = main;
+    if (!inserted && main && !is_main[info.pid]) it->second = t, is_main[info.pid] = true;
+    if (!out.first.valid()) out.first = t;
+    if (main && !first_main.valid()) first_main = t;
+  }
+  if (first_main.valid()) out.first = first_main;
+  return out;
+}
+
+}  // namespace
+
+KinetoPlacement PlaceKinetoEvents(const Trace& trace) {
+  KinetoPlacement out;
+  const std::string& format = trace.metadata.format;
+  if (format != "kineto-json" && format != "chrome-json-array") return out;
+  const EventTable& ev = trace.events;
+  const size_t n = ev.size();
+  StringId overhead;
+  bool has_overhead = trace.strings.Find("overhead", &overhead);
+  bool links = TraceRecordsLinks(trace);
+  if (!has_overhead && !links) return out;
+  const MainThreads main = FindMainThreads(trace);
+  auto mark = [&](size_t i, uint8_t place, ThreadId to) {
+    if (!to.valid() || to == ev.thread[i]) return;
+    if (out.of.empty()) {
+      out.of.assign(n, KinetoPlacement::kOwnThread);
+      out.to.assign(n, ThreadId::None());
+    }
+    out.of[i] = place;
+    out.to[i] = to;
+  };
+  if (has_overhead) {
+    for (size_t i = 0; i < n; ++i) {
+      if (ev.kind[i] != ActivityKind::kCpuOther || ev.category[i] != overhead) continue;
+      // libkineto's OverheadActivity has device id -1, which its writer prints as the pid; other
+      // profilers' "overhead" ranges (rocmProfileData's own writes) are not Kineto activities.
+      ThreadId t = ev.thread[i];
+      if (t.value < trace.threads.size() && trace.threads[t.value].pid == -1)
+        mark(i, KinetoPlacement::kOverhead, main.first);
+    }
+  }
+  if (!links) return out;
+  // A call is linked when its External id names a cpu_op: one that differs from its correlation
+  // id, or an equal one whose op encloses the call on its thread (kernel_attribution.cc's rule).
+  IdIndex op_by_external_id;
+  op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
+    if (ev.kind[i] != ActivityKind::kCpuOp || ev.external_id[i] == kNoId) return false;
+    *id = ev.external_id[i];
+    return true;
+  });
+  for (size_t i = 0; i < n; ++i) {
+    if (!IsRuntimeOrDriver(ev.kind[i]) || ev.thread[i].value >= trace.threads.size()) continue;
+    ThreadId to = main.Of(trace.threads[ev.thread[i].value].pid);
+    if (to == ev.thread[i]) continue;
+    int64_t ext = ev.external_id[i];
+    const uint32_t* op = ext != kNoId ? op_by_external_id.find(ext) : nullptr;
+    bool linked = op && (ext != ev.correlation[i] ||
+                         (ev.thread[*op] == ev.thread[i] && ev.start_ns[*op] <= ev.start_ns[i] &&
+                          ev.end_ns[i] <= ev.end_ns[*op]));
+    if (!linked) mark(i, KinetoPlacement::kUnlinkedCall, to);
+  }
+  return out;
+}
+
+}  // namespace profana::passes
