@@ -18,7 +18,7 @@ namespace profana::passes {
 
 struct KinetoPlacement {
   enum : uint8_t { kOwnThread = 0, kOverhead = 1, kUnlinkedCall = 2 };
-  std::vector<uint8_t> of;  // per trace event; empty when every event stays where it is
+  std::vector<uint8_t> of;   // per trace event; empty when every event stays where it is
   std::vector<ThreadId> to;  // per trace event: the thread it moves to, where `of` says it moves
 };
 
