@@ -15,6 +15,7 @@ OUTDIR/<workload>/<config>/:
   memory_timeline.json        prof.export_memory_timeline(path, "cuda:0"), where it applies
   key_averages.json           key_averages() rows (default, by input shape) with repr() floats
   events.json.gz              the FunctionEvent list after PyTorch built its tree
+  kineto_events.json.gz       prof.profiler.kineto_results.events(): ids, links, threads, devices
   meta.json                   versions, GPU, workload parameters, flags, the call behind each file
 
 A failure in one output is written to <file>.error (the traceback) instead; a failed session
@@ -66,6 +67,7 @@ CONFIGS = {
     "plain": (False, False, False, False),
     "all": (True, True, True, False),
     "verbose": (True, False, True, True),
+    "memory": (False, True, False, False),
 }
 
 DEV = None
@@ -301,6 +303,104 @@ class Compiled:
             step()
 
 
+class NcclSingleRank:
+    """torch.distributed with NCCL on one rank (world size 1): all_reduce, broadcast, all_gather,
+    reduce_scatter, then a DistributedDataParallel training step (its bucketed all_reduce)."""
+    sched = None
+
+    def params(self):
+        return {"world_size": 1, "backend": "nccl", "n": 1 << 20, "iters": 2}
+
+    def setup(self):
+        import torch.distributed as dist
+        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        os.environ.setdefault("MASTER_PORT", "29511")
+        if not dist.is_initialized():
+            dist.init_process_group("nccl", rank=0, world_size=1,
+                                    device_id=torch.device("cuda", 0))
+        self.dist = dist
+        seed_all(17)
+        self.t = torch.randn(1 << 20, device=DEV)
+        self.out = torch.empty(1 << 20, device=DEV)
+        model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 10)).to(DEV)
+        self.ddp = nn.parallel.DistributedDataParallel(model)
+        self.opt = torch.optim.SGD(self.ddp.parameters(), lr=0.01)
+        self.x = torch.randn(32, 256, device=DEV)
+
+    def iteration(self):
+        d = self.dist
+        d.all_reduce(self.t)
+        d.broadcast(self.t, src=0)
+        d.all_gather_into_tensor(self.out, self.t)
+        d.reduce_scatter_tensor(self.t, self.out)
+        self.opt.zero_grad(set_to_none=True)
+        self.ddp(self.x).sum().backward()
+        self.opt.step()
+        torch.cuda.synchronize()
+
+    def run(self, step):
+        for _ in range(2):
+            self.iteration()
+            step()
+
+
+class ResNetAmp:
+    """torchvision ResNet-18 under autocast(bfloat16) with channels_last: forward, backward, SGD."""
+    sched = None
+
+    def params(self):
+        return {"model": "resnet18", "batch": 16, "hw": 64, "dtype": "bfloat16", "iters": 2}
+
+    def setup(self):
+        import torchvision
+        seed_all(19)
+        self.model = torchvision.models.resnet18(num_classes=10).to(DEV).to(
+            memory_format=torch.channels_last)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01, momentum=0.9)
+        self.x = torch.randn(16, 3, 64, 64, device=DEV).to(memory_format=torch.channels_last)
+        self.y = torch.randint(0, 10, (16,), device=DEV)
+
+    def iteration(self):
+        self.opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = F.cross_entropy(self.model(self.x), self.y)
+        loss.backward()
+        self.opt.step()
+
+    def run(self, step):
+        for _ in range(2):
+            self.iteration()
+            step()
+
+
+class PinMemoryLoader:
+    """A DataLoader with pin_memory=True: its pin-memory thread makes CUDA calls no op links,
+    while the main thread copies the batches to the GPU and trains."""
+    sched = None
+
+    def params(self):
+        return {"batches": 3, "batch": 64, "features": 512, "pin_memory": True}
+
+    def setup(self):
+        seed_all(23)
+        ds = torch.utils.data.TensorDataset(torch.randn(192, 512), torch.randint(0, 10, (192,)))
+        self.loader = torch.utils.data.DataLoader(ds, batch_size=64, pin_memory=True)
+        self.model = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10)).to(DEV)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def iteration(self):
+        for x, y in self.loader:
+            x, y = x.to(DEV, non_blocking=True), y.to(DEV, non_blocking=True)
+            self.opt.zero_grad(set_to_none=True)
+            F.cross_entropy(self.model(x), y).backward()
+            self.opt.step()
+        torch.cuda.synchronize()
+
+    def run(self, step):
+        self.iteration()
+        step()
+
+
 WORKLOADS = {
     # name: (factory, configs)
     "mlp_train": (MLPTrain, ["plain", "all", "verbose"]),
@@ -310,6 +410,10 @@ WORKLOADS = {
     "cuda_graph": (CudaGraph, ["plain"]),
     "threads": (Threads, ["plain"]),
     "compiled": (Compiled, ["plain"]),
+    "nccl_single_rank": (NcclSingleRank, ["plain"]),
+    "resnet18_amp": (ResNetAmp, ["plain", "verbose"]),
+    "pin_memory_loader": (PinMemoryLoader, ["plain"]),
+    "cnn_memory": (CNNTrain, ["memory"]),
 }
 
 
@@ -498,6 +602,24 @@ def emit(outdir, wl_name, factory, cfg):
         dump(os.path.join(d, "events.json.gz"), {"events": columnar(evs),
                                                   "self_cpu_time_total": num(fevents.self_cpu_time_total)})
     attempt(os.path.join(d, "events.json.gz"), events)
+
+    def kineto_events():
+        rows = []
+        fields = ["name", "start_ns", "end_ns", "correlation_id", "linked_correlation_id",
+                  "start_thread_id", "end_thread_id", "device_type", "device_index",
+                  "device_resource_id", "is_async", "sequence_nr", "fwd_thread_id", "scope",
+                  "is_user_annotation"]
+
+        def call(k, f):
+            try:
+                v = getattr(k, f)()
+                return v if isinstance(v, (int, float, str, bool)) else str(v)
+            except Exception:
+                return None
+        for k in p.profiler.kineto_results.events():
+            rows.append({f: call(k, f) for f in fields})
+        dump(os.path.join(d, "kineto_events.json.gz"), {"events": columnar(rows)})
+    attempt(os.path.join(d, "kineto_events.json.gz"), kineto_events)
     props = torch.cuda.get_device_properties(0)
     meta = {
         "generator_version": GENERATOR_VERSION, "workload": wl_name,

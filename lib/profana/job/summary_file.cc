@@ -66,6 +66,7 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
     fmt::format_to(
         std::back_inserter(*out),
         "{}\n {{\"name\": {}, \"device_type\": \"{}\", \"legacy\": {}, \"user_annotation\": {}, "
+        "\"is_async\": {}, "
         "\"input_shapes\": {}, "
         "\"shapes_shown\": {}, \"stack\": [{}], \"top_level\": {}, \"origin\": [{}, {}], "
         "\"count\": {}, \"cpu_total_us\": {}, \"self_cpu_us\": {}, \"cuda_total_us\": {}, "
@@ -74,10 +75,10 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
         "\"self_cuda_memory\": {}}}",
         i ? "," : "", Str(s.strings.Get(r.key)),
         r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy, r.user_annotation,
-        Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level, origin[i].rank,
-        origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us, r.self_cuda_us,
-        r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns, r.cpu_memory,
-        r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
+        r.is_async, Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level,
+        origin[i].rank, origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us,
+        r.self_cuda_us, r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns,
+        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
   }
   out->append("]");
 }
@@ -294,6 +295,7 @@ void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
     row.device_type = device == "cuda" ? passes::DeviceType::kCUDA : passes::DeviceType::kCPU;
     row.legacy = r.Bool(o, "legacy", where);
     row.user_annotation = r.OptionalBool(o, "user_annotation", where);
+    row.is_async = r.OptionalBool(o, "is_async", where);
     row.input_shapes = s->strings.Intern(r.String(o, "input_shapes", where));
     row.shapes_shown = r.Bool(o, "shapes_shown", where);
     array stack = r.Array(o, "stack", where);

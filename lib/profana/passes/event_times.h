@@ -97,6 +97,7 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
     return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
   };
   t->cpu_total_ns = end - start;
+  if (e.IsAsync(i)) return;  // PyTorch: no self time, no device time, no self memory
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
   t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
   t->self_cuda_ns = minus(t->cuda_total_ns, children_cuda_ns);  // the event's own kernels
@@ -118,6 +119,7 @@ inline void EventTimes::Floats(uint32_t i, EventTime* t) const {
     if (cuda_us_) children_cuda_us += cuda_us_[c];
   }
   t->cpu_total_us = elapsed;
+  if (e.IsAsync(i)) return;
   t->self_cpu_us = elapsed - children_cpu_us;
   t->cuda_total_us = cuda_us_ ? cuda_us_[i] : 0.0;
   t->self_cuda_us = t->cuda_total_us - children_cuda_us;

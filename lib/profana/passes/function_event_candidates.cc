@@ -4,6 +4,8 @@
 #include <numeric>
 #include <string_view>
 
+#include "profana/passes/async_events.h"
+
 namespace profana::passes {
 namespace {
 
@@ -42,6 +44,7 @@ void SelectCandidates(Candidates* candidates) {
   }
   const AnnotationCorrection fix = KinetoAnnotationCorrection(c.trace);
   c.kineto = PlaceKinetoEvents(c.trace);
+  c.async_event = AsyncWorkAnnotations(c.trace);
   const KinetoPlacement& placement = c.kineto;
   c.cand.reserve(c.ev.size() + 16);
   for (uint32_t i = 0; i < c.ev.size(); ++i) {

@@ -35,9 +35,10 @@ struct Candidates {
   // runtime calls no op links, on the main thread (kineto_placement.h).
   std::vector<uint8_t> placement;
   KinetoPlacement kineto;
-  std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
-  std::vector<int32_t> parent;                     // -1 = top level
-  std::vector<uint8_t> scope;                      // 1 = backward function
+  std::vector<uint8_t> async_event;        // per trace event (async_events.h); empty when none
+  std::vector<int64_t> cpu_mem, cuda_mem;  // bytes, children included
+  std::vector<int32_t> parent;             // -1 = top level
+  std::vector<uint8_t> scope;              // 1 = backward function
   std::vector<uint32_t> child_begin, child_index;  // the tree's children (CSR)
   std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
   std::vector<EventId> kernel_index;
@@ -51,6 +52,9 @@ struct Candidates {
 
   size_t size() const { return cand.size(); }
   bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }
+  bool IsAsync(size_t i) const {
+    return !async_event.empty() && !cand[i].synthetic && async_event[cand[i].source];
+  }
   // In legacy-kernel traces launches and device activities only serve to attribute kernels.
   bool Hidden(size_t i) const {
     if (!trace.metadata.legacy_kernels || cand[i].synthetic) return false;

@@ -1,5 +1,6 @@
 #include "profana/passes/function_events.h"
 
+#include "profana/passes/async_events.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/function_event_candidates.h"
 #include "profana/passes/indexed_function_events.h"
@@ -83,6 +84,16 @@ void MoveToMainThread(const Trace& trace, FunctionEventList* list) {
       thread[j] = placement.to[o.source[j].value];
 }
 
+void MarkAsyncEvents(const Trace& trace, FunctionEventList* list) {
+  std::vector<uint8_t> async = AsyncWorkAnnotations(trace);
+  if (async.empty()) return;
+  FunctionEventList& o = *list;
+  auto& flags = o.is_async.owned();
+  flags.assign(o.size(), 0);
+  for (size_t j = 0; j < o.size(); ++j)
+    if (o.source[j] != kSynthetic) flags[j] = async[o.source[j].value];
+}
+
 }  // namespace
 
 bool RecordsMemory(const Trace& trace) {
@@ -98,6 +109,7 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   BindEventFields(trace, &out);
   CorrectAnnotationTimes(trace, &out);
   MoveToMainThread(trace, &out);
+  MarkAsyncEvents(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
   out.has_memory_records = RecordsMemory(trace);

@@ -63,7 +63,9 @@ struct FunctionEventList {
   EventField<int64_t> start_ns;
   EventField<int64_t> end_ns;
   Column<DeviceType> device_type;
-  Column<uint8_t> scope;  // 1 = backward function
+  Column<uint8_t> scope;     // 1 = backward function
+  Column<uint8_t> is_async;  // FunctionEvent.is_async (async_events.h); empty when none is
+  bool IsAsync(size_t i) const { return !is_async.empty() && is_async[i]; }
   EventField<int32_t> sequence_nr;
   EventField<int32_t> fwd_thread;
   EventField<StringId> input_shapes;  // 0 = not recorded ("[]")

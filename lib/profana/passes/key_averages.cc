@@ -39,6 +39,7 @@ AverageRow FirstRow(const Trace& trace, const FunctionEventList& e, uint32_t i) 
   EventId source = e.source[i];
   row.user_annotation =
       source != kSynthetic && trace.events.kind[source.value] == ActivityKind::kGpuUserAnnotation;
+  row.is_async = e.IsAsync(i);
   row.legacy = e.legacy;
   row.input_shapes = e.input_shapes[i];
   row.top_level = !e.parent[i].valid();

@@ -17,6 +17,7 @@ struct AverageRow {
   DeviceType device_type = DeviceType::kCPU;
   bool legacy = false;           // is_legacy: the row's device time counts in the CUDA total
   bool user_annotation = false;  // a GPU user annotation: a row, but not in the CUDA total
+  bool is_async = false;         // the first event's is_async: "CPU total %" prints 0
   StringId input_shapes;         // of the first event; meaningful only when shapes_shown
   bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
   std::vector<StringId> stack;   // first N frames (all of them for raw rows)

@@ -32,7 +32,8 @@ void BuildTree(Candidates* candidates) {
   uint32_t stack_thread = UINT32_MAX;
   std::vector<uint32_t> child_count(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
-    if (!c.IsCpu(i)) continue;
+    // Async events stay out of the tree (PyTorch's _populate_cpu_children).
+    if (!c.IsCpu(i) || c.IsAsync(i)) continue;
     uint32_t thread = c.ThreadOf(i).value;
     if (thread != stack_thread) {
       stack = &open[thread];

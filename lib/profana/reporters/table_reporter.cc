@@ -191,12 +191,10 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     double self_cpu_us = r.self_cpu_us;
     double cpu_total_us = r.cpu_total_us;
     double cuda_total_us = r.cuda_total_us;
-    cells = {name,
-             FormatTimeShare(self_cpu_us, sum_self_cpu_us),
-             FormatTime(self_cpu_us),
-             FormatTimeShare(cpu_total_us, sum_self_cpu_us),
-             FormatTime(cpu_total_us),
-             FormatTime(r.count ? cpu_total_us / r.count : 0.0)};
+    cells = {name, FormatTimeShare(self_cpu_us, sum_self_cpu_us), FormatTime(self_cpu_us),
+             // _build_table prints 0 for an async row's share.
+             r.is_async ? std::string("0") : FormatTimeShare(cpu_total_us, sum_self_cpu_us),
+             FormatTime(cpu_total_us), FormatTime(r.count ? cpu_total_us / r.count : 0.0)};
     if (has_cuda_time) {
       double self_cuda_us = r.self_cuda_us;
       cells.insert(
