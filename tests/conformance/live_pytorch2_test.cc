@@ -203,3 +203,17 @@ TEST_CASE("live PyTorch 2.x verbose stacks: every line profana exports is PyTorc
     }
   }
 }
+
+TEST_CASE("live PyTorch 2.x: the memory timeline is on PyTorch's clock", "[conformance][live]") {
+  // export_memory_timeline's times are Unix-epoch microseconds; Kineto writes ts less
+  // baseTimeNanoseconds. The categories differ (PyTorch knows which tensors are parameters and
+  // inputs, docs/memory.md); the clock does not.
+  std::string dir = TestData("live/cnn_train/all");
+  auto r = Run({"memory", dir + "/trace.json.gz", "--format", "timeline", "--device", "cuda:0"});
+  REQUIRE(r.code == 0);
+  std::string want = ReadFile(dir + "/memory_timeline.json");
+  // Both start [[T, T, ...: the first record's time, twice (pre-existing blocks take it too).
+  std::string first = want.substr(0, want.find(',', want.find(',') + 1));
+  CHECK(first == "[[1795708466194605, 1795708466194605");
+  CHECK(r.out.substr(0, first.size()) == first);
+}

@@ -359,6 +359,8 @@ int FindMemoryDevice(const MemoryTimeline& t, const std::string& name) {
 std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t,
                                         uint32_t device) {
   std::vector<RawMemoryEvent> out;
+  // PyTorch's times are Unix-epoch nanoseconds; Kineto writes them less baseTimeNanoseconds.
+  const int64_t base = trace.metadata.base_time_ns != kNoId ? trace.metadata.base_time_ns : 0;
   // Pre-existing blocks first, at time -1, as the reference's timeline lists them.
   for (const MemoryBlock& b : t.blocks)
     if (b.device == device && b.alloc_pos < 0)
@@ -368,7 +370,7 @@ std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline
     int64_t bytes = trace.memory.bytes[t.order[p]];
     if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
     MemoryCategory c = t.block[p] >= 0 ? t.blocks[t.block[p]].category : MemoryCategory::kUnknown;
-    out.push_back({trace.memory.ts_ns[t.order[p]],
+    out.push_back({trace.memory.ts_ns[t.order[p]] + base,
                    bytes > 0 ? MemoryAction::kCreate : MemoryAction::kDestroy, bytes, c});
   }
   return out;
