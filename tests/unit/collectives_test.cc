@@ -464,3 +464,42 @@ TEST_CASE("collectives refuses a summary without the collective ledger, naming i
   CHECK(Run({"steps", old, "-q"}).code == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("ranks one database timed keep its clock: one offset per clock", "[collectives]") {
+  using job::CollectiveKind;
+  // Ranks 0 and 1 are two processes of one Nsight Systems export (one host clock); rank 1 really
+  // arrives 30 us late and ends 10 us after rank 0 (its last kernel runs longer). Rank 2, a trace
+  // of its own, runs 500 us behind. Measured, rank 1 would get -10 us: alignment would take its
+  // late ends for clock skew.
+  std::vector<job::RankCalls> ranks(3);
+  ranks[0].rank = 0;
+  ranks[0].clock = "nsys-sqlite:abc";
+  ranks[0].calls = {Call(CollectiveKind::kAllReduce, 100, 300),
+                    Call(CollectiveKind::kAllReduce, 400, 500)};
+  ranks[1].rank = 1;
+  ranks[1].clock = "nsys-sqlite:abc";
+  ranks[1].calls = {Call(CollectiveKind::kAllReduce, 130, 310),
+                    Call(CollectiveKind::kAllReduce, 420, 510)};
+  ranks[2].rank = 2;
+  ranks[2].calls = {Call(CollectiveKind::kAllReduce, 100 - 500, 300 - 500),
+                    Call(CollectiveKind::kAllReduce, 400 - 500, 500 - 500)};
+  job::CollectivesResult r = job::AnalyzeCollectives(ranks, true);
+  CHECK(r.ranks[1].offset_ns == 0);
+  CHECK(r.ranks[1].clock_of == 0);
+  CHECK(r.ranks[2].offset_ns == 500000);
+  CHECK(r.ranks[2].clock_of == -1);
+  REQUIRE(r.collectives.size() == 2);
+  CHECK(r.collectives[0].skew_ns == 30000);
+  CHECK(r.collectives[0].last_rank == 1);
+
+  // The real two-GPU export: both processes share nsys's clock, so rank 1 keeps offset 0.
+  auto run = Run({"collectives", TestData("traces/nsys/nsys-ai/mfu_2gpu_before.sqlite.gz"),
+                  "--format", "json"});
+  REQUIRE(run.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(run.out);
+  simdjson::dom::array stragglers = doc["stragglers"];
+  REQUIRE(stragglers.size() == 2);
+  CHECK(double(stragglers.at(1)["clock_offset"]) == 0);
+  CHECK(int64_t(stragglers.at(1)["clock_of"]) == 0);
+}

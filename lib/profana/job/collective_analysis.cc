@@ -116,6 +116,17 @@ CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool a
       out.ranks[r].offset_ns = offset[r];
       out.ranks[r].aligned = true;
     }
+    // One clock, one offset: the first rank of each clock (the reference for its own) sets it.
+    for (size_t r = 1; r < ranks.size(); ++r) {
+      if (ranks[r].clock.empty()) continue;
+      size_t first = 0;
+      while (first < r && ranks[first].clock != ranks[r].clock) ++first;
+      if (first == r) continue;
+      offset[r] = offset[first];
+      out.ranks[r].offset_ns = offset[first];
+      out.ranks[r].aligned = out.ranks[first].aligned;
+      out.ranks[r].clock_of = ranks[first].rank;
+    }
   }
 
   for (const auto& [key, members] : matched) {
@@ -170,12 +181,20 @@ CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool a
   return out;
 }
 
+std::string SharedClock(const SourceInfo& source) {
+  const std::string& f = source.format;
+  if (f != "nsys-sqlite" && f != "rocpd" && f != "rocm-rpd") return "";
+  return f + ":" + (source.hash.empty() ? source.path : source.hash);
+}
+
 std::vector<RankCalls> TakeRankCalls(JobSummary* job) {
   std::vector<RankCalls> ranks;
   for (RankSummary& s : job->ranks) {
     for (RankCollectives& c : s.collectives) {
       RankCalls r;
       r.rank = c.rank;
+      for (const SourceInfo& source : s.sources)
+        if (source.rank == c.rank) r.clock = SharedClock(source);
       r.calls = std::move(c.calls);
       for (const RankStep& step : s.steps) {
         if (step.rank != c.rank) continue;

@@ -9,7 +9,10 @@
 //  * alignment: collectives complete together on every rank, so each rank's offset is the
 //    median, over the collectives it shares with the reference rank (the lowest), of the
 //    reference's end minus its own end (an even count: the lower of the two middle values);
-//    offsets are added to the rank's times. Without alignment every offset is 0;
+//    offsets are added to the rank's times. Ranks recorded on one clock (the processes of one
+//    Nsight Systems or ROCm database) keep it: such a group shares one offset, 0 for the
+//    reference's group, else the one measured for its lowest rank. Without alignment every
+//    offset is 0;
 //  * skew: latest start minus earliest; transfer: the shortest duration; a rank's wait: its
 //    duration minus the transfer; the rank that started last caused the others' wait;
 //  * bandwidth (nccl-tests): algbw = bytes / transfer; busbw = algbw x factor, factor
@@ -34,6 +37,9 @@ struct RankCalls {
   std::vector<CollectiveCall> calls;
   int64_t steps = 0;         // ProfilerStep#N windows
   int64_t step_wall_ns = 0;  // their total wall time
+  // Ranks with the same non-empty clock were timed by one clock: processes of one database
+  // (SharedClock). Empty: the rank's own clock (a Kineto trace per process).
+  std::string clock;
 };
 
 struct CollectiveRankTimes {
@@ -63,6 +69,7 @@ struct RankStraggling {
   int64_t rank = -1;
   int64_t offset_ns = 0;         // added to the rank's times
   bool aligned = false;          // an offset was measured (the reference is aligned by definition)
+  int64_t clock_of = -1;         // the rank whose clock it shares (its offset), or -1
   int64_t collectives = 0;       // matched collectives the rank took part in
   int64_t arrived_last = 0;      // of them, how many it started last
   int64_t wait_caused_ns = 0;    // the other ranks' wait in the collectives it started last
@@ -89,8 +96,13 @@ double BusFactor(CollectiveKind kind, int64_t n);
 // `ranks` in rank order. align = false keeps each rank's own clock.
 CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool align);
 
+// The clock a source's ranks share: its database (format and hash, else path) for the formats
+// that time every process of a session on one host clock (Nsight Systems, rocpd, RPD); empty for
+// the rest.
+std::string SharedClock(const SourceInfo& source);
+
 // Every rank of a job (a merged summary holds several per input), in rank order, each with its
-// calls (moved out of the job) and its steps' count and wall time.
+// calls (moved out of the job), its steps' count and wall time, and its clock.
 std::vector<RankCalls> TakeRankCalls(JobSummary* job);
 
 // kInvalidArgument naming `path` when a summary holds no collective ledger (written by an older

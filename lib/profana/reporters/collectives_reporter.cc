@@ -63,6 +63,8 @@ std::string MeanStep(const RankStraggling& s) {
 
 std::string Offset(const CollectivesReport& r, const RankStraggling& s) {
   if (!r.result->align) return "-";
+  if (s.clock_of >= 0)
+    return fmt::format("{} (rank {}'s clock)", MicrosText(s.offset_ns), s.clock_of);
   return s.aligned ? MicrosText(s.offset_ns) : "none shared";
 }
 
@@ -214,6 +216,8 @@ std::string FormatCollectivesJson(const CollectivesReport& r) {
     s.steps == 0 ? w.Null() : w.Double(static_cast<double>(s.step_wall_ns) / s.steps / 1000.0);
     w.Key("clock_offset");
     res.align&& s.aligned ? w.Micros(s.offset_ns) : w.Null();
+    w.Key("clock_of");
+    res.align&& s.clock_of >= 0 ? w.Int(s.clock_of) : w.Null();
     w.EndObject();
   }
   w.EndArray();
