@@ -262,3 +262,24 @@ TEST_CASE("convert to Chrome JSON and to the native file keeps table, idle and q
   }
   for (const std::string& path : built) std::remove(path.c_str());
 }
+
+TEST_CASE("Nsight exports name their writer: META_DATA_EXPORT, kept by convert", "[nsys][info]") {
+  std::string in = profana::test::TestData("traces/nsys/fuser-thunder/report1.sqlite.gz");
+  auto info = Run({"info", in});
+  REQUIRE(info.code == 0);
+  CHECK(
+      info.out.find("written by:      NVIDIA Nsight Systems 2025.1.1.110 (export schema 3.17.1)") !=
+      std::string::npos);
+  std::string out = "/tmp/profana_producer_" + std::to_string(getpid()) + ".pfa";
+  REQUIRE(Run({"convert", in, "-o", out}).code == 0);
+  auto json = Run({"info", out, "--format", "json"});
+  std::remove(out.c_str());
+  REQUIRE(json.code == 0);
+  CHECK(json.out.find(
+            "\"producer\": \"NVIDIA Nsight Systems 2025.1.1.110 (export schema 3.17.1)\"") !=
+        std::string::npos);
+  // A Kineto trace does not name its writer.
+  auto kineto = Run(
+      {"info", profana::test::TestData("live/mlp_train/plain/trace.json.gz"), "--format", "json"});
+  CHECK(kineto.out.find("\"producer\": null") != std::string::npos);
+}

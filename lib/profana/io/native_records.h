@@ -21,6 +21,7 @@ void ForEachMetadataField(M& m, F&& f) {
   f("schema_version", m.schema_version);
   f("base_time_ns", m.base_time_ns);
   f("display_time_unit", m.display_time_unit);
+  f("producer", m.producer);
   f("rank", m.rank);
   f("world_size", m.world_size);
   f("backend", m.backend);

@@ -208,6 +208,9 @@ struct TraceMetadata {
   int64_t schema_version = -1;
   int64_t base_time_ns = kNoId;  // baseTimeNanoseconds
   std::string display_time_unit;
+  // What wrote the file, when it says: "NVIDIA Nsight Systems 2026.2.1.210 (export schema
+  // 3.25.0)". Empty when the file does not name its writer.
+  std::string producer;
   int64_t rank = -1;  // distributedInfo
   int64_t world_size = -1;
   std::string backend;

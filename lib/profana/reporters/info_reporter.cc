@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/diagnostics_text.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -112,6 +113,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
   out += FormatGraphLaunches(t, fe, graphs);
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
+  if (!m.producer.empty()) out += fmt::format("written by:      {}\n", Printable(m.producer));
   if (!m.devices.empty()) {
     std::map<std::string, int> devices;
     for (const std::string& d : m.devices) ++devices[d.empty() ? "(unnamed)" : d];
@@ -152,6 +154,8 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.Key("schema").String("profana.info/1");
   w.Key("input").String(name);
   w.Key("format").String(m.format);
+  w.Key("producer");
+  m.producer.empty() ? w.Null() : w.String(m.producer);
   w.Key("gzip").Bool(m.compressed_bytes != 0);
   w.Key("bytes").Int(static_cast<int64_t>(m.input_bytes));
   w.Key("lost_bytes").Int(static_cast<int64_t>(m.lost_bytes));

@@ -78,6 +78,7 @@ class Importer {
   Status ReadStrings();
   Status ReadMemoryKinds();
   Status ReadDevices();
+  Status ReadExportVersion();
   Status ReadNvtx();
   Status ReadRuntime();
   Status ReadKernels();
@@ -152,6 +153,26 @@ Status Importer::ReadDevices() {
       devices.push_back(std::move(name));
     }
   }
+  return q.status();
+}
+
+// META_DATA_EXPORT (name, value): which nsys wrote the export, and its schema version. Read to
+// say so (info), never to decide how to read: columns are found by name whatever the version.
+Status Importer::ReadExportVersion() {
+  if (!db_.HasTable("META_DATA_EXPORT")) return Status::Ok();
+  Query q(db_, "META_DATA_EXPORT", {"name", "value"}, "Nsight Systems");
+  std::string product, version, schema;
+  while (q.Next()) {
+    std::string_view name = q.Text(0);
+    std::string value(sqlite::Excerpt(q.Text(1), 80));
+    if (name == "EXPORT_PRODUCT_NAME") product = std::move(value);
+    if (name == "EXPORT_PRODUCT_VERSION") version = std::move(value);
+    if (name == "EXPORT_SCHEMA_VERSION") schema = std::move(value);
+  }
+  std::string& out = b_.metadata().producer;
+  out = product.empty() ? "Nsight Systems" : product;
+  if (!version.empty()) out += " " + version;
+  if (!schema.empty()) out += " (export schema " + schema + ")";
   return q.status();
 }
 
@@ -368,6 +389,7 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadStrings());
   PROFANA_RETURN_IF_ERROR(ReadMemoryKinds());
   PROFANA_RETURN_IF_ERROR(ReadDevices());
+  PROFANA_RETURN_IF_ERROR(ReadExportVersion());
   // Kernels first: whether their rows name the process decides how correlation ids are keyed.
   PROFANA_RETURN_IF_ERROR(ReadKernels());
   PROFANA_RETURN_IF_ERROR(ReadNvtx());
