@@ -283,3 +283,23 @@ TEST_CASE("Nsight exports name their writer: META_DATA_EXPORT, kept by convert",
       {"info", profana::test::TestData("live/mlp_train/plain/trace.json.gz"), "--format", "json"});
   CHECK(kineto.out.find("\"producer\": null") != std::string::npos);
 }
+
+TEST_CASE("Nsight Systems graph trace mode: a graph execution is device work of its launch",
+          "[nsys]") {
+  // testdata/nsys/graph_trace.sql works the numbers out.
+  std::string db = Build("nsys/graph_trace");
+  auto tree = Run({"tree", db, "--full-names"});
+  REQUIRE(tree.code == 0);
+  CHECK(tree.out.find("  aten::_cuda_graph_replay  total 8.000us, self 7.400us, device 4.000us\n"
+                      "    -> CUDA graph 3  4.000us on device 0 stream 7\n"
+                      "    cudaGraphLaunch  total 0.600us, self 0.600us\n") != std::string::npos);
+  auto kernels = Run({"kernels", db, "--format", "json"});
+  REQUIRE(kernels.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(kernels.out);
+  simdjson::dom::element first = doc["rows"].at(0);
+  CHECK(std::string_view(first["name"]) == "CUDA graph 3");
+  CHECK(int64_t(first["count"]) == 2);
+  CHECK(double(first["total"]) == 7.0);
+  std::remove(db.c_str());
+}

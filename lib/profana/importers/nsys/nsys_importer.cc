@@ -23,6 +23,8 @@ constexpr const char* kRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
 constexpr const char* kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr const char* kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
 constexpr const char* kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+// `nsys profile --cuda-graph-trace=graph`: one row per graph execution instead of its kernels.
+constexpr const char* kGraphTrace = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
 constexpr const char* kNvtx = "NVTX_EVENTS";
 
 // NVTX_EVENTS.eventType (ENUM_NSYS_EVENT_TYPE).
@@ -84,6 +86,7 @@ class Importer {
   Status ReadKernels();
   Status ReadCopies(const char* table, ActivityKind kind);
   Status ReadSyncs();
+  Status ReadGraphTraces();
   Status NameThreads();
 
   StringId String(int64_t id) const { return strings_.Get(id); }
@@ -340,6 +343,32 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
   return q.status();
 }
 
+// Whole-graph executions (graph trace mode): device work on the launch's stream, named by the
+// graph, and linked to its cudaGraphLaunch by correlation id like a kernel. The kernels inside
+// are not recorded in this mode, so a graph execution stands for them (`kernels` lists it).
+Status Importer::ReadGraphTraces() {
+  if (!db_.HasTable(kGraphTrace)) return Status::Ok();
+  enum { kGraph = 6 };
+  Query q(db_, kGraphTrace,
+          {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?", "graphId?"},
+          "Nsight Systems");
+  StringId category = b_.Intern("kernel");
+  std::unordered_map<int64_t, StringId> names;  // graph id -> name
+  while (q.Next()) {
+    if (q.BadIntegers({kStart, kEnd, kDevice, kStream}, &b_.diagnostics()) ||
+        q.BadIntegers({kCorrelation, kGlobalPid, kGraph}, &b_.diagnostics(), true) ||
+        q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
+      continue;
+    int64_t graph = q.IsNull(kGraph) ? -1 : q.Int(kGraph);
+    auto [it, inserted] = names.try_emplace(graph, StringId(0));
+    if (inserted)
+      it->second =
+          b_.Intern(graph < 0 ? std::string("CUDA graph") : fmt::format("CUDA graph {}", graph));
+    AddActivity(q, it->second, category, ActivityKind::kKernel);
+  }
+  return q.status();
+}
+
 Status Importer::ReadSyncs() {
   if (!db_.HasTable(kSync)) return Status::Ok();
   enum { kType = 6 };
@@ -397,6 +426,7 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadCopies(kMemcpy, ActivityKind::kMemcpy));
   PROFANA_RETURN_IF_ERROR(ReadCopies(kMemset, ActivityKind::kMemset));
   PROFANA_RETURN_IF_ERROR(ReadSyncs());
+  PROFANA_RETURN_IF_ERROR(ReadGraphTraces());
   PROFANA_RETURN_IF_ERROR(NameThreads());
   db_.NoteWal(&b_.diagnostics());
   return std::move(b_).Finish();
