@@ -94,6 +94,26 @@ void MarkAsyncEvents(const Trace& trace, FunctionEventList* list) {
     if (o.source[j] != kSynthetic) flags[j] = async[o.source[j].value];
 }
 
+// Kineto writes no "Call stack" on runtime and driver calls; PyTorch 2.x gives a call the stack
+// of the op it ran in (live 2.11 sessions, testdata/live/mlp_train/verbose): the innermost
+// cpu_op above it in the tree.
+void LendOpStacksToCalls(const Trace& trace, FunctionEventList* list) {
+  FunctionEventList& o = *list;
+  const EventTable& ev = trace.events;
+  std::vector<StackId>* stacks = nullptr;
+  for (size_t j = 0; j < o.size(); ++j) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || !IsRuntimeOrDriver(ev.kind[s.value]) || o.stack[j].value != 0) continue;
+    for (FnEventId up = o.parent[j]; up.valid(); up = o.parent[up.value]) {
+      EventId u = o.source[up.value];
+      if (u == kSynthetic || ev.kind[u.value] != ActivityKind::kCpuOp) continue;
+      if (!stacks) stacks = &o.stack.owned();
+      (*stacks)[j] = (*stacks)[up.value];
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 bool RecordsMemory(const Trace& trace) {
@@ -111,7 +131,10 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   MoveToMainThread(trace, &out);
   MarkAsyncEvents(trace, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
-  if (trace.stacks.size() > 1) PropagateBackwardStacks(trace, out, &out.stack.owned());
+  if (trace.stacks.size() > 1) {
+    LendOpStacksToCalls(trace, &out);
+    PropagateBackwardStacks(trace, out, &out.stack.owned());
+  }
   out.has_memory_records = RecordsMemory(trace);
   out.legacy = trace.metadata.legacy_kernels;
   out.origin_ns = trace.metadata.origin.ns;
