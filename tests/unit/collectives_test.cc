@@ -503,3 +503,39 @@ TEST_CASE("ranks one database timed keep its clock: one offset per clock", "[col
   CHECK(double(stragglers.at(1)["clock_offset"]) == 0);
   CHECK(int64_t(stragglers.at(1)["clock_of"]) == 0);
 }
+
+TEST_CASE("transfers of ranks one clock timed are matched by time, not order", "[collectives]") {
+  using job::CollectiveKind;
+  // Two processes of one database. Rank 0 runs an extra send/recv first (to a rank outside the
+  // export) at [0, 50); then both run the same two transfers: [100, 200) and [300, 400) on rank
+  // 0, [110, 200) and [320, 400) on rank 1. By order, rank 0's first call would pair with rank
+  // 1's first and every later pair would be off by one; by time, the extra call is unmatched
+  // and the transfers pair with what they overlap.
+  std::vector<job::RankCalls> ranks(2);
+  ranks[0].rank = 0;
+  ranks[0].clock = "nsys-sqlite:abc";
+  ranks[0].calls = {Call(CollectiveKind::kSendRecv, 0, 50),
+                    Call(CollectiveKind::kSendRecv, 100, 200),
+                    Call(CollectiveKind::kSendRecv, 300, 400)};
+  ranks[1].rank = 1;
+  ranks[1].clock = "nsys-sqlite:abc";
+  ranks[1].calls = {Call(CollectiveKind::kSendRecv, 110, 200),
+                    Call(CollectiveKind::kSendRecv, 320, 400)};
+  job::CollectivesResult r = job::AnalyzeCollectives(ranks, true);
+  CHECK(r.unmatched_calls == 1);
+  REQUIRE(r.collectives.size() == 2);
+  CHECK(r.collectives[0].ranks[0].start_ns == 100000);
+  CHECK(r.collectives[0].ranks[1].start_ns == 110000);
+  CHECK(r.collectives[0].skew_ns == 10000);
+  CHECK(r.collectives[1].skew_ns == 20000);
+  CHECK(r.ranks[1].offset_ns == 0);
+
+  // Without a shared clock the same calls are matched by order: the first pair is [0, 50)
+  // with [110, 200), and rank 0's last call is unmatched.
+  ranks[0].clock.clear();
+  ranks[1].clock.clear();
+  job::CollectivesResult by_order = job::AnalyzeCollectives(ranks, false);
+  CHECK(by_order.unmatched_calls == 1);
+  REQUIRE(by_order.collectives.size() == 2);
+  CHECK(by_order.collectives[0].ranks[0].start_ns == 0);
+}

@@ -22,11 +22,67 @@ struct Member {
   size_t call = 0;  // index into that rank's calls
 };
 
+// Point-to-point transfers without a recorded group, on ranks one clock timed: a send and its
+// receive run at the same time, so each is matched to the transfer of another rank of that clock
+// that overlaps it most (greedy, in start order). Order would pair a pipeline's sends with the
+// wrong receives as soon as one rank's sequence differs. Marks the calls it matched or left alone.
+void MatchTransfersByTime(const std::vector<RankCalls>& ranks,
+                          std::map<MatchKey, std::vector<Member>>* out,
+                          std::vector<std::vector<uint8_t>>* done) {
+  std::map<std::string, std::vector<size_t>> by_clock;
+  for (size_t r = 0; r < ranks.size(); ++r)
+    if (!ranks[r].clock.empty()) by_clock[ranks[r].clock].push_back(r);
+  for (const auto& [clock, members] : by_clock) {
+    if (members.size() < 2) continue;
+    struct Transfer {
+      size_t rank, call;
+      int64_t start, end;
+    };
+    std::vector<Transfer> all;
+    for (size_t r : members)
+      for (size_t c = 0; c < ranks[r].calls.size(); ++c) {
+        const CollectiveCall& call = ranks[r].calls[c];
+        if (call.kind == CollectiveKind::kSendRecv && call.group.empty())
+          all.push_back({r, c, call.start_ns, call.end_ns});
+      }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
+    std::vector<uint8_t> used(all.size(), 0);
+    int64_t index = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (used[i]) continue;
+      size_t best = i;
+      int64_t best_overlap = 0;
+      for (size_t j = i + 1; j < all.size() && all[j].start < all[i].end; ++j) {
+        if (used[j] || all[j].rank == all[i].rank) continue;
+        int64_t overlap = std::min(all[i].end, all[j].end) - all[j].start;
+        if (overlap > best_overlap) best = j, best_overlap = overlap;
+      }
+      used[i] = 1;
+      const std::string& label = ranks[all[i].rank].calls[all[i].call].label;
+      // A name no order-matched label can have: transfers matched by time stay among themselves.
+      MatchKey key{false, label + " (" + clock + ")", index++};
+      used[best] = 1;
+      // Members in rank order, as the order-matched ones are.
+      size_t lo = all[best].rank < all[i].rank ? best : i, hi = lo == i ? best : i;
+      for (size_t k : {lo, hi}) {
+        if (k == hi && hi == lo) break;
+        (*out)[key].push_back(Member{all[k].rank, all[k].call});
+        (*done)[all[k].rank][all[k].call] = 1;
+      }
+    }
+  }
+}
+
 std::map<MatchKey, std::vector<Member>> MatchCalls(const std::vector<RankCalls>& ranks) {
   std::map<MatchKey, std::vector<Member>> out;
+  std::vector<std::vector<uint8_t>> done(ranks.size());
+  for (size_t r = 0; r < ranks.size(); ++r) done[r].assign(ranks[r].calls.size(), 0);
+  MatchTransfersByTime(ranks, &out, &done);
   for (size_t r = 0; r < ranks.size(); ++r) {
     std::vector<int64_t> order = OrderInGroup(ranks[r].calls);
     for (size_t c = 0; c < ranks[r].calls.size(); ++c) {
+      if (done[r][c]) continue;
       const CollectiveCall& call = ranks[r].calls[c];
       bool by_group = !call.group.empty();
       out[MatchKey{by_group, by_group ? call.group : call.label, order[c]}].push_back(Member{r, c});
