@@ -4,8 +4,9 @@
 // suffered. Pure: ranks in, numbers out. Definitions in docs/semantics.md, "Collectives":
 //  * match: the n-th call of a process group on one rank is the n-th call of that group on
 //    every rank; without a recorded group, the n-th call of a label (kind, or kernel name) on
-//    the rank. Point-to-point transfers of ranks one clock timed are matched by overlap instead. A collective is matched when at least two ranks have it; a call no other rank
-//    has is counted as unmatched;
+//    the rank. Point-to-point transfers of ranks one clock timed are matched by overlap instead. A
+//    collective is matched when at least two ranks have it; a call no other rank has is counted as
+//    unmatched;
 //  * alignment: collectives complete together on every rank, so each rank's offset is the
 //    median, over the collectives it shares with the reference rank (the lowest), of the
 //    reference's end minus its own end (an even count: the lower of the two middle values);

@@ -51,8 +51,8 @@ int OpenInMemory(unsigned char* data, size_t size, sqlite3** out) {
   sqlite3* db = nullptr;
   // NOMUTEX: one thread uses a connection at a time, so SQLite need not lock it around every
   // call (the locks were a tenth of an import's CPU time).
-  int rc = sqlite3_open_v2(":memory:", &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(
+      ":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc == SQLITE_OK) {
     SetLimits(db, size);
     rc = sqlite3_deserialize(db, "main", data, static_cast<sqlite3_int64>(size),
