@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/assets.h"
 #include "profana/reporters/terminal_text.h"
+#include "profana/reporters/weight_sum.h"
 
 namespace profana::report {
 namespace {
@@ -24,8 +25,8 @@ int64_t Sum(Node* n) {
   n->total = n->self;
   n->base_total = n->base_self;
   for (auto& [name, child] : n->children) {
-    n->total += Sum(child.get());
-    n->base_total += child->base_total;
+    AddWeight(&n->total, Sum(child.get()));
+    AddWeight(&n->base_total, child->base_total);
   }
   return n->total;
 }
@@ -46,7 +47,7 @@ void Add(Node* root, const std::string& stack, int64_t weight, bool base) {
     n = child.get();
     pos = end + 1;
   }
-  (base ? n->base_self : n->self) += weight;
+  AddWeight(base ? &n->base_self : &n->self, weight);
 }
 
 // Text for an attribute or element; control characters (not allowed in XML) shown visibly.
@@ -105,7 +106,7 @@ void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
   if (depth > 0 && out->diff && n.total == 0) {
     // Only in the base run: no width in the new one. Counted once at its top frame.
     ++out->only_base;
-    out->only_base_weight += n.base_total;
+    AddWeight(&out->only_base_weight, n.base_total);
     return;
   }
   if (depth > 0) {

@@ -7,6 +7,7 @@
 #include "profana/reporters/flamegraph_svg.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/terminal_text.h"
+#include "profana/reporters/weight_sum.h"
 
 namespace profana::report {
 namespace {
@@ -81,26 +82,17 @@ std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samp
   return out;
 }
 
-namespace {
-
-// Weights are positive: a damaged trace's can pass INT64_MAX together, and then stop there.
-void SaturatingAdd(int64_t* sum, int64_t w) {
-  if (__builtin_add_overflow(*sum, w, sum)) *sum = INT64_MAX;
-}
-
-}  // namespace
-
 std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
                                            StackUnit unit, bool export_text) {
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
-    if (w > 0 && samples.stack[i].value) SaturatingAdd(&per_node[samples.stack[i].value], w);
+    if (w > 0 && samples.stack[i].value) AddWeight(&per_node[samples.stack[i].value], w);
   }
   StackText text(trace, samples, export_text);
   std::map<std::string, int64_t> merged;
   for (uint32_t n = 1; n < per_node.size(); ++n)
-    if (per_node[n]) SaturatingAdd(&merged[text.Get(StackId(n))], per_node[n]);
+    if (per_node[n]) AddWeight(&merged[text.Get(StackId(n))], per_node[n]);
   return merged;
 }
 
@@ -152,7 +144,7 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
   w.Key("source").String(StackSourceName(source));
   w.Key("unit").String(unit == StackUnit::kNanos ? "ns" : "us");
   int64_t total = 0;
-  for (const auto& [s, weight] : merged) total += weight;
+  for (const auto& [s, weight] : merged) AddWeight(&total, weight);
   w.Key("total").Int(total);
   w.Key("stacks").BeginArray();
   for (const auto& [stack, weight] : merged) {
