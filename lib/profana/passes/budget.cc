@@ -350,14 +350,15 @@ double MeasureKeyAverages(const BudgetRule& r, const std::vector<AverageRow>& ro
   switch (r.metric) {
     case BudgetMetric::kSelfCpuTime:
     case BudgetMetric::kSelfDeviceTime: {
-      int64_t ns = 0;
+      // The table footer's totals (GPU annotations left out), wrapping as the rows' sums do.
+      uint64_t ns = 0;
       for (const AverageRow& a : rows) {
         if (r.metric == BudgetMetric::kSelfCpuTime)
-          ns += a.self_cpu_ns;
-        else if (a.device_type == DeviceType::kCUDA || a.legacy)
-          ns += a.self_cuda_ns;
+          ns += static_cast<uint64_t>(a.self_cpu_ns);
+        else if (a.CountsInCudaTotal())
+          ns += static_cast<uint64_t>(a.self_cuda_ns);
       }
-      return ns / 1000.0;
+      return static_cast<double>(static_cast<int64_t>(ns)) / 1000.0;
     }
     case BudgetMetric::kOpCount:
       return static_cast<double>(op.count);

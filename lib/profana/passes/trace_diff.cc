@@ -33,14 +33,15 @@ DiffTotals Totals(const StepStats& s, const std::vector<AverageRow>& rows, doubl
   DiffTotals d;
   d.steps = s.steps;
   d.step_time_us = s.mean_ns / 1000.0;
-  int64_t self_cpu = 0, self_device = 0;
+  // Wrapping, as the rows' own sums: damaged times must not overflow.
+  uint64_t self_cpu = 0, self_device = 0;
   for (const AverageRow& r : rows) {
-    self_cpu += r.self_cpu_ns;
-    if (r.device_type == DeviceType::kCUDA || r.legacy) self_device += r.self_cuda_ns;
+    self_cpu += static_cast<uint64_t>(r.self_cpu_ns);
+    if (r.CountsInCudaTotal()) self_device += static_cast<uint64_t>(r.self_cuda_ns);
     d.events += r.count;
   }
-  d.self_cpu_us = self_cpu * scale / 1000;
-  d.self_device_us = self_device * scale / 1000;
+  d.self_cpu_us = static_cast<double>(static_cast<int64_t>(self_cpu)) * scale / 1000;
+  d.self_device_us = static_cast<double>(static_cast<int64_t>(self_device)) * scale / 1000;
   return d;
 }
 
