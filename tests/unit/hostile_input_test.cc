@@ -233,3 +233,38 @@ TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where",
             .message() ==
         "b.json: byte 45 (line 1, column 46): not a valid budget: a comma before ']'");
 }
+
+TEST_CASE("device totals of kernels near the range of times sum without overflowing", "[hostile]") {
+  // Two ops, each launching one kernel that runs from -2^62 ns to almost 2^62 ns (each within
+  // the accepted range), on two streams: together 2 x 9.2e18 ns, past INT64_MAX. The table's
+  // JSON total, the stacks' total, the flamegraph's root, diff's and check's totals add them.
+  auto kernel = [](int n) {
+    std::string corr = std::to_string(n), ext = std::to_string(100 + n);
+    return ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op" + corr +
+           "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(10 * n) +
+           ", \"dur\": 5, \"args\": {\"External id\": " + ext +
+           "}},\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+           "\"pid\": 1, \"tid\": 1, \"ts\": " +
+           std::to_string(10 * n + 1) + ", \"dur\": 1, \"args\": {\"External id\": " + ext +
+           ", \"correlation\": " + corr +
+           "}},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" + corr +
+           "\", \"pid\": 0, \"tid\": " + std::to_string(6 + n) +
+           ", \"ts\": -4611686018427387.000, \"dur\": 9223372036854774.000, \"args\": "
+           "{\"External id\": " +
+           ext + ", \"correlation\": " + corr +
+           ", \"device\": 0, \"stream\": " + std::to_string(6 + n) + "}}";
+  };
+  Temp t("huge_kernels.json", Trace(Op("step", 0, 100) + kernel(1) + kernel(2)));
+  Temp budget("huge_budget.json", "{\"rules\": [{\"metric\": \"self_device_time\", \"max\": 1}]}");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"table", t.path, "--format", "json"},
+        {"stacks", t.path, "--metric", "self_cuda", "--format", "json"},
+        {"stacks", t.path, "--metric", "self_cuda", "--svg", t.path + ".svg"},
+        {"diff", t.path, t.path, "--format", "json"},
+        {"check", t.path, "--budget", budget.path}}) {
+    INFO(args[0]);
+    auto r = Run(args);
+    CHECK((r.code == 0 || r.code == 1));
+  }
+  std::remove((t.path + ".svg").c_str());
+}
