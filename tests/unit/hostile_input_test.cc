@@ -235,9 +235,9 @@ TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where",
 }
 
 TEST_CASE("device totals of kernels near the range of times sum without overflowing", "[hostile]") {
-  // Two ops, each launching one kernel that runs from -2^62 ns to almost 2^62 ns (each within
-  // the accepted range), on two streams: together 2 x 9.2e18 ns, past INT64_MAX. The table's
-  // JSON total, the stacks' total, the flamegraph's root, diff's and check's totals add them.
+  // Three ops, each launching one kernel of almost 2^62 ns (the longest a duration may be), on
+  // three streams: together 1.4e19 ns, past INT64_MAX. The table's JSON total, the stacks'
+  // total, the flamegraph's root, diff's and check's totals add them.
   auto kernel = [](int n) {
     std::string corr = std::to_string(n), ext = std::to_string(100 + n);
     return ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op" + corr +
@@ -249,12 +249,14 @@ TEST_CASE("device totals of kernels near the range of times sum without overflow
            ", \"correlation\": " + corr +
            "}},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k" + corr +
            "\", \"pid\": 0, \"tid\": " + std::to_string(6 + n) +
-           ", \"ts\": -4611686018427387.000, \"dur\": 9223372036854774.000, \"args\": "
+           ", \"ts\": 0.000, \"dur\": 4611686018427387.000, \"args\": "
            "{\"External id\": " +
            ext + ", \"correlation\": " + corr +
            ", \"device\": 0, \"stream\": " + std::to_string(6 + n) + "}}";
   };
-  Temp t("huge_kernels.json", Trace(Op("step", 0, 100) + kernel(1) + kernel(2)));
+  Temp t("huge_kernels.json", Trace(Op("step", 0, 100) + kernel(1) + kernel(2) + kernel(3)));
+  auto info = Run({"info", t.path});
+  REQUIRE(info.out.find("kernel               3") != std::string::npos);  // all three read
   Temp budget("huge_budget.json", "{\"rules\": [{\"metric\": \"self_device_time\", \"max\": 1}]}");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"table", t.path, "--format", "json"},
