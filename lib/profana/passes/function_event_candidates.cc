@@ -19,11 +19,8 @@ constexpr std::string_view kFilteredNames[] = {
     "aten::_version",
 };
 
-}  // namespace
-
 AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
-  const std::string& format = trace.metadata.format;
-  if (format != "kineto-json" && format != "chrome-json-array") return {};
+  if (!IsChromeTraceJson(trace)) return {};
   const EventTable& ev = trace.events;
   bool any = false;
   for (size_t i = 0; i < ev.size() && !any; ++i)
@@ -35,6 +32,12 @@ AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
   return {1000, 0};
 }
 
+}  // namespace
+
+KinetoRules WorkOutKinetoRules(const Trace& trace) {
+  return {KinetoAnnotationCorrection(trace), PlaceKinetoEvents(trace), AsyncWorkAnnotations(trace)};
+}
+
 void SelectCandidates(Candidates* candidates) {
   Candidates& c = *candidates;
   std::vector<StringId> filtered;
@@ -42,10 +45,8 @@ void SelectCandidates(Candidates* candidates) {
     StringId id;
     if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
   }
-  const AnnotationCorrection fix = KinetoAnnotationCorrection(c.trace);
-  c.kineto = PlaceKinetoEvents(c.trace);
-  c.async_event = AsyncWorkAnnotations(c.trace);
-  const KinetoPlacement& placement = c.kineto;
+  const AnnotationCorrection& fix = c.rules.annotation_fix;
+  const KinetoPlacement& placement = c.rules.placement;
   c.cand.reserve(c.ev.size() + 16);
   for (uint32_t i = 0; i < c.ev.size(); ++i) {
     ActivityKind kind = c.ev.kind[i];
@@ -77,7 +78,13 @@ void SelectCandidates(Candidates* candidates) {
     if (c.cand[a].end_ns != c.cand[b].end_ns) return c.cand[a].end_ns > c.cand[b].end_ns;
     return !is_annotation(a) && is_annotation(b);
   });
+  PermuteCandidates(&c, order);
+}
+
+void PermuteCandidates(Candidates* candidates, const std::vector<uint32_t>& order) {
+  Candidates& c = *candidates;
   auto permute = [&](auto& column) {
+    if (column.empty()) return;  // not filled yet
     std::remove_reference_t<decltype(column)> sorted;
     sorted.reserve(column.size());
     for (uint32_t p : order) sorted.push_back(column[p]);
@@ -86,6 +93,8 @@ void SelectCandidates(Candidates* candidates) {
   permute(c.cand);
   permute(c.device);
   permute(c.placement);
+  permute(c.cpu_mem);
+  permute(c.cuda_mem);
 }
 
 FunctionEventList CompactCandidates(const Candidates& c) {

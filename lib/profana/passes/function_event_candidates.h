@@ -14,6 +14,23 @@
 
 namespace profana::passes {
 
+// Kineto's JSON writer draws a GPU user annotation wider than the span PyTorch's FunctionEvent has
+// (libkineto output_json.cpp): 1 ns earlier and 1 ns later in files with fractional microseconds,
+// 1 us earlier in integer-microsecond files. What to add to the file's start and end to get
+// PyTorch's span back: zero for traces that no Chrome-trace JSON writer wrote.
+struct AnnotationCorrection {
+  int64_t start_ns = 0, end_ns = 0;
+};
+
+// What PyTorch decides about a Kineto file's events that the file does not say, worked out once
+// per list: the candidates use it, and so do the list's own times, threads and async flags.
+struct KinetoRules {
+  AnnotationCorrection annotation_fix;
+  KinetoPlacement placement;         // kineto_placement.h
+  std::vector<uint8_t> async_event;  // per trace event (async_events.h); empty when none
+};
+KinetoRules WorkOutKinetoRules(const Trace& trace);
+
 // One event of the list parse_kineto_results leaves.
 struct Candidate {
   uint32_t source;  // trace event, or memory record index when synthetic
@@ -22,10 +39,11 @@ struct Candidate {
 };
 
 struct Candidates {
-  explicit Candidates(const Trace& t) : trace(t), ev(t.events) {}
+  Candidates(const Trace& t, const KinetoRules& r) : trace(t), ev(t.events), rules(r) {}
 
   const Trace& trace;
   const EventTable& ev;
+  const KinetoRules& rules;
   LinkRule link = LinkRule::kAuto;
   StringId memory_name;  // what [memory] events are called ("" when the trace lacks the string)
 
@@ -34,11 +52,9 @@ struct Candidates {
   // Where PyTorch puts each candidate (KinetoPlacement::k*): Kineto's overhead events and the
   // runtime calls no op links, on the main thread (kineto_placement.h).
   std::vector<uint8_t> placement;
-  KinetoPlacement kineto;
-  std::vector<uint8_t> async_event;        // per trace event (async_events.h); empty when none
-  std::vector<int64_t> cpu_mem, cuda_mem;  // bytes, children included
-  std::vector<int32_t> parent;             // -1 = top level
-  std::vector<uint8_t> scope;              // 1 = backward function
+  std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
+  std::vector<int32_t> parent;                     // -1 = top level
+  std::vector<uint8_t> scope;                      // 1 = backward function
   std::vector<uint32_t> child_begin, child_index;  // the tree's children (CSR)
   std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
   std::vector<EventId> kernel_index;
@@ -53,7 +69,8 @@ struct Candidates {
   size_t size() const { return cand.size(); }
   bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }
   bool IsAsync(size_t i) const {
-    return !async_event.empty() && !cand[i].synthetic && async_event[cand[i].source];
+    const std::vector<uint8_t>& async = rules.async_event;
+    return !async.empty() && !cand[i].synthetic && async[cand[i].source];
   }
   // In legacy-kernel traces launches and device activities only serve to attribute kernels.
   bool Hidden(size_t i) const {
@@ -66,18 +83,9 @@ struct Candidates {
   ThreadId ThreadOf(size_t i) const {
     if (cand[i].synthetic) return trace.memory.thread[cand[i].source];
     uint32_t e = cand[i].source;
-    return placement[i] != KinetoPlacement::kOwnThread ? kineto.to[e] : ev.thread[e];
+    return placement[i] != KinetoPlacement::kOwnThread ? rules.placement.to[e] : ev.thread[e];
   }
 };
-
-// Kineto's JSON writer draws a GPU user annotation wider than the span PyTorch's FunctionEvent has
-// (libkineto output_json.cpp): 1 ns earlier and 1 ns later in files with fractional microseconds,
-// 1 us earlier in integer-microsecond files. What to add to the file's start and end to get
-// PyTorch's span back: zero for traces that no Chrome-trace JSON writer wrote.
-struct AnnotationCorrection {
-  int64_t start_ns = 0, end_ns = 0;
-};
-AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace);
 
 // The steps, in the order BuildFunctionEvents runs them.
 void SelectCandidates(Candidates* c);  // the trace events that are FunctionEvents
@@ -85,6 +93,9 @@ void AttributeMemory(Candidates* c);   // [memory] bytes per event; [memory] eve
 void BuildOpTree(Candidates* c);       // parents, children, backward scopes
 void AttributeKernels(Candidates* c);  // each device activity to the op that launched it
 void RemoveDuplicates(Candidates* c);  // _remove_dup_nodes
+// Reorders the candidates' per-candidate columns filled so far (candidate `order[k]` becomes
+// candidate k): the steps that add or move candidates before the tree is built.
+void PermuteCandidates(Candidates* c, const std::vector<uint32_t>& order);
 // The list without the removed candidates, renumbered (the list's own columns and counts; the
 // fields read from the trace are bound afterwards).
 FunctionEventList CompactCandidates(const Candidates& c);

@@ -1,6 +1,5 @@
 #include "profana/passes/function_events.h"
 
-#include "profana/passes/async_events.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/function_event_candidates.h"
 #include "profana/passes/indexed_function_events.h"
@@ -9,10 +8,10 @@ namespace profana::passes {
 namespace {
 
 // The list worked out from the trace's events, step by step.
-FunctionEventList FromEvents(const Trace& trace, LinkRule link) {
+FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkRule link) {
   // The candidates' columns are freed on return, before the list's times are worked out (about 75
   // bytes an event less at the peak).
-  Candidates c(trace);
+  Candidates c(trace, rules);
   c.link = link;
   SelectCandidates(&c);
   AttributeMemory(&c);
@@ -58,8 +57,8 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
 
 // GPU user annotations get PyTorch's span back (KinetoAnnotationCorrection): the list's times then
 // own their values, so this is done only for traces that have annotations to correct.
-void CorrectAnnotationTimes(const Trace& trace, FunctionEventList* list) {
-  AnnotationCorrection fix = KinetoAnnotationCorrection(trace);
+void CorrectAnnotationTimes(const Trace& trace, const AnnotationCorrection& fix,
+                            FunctionEventList* list) {
   if (fix.start_ns == 0 && fix.end_ns == 0) return;
   FunctionEventList& o = *list;
   std::vector<int64_t>& start = o.start_ns.owned();
@@ -74,8 +73,7 @@ void CorrectAnnotationTimes(const Trace& trace, FunctionEventList* list) {
 
 // Kineto events that PyTorch puts on the profiler's main thread (kineto_placement.h) have that
 // thread, so that a parent and its children share one.
-void MoveToMainThread(const Trace& trace, FunctionEventList* list) {
-  KinetoPlacement placement = PlaceKinetoEvents(trace);
+void MoveToMainThread(const KinetoPlacement& placement, FunctionEventList* list) {
   if (placement.of.empty()) return;
   FunctionEventList& o = *list;
   std::vector<ThreadId>& thread = o.thread.owned();
@@ -84,8 +82,7 @@ void MoveToMainThread(const Trace& trace, FunctionEventList* list) {
       thread[j] = placement.to[o.source[j].value];
 }
 
-void MarkAsyncEvents(const Trace& trace, FunctionEventList* list) {
-  std::vector<uint8_t> async = AsyncWorkAnnotations(trace);
+void MarkAsyncEvents(const std::vector<uint8_t>& async, FunctionEventList* list) {
   if (async.empty()) return;
   FunctionEventList& o = *list;
   auto& flags = o.is_async.owned();
@@ -125,11 +122,12 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
                                       bool counts) {
   bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
                  !counts && TraceRecordsLinks(trace);
-  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, link);
+  const KinetoRules rules = WorkOutKinetoRules(trace);
+  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, rules, link);
   BindEventFields(trace, &out);
-  CorrectAnnotationTimes(trace, &out);
-  MoveToMainThread(trace, &out);
-  MarkAsyncEvents(trace, &out);
+  CorrectAnnotationTimes(trace, rules.annotation_fix, &out);
+  MoveToMainThread(rules.placement, &out);
+  MarkAsyncEvents(rules.async_event, &out);
   // Without stacks in the trace every event's is empty: nothing to lend.
   if (trace.stacks.size() > 1) {
     LendOpStacksToCalls(trace, &out);

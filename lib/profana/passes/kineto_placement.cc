@@ -44,10 +44,14 @@ MainThreads FindMainThreads(const Trace& trace) {
 
 }  // namespace
 
+bool IsChromeTraceJson(const Trace& trace) {
+  const std::string& format = trace.metadata.format;
+  return format == "kineto-json" || format == "chrome-json-array";
+}
+
 KinetoPlacement PlaceKinetoEvents(const Trace& trace) {
   KinetoPlacement out;
-  const std::string& format = trace.metadata.format;
-  if (format != "kineto-json" && format != "chrome-json-array") return out;
+  if (!IsChromeTraceJson(trace)) return out;
   const EventTable& ev = trace.events;
   const size_t n = ev.size();
   StringId overhead;

@@ -24,4 +24,8 @@ struct KinetoPlacement {
 
 KinetoPlacement PlaceKinetoEvents(const Trace& trace);
 
+// Whether a Chrome-trace JSON writer (Kineto's) wrote the trace: the rules of PyTorch's reading
+// of Kineto's files apply to these formats only.
+bool IsChromeTraceJson(const Trace& trace);
+
 }  // namespace profana::passes

@@ -94,17 +94,7 @@ void AttributeMemory(Candidates* candidates) {
     perm.push_back(t);
   }
   while (head < n_events) perm.push_back(head++);
-  auto permute = [&](auto& column) {
-    std::remove_reference_t<decltype(column)> sorted;
-    sorted.reserve(column.size());
-    for (uint32_t p : perm) sorted.push_back(column[p]);
-    column.swap(sorted);
-  };
-  permute(c.cand);
-  permute(c.device);
-  permute(c.placement);
-  permute(c.cpu_mem);
-  permute(c.cuda_mem);
+  PermuteCandidates(&c, perm);
 }
 
 }  // namespace profana::passes
