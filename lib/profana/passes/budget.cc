@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/passes/gpu_streams.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
@@ -351,14 +352,14 @@ double MeasureKeyAverages(const BudgetRule& r, const std::vector<AverageRow>& ro
     case BudgetMetric::kSelfCpuTime:
     case BudgetMetric::kSelfDeviceTime: {
       // The table footer's totals (GPU annotations left out), wrapping as the rows' sums do.
-      uint64_t ns = 0;
+      int64_t ns = 0;
       for (const AverageRow& a : rows) {
         if (r.metric == BudgetMetric::kSelfCpuTime)
-          ns += static_cast<uint64_t>(a.self_cpu_ns);
+          ns = WrapAdd(ns, a.self_cpu_ns);
         else if (a.CountsInCudaTotal())
-          ns += static_cast<uint64_t>(a.self_cuda_ns);
+          ns = WrapAdd(ns, a.self_cuda_ns);
       }
-      return static_cast<double>(static_cast<int64_t>(ns)) / 1000.0;
+      return ns / 1000.0;
     }
     case BudgetMetric::kOpCount:
       return static_cast<double>(op.count);

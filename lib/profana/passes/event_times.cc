@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profana/base/int_sum.h"
+
 namespace profana::passes {
 
 CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& e) {
@@ -25,19 +27,19 @@ CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& e) {
       continue;
     }
     // Wrapping, as EventTimes sums children: a damaged trace's durations may pass INT64_MAX.
-    uint64_t kernel_ns = 0, children_ns = 0;
+    int64_t kernel_ns = 0, children_ns = 0;
     double kernel_us = 0, children_us = 0;
     for (uint32_t k = e.kernel_begin[r]; k < e.kernel_begin[r + 1]; ++k) {
       uint32_t x = e.kernel_index[k].value;
-      kernel_ns += static_cast<uint64_t>(kernel_end[x] - kernel_start[x]);
+      kernel_ns = WrapAdd(kernel_ns, kernel_end[x] - kernel_start[x]);
       kernel_us += us(kernel_end[x]) - us(kernel_start[x]);
     }
     for (uint32_t k = e.child_begin[r]; k < e.child_begin[r + 1]; ++k) {
       uint32_t c = e.child_index[k].value;
-      children_ns += static_cast<uint64_t>(out.ns[c]);
+      children_ns = WrapAdd(children_ns, out.ns[c]);
       children_us += out.us[c];
     }
-    out.ns[r] = static_cast<int64_t>(kernel_ns + children_ns);
+    out.ns[r] = WrapAdd(kernel_ns, children_ns);
     out.us[r] = kernel_us + children_us;
   }
   return out;

@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "profana/base/int_sum.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
 namespace {
-
-// Byte counts of damaged traces can be absurd, and an index's CUDA totals forged: their sums wrap
-// instead of overflowing (signed overflow would be undefined behaviour).
-int64_t WrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
 
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
 void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, AverageRow* row) {

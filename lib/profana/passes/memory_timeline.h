@@ -19,17 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/int_sum.h"
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
-
-// Sums of byte counts saturate instead of overflowing: a damaged file may hold any int64.
-inline int64_t SatAdd(int64_t a, int64_t b) {
-  int64_t r;
-  if (!__builtin_add_overflow(a, b, &r)) return r;
-  return b > 0 ? INT64_MAX : INT64_MIN;
-}
 
 // Records claiming more than this (256 TiB) are damaged: counted as out_of_range and ignored.
 constexpr int64_t kMaxRecordBytes = int64_t{1} << 48;

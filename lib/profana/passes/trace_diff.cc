@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "profana/base/int_sum.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::passes {
@@ -34,14 +35,14 @@ DiffTotals Totals(const StepStats& s, const std::vector<AverageRow>& rows, doubl
   d.steps = s.steps;
   d.step_time_us = s.mean_ns / 1000.0;
   // Wrapping, as the rows' own sums: damaged times must not overflow.
-  uint64_t self_cpu = 0, self_device = 0;
+  int64_t self_cpu = 0, self_device = 0;
   for (const AverageRow& r : rows) {
-    self_cpu += static_cast<uint64_t>(r.self_cpu_ns);
-    if (r.CountsInCudaTotal()) self_device += static_cast<uint64_t>(r.self_cuda_ns);
+    self_cpu = WrapAdd(self_cpu, r.self_cpu_ns);
+    if (r.CountsInCudaTotal()) self_device = WrapAdd(self_device, r.self_cuda_ns);
     d.events += r.count;
   }
-  d.self_cpu_us = static_cast<double>(static_cast<int64_t>(self_cpu)) * scale / 1000;
-  d.self_device_us = static_cast<double>(static_cast<int64_t>(self_device)) * scale / 1000;
+  d.self_cpu_us = self_cpu * scale / 1000;
+  d.self_device_us = self_device * scale / 1000;
   return d;
 }
 

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/reporters/assets.h"
 #include "profana/reporters/terminal_text.h"
-#include "profana/reporters/weight_sum.h"
 
 namespace profana::report {
 namespace {
@@ -25,8 +25,8 @@ int64_t Sum(Node* n) {
   n->total = n->self;
   n->base_total = n->base_self;
   for (auto& [name, child] : n->children) {
-    AddWeight(&n->total, Sum(child.get()));
-    AddWeight(&n->base_total, child->base_total);
+    n->total = SatAdd(n->total, Sum(child.get()));
+    n->base_total = SatAdd(n->base_total, child->base_total);
   }
   return n->total;
 }
@@ -47,7 +47,8 @@ void Add(Node* root, const std::string& stack, int64_t weight, bool base) {
     n = child.get();
     pos = end + 1;
   }
-  AddWeight(base ? &n->base_self : &n->self, weight);
+  int64_t& sum = base ? n->base_self : n->self;
+  sum = SatAdd(sum, weight);
 }
 
 // Text for an attribute or element; control characters (not allowed in XML) shown visibly.
@@ -106,7 +107,7 @@ void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
   if (depth > 0 && out->diff && n.total == 0) {
     // Only in the base run: no width in the new one. Counted once at its top frame.
     ++out->only_base;
-    AddWeight(&out->only_base_weight, n.base_total);
+    out->only_base_weight = SatAdd(out->only_base_weight, n.base_total);
     return;
   }
   if (depth > 0) {

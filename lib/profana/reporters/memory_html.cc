@@ -73,8 +73,7 @@ struct Plot {
   double Y(double bytes) const { return kTop + kPlotHeight - bytes / scale / y_top * kPlotHeight; }
   int64_t Total(size_t row) const {
     int64_t sum = 0;
-    for (int c = 1; c <= passes::kMemoryCategories; ++c)
-      sum = passes::SatAdd(sum, timeline.sizes[row][c]);
+    for (int c = 1; c <= passes::kMemoryCategories; ++c) sum = SatAdd(sum, timeline.sizes[row][c]);
     return sum;
   }
 };
@@ -129,8 +128,8 @@ std::string Areas(const Plot& p) {
     for (size_t k = 0; k < p.rows.size(); ++k) {
       size_t i = p.rows[k];
       int64_t below = 0;
-      for (int b = 0; b < c; ++b) below = passes::SatAdd(below, tl.sizes[i][b + 1]);
-      int64_t above = passes::SatAdd(below, tl.sizes[i][c + 1]);
+      for (int b = 0; b < c; ++b) below = SatAdd(below, tl.sizes[i][b + 1]);
+      int64_t above = SatAdd(below, tl.sizes[i][c + 1]);
       double x1 = p.X(tl.times_us[i] - p.t0);
       double x2 = k + 1 < p.rows.size() ? p.X(tl.times_us[p.rows[k + 1]] - p.t0) : p.X(p.x_max);
       upper += fmt::format("{}{},{} {},{}", upper.empty() ? "M" : " L", Num(x1), Num(p.Y(above)),

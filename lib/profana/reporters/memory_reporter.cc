@@ -328,7 +328,7 @@ std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
       int64_t total = 0;
       for (int cat = 0; cat < passes::kMemoryCategories; ++cat) {
         out += fmt::format(",{}", tl.sizes[i][cat + 1]);
-        total = passes::SatAdd(total, tl.sizes[i][cat + 1]);
+        total = SatAdd(total, tl.sizes[i][cat + 1]);
       }
       out += fmt::format(",{}\n", total);
     }

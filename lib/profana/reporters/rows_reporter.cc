@@ -1,6 +1,7 @@
 #include "profana/reporters/rows_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 
@@ -84,14 +85,14 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.Key("raw").Bool(c.raw);
   w.Key("top_level_only").Bool(c.top_level_only);
   w.EndObject();
-  // Wrapping, as the rows' own sums (key_averages.cc): damaged times must not overflow.
-  uint64_t self_cpu = 0, self_cuda = 0;
+  // Wrapping, as the rows' own sums: damaged times must not overflow.
+  int64_t self_cpu = 0, self_cuda = 0;
   for (const AverageRow& r : rows) {
-    self_cpu += static_cast<uint64_t>(r.self_cpu_ns);
-    if (r.CountsInCudaTotal()) self_cuda += static_cast<uint64_t>(r.self_cuda_ns);
+    self_cpu = WrapAdd(self_cpu, r.self_cpu_ns);
+    if (r.CountsInCudaTotal()) self_cuda = WrapAdd(self_cuda, r.self_cuda_ns);
   }
-  w.Key("self_cpu_time_total_us").Micros(static_cast<int64_t>(self_cpu));
-  w.Key("self_cuda_time_total_us").Micros(static_cast<int64_t>(self_cuda));
+  w.Key("self_cpu_time_total_us").Micros(self_cpu);
+  w.Key("self_cuda_time_total_us").Micros(self_cuda);
   w.Key("total_rows").Int(static_cast<int64_t>(rows.size()));
   w.Key("rows").BeginArray();
   for (size_t i : shown) WriteRow(trace, rows[i], w);

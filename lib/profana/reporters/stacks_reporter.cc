@@ -4,10 +4,10 @@
 #include <charconv>
 
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/reporters/flamegraph_svg.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/terminal_text.h"
-#include "profana/reporters/weight_sum.h"
 
 namespace profana::report {
 namespace {
@@ -87,12 +87,18 @@ std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::Sta
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
-    if (w > 0 && samples.stack[i].value) AddWeight(&per_node[samples.stack[i].value], w);
+    if (w > 0 && samples.stack[i].value) {
+      int64_t& sum = per_node[samples.stack[i].value];
+      sum = SatAdd(sum, w);
+    }
   }
   StackText text(trace, samples, export_text);
   std::map<std::string, int64_t> merged;
   for (uint32_t n = 1; n < per_node.size(); ++n)
-    if (per_node[n]) AddWeight(&merged[text.Get(StackId(n))], per_node[n]);
+    if (per_node[n]) {
+      int64_t& sum = merged[text.Get(StackId(n))];
+      sum = SatAdd(sum, per_node[n]);
+    }
   return merged;
 }
 
@@ -144,7 +150,7 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
   w.Key("source").String(StackSourceName(source));
   w.Key("unit").String(unit == StackUnit::kNanos ? "ns" : "us");
   int64_t total = 0;
-  for (const auto& [s, weight] : merged) AddWeight(&total, weight);
+  for (const auto& [s, weight] : merged) total = SatAdd(total, weight);
   w.Key("total").Int(total);
   w.Key("stacks").BeginArray();
   for (const auto& [stack, weight] : merged) {
