@@ -48,4 +48,26 @@ CliRun Run(const std::vector<std::string>& args) {
   return r;
 }
 
+const std::map<std::string, std::vector<std::string>>& PyTorchTableArgs() {
+  static const std::map<std::string, std::vector<std::string>> kArgs = {
+      {"table_default.txt", {}},
+      {"table_self_cpu.txt", {"--sort", "self_cpu_time_total", "--row-limit", "-1"}},
+      {"table_cpu_total_top10.txt", {"--sort", "cpu_time_total", "--row-limit", "10"}},
+      {"table_count_top15.txt", {"--sort", "count", "--row-limit", "15"}},
+      {"table_self_cuda.txt", {"--sort", "self_cuda_time_total", "--row-limit", "-1"}},
+      {"table_cuda_total_top20.txt", {"--sort", "cuda_time_total", "--row-limit", "20"}},
+      {"table_by_input_shape.txt",
+       {"--group-by-input-shape", "--sort", "cpu_time_total", "--row-limit", "-1"}},
+      {"table_by_stack_n5.txt",
+       {"--group-by-stack", "5", "--sort", "self_cpu_time_total", "--row-limit", "-1"}},
+      {"table_top_level.txt",
+       {"--sort", "cpu_time_total", "--row-limit", "-1", "--top-level-only"}},
+      {"table_self_cpu_mem.txt", {"--sort", "self_cpu_memory_usage", "--row-limit", "-1"}},
+      {"table_self_cuda_mem.txt", {"--sort", "self_cuda_memory_usage", "--row-limit", "-1"}},
+      {"table_raw_events_top25.txt",
+       {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
+  };
+  return kArgs;
+}
+
 }  // namespace profana::test

@@ -1,6 +1,7 @@
 // Helpers shared by the test files: paths into testdata/, file reading, running the CLI.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ bool FileExists(const std::string& path);
 // Builds SQL text (the testdata/nvprof/*.sql fixtures) into a SQLite database file at `path`,
 // replacing any file there. Returns SQLite's error message, empty on success.
 std::string BuildSqliteDatabase(const std::string& sql, const std::string& path);
+
+// The table_*.txt files of the PyTorch oracles (testdata/oracle, testdata/live) and the
+// `profana table` options that print the same key_averages().table() call.
+const std::map<std::string, std::vector<std::string>>& PyTorchTableArgs();
 
 struct CliRun {
   int code;

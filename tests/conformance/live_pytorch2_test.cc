@@ -17,28 +17,6 @@ using profana::test::TestData;
 
 namespace {
 
-const std::map<std::string, std::vector<std::string>>& TableArgs() {
-  static const std::map<std::string, std::vector<std::string>> kArgs = {
-      {"table_default.txt", {}},
-      {"table_self_cpu.txt", {"--sort", "self_cpu_time_total", "--row-limit", "-1"}},
-      {"table_cpu_total_top10.txt", {"--sort", "cpu_time_total", "--row-limit", "10"}},
-      {"table_count_top15.txt", {"--sort", "count", "--row-limit", "15"}},
-      {"table_self_cuda.txt", {"--sort", "self_cuda_time_total", "--row-limit", "-1"}},
-      {"table_cuda_total_top20.txt", {"--sort", "cuda_time_total", "--row-limit", "20"}},
-      {"table_by_input_shape.txt",
-       {"--group-by-input-shape", "--sort", "cpu_time_total", "--row-limit", "-1"}},
-      {"table_by_stack_n5.txt",
-       {"--group-by-stack", "5", "--sort", "self_cpu_time_total", "--row-limit", "-1"}},
-      {"table_top_level.txt",
-       {"--sort", "cpu_time_total", "--row-limit", "-1", "--top-level-only"}},
-      {"table_self_cpu_mem.txt", {"--sort", "self_cpu_memory_usage", "--row-limit", "-1"}},
-      {"table_self_cuda_mem.txt", {"--sort", "self_cuda_memory_usage", "--row-limit", "-1"}},
-      {"table_raw_events_top25.txt",
-       {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
-  };
-  return kArgs;
-}
-
 // Tables profana does not reproduce yet, and why (docs/semantics.md, "Live PyTorch 2.x").
 const std::map<std::string, std::string>& NotReproduced() {
   static const std::map<std::string, std::string> kWhy = {
@@ -92,7 +70,7 @@ TEST_CASE("live PyTorch 2.x tables are reproduced byte for byte from the exporte
   int compared = 0, skipped = 0;
   for (const std::string& s : Sessions()) {
     std::string dir = TestData("live/" + s);
-    for (const auto& [table, args] : TableArgs()) {
+    for (const auto& [table, args] : profana::test::PyTorchTableArgs()) {
       if (!fs::exists(dir + "/" + table)) continue;
       if (NotReproduced().count(s + "/" + table)) {
         ++skipped;

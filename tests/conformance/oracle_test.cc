@@ -25,25 +25,6 @@ using profana::test::Run;
 
 namespace {
 
-const std::map<std::string, std::vector<std::string>>& TableArgs() {
-  static const std::map<std::string, std::vector<std::string>> kArgs = {
-      {"table_default.txt", {}},
-      {"table_self_cpu.txt", {"--sort", "self_cpu_time_total", "--row-limit", "-1"}},
-      {"table_cpu_total_top10.txt", {"--sort", "cpu_time_total", "--row-limit", "10"}},
-      {"table_count_top15.txt", {"--sort", "count", "--row-limit", "15"}},
-      {"table_by_input_shape.txt",
-       {"--group-by-input-shape", "--sort", "cpu_time_total", "--row-limit", "-1"}},
-      {"table_by_stack_n5.txt",
-       {"--group-by-stack", "5", "--sort", "self_cpu_time_total", "--row-limit", "-1"}},
-      {"table_top_level.txt",
-       {"--sort", "cpu_time_total", "--row-limit", "-1", "--top-level-only"}},
-      {"table_self_cpu_mem.txt", {"--sort", "self_cpu_memory_usage", "--row-limit", "-1"}},
-      {"table_raw_events_top25.txt",
-       {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
-  };
-  return kArgs;
-}
-
 struct Session {
   std::string dir;
   std::string name;  // workload/config
@@ -141,7 +122,7 @@ TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
       if (!fs::exists(s.dir + "/" + input)) continue;
       std::set<std::string> affected;
       if (!s.async_names.empty()) affected = AffectedNames(s, input);
-      for (const auto& [table, args] : TableArgs()) {
+      for (const auto& [table, args] : profana::test::PyTorchTableArgs()) {
         std::string expected_path = s.dir + "/" + table;
         if (!fs::exists(expected_path) || !Applicable(s, input, table)) continue;
         // PyTorch 1.13 spelt memory sizes Kb, Mb, b (2.x, profana's default: KB, MB, B).
