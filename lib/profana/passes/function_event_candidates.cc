@@ -35,7 +35,9 @@ AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
 }  // namespace
 
 KinetoRules WorkOutKinetoRules(const Trace& trace) {
-  return {KinetoAnnotationCorrection(trace), PlaceKinetoEvents(trace), AsyncWorkAnnotations(trace)};
+  bool links = TraceRecordsLinks(trace);
+  return {links, KinetoAnnotationCorrection(trace), PlaceKinetoEvents(trace, links),
+          AsyncWorkAnnotations(trace)};
 }
 
 void SelectCandidates(Candidates* candidates) {

@@ -25,6 +25,7 @@ struct AnnotationCorrection {
 // What PyTorch decides about a Kineto file's events that the file does not say, worked out once
 // per list: the candidates use it, and so do the list's own times, threads and async flags.
 struct KinetoRules {
+  bool records_links = false;  // TraceRecordsLinks
   AnnotationCorrection annotation_fix;
   KinetoPlacement placement;         // kineto_placement.h
   std::vector<uint8_t> async_event;  // per trace event (async_events.h); empty when none

@@ -120,9 +120,9 @@ bool RecordsMemory(const Trace& trace) {
 FunctionEventList BuildFunctionEvents(const Trace& trace,
                                       const std::optional<FunctionEventIndex>& index, LinkRule link,
                                       bool counts) {
-  bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
-                 !counts && TraceRecordsLinks(trace);
   const KinetoRules rules = WorkOutKinetoRules(trace);
+  bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
+                 !counts && rules.records_links;
   FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, rules, link);
   BindEventFields(trace, &out);
   CorrectAnnotationTimes(trace, rules.annotation_fix, &out);

@@ -31,7 +31,7 @@ void AttributeKernels(Candidates* candidates) {
     *id = c.ev.external_id[c.cand[i].source];
     return true;
   });
-  c.trace_has_links = TraceRecordsLinks(c.trace);
+  c.trace_has_links = c.rules.records_links;
   bool use_links = c.trace_has_links && c.link != LinkRule::kEnclosing;
   bool use_enclosure = c.link != LinkRule::kPyTorch;
   // The op a recorded External id links to: one that differs from the correlation id names it;

@@ -4,7 +4,6 @@
 #include <unordered_map>
 
 #include "profana/base/id_index.h"
-#include "profana/passes/function_events.h"
 
 namespace profana::passes {
 namespace {
@@ -49,14 +48,13 @@ bool IsChromeTraceJson(const Trace& trace) {
   return format == "kineto-json" || format == "chrome-json-array";
 }
 
-KinetoPlacement PlaceKinetoEvents(const Trace& trace) {
+KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
   KinetoPlacement out;
   if (!IsChromeTraceJson(trace)) return out;
   const EventTable& ev = trace.events;
   const size_t n = ev.size();
   StringId overhead;
   bool has_overhead = trace.strings.Find("overhead", &overhead);
-  bool links = TraceRecordsLinks(trace);
   if (!has_overhead && !links) return out;
   const MainThreads main = FindMainThreads(trace);
   auto mark = [&](size_t i, uint8_t place, ThreadId to) {

@@ -22,7 +22,8 @@ struct KinetoPlacement {
   std::vector<ThreadId> to;  // per trace event: the thread it moves to, where `of` says it moves
 };
 
-KinetoPlacement PlaceKinetoEvents(const Trace& trace);
+// `records_links`: TraceRecordsLinks(trace), which the caller has worked out already.
+KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool records_links);
 
 // Whether a Chrome-trace JSON writer (Kineto's) wrote the trace: the rules of PyTorch's reading
 // of Kineto's files apply to these formats only.
