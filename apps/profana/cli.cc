@@ -4,6 +4,7 @@
 #include <new>
 
 #include "fmt/format.h"
+#include "profana/base/memory_limit.h"
 #include "profana/cli_args.h"
 #include "profana/cli_completion.h"
 #include "profana/cli_help.h"
@@ -34,10 +35,22 @@ int Finish(const Status& status, std::string* err) {
   return kExitBadInput;
 }
 
+// The chosen command's --max-memory (the last one given), or the default when it has none given.
+uint64_t MemoryLimitOf(const CLI::App& app) {
+  for (const CLI::App* command : app.get_subcommands()) {
+    const CLI::Option* option = command->get_option_no_throw("--max-memory");
+    uint64_t bytes = 0;
+    if (option && option->count() > 0 && ParseByteSize(option->results().back(), &bytes))
+      return bytes;
+  }
+  return DefaultMaxMemory();
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
-           OutputSink* stdout_stream, OutputSink* progress_terminal) {
+           OutputSink* stdout_stream, OutputSink* progress_terminal,
+           void (*cap_memory)(uint64_t bytes)) {
   Context ctx{out, Log(err), nullptr, {}, stdout_stream, progress_terminal};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
@@ -99,6 +112,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     return kExitBadInput;
   }
   if (!ctx.run) return kExitBadInput;
+  if (cap_memory) cap_memory(MemoryLimitOf(app));
   try {
     return Finish(ctx.run(), err);
   } catch (const std::bad_alloc&) {

@@ -2,6 +2,7 @@
 // returns; the golden tests call it directly. Nothing below apps/ prints or exits.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,10 @@ namespace profana::app {
 // failed, 2 bad input or usage). A command whose output can run to hundreds of MB (tree) writes
 // its standard output to `stdout_stream` as it goes, when one is given, instead of to *out.
 // A load that takes more than a second shows its progress on `progress_terminal`, when given.
+// Once the command line is parsed, `cap_memory` (main() passes CapProcessMemory) is called with
+// the command's --max-memory, or its default, before the command runs.
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
-           OutputSink* stdout_stream = nullptr, OutputSink* progress_terminal = nullptr);
+           OutputSink* stdout_stream = nullptr, OutputSink* progress_terminal = nullptr,
+           void (*cap_memory)(uint64_t bytes) = nullptr);
 
 }  // namespace profana::app

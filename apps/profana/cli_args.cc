@@ -19,7 +19,7 @@ constexpr CommonOption kCommonOptions[] = {
     {"-o", true, nullptr},
     {"--output", true, "Write the result to FILE instead of standard output"},
     {"--format", true, "Output format (each command lists its own)"},
-    {"--max-memory", true, "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 16G"},
+    {"--max-memory", true, "The most memory the run may use, e.g. 16G (see COMMAND --help)"},
     {"--strict", false, "Treat damaged events (counted warnings) as fatal: exit 2"},
     {"-v", false, nullptr},
     {"--verbose", false, "Print diagnostics of the import on standard error"},

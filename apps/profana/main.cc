@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   profana::app::StandardOutputSink stdout_sink(stdout_closed);
   profana::app::StandardErrorSink stderr_sink;
   int code = profana::app::RunCli(args, &out, &err, &stdout_sink,
-                                  isatty(STDERR_FILENO) ? &stderr_sink : nullptr);
+                                  isatty(STDERR_FILENO) ? &stderr_sink : nullptr,
+                                  profana::app::CapProcessMemory);
   return profana::app::PrintResults(out, std::move(err), code, stdout_closed);
 }

@@ -4,6 +4,7 @@
 // SIGXFSZ (a file size limit) ends the process, and prints the results with every write checked.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,14 @@ bool HoldStandardDescriptors();
 // Installs handlers that remove the output file being written (base/output_file.h), then die of
 // the same signal. Signals the caller ignores (nohup, a background job) stay ignored.
 void RemoveOutputFileOnSignals();
+
+// Caps the memory the process may hold (RLIMIT_DATA: heap, anonymous mappings, thread stacks)
+// at `bytes`, and at no less than kSmallestProcessCap, which the program itself needs. An
+// allocation past the cap ends the process: the output file being written is removed, standard
+// error says which limit was reached and how to raise it, and the exit code is 2. 0: no cap.
+// Does nothing in a build with AddressSanitizer, whose shadow memory is far past any cap.
+inline constexpr uint64_t kSmallestProcessCap = uint64_t{64} << 20;
+void CapProcessMemory(uint64_t bytes);
 
 // Writes `out` to standard output and `err` to standard error. A failed write to standard
 // output adds "profana: error: standard output: write failed: REASON" to the error text and

@@ -85,6 +85,8 @@ void AddCommonOptions(CLI::App* command, CommonOptions* options,
 // The same without the filters, for a command that reads no trace (merge reads summaries).
 void AddOutputOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<OutputFormat>& formats);
+// --max-memory SIZE alone (convert takes no --format or filters).
+void AddMaxMemoryOption(CLI::App* command, CommonOptions* options);
 // Adds only the filter options (for commands that load more than one trace with one set of
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);

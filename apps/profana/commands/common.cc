@@ -42,6 +42,10 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
   command->add_flag("-v,--verbose", o->verbose,
                     "Print diagnostics of the import on standard error");
   command->add_flag("-q,--quiet", o->quiet, "Do not print warnings");
+  AddMaxMemoryOption(command, o);
+}
+
+void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
   command
       ->add_option_function<std::string>(
           "--max-memory",
@@ -50,7 +54,8 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
             ParseByteSize(size, &bytes);
             o->max_memory = bytes;
           },
-          "Refuse inputs whose content (after gunzip) passes SIZE, e.g. 512M, 16G; 0 = no limit "
+          "The most memory the run may use, e.g. 512M, 16G: an input whose content (after "
+          "gunzip) passes SIZE is refused, and the run stops when it needs more; 0 = no limit "
           "(default: half the physical memory)")
       ->check(ByteSize("--max-memory"));
 }

@@ -72,6 +72,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
   cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
   cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");
+  AddMaxMemoryOption(cmd, &o);
   cmd->footer(
       "What is kept: what profana analyses. Every duration event (name, category, thread, times, "
       "External id, correlation, Sequence number, Fwd thread id, Input Dims, Call stack, device), "

@@ -58,16 +58,11 @@ bool ParseByteSize(std::string_view text, uint64_t* bytes) {
   return true;
 }
 
-namespace {
-
-// Four times the limit, in a unit --max-memory accepts.
-std::string SuggestedLimit(uint64_t limit) {
+std::string SuggestedMemoryLimit(uint64_t limit) {
   uint64_t more = limit > (UINT64_MAX >> 3) ? limit : limit * 4;
   if (more >= (uint64_t{1} << 30)) return fmt::format("{}G", (more + (1 << 30) - 1) >> 30);
   return fmt::format("{}M", std::max<uint64_t>(1, (more + (1 << 20) - 1) >> 20));
 }
-
-}  // namespace
 
 Status TooLargeError(const std::string& name, const std::string& where, const std::string& what,
                      uint64_t limit) {
@@ -75,7 +70,7 @@ Status TooLargeError(const std::string& name, const std::string& where, const st
                 fmt::format("{}: {}: {} the memory limit of {} (--max-memory); if the file is "
                             "genuine, raise the limit, e.g. --max-memory {}, or 0 for none",
                             name, where, what, FormatBytes(static_cast<int64_t>(limit)),
-                            SuggestedLimit(limit)));
+                            SuggestedMemoryLimit(limit)));
 }
 
 }  // namespace profana

@@ -21,6 +21,10 @@ uint64_t DefaultMaxMemory();
 // trailing "B" or "iB" is accepted. False on anything else.
 bool ParseByteSize(std::string_view text, uint64_t* bytes);
 
+// Four times `limit`, spelled as --max-memory accepts it ("800M", "2G"): what error messages
+// suggest to a user whose genuine input passes the limit.
+std::string SuggestedMemoryLimit(uint64_t limit);
+
 // The error for content that passes the budget. `where` is the position text ("byte 0",
 // "compressed byte 120") and `what` what crossed it ("inflates past", "is 20.0 GiB, more than").
 Status TooLargeError(const std::string& name, const std::string& where, const std::string& what,

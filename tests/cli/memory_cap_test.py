@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""--max-memory caps the whole process, not only the content it reads.
+
+Generates a 50 MB trace (scripts/gen_trace.py), runs `profana table` on it without a limit, then
+under 64M (the smallest cap: the content fits it, the run does not) and twice what that run
+needed, each as its own child so that its peak RSS
+(wait4) is its own. Under a cap too small the run must stop with exit 2, the message naming the
+limit and how to raise it, no output file left, and a peak RSS under the limit; under a cap large
+enough the output must be the unlimited run's, byte for byte. A build with AddressSanitizer has
+no cap (its shadow memory is far past any), so there the test is skipped (77).
+
+Usage: memory_cap_test.py PROFANA REPO_ROOT [--sanitized]
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+MIB = 1 << 20
+
+
+def run(argv):
+    """(exit code, stdout, stderr, peak RSS in bytes) of one child."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(argv, stdout=out, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return child.returncode, out.read(), err.read().decode(), usage.ru_maxrss * 1024
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    profana, root = sys.argv[1], sys.argv[2]
+    if "--sanitized" in sys.argv[3:]:
+        print("skipped: a build with AddressSanitizer has no memory cap")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "t.json")
+        subprocess.run([sys.executable, os.path.join(root, "scripts/gen_trace.py"), "--size-mb",
+                        "50", "--seed", "3", "-o", trace], check=True, capture_output=True)
+        code, want, err, free_rss = run([profana, "table", trace, "--max-memory", "0"])
+        if code != 0:
+            fail(f"unlimited run: exit {code}: {err}")
+
+        # Under what the run needs: stopped, said, nothing written, peak RSS under the cap.
+        limit_mib = 64
+        out_file = os.path.join(tmp, "out.txt")
+        code, out, err, rss = run([profana, "table", trace, "--max-memory", f"{limit_mib}M",
+                                   "-o", out_file])
+        if code != 2:
+            fail(f"--max-memory {limit_mib}M: exit {code}, want 2; stderr: {err}")
+        expected = (f"profana: error: the run needs more memory than the limit of "
+                    f"{limit_mib}.00 MiB (--max-memory); if the input is genuine, raise the "
+                    f"limit, e.g. --max-memory {4 * limit_mib}M, or 0 for none\n")
+        if err != expected:
+            fail(f"--max-memory {limit_mib}M: stderr {err!r}, want {expected!r}")
+        if rss > limit_mib * MIB:
+            fail(f"--max-memory {limit_mib}M: peak RSS {rss / MIB:.1f} MiB, past the limit")
+        if os.listdir(tmp) != ["t.json"]:
+            fail(f"--max-memory {limit_mib}M left files behind: {os.listdir(tmp)}")
+
+        # Twice what it needed: the same table.
+        limit_mib = 2 * free_rss // MIB
+        code, out, err, rss = run([profana, "table", trace, "--max-memory", f"{limit_mib}M"])
+        if code != 0 or out != want:
+            fail(f"--max-memory {limit_mib}M: exit {code}, output differs: {out == want}; {err}")
+
+        # A limit the caller set (ulimit -d) is never raised, and is named when reached.
+        code, out, err, rss = run(["bash", "-c", f'ulimit -d {64 * 1024}; exec "$0" "$@"',
+                                   profana, "table", trace, "--max-memory", "1G"])
+        expected = ("profana: error: the run needs more memory than the data limit of 64.00 MiB "
+                    "its caller set (ulimit -d)\n")
+        if code != 2 or err != expected:
+            fail(f"ulimit -d 64M: exit {code}, stderr {err!r}, want 2 and {expected!r}")
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
