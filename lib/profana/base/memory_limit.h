@@ -1,8 +1,8 @@
 // The memory budget for one input (--max-memory): the most bytes of content profana holds for a
 // trace, counted after gunzip. A file bigger than the budget, or a gzip stream that inflates past
 // it (a "gzip bomb"), is refused with kTooLarge before the memory is spent. The imported model
-// and the analysis need memory of the same order again; the budget bounds the whole run by
-// bounding what it is computed from.
+// and the analysis need memory of the same order again, so the command line also caps the whole
+// process at the same figure (apps/profana/process_io.h, CapProcessMemory).
 #pragma once
 
 #include <cstdint>
