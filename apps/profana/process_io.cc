@@ -14,6 +14,7 @@
 #include "profana/base/byte_size.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/sanitizers.h"
 
 namespace profana::app {
 namespace {
@@ -26,26 +27,13 @@ void OnFatalSignal(int signal) {
 
 // Written when an allocation fails under the cap; made beforehand, since nothing can be
 // allocated then.
-std::string* memory_cap_message = nullptr;
+std::string memory_cap_message;
 
 void OnMemoryCapReached() {
   RemovePendingOutputFile();
-  (void)!write(STDERR_FILENO, memory_cap_message->data(), memory_cap_message->size());
+  (void)!write(STDERR_FILENO, memory_cap_message.data(), memory_cap_message.size());
   _exit(2);
 }
-
-constexpr bool kAddressSanitizer =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
 
 }  // namespace
 
@@ -54,26 +42,23 @@ void CapProcessMemory(uint64_t bytes) {
   struct rlimit limit {};
   if (getrlimit(RLIMIT_DATA, &limit) != 0) return;
   uint64_t cap = bytes ? std::max(bytes, kSmallestProcessCap) : 0;
-  std::string message;
   // A tighter limit set by the caller (ulimit -d, a scheduler) stays; it is never raised.
   if (cap && (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > cap) &&
       (limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= cap)) {
     limit.rlim_cur = cap;
     if (setrlimit(RLIMIT_DATA, &limit) != 0) return;
-    message = fmt::format(
+    memory_cap_message = fmt::format(
         "profana: error: the run needs more memory than the limit of {} (--max-memory); if the "
         "input is genuine, raise the limit, e.g. --max-memory {}, or 0 for none\n",
         FormatBytes(static_cast<int64_t>(bytes)), SuggestedMemoryLimit(bytes));
   } else if (limit.rlim_cur != RLIM_INFINITY) {
-    message = fmt::format(
+    memory_cap_message = fmt::format(
         "profana: error: the run needs more memory than the data limit of {} its caller set "
         "(ulimit -d)\n",
         FormatBytes(static_cast<int64_t>(limit.rlim_cur)));
   } else {
     return;
   }
-  delete memory_cap_message;
-  memory_cap_message = new std::string(std::move(message));
   std::set_new_handler(OnMemoryCapReached);
 }
 

@@ -2,14 +2,7 @@
 
 // glibc's heap tuning, where glibc's malloc is the allocator: a sanitizer replaces it, and
 // malloc_trim on glibc's own (then unused) heap is not safe there.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PROFANA_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PROFANA_ASAN 1
-#endif
+#include "profana/sanitizers.h"
 #if defined(__GLIBC__) && !defined(PROFANA_ASAN)
 #define PROFANA_TUNE_GLIBC_HEAP 1
 #include <malloc.h>
