@@ -128,6 +128,126 @@ TEST_CASE("text read from a database counts against the memory budget", "[sqlite
   std::remove(db.c_str());
 }
 
+// Every value kind, over more rows than one block of the read-ahead worker (4096): a REAL, a
+// TEXT that reads as a number, a BLOB, NULL and a big integer, in turn.
+const char kMixedRows[] =
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9000) "
+    "SELECT i, CASE i % 5 WHEN 0 THEN i * 1.5 WHEN 1 THEN printf('%d5.25', i) "
+    "WHEN 2 THEN CAST(printf('blob%d', i) AS BLOB) WHEN 3 THEN NULL ELSE i * 4294967296 END, "
+    "printf('aten::mm, seq = %d', i) FROM n";
+
+TEST_CASE("a query read ahead on a worker answers as the plain query does", "[sqlite]") {
+  std::string db = BuildNvprof("read_ahead");
+  auto input = profana::ReadInput(db);
+  REQUIRE(input.ok());
+  auto opened = profana::sqlite::Database::Open(*input);
+  REQUIRE(opened.ok());
+  profana::sqlite::Query plain(**opened, "plain", kMixedRows);
+  struct Row {
+    std::vector<int64_t> ints;
+    std::vector<double> doubles;
+    std::vector<std::string> texts, types;
+  };
+  std::vector<Row> expected;
+  auto read = [](profana::sqlite::Query& q) {
+    Row row;
+    for (int k = 0; k < 3; ++k) {
+      row.types.push_back(q.TypeName(k));
+      row.ints.push_back(q.Int(k));
+      row.doubles.push_back(q.Double(k));
+      row.texts.emplace_back(q.Text(k));
+    }
+    return row;
+  };
+  while (plain.Next()) expected.push_back(read(plain));
+  REQUIRE(plain.status().ok());
+  REQUIRE(expected.size() == 9000);
+  CHECK(expected[0].types[1] == std::string("TEXT"));
+  CHECK(expected[0].ints[1] == 15);  // row 1: '15.25' read as an integer
+  CHECK(expected[1].types[1] == std::string("a BLOB"));
+  CHECK(expected[2].types[1] == std::string("NULL"));
+  CHECK(expected[3].texts[1] == "17179869184");  // row 4: 4 * 2^32, an integer as text
+  CHECK(expected[4].texts[1] == "7.5");          // row 5: a REAL as SQLite writes it
+
+  profana::sqlite::Query ahead(**opened, "ahead", kMixedRows);
+  ahead.ReadAhead(/*min_cores=*/1);
+  REQUIRE(ahead.reading_ahead());
+  size_t n = 0;
+  while (ahead.Next()) {
+    REQUIRE(n < expected.size());
+    Row row = read(ahead);
+    CHECK(row.types == expected[n].types);
+    CHECK(row.ints == expected[n].ints);
+    CHECK(row.doubles == expected[n].doubles);
+    CHECK(row.texts == expected[n].texts);
+    CHECK(ahead.row() == static_cast<int64_t>(n + 1));
+    ++n;
+  }
+  CHECK(ahead.status().ok());
+  CHECK(n == expected.size());
+  CHECK_FALSE(ahead.reading_ahead());  // the connection is free again
+
+  // Left after a few rows, the worker stops; the database serves the next query.
+  {
+    profana::sqlite::Query left(**opened, "left", kMixedRows);
+    left.ReadAhead(1);
+    REQUIRE(left.Next());
+    CHECK(left.Int(0) == 1);
+  }
+  profana::sqlite::Query after(**opened, "after", "SELECT count(*) FROM StringTable");
+  REQUIRE(after.Next());
+  CHECK(after.Int(0) == 7);
+  std::remove(db.c_str());
+}
+
+TEST_CASE("a query read ahead stops where the plain query stops, with the same message",
+          "[sqlite]") {
+  std::string db = BuildNvprof("read_ahead_errors");
+  std::string bytes = profana::test::ReadFile(db);
+  // The step budget: an endless query.
+  auto input = profana::InputFromBytes(bytes, "small.nvvp");
+  REQUIRE(input.ok());
+  auto opened = profana::sqlite::Database::Open(*input);
+  REQUIRE(opened.ok());
+  profana::sqlite::Query endless(**opened, "probe",
+                                 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                                 "SELECT x FROM c");
+  endless.ReadAhead(1);
+  int64_t rows = 0;
+  while (endless.Next()) ++rows;
+  CHECK(rows > 1000000);
+  CHECK(endless.status().code() == profana::ErrorCode::kTooLarge);
+  CHECK(endless.status().message() ==
+        "small.nvvp: table probe, row " + std::to_string(rows + 1) + ": stopped after " +
+            std::to_string((*opened)->step_budget()) +
+            " SQLite steps, far more than reading a file of this size takes (a crafted "
+            "database?)");
+
+  // The text budget: 64 bytes end the StringTable at row 4 (see the budget test above).
+  for (bool read_ahead : {false, true}) {
+    profana::InputLimits limits;
+    limits.max_bytes = 64;
+    auto small = profana::InputFromBytes(bytes, "small.nvvp", limits);
+    REQUIRE(small.ok());
+    auto small_db = profana::sqlite::Database::Open(*small);
+    REQUIRE(small_db.ok());
+    profana::sqlite::Query q(**small_db, "StringTable", {"_id_", "value"}, "nvprof");
+    if (read_ahead) q.ReadAhead(1);
+    CHECK(q.reading_ahead() == read_ahead);
+    std::vector<std::string> values;
+    while (q.Next()) {
+      std::string_view value = q.Text(1);
+      if (q.status().ok()) values.emplace_back(value);
+    }
+    CHECK(values ==
+          std::vector<std::string>{"-- null --", "aten::linear, seq = 1", "aten::addmm, seq = 2"});
+    CHECK(q.status().message().rfind("small.nvvp: table StringTable, row 4, column value: "
+                                     "holds more text than the memory limit of 64 B",
+                                     0) == 0);
+  }
+  std::remove(db.c_str());
+}
+
 TEST_CASE("a 1 MB name is cut in the warning that quotes it", "[sqlite]") {
   // Marker 5 never ends; its name becomes 1,000,000 bytes.
   std::string db = BuildNvprof("long_name",

@@ -48,6 +48,9 @@ class PaddedBytes {
   size_t capacity_ = 0;
 };
 
+// The least room a read() is given.
+constexpr size_t kMinRoom = size_t{1} << 16;
+
 Status ReadAll(int fd, const std::string& name, const InputLimits& limits, PaddedBytes* bytes) {
   const uint64_t limit = limits.max_bytes;
   auto could_start = limits.could_start;
@@ -59,12 +62,14 @@ Status ReadAll(int fd, const std::string& name, const InputLimits& limits, Padde
       return TooLargeError(name, "byte 0",
                            "is " + FormatBytes(static_cast<int64_t>(st.st_size)) + ", more than",
                            limit);
-    bytes->Reserve(static_cast<size_t>(st.st_size));
+    // Room for the read that finds the end too: growing the buffer then would copy the whole
+    // file and, for a moment, hold it twice.
+    bytes->Reserve(static_cast<size_t>(st.st_size) + kMinRoom);
   }
   for (;;) {
     if (limit && bytes->size() > limit)  // a pipe, or a file that grew while read
       return TooLargeError(name, fmt::format("byte {}", bytes->size()), "is longer than", limit);
-    if (bytes->room() < (1 << 16)) bytes->Reserve(bytes->size() + (1 << 20));
+    if (bytes->room() < kMinRoom) bytes->Reserve(bytes->size() + (1 << 20));
     ssize_t n = read(fd, bytes->tail(), bytes->room());
     if (n == 0) return Status::Ok();
     if (n < 0) {

@@ -19,26 +19,21 @@ bool CutNumber(std::string_view* text, std::string_view key, int64_t* value) {
 }
 
 // Cuts ", KEY = [...]" off the end when the brackets from that '[' balance exactly at the end.
+// Only one '[' can open such a list: the one the final ']' closes, found scanning back.
 bool CutList(std::string_view* text, std::string_view key, std::string_view* list) {
   if (text->empty() || text->back() != ']') return false;
-  size_t at = text->rfind(key);
-  while (at != std::string_view::npos) {
-    std::string_view candidate = text->substr(at + key.size());
-    int depth = 0;
-    bool balanced = !candidate.empty() && candidate.front() == '[';
-    for (size_t i = 0; i < candidate.size() && balanced; ++i) {
-      if (candidate[i] == '[') ++depth;
-      if (candidate[i] == ']' && --depth == 0 && i + 1 != candidate.size()) balanced = false;
-    }
-    if (balanced && depth == 0) {
-      *list = candidate;
-      text->remove_suffix(text->size() - at);
-      return true;
-    }
-    if (at == 0) break;
-    at = text->rfind(key, at - 1);
+  size_t at = text->size();
+  int depth = 0;
+  while (at > 0) {
+    char c = (*text)[--at];
+    if (c == ']') ++depth;
+    if (c == '[' && --depth == 0) break;
   }
-  return false;
+  if (depth != 0 || at < key.size() || text->substr(at - key.size(), key.size()) != key)
+    return false;
+  *list = text->substr(at);
+  text->remove_suffix(text->size() - (at - key.size()));
+  return true;
 }
 
 }  // namespace

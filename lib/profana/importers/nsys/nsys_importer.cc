@@ -91,8 +91,12 @@ class Importer {
 
   StringId String(int64_t id) const { return strings_.Get(id); }
   ThreadId CpuThread(int64_t global_tid) {
+    // Rows of one thread come in runs: the last answer is usually the one.
+    if (global_tid == last_global_tid_ && last_cpu_thread_.valid()) return last_cpu_thread_;
     ThreadId t = b_.Thread(PidOf(global_tid), TidOf(global_tid));
     cpu_threads_.try_emplace(global_tid & 0xFFFFFFFFFFFF, t);
+    last_global_tid_ = global_tid;
+    last_cpu_thread_ = t;
     return t;
   }
   // Device activity: the (device, stream) track Kineto writes, stream -1 for none.
@@ -107,6 +111,8 @@ class Importer {
   sqlite::StringIds strings_;
   std::vector<std::string> memory_kinds_;
   std::unordered_map<uint64_t, ThreadId> cpu_threads_;  // (pid, tid) part of a GlobalId
+  int64_t last_global_tid_ = 0;
+  ThreadId last_cpu_thread_ = ThreadId::None();
   std::unordered_set<int64_t> devices_seen_;
   // Kernels without the process column (no export seen has none) join on the id alone.
   bool correlate_by_process_ = true;
@@ -185,6 +191,7 @@ Status Importer::ReadNvtx() {
   Query q(db_, kNvtx, {"start", "end", "eventType?", "text?", "textId?", "globalTid?"},
           "Nsight Systems");
   StringId op_category = b_.Intern("cpu_op"), annotation = b_.Intern("user_annotation");
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kNStart}, &b_.diagnostics()) ||
         q.BadIntegers({kNEnd, kType, kTextId, kTid}, &b_.diagnostics(), true))
@@ -226,6 +233,7 @@ Status Importer::ReadRuntime() {
   };
   std::unordered_map<int64_t, Name> names;  // nameId -> cleaned name
   StringId runtime = b_.Intern("cuda_runtime"), driver = b_.Intern("cuda_driver");
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kRStart, kREnd, kName}, &b_.diagnostics()) ||
         q.BadIntegers({kTid, kRCorrelation}, &b_.diagnostics(), true) ||
@@ -282,6 +290,7 @@ Status Importer::ReadKernels() {
           "Nsight Systems");
   correlate_by_process_ = q.Has(kGlobalPid);
   StringId category = b_.Intern("kernel");
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream, kDemangled}, &b_.diagnostics()) ||
         q.BadIntegers({kCorrelation, kGlobalPid, kShort}, &b_.diagnostics(), true) ||
@@ -317,6 +326,7 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
                : fmt::format("#{}", i);
   };
   std::unordered_map<uint64_t, StringId> names;  // (copy kind, src, dst) -> name
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream}, &b_.diagnostics()) ||
         q.BadIntegers({kCorrelation, kGlobalPid, kKindA}, &b_.diagnostics(), true) ||
@@ -419,6 +429,10 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadMemoryKinds());
   PROFANA_RETURN_IF_ERROR(ReadDevices());
   PROFANA_RETURN_IF_ERROR(ReadExportVersion());
+  int64_t rows = 0;
+  for (const char* table : {kKernel, kRuntime, kNvtx, kMemcpy, kMemset, kSync, kGraphTrace})
+    rows += db_.EstimateRows(table);
+  b_.ReserveEvents(static_cast<size_t>(rows));
   // Kernels first: whether their rows name the process decides how correlation ids are keyed.
   PROFANA_RETURN_IF_ERROR(ReadKernels());
   PROFANA_RETURN_IF_ERROR(ReadNvtx());

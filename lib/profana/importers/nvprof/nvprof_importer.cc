@@ -133,6 +133,7 @@ Status Importer::ReadMarkers() {
     int64_t row;
   };
   std::unordered_map<int64_t, Open> open;
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kFlags, kTimestamp, kId, kObjectKind, kName}, &b_.diagnostics()) ||
         q.BadTimes(q.Int(kTimestamp), q.Int(kTimestamp), &b_.diagnostics()))
@@ -186,6 +187,7 @@ Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
   Query q(db_, table, {"cbid", "start", "end", "processId", "threadId", "correlationId"}, "nvprof");
   bool driver = kind == ActivityKind::kDriver;
   std::unordered_map<int64_t, StringId> names;
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kCbid, kStart, kEnd, kProcess, kThread, kCorrelation}, &b_.diagnostics()) ||
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
@@ -231,6 +233,7 @@ Status Importer::ReadKernels(const char* table) {
   if (!db_.HasTable(table)) return Status::Ok();
   Query q(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "name"}, "nvprof");
   StringId category = b_.Intern("kernel");
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
                       &b_.diagnostics()) ||
@@ -247,6 +250,7 @@ Status Importer::ReadMemcpys() {
   Query q(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
           {"start", "end", "deviceId", "streamId", "correlationId", "copyKind"}, "nvprof");
   StringId category = b_.Intern("gpu_memcpy");
+  q.ReadAhead();
   while (q.Next()) {
     if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
                        &b_.diagnostics()) &&
@@ -261,6 +265,7 @@ Status Importer::ReadMemsets() {
   Query q(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
           {"start", "end", "deviceId", "streamId", "correlationId"}, "nvprof");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
+  q.ReadAhead();
   while (q.Next()) {
     if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation},
                        &b_.diagnostics()) &&

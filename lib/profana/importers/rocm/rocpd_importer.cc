@@ -171,6 +171,7 @@ Status Importer::ReadRegions(const Family& f, int64_t family) {
     bool marker;
   };
   std::unordered_map<int64_t, Category> categories;
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kPid, kTid, kStart, kEnd, kName}, &b_.diagnostics()) ||
         q.BadIntegers({kCategory, kStack}, &b_.diagnostics(), true) ||
@@ -220,6 +221,7 @@ Status Importer::ReadDispatches(const Family& f, int64_t family) {
       JoinEvent(f, kDispatch, {"agent_id", "kernel_id", "stream_id", "start", "end"}, ""));
   Query q(db_, f.tables[kDispatch], sql);
   StringId category = b_.Intern("kernel");
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kAgent, kKernel, kStream, kStart, kEnd}, &b_.diagnostics()) ||
         q.BadIntegers({kCategory, kStack}, &b_.diagnostics(), true) ||
@@ -253,6 +255,7 @@ Status Importer::ReadCopies(const Family& f, int64_t family) {
   Query q(db_, f.tables[kCopy], sql);
   StringId category = b_.Intern("gpu_memcpy");
   std::unordered_map<int64_t, StringId> names;  // MEMORY_COPY_HOST_TO_DEVICE -> Kineto's name
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kName, kStart, kEnd}, &b_.diagnostics()) ||
         q.BadIntegers({kDst, kSrc, kStream, kCategory, kStack}, &b_.diagnostics(), true) ||

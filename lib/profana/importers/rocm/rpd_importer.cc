@@ -102,6 +102,7 @@ Status Importer::ReadApiCalls() {
   std::unordered_map<int64_t, ActivityKind> kinds;  // apiName_id -> kind
   StringId marker_name;
   b_.strings().Find("UserMarker", &marker_name);
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kId, kPid, kTid, kStart, kEnd, kName, kArgs}, &b_.diagnostics()) ||
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))
@@ -143,6 +144,7 @@ Status Importer::ReadApiCalls() {
 Status Importer::ReadApiOps() {
   if (!db_.HasTable("rocpd_api_ops")) return Status::Ok();
   Query q(db_, "rocpd_api_ops", {"api_id", "op_id"}, kWhat);
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({0, 1}, &b_.diagnostics())) continue;
     api_of_op_.try_emplace(q.Int(1), q.Int(0));
@@ -159,6 +161,7 @@ Status Importer::ReadOps() {
     StringId name;  // for copies and fills: the name every op of the type takes
   };
   std::unordered_map<int64_t, OpType> types;  // opType_id -> what it is
+  q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kId, kGpu, kQueue, kStart, kEnd, kDescription, kType}, &b_.diagnostics()) ||
         q.BadTimes(q.Int(kStart), q.Int(kEnd), &b_.diagnostics()))

@@ -110,6 +110,7 @@ Result<std::unique_ptr<Database>> Database::Open(const InputBuffer& input) {
   std::unique_ptr<Database> d(new Database());
   d->file_ = input.name;
   d->max_bytes_ = input.max_bytes;
+  d->file_size_ = input.size;
   d->step_budget_ = kMinSteps + kStepsPerByte * static_cast<uint64_t>(input.size);
   if (IsWal(input.view())) {
     // An in-memory database cannot have a write-ahead log; read the main file as a legacy one.
@@ -176,12 +177,41 @@ Result<std::vector<std::string>> Database::Columns(const std::string& table) {
   return columns;
 }
 
+int64_t Database::EstimateRows(const std::string& table) {
+  if (!HasTable(table)) return 0;
+  std::string sql = "SELECT max(rowid) FROM \"";
+  for (char c : table) sql += c == '"' ? std::string("\"\"") : std::string(1, c);
+  sql += '"';
+  sqlite3_stmt* stmt = nullptr;
+  int64_t rows = 0;
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW)
+    rows = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  constexpr int64_t kLeastRowBytes = 64;
+  return std::clamp<int64_t>(rows, 0, static_cast<int64_t>(file_size_) / kLeastRowBytes);
+}
+
 void Database::NoteWal(Diagnostics* diagnostics) const {
   if (wal_file_.empty()) return;
   diagnostics->Add(DiagnosticKind::kWalNotRead, UINT64_MAX, -1,
                    fmt::format("the database is in WAL mode and {} holds changes not yet written "
                                "to it; run `sqlite3 {} 'PRAGMA wal_checkpoint'` to fold them in",
                                wal_file_, file_));
+}
+
+Status Database::ReadError(const std::string& table, int64_t row, const char* what) const {
+  std::string where =
+      fmt::format("{}: table {}{}", file_, table, row > 0 ? fmt::format(", row {}", row) : "");
+  if (interrupted_)
+    return Status(ErrorCode::kTooLarge,
+                  fmt::format("{}: stopped after {} SQLite steps, far more than reading a file of "
+                              "this size takes (a crafted database?)",
+                              where, step_budget_));
+  return Status(ErrorCode::kMalformed,
+                fmt::format("{}: {}: {} (the file is damaged; `sqlite3 FILE 'PRAGMA "
+                            "integrity_check'` lists what is lost)",
+                            where, what, sqlite3_errmsg(db_)));
 }
 
 Status Database::TextBudgetError(const std::string& where) const {

@@ -48,6 +48,11 @@ class Database {
   // no profiler writes one, and evaluating it could cost anything.
   Result<std::vector<std::string>> Columns(const std::string& table);
 
+  // About how many rows `table` holds, for reserving room: its largest rowid (SQLite finds it
+  // without a scan), at most its share of the file (a row takes tens of bytes; a hostile rowid
+  // must not size anything); 0 when unknown.
+  int64_t EstimateRows(const std::string& table);
+
   // Counts `bytes` of text read from the file against --max-memory; false once the total passes
   // it. A file cannot hold more text than its size, so only computed values ever get there.
   bool ChargeText(size_t bytes) {
@@ -55,6 +60,10 @@ class Database {
     return max_bytes_ == 0 || text_bytes_ <= max_bytes_;
   }
   Status TextBudgetError(const std::string& where) const;
+
+  // What went wrong reading `table` at `row` (counted from 1; 0 for none): the step budget
+  // spent, or SQLite's message about the damage (`what`: "database error", "cannot read").
+  Status ReadError(const std::string& table, int64_t row, const char* what) const;
 
   // Set by the progress handler when it stopped a query; Query turns it into its message.
   bool interrupted() const { return interrupted_; }
@@ -75,6 +84,7 @@ class Database {
   std::string file_;
   std::vector<std::string> tables_;
   uint64_t max_bytes_ = 0;
+  size_t file_size_ = 0;
   uint64_t text_bytes_ = 0;
   uint64_t step_budget_ = 0;  // SQLite VM steps this database may take, all queries together
   uint64_t steps_ = 0;

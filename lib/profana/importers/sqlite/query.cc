@@ -3,8 +3,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <system_error>
 
 #include "fmt/format.h"
+#include "profana/base/worker_pool.h"
 #include "profana/model/trace.h"
 
 namespace profana::sqlite {
@@ -80,8 +82,27 @@ void Query::Prepare(const std::string& sql) {
                                                   table_, sqlite3_errmsg(db_.handle())));
 }
 
+void Query::ReadAhead(size_t min_cores) {
+  if (!status_.ok() || !stmt_ || ahead_ || AvailableCores() < min_cores) return;
+  try {
+    ahead_ = std::make_unique<sqlite::ReadAhead>(db_, stmt_.get(), table_, names_);
+  } catch (const std::system_error&) {
+    // No thread to be had (a caller's tight limits): read on this one.
+  }
+}
+
 bool Query::Next() {
   if (!status_.ok() || !stmt_) return false;
+  if (ahead_) {
+    cells_ = ahead_->Next();
+    if (cells_) {
+      ++row_;
+      return true;
+    }
+    status_ = ahead_->status();
+    ahead_.reset();  // the connection is free again
+    return false;
+  }
   int rc = sqlite3_step(stmt_.get());
   if (rc == SQLITE_ROW) {
     ++row_;
@@ -91,12 +112,24 @@ bool Query::Next() {
   return false;
 }
 
-int64_t Query::Int(int k) const { return sqlite3_column_int64(stmt_.get(), k); }
-double Query::Double(int k) const { return sqlite3_column_double(stmt_.get(), k); }
-bool Query::IsNull(int k) const { return sqlite3_column_type(stmt_.get(), k) == SQLITE_NULL; }
-bool Query::IsInteger(int k) const { return sqlite3_column_type(stmt_.get(), k) == SQLITE_INTEGER; }
+std::string_view Query::IntegerText(int64_t value) const {
+  char* end = fmt::format_to(integer_text_, "{}", value);
+  return {integer_text_, static_cast<size_t>(end - integer_text_)};
+}
+
+int Query::ColumnType(int k) const { return sqlite3_column_type(stmt_.get(), k); }
+int64_t Query::ColumnInt(int k) const { return sqlite3_column_int64(stmt_.get(), k); }
+double Query::Double(int k) const {
+  return cells_ ? cells_[k].d : sqlite3_column_double(stmt_.get(), k);
+}
 
 std::string_view Query::Text(int k) {
+  if (cells_) {
+    // The worker copied (and counted) the text of TEXT, BLOB and REAL values; an integer's is
+    // its decimal digits, as SQLite writes them.
+    if (cells_[k].type == SQLITE_INTEGER) return IntegerText(cells_[k].i);
+    return ahead_->Text(cells_[k]);
+  }
   const unsigned char* p = sqlite3_column_text(stmt_.get(), k);
   if (!p) return "";
   size_t n = static_cast<size_t>(sqlite3_column_bytes(stmt_.get(), k));
@@ -110,6 +143,8 @@ std::string_view Query::Text(int k) {
 }
 
 std::string_view Query::Blob(int k) const {
+  if (cells_)
+    return cells_[k].type == SQLITE_INTEGER ? IntegerText(cells_[k].i) : ahead_->Text(cells_[k]);
   const void* p = sqlite3_column_blob(stmt_.get(), k);
   return p ? std::string_view(static_cast<const char*>(p),
                               static_cast<size_t>(sqlite3_column_bytes(stmt_.get(), k)))
@@ -117,7 +152,7 @@ std::string_view Query::Blob(int k) const {
 }
 
 const char* Query::TypeName(int k) const {
-  switch (sqlite3_column_type(stmt_.get(), k)) {
+  switch (Type(k)) {
     case SQLITE_FLOAT:
       return "a REAL";
     case SQLITE_TEXT:
@@ -154,17 +189,7 @@ bool Query::BadTimes(int64_t start_ns, int64_t end_ns, Diagnostics* d) const {
 }
 
 Status Query::Error(const char* what) const {
-  std::string where = fmt::format("{}: table {}{}", db_.file(), table_,
-                                  stmt_ ? fmt::format(", row {}", row_ + 1) : "");
-  if (db_.interrupted())
-    return Status(ErrorCode::kTooLarge,
-                  fmt::format("{}: stopped after {} SQLite steps, far more than reading a file of "
-                              "this size takes (a crafted database?)",
-                              where, db_.step_budget()));
-  return Status(ErrorCode::kMalformed,
-                fmt::format("{}: {}: {} (the file is damaged; `sqlite3 FILE 'PRAGMA "
-                            "integrity_check'` lists what is lost)",
-                            where, what, sqlite3_errmsg(db_.handle())));
+  return db_.ReadError(table_, stmt_ ? row_ + 1 : 0, what);
 }
 
 }  // namespace profana::sqlite

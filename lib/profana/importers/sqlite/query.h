@@ -6,6 +6,7 @@
 // column.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "profana/base/status.h"
 #include "profana/importers/sqlite/database.h"
+#include "profana/importers/sqlite/read_ahead.h"
 #include "profana/model/diagnostics.h"
 
 struct sqlite3_stmt;
@@ -42,6 +44,14 @@ class Query {
                              std::initializer_list<std::string_view> columns, std::string_view what,
                              std::vector<uint8_t>* present = nullptr);
 
+  // From here on, a worker thread steps the statement and copies rows a few blocks ahead of
+  // Next() (read_ahead.h), so that SQLite's work overlaps the importer's; where this process may
+  // use fewer than `min_cores` cores, nothing changes. For the big tables: nothing else may use
+  // the database until Next() has returned false or the Query is gone. The accessors answer as
+  // they would have without it.
+  void ReadAhead(size_t min_cores = 2);
+  bool reading_ahead() const { return ahead_ != nullptr; }
+
   // True while there is a row; check status() after the loop.
   bool Next();
 
@@ -49,10 +59,10 @@ class Query {
   bool Has(int k) const {
     return k >= 0 && static_cast<size_t>(k) < names_.size() && (present_.empty() || present_[k]);
   }
-  int64_t Int(int k) const;
+  int64_t Int(int k) const { return cells_ ? cells_[k].i : ColumnInt(k); }
   double Double(int k) const;
-  bool IsNull(int k) const;
-  bool IsInteger(int k) const;
+  bool IsNull(int k) const { return Type(k) == kNull; }
+  bool IsInteger(int k) const { return Type(k) == kInteger; }
   // Text is counted against the memory budget (a file holds at most its size in text; computed
   // values could hold anything): past it, Next() stops with a kTooLarge status.
   std::string_view Text(int k);
@@ -75,6 +85,12 @@ class Query {
   bool BadTimes(int64_t start_ns, int64_t end_ns, Diagnostics* d) const;
 
  private:
+  // SQLITE_INTEGER and SQLITE_NULL, without sqlite3.h here.
+  static constexpr int kInteger = 1, kNull = 5;
+  int Type(int k) const { return cells_ ? cells_[k].type : ColumnType(k); }
+  int ColumnType(int k) const;
+  int64_t ColumnInt(int k) const;
+  std::string_view IntegerText(int64_t value) const;
   void Prepare(const std::string& sql);
   Status Error(const char* what) const;
 
@@ -85,6 +101,9 @@ class Query {
   Stmt stmt_;
   Status status_;
   int64_t row_ = 0;
+  std::unique_ptr<sqlite::ReadAhead> ahead_;
+  const Cell* cells_ = nullptr;    // the current row, when reading ahead
+  mutable char integer_text_[24];  // Text() of an integer cell
 };
 
 }  // namespace profana::sqlite
