@@ -1,8 +1,10 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
 // truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns.
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <utility>
 
+#include "fmt/format.h"
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
@@ -146,6 +148,21 @@ TEST_CASE("PyTorch's number formats", "[format]") {
   CHECK(FormatTime(999.9994) == "999.999us");
   CHECK(FormatTime(1000) == "1.000ms");
   CHECK(FormatTime(1234567) == "1.235s");
+  CHECK(FormatTime(0.0005) == "0.001us");  // the double just above 0.0005 rounds up, as in fmt
+  CHECK(FormatTime(1.0005) == "1.000us");  // the double just below 1.0005 rounds down
+  CHECK(FormatTime(1e300) == fmt::format("{:.3f}s", 1e300 / 1e6));  // past the integer path
+  // Every time a trace can hold, in ns as the reporters pass them, reads as fmt writes it.
+  uint64_t state = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    int64_t ns = static_cast<int64_t>(state >> (11 + (i % 40)));
+    if (i % 7 == 0) ns = -ns;
+    double us = ns / 1000.0;
+    std::string want = us >= 1e6   ? fmt::format("{:.3f}s", us / 1e6)
+                       : us >= 1e3 ? fmt::format("{:.3f}ms", us / 1e3)
+                                   : fmt::format("{:.3f}us", us);
+    REQUIRE(FormatTime(us) == want);
+  }
   CHECK(FormatTimeShare(1, 3) == "33.33%");
   CHECK(FormatTimeShare(0, 0) == "NaN");
   CHECK(FormatMemory(1023) == "1023 B");
