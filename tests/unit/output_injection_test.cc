@@ -75,6 +75,38 @@ TEST_CASE("Printable shows C0, DEL and C1 controls and leaves other text alone",
   CHECK(text == "name \\x1b]52;c;aGk=\\x07\n\tcolour \\x1b[31mred\\x1b[0m\n");
 }
 
+TEST_CASE("control characters are found at every place of a text, eight bytes at a time or not",
+          "[injection]") {
+  using profana::report::HasControlCharacters;
+  using profana::report::HasControlCharactersInText;
+  // The byte-by-byte rule: C0 (newline and tab only in names), DEL, and 0xc2 0x80..0x9f.
+  auto naive = [](const std::string& s, bool keep_layout) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      auto c = static_cast<unsigned char>(s[i]);
+      if (keep_layout && (c == '\n' || c == '\t')) continue;
+      if (c < 0x20 || c == 0x7f) return true;
+      if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+          static_cast<unsigned char>(s[i + 1]) <= 0x9f)
+        return true;
+    }
+    return false;
+  };
+  for (size_t length = 1; length <= 20; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        for (char next : {'a', '\x85', '\xa0'}) {
+          std::string s(length, 'a');
+          s[at] = static_cast<char>(b);
+          if (at + 1 < length) s[at + 1] = next;
+          INFO("length " << length << ", byte " << b << " at " << at);
+          REQUIRE(HasControlCharacters(s) == naive(s, false));
+          REQUIRE(HasControlCharactersInText(s) == naive(s, true));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("CSV cells that start a formula get a leading quote; numbers stay", "[injection]") {
   CHECK(CsvField("aten::mm") == "aten::mm");
   CHECK(CsvField("=1+2") == "'=1+2");

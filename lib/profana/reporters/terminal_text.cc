@@ -1,6 +1,7 @@
 #include "profana/reporters/terminal_text.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "fmt/format.h"
 
@@ -51,8 +52,31 @@ std::string Escape(std::string_view s, bool keep_layout, bool keep_colors) {
   return out;
 }
 
+// Whether any of the 8 bytes of `w` is below 0x20, DEL (0x7f) or 0xc2 (the lead byte of a C1
+// control): the bit tricks of "Bit Twiddling Hacks" (haszero, hasless), exact as yes/no answers.
+bool MayHoldControl(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  auto has_zero = [](uint64_t v) { return ((v - kOnes) & ~v & kHighs) != 0; };
+  bool below_space = ((w - kOnes * 0x20) & ~w & kHighs) != 0;
+  return below_space || has_zero(w ^ (kOnes * 0x7f)) || has_zero(w ^ (kOnes * 0xc2));
+}
+
 bool HasControls(std::string_view s, bool keep_layout) {
-  for (size_t i = 0; i < s.size(); ++i) {
+  // Eight bytes at a time past the words that cannot hold one; a word that may is looked at
+  // byte by byte (in text, most such words hold just a newline).
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if (!MayHoldControl(w)) continue;
+    for (size_t j = i; j < i + 8; ++j) {
+      auto c = static_cast<uint8_t>(s[j]);
+      if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
+      if (keep_layout && (c == '\n' || c == '\t')) continue;
+      if (ControlAt(s, j)) return true;
+    }
+  }
+  for (; i < s.size(); ++i) {
     auto c = static_cast<uint8_t>(s[i]);
     if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
     if (keep_layout && (c == '\n' || c == '\t')) continue;
@@ -70,6 +94,13 @@ bool HasControlCharactersInText(std::string_view text) { return HasControls(text
 std::string Printable(std::string_view name) {
   if (!HasControls(name, false)) return std::string(name);
   return Escape(name, false, false);
+}
+
+void AppendPrintable(std::string* out, std::string_view name) {
+  if (!HasControls(name, false))
+    out->append(name);
+  else
+    out->append(Escape(name, false, false));
 }
 
 void MakePrintable(std::string* text, bool keep_colors) {

@@ -12,6 +12,8 @@ namespace profana::report {
 // (U+0080..U+009F) written visibly: "\x1b", "\x7f", "\u009b". Text without them comes back
 // unchanged. For names and other trace text placed in a text report or a message.
 std::string Printable(std::string_view name);
+// Printable(name) appended to `out`, without a copy when there is nothing to escape.
+void AppendPrintable(std::string* out, std::string_view name);
 
 // A whole text report or message, in place: like Printable, but keeps newline and tab (the
 // layout) and, with keep_colors, SGR colour sequences (ESC [ digits ; m: colours only) the

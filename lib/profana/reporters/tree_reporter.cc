@@ -165,6 +165,23 @@ class KernelNames {
   std::unordered_map<uint32_t, std::string> short_;
 };
 
+// Stream labels as text shows them ("device 0 stream 7"), made once per (stream, device).
+class StreamLabels {
+ public:
+  explicit StreamLabels(const Trace& t) : t_(t) {}
+  std::string_view operator()(uint32_t ev) {
+    uint64_t key =
+        (uint64_t{t_.events.thread[ev].value} << 32) | static_cast<uint32_t>(t_.events.device[ev]);
+    auto [it, inserted] = labels_.try_emplace(key);
+    if (inserted) it->second = Printable(StreamLabel(t_, ev));
+    return it->second;
+  }
+
+ private:
+  const Trace& t_;
+  std::unordered_map<uint64_t, std::string> labels_;
+};
+
 void AppendCount(std::string* out, uint32_t count) {
   if (count > 1) fmt::format_to(std::back_inserter(*out), " x{}", count);
 }
@@ -189,6 +206,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   SubtreeIds ids;
   std::vector<uint32_t> id_of(e.size(), kHidden);
   KernelNames kernel_name(t, a.full_names);
+  StreamLabels stream_label(t);
   // Groups on the path from the root, with their members and their members' shown children,
   // all in one arena: members [begin, begin + k), then k rows of `width` children each.
   struct Frame {
@@ -218,7 +236,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
       sum.cuda_total_ns += x.cuda_total_ns;
     }
     AppendIndent(&out, depth);
-    out += Printable(OpName(t, e, rep));
+    AppendPrintable(&out, OpName(t, e, rep));
     AppendCount(&out, count);
     out += "  total ";
     AppendTime(&out, us(sum.cpu_total_ns));
@@ -230,7 +248,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
     }
     if (e.input_shapes[rep].value) {
       out += "  ";
-      out += Printable(t.str(e.input_shapes[rep]));
+      AppendPrintable(&out, t.str(e.input_shapes[rep]));
     }
     out += "\n";
     // The shown kernels of the representative, with durations summed over the members at
@@ -261,12 +279,12 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
         ns += kernel_ns[q + run++];
       AppendIndent(&out, depth);
       out += "  -> ";
-      out += Printable(kernel_name(t.events.name[ev]));
+      AppendPrintable(&out, kernel_name(t.events.name[ev]));
       AppendCount(&out, static_cast<uint32_t>(run));
       out += "  ";
       AppendTime(&out, us(ns));
       out += " on ";
-      out += Printable(StreamLabel(t, ev));
+      out += stream_label(ev);
       out += "\n";
       q += run;
     }
