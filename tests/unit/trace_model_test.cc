@@ -1,6 +1,8 @@
 // Unit tests of the model's building blocks: ForEachColumn visits every column of every table once
 // (so that sorting, filtering and the native format move whole rows), and the launch index.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -289,6 +291,50 @@ TEST_CASE("Finish sorts whole rows by (start, -end), stably, and renames Profile
   // No span: the origin is the first event's start.
   CHECK(t.metadata.origin.kind == TimeOriginKind::kFirstEvent);
   CHECK(t.metadata.origin.ns == 0);
+}
+
+TEST_CASE("Finish orders a few runs by merging them and many by sorting, alike", "[builder]") {
+  // Runs of rows in (start, -end) order, as importers that read table by table write them, with
+  // ties within and across runs: the result is the stable sort of the rows either way.
+  for (int runs : {1, 3, 7, 64, 65, 300}) {
+    INFO(runs << " runs");
+    TraceBuilder b;
+    ThreadId one = b.Thread(1, 1);
+    struct Row {
+      int64_t start, end, id;
+    };
+    std::vector<Row> rows;
+    uint64_t state = 99 + runs;
+    auto next = [&] { return (state = state * 6364136223846793005ULL + 1) >> 59; };  // 0..31
+    for (int r = 0; r < runs; ++r) {
+      int64_t start = 0;
+      for (int i = 0; i < 20; ++i) {
+        start += static_cast<int64_t>(next() % 3);  // steps of 0 make ties
+        rows.push_back(
+            {start, start + static_cast<int64_t>(next()), static_cast<int64_t>(rows.size())});
+        if (i > 0 && rows[rows.size() - 2].start == start)  // in order within the run
+          rows.back().end = std::min(rows.back().end, rows[rows.size() - 2].end);
+      }
+    }
+    for (const Row& r : rows) {
+      TraceBuilder::Event e = Begin(&b, one, "op", r.start);
+      e.end_ns = r.end;
+      e.correlation = r.id;
+      b.AddEvent(e);
+    }
+    std::vector<Row> want = rows;
+    std::stable_sort(want.begin(), want.end(), [](const Row& x, const Row& y) {
+      return x.start != y.start ? x.start < y.start : x.end > y.end;
+    });
+    Trace t = std::move(b).Finish();
+    REQUIRE(t.events.size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      INFO("row " << i);
+      REQUIRE(t.events.correlation[i] == want[i].id);
+      REQUIRE(t.events.start_ns[i] == want[i].start);
+      REQUIRE(t.events.end_ns[i] == want[i].end);
+    }
+  }
 }
 
 TEST_CASE("the time origin is the profiler's span, or 0 for relative times", "[builder]") {
