@@ -113,7 +113,7 @@ FunctionEventList CompactCandidates(const Candidates& c) {
   o.launches_linked = c.launches_linked;
   o.launches_enclosed = c.launches_enclosed;
   o.launches_unattributed = c.launches_unattributed;
-  o.trace_has_links = c.trace_has_links;
+  o.trace_has_links = c.rules.records_links;
   o.link = c.link;
   auto& source = o.source.owned();
   auto& device_type = o.device_type.owned();

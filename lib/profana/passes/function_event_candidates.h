@@ -65,7 +65,6 @@ struct Candidates {
   uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
            external_id_mismatches = 0, launches_linked = 0, launches_enclosed = 0,
            launches_unattributed = 0;
-  bool trace_has_links = false;
 
   size_t size() const { return cand.size(); }
   bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }

@@ -31,8 +31,7 @@ void AttributeKernels(Candidates* candidates) {
     *id = c.ev.external_id[c.cand[i].source];
     return true;
   });
-  c.trace_has_links = c.rules.records_links;
-  bool use_links = c.trace_has_links && c.link != LinkRule::kEnclosing;
+  bool use_links = c.rules.records_links && c.link != LinkRule::kEnclosing;
   bool use_enclosure = c.link != LinkRule::kPyTorch;
   // The op a recorded External id links to: one that differs from the correlation id names it;
   // an equal one (a coincidence of two counters, or the newest writer, which omits unlinked ids)
