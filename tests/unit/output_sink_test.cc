@@ -1,6 +1,7 @@
 // ChunkedOutput: a reporter's text reaches its sink in chunks of about kChunkBytes, in order and
-// whole, and the first failed write is the report's status. `profana tree` written through a sink
-// (as main() writes standard output) is the same bytes as the text collected in one string.
+// whole, and the first failed write is the report's status, also when a WriteBehindSink writes
+// them on a thread of its own. `profana tree` written through a sink (as main() writes standard
+// output) is the same bytes as the text collected in one string.
 #include "profana/base/output_sink.h"
 
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "profana/cli.h"
+#include "profana/write_behind_sink.h"
 #include "test_util.h"
 
 using profana::ChunkedOutput;
@@ -78,6 +80,44 @@ TEST_CASE("chunked output: the first failed write is the status, nothing is writ
   CHECK(st.message() == "disk full");
   CHECK(sink.writes.size() == 1);  // the first chunk went out
   CHECK(sink.failed == 1);         // the second failed, and no later one was tried
+}
+
+TEST_CASE("written behind on a thread, chunks reach the sink whole and in order", "[sink]") {
+  RecordingSink sink;
+  {
+    profana::app::WriteBehindSink behind(&sink);
+    ChunkedOutput out(&behind);
+    for (int i = 0; i < 40000; ++i) {
+      out.MaybeFlush();
+      out.text()->append(Record(i));
+    }
+    REQUIRE(out.Finish().ok());
+    REQUIRE(behind.Finish().ok());
+  }
+  std::string joined, whole;
+  for (const std::string& w : sink.writes) joined += w;
+  for (int i = 0; i < 40000; ++i) whole += Record(i);
+  CHECK(sink.writes.size() == 4);
+  CHECK(joined == whole);
+}
+
+TEST_CASE("written behind on a thread, the first failure is the status, and nothing follows it",
+          "[sink]") {
+  RecordingSink sink(/*fail_at=*/2);
+  profana::app::WriteBehindSink behind(&sink);
+  ChunkedOutput out(&behind);
+  for (int i = 0; i < 40000; ++i) {
+    out.MaybeFlush();
+    out.text()->append(Record(i));
+  }
+  // The failure of chunk 2 reaches the reporter at a later chunk or at the end.
+  Status made = out.Finish();
+  Status written = behind.Finish();
+  CHECK(written.code() == ErrorCode::kIo);
+  CHECK(written.message() == "disk full");
+  CHECK((made.ok() || made.message() == "disk full"));
+  CHECK(sink.writes.size() == 1);
+  CHECK(sink.failed == 1);
 }
 
 TEST_CASE("an empty output writes nothing", "[sink]") {

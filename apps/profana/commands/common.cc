@@ -7,6 +7,7 @@
 #include "profana/base/input_buffer.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
@@ -14,6 +15,7 @@
 #include "profana/progress_meter.h"
 #include "profana/reporters/diagnostics_text.h"
 #include "profana/reporters/terminal_text.h"
+#include "profana/write_behind_sink.h"
 
 namespace profana::app {
 
@@ -313,6 +315,15 @@ class ReplacingFileSink final : public OutputSink {
   ReplacingFile* file_;
 };
 
+// Runs `write` into `sink` through a WriteBehindSink where a second core can do the writing.
+Status WriteBehind(OutputSink* sink, const std::function<Status(OutputSink*)>& write) {
+  if (AvailableCores() < 2) return write(sink);
+  WriteBehindSink behind(sink);
+  Status made = write(&behind);
+  Status written = behind.Finish();
+  return made.ok() ? written : made;
+}
+
 }  // namespace
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
@@ -343,14 +354,14 @@ Status EmitStreamed(const CommonOptions& o, Context& ctx,
       ctx.out->clear();
     }
     PrintableSink sink(ctx.stdout_stream, printable);
-    return write(&sink);
+    return WriteBehind(&sink, write);
   }
   PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
   ReplacingFile file;
   PROFANA_RETURN_IF_ERROR(file.Open(o.output));
   ReplacingFileSink file_sink(&file);
   PrintableSink sink(&file_sink, printable);
-  PROFANA_RETURN_IF_ERROR(write(&sink));
+  PROFANA_RETURN_IF_ERROR(WriteBehind(&sink, write));
   return file.Commit();
 }
 

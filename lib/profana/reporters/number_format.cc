@@ -27,13 +27,19 @@ bool AppendThreeDecimals(std::string* out, double value) {
   if (std::fabs(fraction - 0.5) < kMargin) return false;
   uint64_t n = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
   char digits[24];
-  char* end = fmt::format_to(digits, "{}", n / 1000);
+  char* end = digits + sizeof digits - 4;  // the whole part is written backwards up to here
+  char* begin = end;
+  uint64_t whole_part = n / 1000;
+  do {
+    *--begin = static_cast<char>('0' + whole_part % 10);
+    whole_part /= 10;
+  } while (whole_part);
   uint64_t thousandths = n % 1000;
   *end++ = '.';
   *end++ = static_cast<char>('0' + thousandths / 100);
   *end++ = static_cast<char>('0' + thousandths / 10 % 10);
   *end++ = static_cast<char>('0' + thousandths % 10);
-  out->append(digits, end);
+  out->append(begin, end);
   return true;
 }
 

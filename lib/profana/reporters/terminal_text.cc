@@ -52,23 +52,30 @@ std::string Escape(std::string_view s, bool keep_layout, bool keep_colors) {
   return out;
 }
 
-// Whether any of the 8 bytes of `w` is below 0x20, DEL (0x7f) or 0xc2 (the lead byte of a C1
-// control): the bit tricks of "Bit Twiddling Hacks" (haszero, hasless), exact as yes/no answers.
-bool MayHoldControl(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
-  auto has_zero = [](uint64_t v) { return ((v - kOnes) & ~v & kHighs) != 0; };
-  bool below_space = ((w - kOnes * 0x20) & ~w & kHighs) != 0;
-  return below_space || has_zero(w ^ (kOnes * 0x7f)) || has_zero(w ^ (kOnes * 0xc2));
+// Per byte of `v`, its high bit set where the byte is zero and clear elsewhere (exact, with no
+// carry between bytes: "Bit Twiddling Hacks", determine if a word has a zero byte).
+uint64_t ZeroBytes(uint64_t v) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+  return ~(((v & kLow7) + kLow7) | v | kLow7);
+}
+
+// Whether any of the 8 bytes of `w` may start a control character: a byte below 0x20 (but a
+// newline or tab, where the layout is kept), DEL (0x7f), or 0xc2 (the lead byte of a C1
+// control). A word that may is then looked at byte by byte.
+bool MayHoldControl(uint64_t w, bool keep_layout) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  uint64_t below_space = ZeroBytes(w & (kOnes * 0xe0));
+  if (keep_layout) below_space &= ~(ZeroBytes(w ^ (kOnes * '\n')) | ZeroBytes(w ^ (kOnes * '\t')));
+  return (below_space | ZeroBytes(w ^ (kOnes * 0x7f)) | ZeroBytes(w ^ (kOnes * 0xc2))) != 0;
 }
 
 bool HasControls(std::string_view s, bool keep_layout) {
-  // Eight bytes at a time past the words that cannot hold one; a word that may is looked at
-  // byte by byte (in text, most such words hold just a newline).
+  // Eight bytes at a time past the words that cannot hold one.
   size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
     uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
-    if (!MayHoldControl(w)) continue;
+    if (!MayHoldControl(w, keep_layout)) continue;
     for (size_t j = i; j < i + 8; ++j) {
       auto c = static_cast<uint8_t>(s[j]);
       if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
