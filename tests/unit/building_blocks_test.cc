@@ -53,11 +53,28 @@ TEST_CASE("microsecond text becomes exact nanoseconds", "[numbers]") {
   CHECK(ns == 42000);
   CHECK_FALSE(json::ParseMicrosToNanos("99999999999999999", &ns));  // overflows int64 ns
   CHECK_FALSE(json::ParseMicrosToNanos("1.", &ns));
+  // Either side of 18 digits, where the one-pass reader hands over to the careful one.
+  CHECK(json::ParseMicrosToNanos("999999999999999.9996", &ns));
+  CHECK(ns == 999999999999999999ll + 1);
+  CHECK(json::ParseMicrosToNanos("9223372036854775.807", &ns));  // 16 digits, then INT64_MAX
+  CHECK(ns == INT64_MAX);
+  CHECK_FALSE(json::ParseMicrosToNanos("9223372036854775.808", &ns));
+  CHECK_FALSE(
+      json::ParseMicrosToNanos("99999999999999999999e-10", &ns));  // past int64 before the exponent
+  CHECK(json::ParseMicrosToNanos("-0.0015", &ns));
+  CHECK(ns == -2);
+  CHECK_FALSE(json::ParseMicrosToNanos("00.5", &ns));
   CHECK_FALSE(json::ParseMicrosToNanos("abc", &ns));
   int64_t v = 0;
   CHECK(json::ParseInteger("-9223372036854775808", &v));
   CHECK(v == INT64_MIN);
   CHECK_FALSE(json::ParseInteger("18446744073709551615", &v));
+  CHECK(json::ParseInteger("999999999999999999", &v));  // 18 digits
+  CHECK(v == 999999999999999999ll);
+  CHECK(json::ParseInteger("9223372036854775807", &v));  // 19
+  CHECK(v == INT64_MAX);
+  CHECK(json::ParseInteger("-0", &v));
+  CHECK(v == 0);
   CHECK(json::ParseInteger("42.0", &v));
   CHECK(v == 42);
   CHECK(json::ParseInteger("4.2e1", &v));

@@ -74,6 +74,51 @@ bool ParseSignAndDigits(std::string_view text, size_t* i, bool* negative, uint64
   return *i > start;
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The numbers traces hold nearly always, read in one pass: -?(0|[1-9][0-9]{0,17})(\.[0-9]+)? and
+// nothing after, which JSON's grammar allows and which cannot overflow. False for anything else
+// (an exponent, 19 digits or more, what is not JSON), left to the careful path.
+bool ReadPlainDecimal(std::string_view t, bool* negative, uint64_t* whole, bool* point,
+                      std::string_view* fraction) {
+  size_t i = 0, n = t.size();
+  *negative = n > 0 && t[0] == '-';
+  if (*negative) ++i;
+  size_t start = i;
+  uint64_t v = 0;
+  for (; i < n && IsDigit(t[i]); ++i) {
+    if (i - start == 18) return false;
+    v = v * 10 + static_cast<uint64_t>(t[i] - '0');
+  }
+  if (i == start || (t[start] == '0' && i - start > 1)) return false;
+  *whole = v;
+  *point = i < n && t[i] == '.';
+  if (*point) {
+    size_t first = ++i;
+    while (i < n && IsDigit(t[i])) ++i;
+    if (i == first) return false;
+    *fraction = t.substr(first, i - first);
+  }
+  return i == n;
+}
+
+// whole.fraction microseconds as nanoseconds: the first three decimals, rounded half away from
+// zero on the fourth.
+bool MicrosToNanos(bool negative, uint64_t whole, std::string_view fraction, int64_t* ns,
+                   NumberError* why) {
+  if (whole > static_cast<uint64_t>(INT64_MAX)) return Fail(NumberError::kRange, why);
+  int64_t frac = 0;
+  size_t n = 0;
+  for (; n < 3; ++n) frac = frac * 10 + (n < fraction.size() ? fraction[n] - '0' : 0);
+  bool round_up = fraction.size() > 3 && fraction[3] >= '5';
+  int64_t value;
+  if (__builtin_mul_overflow(static_cast<int64_t>(whole), 1000, &value) ||
+      __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
+    return Fail(NumberError::kRange, why);
+  *ns = negative ? -value : value;
+  return true;
+}
+
 }  // namespace
 
 const char* NumberErrorText(NumberError e) {
@@ -94,38 +139,33 @@ const char* NumberErrorText(NumberError e) {
 
 bool ParseMicrosToNanos(std::string_view text, int64_t* ns, NumberError* why) {
   text = Trim(text);
+  bool negative, point;
+  uint64_t whole;
+  std::string_view fraction;
+  if (ReadPlainDecimal(text, &negative, &whole, &point, &fraction))
+    return MicrosToNanos(negative, whole, fraction, ns, why);
   if (NumberError e = CheckGrammar(text); e != NumberError::kNone) return Fail(e, why);
   size_t i = 0;
-  bool negative;
-  uint64_t magnitude;
-  if (!ParseSignAndDigits(text, &i, &negative, &magnitude) ||
-      magnitude > static_cast<uint64_t>(INT64_MAX))
+  if (!ParseSignAndDigits(text, &i, &negative, &whole) || whole > static_cast<uint64_t>(INT64_MAX))
     return Fail(NumberError::kRange, why);
-  int64_t whole = static_cast<int64_t>(magnitude);
-  int64_t frac = 0;  // first three decimals = nanoseconds
-  bool round_up = false;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    size_t n = 0;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++n) {
-      if (n < 3)
-        frac = frac * 10 + (text[i] - '0');
-      else if (n == 3)
-        round_up = text[i] >= '5';
+  size_t digits = i;
+  if (i < text.size() && text[i] == '.')
+    while (++i < text.size() && IsDigit(text[i])) {
     }
-    for (; n < 3; ++n) frac *= 10;
-  }
   if (i < text.size()) return ParseViaDouble(text, 1000.0, false, ns, why);  // an exponent
-  int64_t value;
-  if (__builtin_mul_overflow(whole, 1000, &value) ||
-      __builtin_add_overflow(value, frac + (round_up ? 1 : 0), &value))
-    return Fail(NumberError::kRange, why);
-  *ns = negative ? -value : value;
-  return true;
+  fraction = digits < text.size() ? text.substr(digits + 1) : std::string_view();
+  return MicrosToNanos(negative, whole, fraction, ns, why);
 }
 
 bool ParseInteger(std::string_view text, int64_t* value, NumberError* why) {
   text = Trim(text);
+  bool plain_negative, point;
+  uint64_t whole;
+  std::string_view fraction;
+  if (ReadPlainDecimal(text, &plain_negative, &whole, &point, &fraction) && !point) {
+    *value = plain_negative ? -static_cast<int64_t>(whole) : static_cast<int64_t>(whole);
+    return true;
+  }
   if (NumberError e = CheckGrammar(text); e != NumberError::kNone) return Fail(e, why);
   size_t i = 0;
   bool negative;
