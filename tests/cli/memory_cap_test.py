@@ -6,7 +6,9 @@ under 64M (the smallest cap: the content fits it, the run does not) and twice wh
 needed, each as its own child so that its peak RSS
 (wait4) is its own. Under a cap too small the run must stop with exit 2, the message naming the
 limit and how to raise it, no output file left, and a peak RSS under the limit; under a cap large
-enough the output must be the unlimited run's, byte for byte. A build with AddressSanitizer has
+enough the output must be the unlimited run's, byte for byte. Under a caller's `ulimit -d` from
+24 to 192 MiB, `table` and `tree` either finish or stop with the same message (never an
+internal error, whichever thread or allocation meets the limit). A build with AddressSanitizer has
 no cap (its shadow memory is far past any), so there the test is skipped (77).
 
 Usage: memory_cap_test.py PROFANA REPO_ROOT [--sanitized]
@@ -78,6 +80,19 @@ def main():
                     "its caller set (ulimit -d)\n")
         if code != 2 or err != expected:
             fail(f"ulimit -d 64M: exit {code}, stderr {err!r}, want 2 and {expected!r}")
+
+        # Tighter and looser caller limits, where the limit may be reached by a thread that
+        # cannot get its stack rather than by an allocation: the same message, or the table.
+        for limit_mib in (24, 32, 40, 48, 56, 72, 96, 128, 192):
+            for command in (["table", trace], ["tree", trace, "-o", os.path.join(tmp, "tree.txt")]):
+                code, out, err, _ = run(["bash", "-c", f'ulimit -d {limit_mib * 1024}; exec "$0" "$@"',
+                                         profana] + command)
+                expected = ("profana: error: the run needs more memory than the data limit of "
+                            f"{limit_mib}.00 MiB its caller set (ulimit -d)\n")
+                if not ((code == 2 and err == expected) or (code == 0 and err == "")):
+                    fail(f"ulimit -d {limit_mib}M, {command[0]}: exit {code}, stderr {err!r}")
+                if command[0] == "table" and code == 0 and out != want:
+                    fail(f"ulimit -d {limit_mib}M: the table differs from the unlimited run's")
     print("ok")
     return 0
 

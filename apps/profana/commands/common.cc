@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <memory>
+#include <system_error>
 
 #include "fmt/format.h"
 #include "profana/base/input_buffer.h"
@@ -317,10 +319,15 @@ class ReplacingFileSink final : public OutputSink {
 
 // Runs `write` into `sink` through a WriteBehindSink where a second core can do the writing.
 Status WriteBehind(OutputSink* sink, const std::function<Status(OutputSink*)>& write) {
-  if (AvailableCores() < 2) return write(sink);
-  WriteBehindSink behind(sink);
-  Status made = write(&behind);
-  Status written = behind.Finish();
+  std::unique_ptr<WriteBehindSink> behind;
+  try {
+    if (AvailableCores() >= 2) behind = std::make_unique<WriteBehindSink>(sink);
+  } catch (const std::system_error&) {
+    // No thread to be had (a caller's tight limits): write on this one.
+  }
+  if (!behind) return write(sink);
+  Status made = write(behind.get());
+  Status written = behind->Finish();
   return made.ok() ? written : made;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -23,7 +24,13 @@ void ParallelFor(size_t n, F f) {
     for (size_t i; (i = next.fetch_add(1)) < n;) f(i);
   };
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  for (size_t t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had (a caller's tight limits): those started do the work
+    }
+  }
   work();
   for (std::thread& t : helpers) t.join();
 }

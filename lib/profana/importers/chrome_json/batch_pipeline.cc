@@ -1,6 +1,7 @@
 #include "profana/importers/chrome_json/batch_pipeline.h"
 
 #include <cstring>
+#include <system_error>
 
 #include "profana/base/string_pool.h"
 
@@ -82,8 +83,15 @@ ParsePipeline::ParsePipeline(int workers, int batches) {
     worker_state_.push_back(std::make_unique<Worker>());
     worker_state_.back()->id = i;
   }
-  for (int i = 0; i < workers; ++i)
-    threads_.emplace_back(&ParsePipeline::Run, this, worker_state_[i].get());
+  for (int i = 0; i < workers; ++i) {
+    try {
+      threads_.emplace_back(&ParsePipeline::Run, this, worker_state_[i].get());
+    } catch (const std::system_error&) {
+      // No more threads to be had (a caller's tight limits): the ones started do the work.
+      if (threads_.empty()) throw;
+      break;
+    }
+  }
 }
 
 ParsePipeline::~ParsePipeline() {
