@@ -117,7 +117,10 @@ std::string_view Query::IntegerText(int64_t value) const {
   return {integer_text_, static_cast<size_t>(end - integer_text_)};
 }
 
-int Query::ColumnType(int k) const { return sqlite3_column_type(stmt_.get(), k); }
+int Query::ColumnType(int k) const {
+  static_assert(kInteger == SQLITE_INTEGER && kNull == SQLITE_NULL);
+  return sqlite3_column_type(stmt_.get(), k);
+}
 int64_t Query::ColumnInt(int k) const { return sqlite3_column_int64(stmt_.get(), k); }
 double Query::Double(int k) const {
   return cells_ ? cells_[k].d : sqlite3_column_double(stmt_.get(), k);
