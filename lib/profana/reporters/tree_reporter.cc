@@ -115,16 +115,17 @@ class SubtreeIds {
 // The subtree id of every shown node of `roots` (kHidden for the rest), after --min-time and
 // --depth.
 void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
-                      const passes::EventTimes& times, const std::vector<uint32_t>& roots,
-                      const TreeReportOptions& a, SubtreeIds* ids, std::vector<uint32_t>* id_of) {
+                      const std::vector<uint32_t>& roots, const TreeReportOptions& a,
+                      SubtreeIds* ids, std::vector<uint32_t>* id_of) {
   std::vector<uint32_t> key;
   std::vector<uint32_t>& out = *id_of;
   Walk(
       e, roots,
       [&](uint32_t i, int depth) -> Visited {
-        passes::EventTime x;
-        times.Exact(i, &x);
-        if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
+        // The CPU total, as EventTimes has it (0 on a device), without its walk of the children.
+        int64_t cpu_total_ns =
+            e.device_type[i] == passes::DeviceType::kCPU ? e.end_ns[i] - e.start_ns[i] : 0;
+        if (cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
         return a.depth < 0 || depth < a.depth ? kDescend : kShown;
       },
       [&](uint32_t i) {
@@ -306,7 +307,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   };
 
   for (const auto& [thread, roots] : threads) {
-    IdentifySubtrees(t, e, times, roots, a, &ids, &id_of);
+    IdentifySubtrees(t, e, roots, a, &ids, &id_of);
     // The shown roots, as the children of one member-less group at depth 0.
     arena.clear();
     for (uint32_t root : roots)
