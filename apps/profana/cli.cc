@@ -118,14 +118,13 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     return Finish(ctx.run(), err);
   } catch (const std::bad_alloc&) {
     return Finish(Status(ErrorCode::kInternal, "out of memory"), err);
-  } catch (const std::system_error& e) {
+  } catch (const std::exception& e) {
     // A thread that cannot start under a data limit lacks memory for its stack: said as the
     // memory cap says an allocation past it (main()'s handler, which ends the process).
+    auto* system = dynamic_cast<const std::system_error*>(&e);
     std::new_handler on_memory_cap = std::get_new_handler();
-    if (e.code() == std::errc::resource_unavailable_try_again && on_memory_cap) on_memory_cap();
-    err->append(fmt::format("profana: internal error: {}\n", e.what()));
-    return kExitBadInput;
-  } catch (const std::exception& e) {
+    if (system && system->code() == std::errc::resource_unavailable_try_again && on_memory_cap)
+      on_memory_cap();
     err->append(fmt::format("profana: internal error: {}\n", e.what()));
     return kExitBadInput;
   }

@@ -51,6 +51,10 @@ class EventTimes {
   // Its halves, for passes that need only one: the _ns and _memory fields, or the _us fields.
   void Exact(uint32_t i, EventTime* t) const;
   void Floats(uint32_t i, EventTime* t) const;
+  // Exact's cpu_total_ns alone (0 on a device), without its walk of the children.
+  int64_t CpuTotalNs(uint32_t i) const {
+    return device_[i] == DeviceType::kCPU ? events_.end_ns[i] - events_.start_ns[i] : 0;
+  }
 
  private:
   double Us(int64_t ns) const { return static_cast<double>(ns - events_.origin_ns) / 1000.0; }
@@ -96,7 +100,7 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   auto minus = [](int64_t a, uint64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
   };
-  t->cpu_total_ns = end - start;
+  t->cpu_total_ns = CpuTotalNs(i);
   if (e.IsAsync(i)) return;  // PyTorch: no self time, no device time, no self memory
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
   t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;

@@ -69,6 +69,14 @@ bool MayHoldControl(uint64_t w, bool keep_layout) {
   return (below_space | ZeroBytes(w ^ (kOnes * 0x7f)) | ZeroBytes(w ^ (kOnes * 0xc2))) != 0;
 }
 
+// Whether a control character starts at s[i] (a newline or tab only where the layout is not kept).
+bool ControlHere(std::string_view s, size_t i, bool keep_layout) {
+  auto c = static_cast<uint8_t>(s[i]);
+  if (c >= 0x20 && c != 0x7f && c != 0xc2) return false;
+  if (keep_layout && (c == '\n' || c == '\t')) return false;
+  return ControlAt(s, i) != 0;
+}
+
 bool HasControls(std::string_view s, bool keep_layout) {
   // Eight bytes at a time past the words that cannot hold one.
   size_t i = 0;
@@ -76,19 +84,11 @@ bool HasControls(std::string_view s, bool keep_layout) {
     uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
     if (!MayHoldControl(w, keep_layout)) continue;
-    for (size_t j = i; j < i + 8; ++j) {
-      auto c = static_cast<uint8_t>(s[j]);
-      if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
-      if (keep_layout && (c == '\n' || c == '\t')) continue;
-      if (ControlAt(s, j)) return true;
-    }
+    for (size_t j = i; j < i + 8; ++j)
+      if (ControlHere(s, j, keep_layout)) return true;
   }
-  for (; i < s.size(); ++i) {
-    auto c = static_cast<uint8_t>(s[i]);
-    if (c >= 0x20 && c != 0x7f && c != 0xc2) continue;
-    if (keep_layout && (c == '\n' || c == '\t')) continue;
-    if (ControlAt(s, i)) return true;
-  }
+  for (; i < s.size(); ++i)
+    if (ControlHere(s, i, keep_layout)) return true;
   return false;
 }
 
@@ -99,8 +99,9 @@ bool HasControlCharacters(std::string_view s) { return HasControls(s, false); }
 bool HasControlCharactersInText(std::string_view text) { return HasControls(text, true); }
 
 std::string Printable(std::string_view name) {
-  if (!HasControls(name, false)) return std::string(name);
-  return Escape(name, false, false);
+  std::string out;
+  AppendPrintable(&out, name);
+  return out;
 }
 
 void AppendPrintable(std::string* out, std::string_view name) {

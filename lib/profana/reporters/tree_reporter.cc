@@ -115,17 +115,14 @@ class SubtreeIds {
 // The subtree id of every shown node of `roots` (kHidden for the rest), after --min-time and
 // --depth.
 void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
-                      const std::vector<uint32_t>& roots, const TreeReportOptions& a,
-                      SubtreeIds* ids, std::vector<uint32_t>* id_of) {
+                      const passes::EventTimes& times, const std::vector<uint32_t>& roots,
+                      const TreeReportOptions& a, SubtreeIds* ids, std::vector<uint32_t>* id_of) {
   std::vector<uint32_t> key;
   std::vector<uint32_t>& out = *id_of;
   Walk(
       e, roots,
       [&](uint32_t i, int depth) -> Visited {
-        // The CPU total, as EventTimes has it (0 on a device), without its walk of the children.
-        int64_t cpu_total_ns =
-            e.device_type[i] == passes::DeviceType::kCPU ? e.end_ns[i] - e.start_ns[i] : 0;
-        if (cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
+        if (times.CpuTotalNs(i) / 1000.0 < a.min_time_us) return kSkipped;
         return a.depth < 0 || depth < a.depth ? kDescend : kShown;
       },
       [&](uint32_t i) {
@@ -307,7 +304,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   };
 
   for (const auto& [thread, roots] : threads) {
-    IdentifySubtrees(t, e, roots, a, &ids, &id_of);
+    IdentifySubtrees(t, e, times, roots, a, &ids, &id_of);
     // The shown roots, as the children of one member-less group at depth 0.
     arena.clear();
     for (uint32_t root : roots)
@@ -353,11 +350,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
   for (const auto& [thread, roots] : threads) {
     // A thread whose ops are all hidden is left out, as in text.
     bool any = false;
-    for (uint32_t root : roots) {
-      passes::EventTime x;
-      times.Exact(root, &x);
-      any = any || x.cpu_total_ns / 1000.0 >= a.min_time_us;
-    }
+    for (uint32_t root : roots) any = any || times.CpuTotalNs(root) / 1000.0 >= a.min_time_us;
     if (!any) continue;
     const ThreadInfo& info = t.threads[thread.value];
     w.BeginObject();
