@@ -49,7 +49,8 @@ void SelectCandidates(Candidates* candidates) {
   }
   const AnnotationCorrection& fix = c.rules.annotation_fix;
   const KinetoPlacement& placement = c.rules.placement;
-  c.cand.reserve(c.ev.size() + 16);
+  c.source.reserve(c.ev.size() + 16);
+  c.origin.reserve(c.ev.size() + 16);
   for (uint32_t i = 0; i < c.ev.size(); ++i) {
     ActivityKind kind = c.ev.kind[i];
     uint8_t place = placement.of.empty() ? uint8_t{KinetoPlacement::kOwnThread} : placement.of[i];
@@ -60,9 +61,8 @@ void SelectCandidates(Candidates* candidates) {
     bool annotation = kind == ActivityKind::kGpuUserAnnotation;
     if (!cpu && !IsDeviceWork(kind) && !annotation) continue;
     if (std::find(filtered.begin(), filtered.end(), c.ev.trace_name[i]) != filtered.end()) continue;
-    int64_t start = c.ev.start_ns[i], end = c.ev.end_ns[i];
-    if (annotation) start += fix.start_ns, end += fix.end_ns;
-    c.cand.push_back({i, false, start, end});
+    c.source.push_back(i);
+    c.origin.push_back(annotation ? CandidateOrigin::kAnnotation : CandidateOrigin::kEvent);
     c.device.push_back(cpu ? DeviceType::kCPU : DeviceType::kCUDA);
     c.placement.push_back(place);
   }
@@ -70,14 +70,14 @@ void SelectCandidates(Candidates* candidates) {
   // Corrected annotations may move past events that start at their new time: PyTorch sorts by
   // (start, -end) what it has, stably, and libkineto makes the GPU spans after the activities
   // under them, so an annotation with the span of its only kernel comes after it.
-  auto is_annotation = [&](uint32_t i) {
-    return c.ev.kind[c.cand[i].source] == ActivityKind::kGpuUserAnnotation;
-  };
-  std::vector<uint32_t> order(c.cand.size());
+  auto is_annotation = [&](uint32_t i) { return c.origin[i] == CandidateOrigin::kAnnotation; };
+  std::vector<uint32_t> order(c.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (c.cand[a].start_ns != c.cand[b].start_ns) return c.cand[a].start_ns < c.cand[b].start_ns;
-    if (c.cand[a].end_ns != c.cand[b].end_ns) return c.cand[a].end_ns > c.cand[b].end_ns;
+    int64_t start_a = c.Start(a), start_b = c.Start(b);
+    if (start_a != start_b) return start_a < start_b;
+    int64_t end_a = c.End(a), end_b = c.End(b);
+    if (end_a != end_b) return end_a > end_b;
     return !is_annotation(a) && is_annotation(b);
   });
   PermuteCandidates(&c, order);
@@ -92,15 +92,53 @@ void PermuteCandidates(Candidates* candidates, const std::vector<uint32_t>& orde
     for (uint32_t p : order) sorted.push_back(column[p]);
     column.swap(sorted);
   };
-  permute(c.cand);
+  permute(c.source);
+  permute(c.origin);
   permute(c.device);
   permute(c.placement);
   permute(c.cpu_mem);
   permute(c.cuda_mem);
 }
 
-FunctionEventList CompactCandidates(const Candidates& c) {
-  size_t n = c.cand.size();
+namespace {
+
+// Frees a vector's storage (clear() keeps it).
+template <typename T>
+void Free(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+// Keeps the entries of the kept candidates, in order, in the vector's own storage.
+template <typename T>
+void KeepInPlace(const std::vector<uint8_t>& removed, std::vector<T>& v) {
+  size_t m = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!removed[i]) v[m++] = v[i];
+  v.resize(m);
+  v.shrink_to_fit();
+}
+
+// The lists (begin, index: CSR) of the kept candidates, each its owner's, entries mapped by `map`.
+template <typename In, typename Map, typename Out>
+void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>& owner,
+               const std::vector<uint32_t>& begin, const std::vector<In>& index, Map map,
+               std::vector<uint32_t>* out_begin, std::vector<Out>* out_index) {
+  out_begin->assign(1, 0);
+  out_begin->reserve(begin.size());
+  out_index->reserve(index.size());
+  for (size_t i = 0; i < removed.size(); ++i) {
+    if (removed[i]) continue;
+    for (uint32_t k = begin[owner[i]]; k < begin[owner[i] + 1]; ++k)
+      out_index->push_back(map(index[k]));
+    out_begin->push_back(static_cast<uint32_t>(out_index->size()));
+  }
+}
+
+}  // namespace
+
+FunctionEventList CompactCandidates(Candidates* candidates) {
+  Candidates& c = *candidates;
+  size_t n = c.size();
   std::vector<uint32_t> new_index(n, UINT32_MAX);
   uint32_t m = 0;
   for (size_t i = 0; i < n; ++i)
@@ -115,43 +153,37 @@ FunctionEventList CompactCandidates(const Candidates& c) {
   o.launches_unattributed = c.launches_unattributed;
   o.trace_has_links = c.rules.records_links;
   o.link = c.link;
-  auto& source = o.source.owned();
-  auto& device_type = o.device_type.owned();
-  auto& scope = o.scope.owned();
+  // Each kept candidate's children and kernels are its owner's (RemoveDuplicates), renumbered.
+  KeptLists(
+      c.removed, c.list_owner, c.child_begin, c.child_index,
+      [&](uint32_t k) { return FnEventId(new_index[k]); }, &o.child_begin.owned(),
+      &o.child_index.owned());
+  Free(c.child_begin), Free(c.child_index), Free(c.list_owner);
+  KeptLists(
+      c.removed, c.kernel_owner, c.kernel_begin, c.kernel_index, [](EventId e) { return e; },
+      &o.kernel_begin.owned(), &o.kernel_index.owned());
+  Free(c.kernel_begin), Free(c.kernel_index), Free(c.kernel_owner);
   auto& parent = o.parent.owned();
-  auto& cpu_memory = o.cpu_memory.owned();
-  auto& cuda_memory = o.cuda_memory.owned();
-  auto& child_begin = o.child_begin.owned();
-  auto& child_index = o.child_index.owned();
-  auto& kernel_begin = o.kernel_begin.owned();
-  auto& kernel_index = o.kernel_index.owned();
-  auto resize = [m](auto&... v) { (v.resize(m), ...); };
-  resize(source, device_type, scope, parent, cpu_memory, cuda_memory);
-  child_begin.resize(m + 1);
-  kernel_begin.resize(m + 1);
-  child_begin[0] = kernel_begin[0] = 0;
-  child_index.reserve(c.child_index.size());
-  kernel_index.reserve(c.kernel_index.size());
-  for (size_t i = 0; i < n; ++i) {
+  parent.resize(m);
+  for (size_t i = 0; i < n; ++i)
+    if (!c.removed[i])
+      parent[new_index[i]] =
+          c.parent[i] < 0 ? FnEventId::None() : FnEventId(new_index[c.parent[i]]);
+  Free(c.parent), Free(new_index);
+  auto& source = o.source.owned();
+  source.resize(m);
+  for (size_t i = 0, j = 0; i < n; ++i) {
     if (c.removed[i]) continue;
-    uint32_t j = new_index[i];
-    const Candidate& e = c.cand[i];
-    source[j] = e.synthetic ? kSynthetic : EventId(e.source);
-    if (e.synthetic) o.synthetic_record.push_back(e.source);
-    device_type[j] = c.device[i];
-    scope[j] = c.scope[i];
-    parent[j] = c.parent[i] < 0 ? FnEventId::None() : FnEventId(new_index[c.parent[i]]);
-    cpu_memory[j] = c.cpu_mem[i];
-    cuda_memory[j] = c.cuda_mem[i];
-    uint32_t owner = c.list_owner[i];
-    for (uint32_t k = c.child_begin[owner]; k < c.child_begin[owner + 1]; ++k)
-      child_index.push_back(FnEventId(new_index[c.child_index[k]]));
-    child_begin[j + 1] = static_cast<uint32_t>(child_index.size());
-    uint32_t ko = c.kernel_owner[i];
-    kernel_index.insert(kernel_index.end(), c.kernel_index.begin() + c.kernel_begin[ko],
-                        c.kernel_index.begin() + c.kernel_begin[ko + 1]);
-    kernel_begin[j + 1] = static_cast<uint32_t>(kernel_index.size());
+    bool synthetic = c.Synthetic(i);
+    source[j++] = synthetic ? kSynthetic : EventId(c.source[i]);
+    if (synthetic) o.synthetic_record.push_back(c.source[i]);
   }
+  Free(c.source), Free(c.origin);
+  // The columns of one type in the list as in the candidates are kept in place and moved.
+  KeepInPlace(c.removed, c.device), o.device_type.owned() = std::move(c.device);
+  KeepInPlace(c.removed, c.scope), o.scope.owned() = std::move(c.scope);
+  KeepInPlace(c.removed, c.cpu_mem), o.cpu_memory.owned() = std::move(c.cpu_mem);
+  KeepInPlace(c.removed, c.cuda_mem), o.cuda_memory.owned() = std::move(c.cuda_mem);
   return o;
 }
 

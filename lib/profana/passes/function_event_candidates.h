@@ -32,12 +32,9 @@ struct KinetoRules {
 };
 KinetoRules WorkOutKinetoRules(const Trace& trace);
 
-// One event of the list parse_kineto_results leaves.
-struct Candidate {
-  uint32_t source;  // trace event, or memory record index when synthetic
-  bool synthetic;   // a [memory] event made for a record inside no CPU event
-  int64_t start_ns, end_ns;
-};
+// Where a candidate comes from, which says where its times are: a trace event's own, a GPU user
+// annotation's corrected by KinetoRules::annotation_fix, or a [memory] record's (zero length).
+enum class CandidateOrigin : uint8_t { kEvent, kAnnotation, kMemoryRecord };
 
 struct Candidates {
   Candidates(const Trace& t, const KinetoRules& r) : trace(t), ev(t.events), rules(r) {}
@@ -48,7 +45,10 @@ struct Candidates {
   LinkRule link = LinkRule::kAuto;
   StringId memory_name;  // what [memory] events are called ("" when the trace lacks the string)
 
-  std::vector<Candidate> cand;
+  // One entry per event of the list parse_kineto_results leaves. The times are not copied: the
+  // trace has them (Start, End).
+  std::vector<uint32_t> source;  // trace event, or memory record index for kMemoryRecord
+  std::vector<CandidateOrigin> origin;
   std::vector<DeviceType> device;
   // Where PyTorch puts each candidate (KinetoPlacement::k*): Kineto's overhead events and the
   // runtime calls no op links, on the main thread (kineto_placement.h).
@@ -66,23 +66,37 @@ struct Candidates {
            external_id_mismatches = 0, launches_linked = 0, launches_enclosed = 0,
            launches_unattributed = 0;
 
-  size_t size() const { return cand.size(); }
+  size_t size() const { return source.size(); }
+  // A [memory] event made for a record inside no CPU event.
+  bool Synthetic(size_t i) const { return origin[i] == CandidateOrigin::kMemoryRecord; }
+  int64_t Start(size_t i) const { return TimeOf(i, ev.start_ns, rules.annotation_fix.start_ns); }
+  int64_t End(size_t i) const { return TimeOf(i, ev.end_ns, rules.annotation_fix.end_ns); }
+  // An event's time from `times`, or its record's.
+  int64_t TimeOf(size_t i, const Column<int64_t>& times, int64_t annotation_fix) const {
+    switch (origin[i]) {
+      case CandidateOrigin::kEvent:
+        return times[source[i]];
+      case CandidateOrigin::kAnnotation:
+        return times[source[i]] + annotation_fix;
+      case CandidateOrigin::kMemoryRecord:
+        break;
+    }
+    return trace.memory.ts_ns[source[i]];
+  }
   bool IsCpu(size_t i) const { return device[i] == DeviceType::kCPU; }
   bool IsAsync(size_t i) const {
     const std::vector<uint8_t>& async = rules.async_event;
-    return !async.empty() && !cand[i].synthetic && async[cand[i].source];
+    return !async.empty() && !Synthetic(i) && async[source[i]];
   }
   // In legacy-kernel traces launches and device activities only serve to attribute kernels.
   bool Hidden(size_t i) const {
-    if (!trace.metadata.legacy_kernels || cand[i].synthetic) return false;
-    return IsRuntimeOrDriver(ev.kind[cand[i].source]) || !IsCpu(i);
+    if (!trace.metadata.legacy_kernels || Synthetic(i)) return false;
+    return IsRuntimeOrDriver(ev.kind[source[i]]) || !IsCpu(i);
   }
-  StringId NameOf(size_t i) const {
-    return cand[i].synthetic ? memory_name : ev.name[cand[i].source];
-  }
+  StringId NameOf(size_t i) const { return Synthetic(i) ? memory_name : ev.name[source[i]]; }
   ThreadId ThreadOf(size_t i) const {
-    if (cand[i].synthetic) return trace.memory.thread[cand[i].source];
-    uint32_t e = cand[i].source;
+    if (Synthetic(i)) return trace.memory.thread[source[i]];
+    uint32_t e = source[i];
     return placement[i] != KinetoPlacement::kOwnThread ? rules.placement.to[e] : ev.thread[e];
   }
 };
@@ -97,7 +111,8 @@ void RemoveDuplicates(Candidates* c);  // _remove_dup_nodes
 // candidate k): the steps that add or move candidates before the tree is built.
 void PermuteCandidates(Candidates* c, const std::vector<uint32_t>& order);
 // The list without the removed candidates, renumbered (the list's own columns and counts; the
-// fields read from the trace are bound afterwards).
-FunctionEventList CompactCandidates(const Candidates& c);
+// fields read from the trace are bound afterwards). It takes the candidates' columns, freeing
+// each as soon as its part of the list is made, so that the two are never whole at once.
+FunctionEventList CompactCandidates(Candidates* c);
 
 }  // namespace profana::passes

@@ -18,7 +18,7 @@ FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkR
   BuildOpTree(&c);
   AttributeKernels(&c);
   RemoveDuplicates(&c);
-  return CompactCandidates(c);
+  return CompactCandidates(&c);
 }
 
 // The fields each FunctionEvent takes from its trace event, or from the memory record of a [memory]

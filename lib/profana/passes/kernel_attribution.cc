@@ -9,26 +9,25 @@
 namespace profana::passes {
 void AttributeKernels(Candidates* candidates) {
   Candidates& c = *candidates;
-  size_t n = c.cand.size();
+  size_t n = c.size();
   IdIndex launch_by_correlation, op_by_external_id;
   auto is_launch = [&](uint32_t i, uint32_t e) {
     return c.IsCpu(i) && IsRuntimeOrDriver(c.ev.kind[e]) && c.ev.correlation[e] != kNoId;
   };
   // Kineto links launches to the operator correlation stack only: cpu_ops, never user annotations.
   auto is_op = [&](uint32_t i) {
-    return !c.cand[i].synthetic && c.IsCpu(i) &&
-           c.ev.kind[c.cand[i].source] == ActivityKind::kCpuOp;
+    return !c.Synthetic(i) && c.IsCpu(i) && c.ev.kind[c.source[i]] == ActivityKind::kCpuOp;
   };
   // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
   launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
-    uint32_t e = c.cand[i].source;
-    if (c.cand[i].synthetic || !is_launch(i, e)) return false;
+    uint32_t e = c.source[i];
+    if (c.Synthetic(i) || !is_launch(i, e)) return false;
     *id = c.ev.correlation[e];
     return true;
   });
   op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
-    if (!is_op(i) || c.ev.external_id[c.cand[i].source] == kNoId) return false;
-    *id = c.ev.external_id[c.cand[i].source];
+    if (!is_op(i) || c.ev.external_id[c.source[i]] == kNoId) return false;
+    *id = c.ev.external_id[c.source[i]];
     return true;
   });
   bool use_links = c.rules.records_links && c.link != LinkRule::kEnclosing;
@@ -42,9 +41,8 @@ void AttributeKernels(Candidates* candidates) {
     if (!op) return -1;
     if (ext != corr) return static_cast<int32_t>(*op);
     if (!launch) return -1;
-    const Candidate &o = c.cand[*op], &l = c.cand[*launch];
-    bool encloses =
-        c.ThreadOf(*op) == c.ThreadOf(*launch) && o.start_ns <= l.start_ns && l.end_ns <= o.end_ns;
+    bool encloses = c.ThreadOf(*op) == c.ThreadOf(*launch) && c.Start(*op) <= c.Start(*launch) &&
+                    c.End(*launch) <= c.End(*op);
     return encloses ? static_cast<int32_t>(*op) : -1;
   };
   // Kineto writes External ids and links launches to cpu_ops only. A trace without any External
@@ -56,7 +54,7 @@ void AttributeKernels(Candidates* candidates) {
     writes_external_ids = c.ev.external_id[e] != kNoId;
   auto is_encloser = [&](uint32_t i) {
     if (writes_external_ids) return is_op(i);
-    return !c.cand[i].synthetic && c.IsCpu(i) && IsOpOrAnnotation(c.ev.kind[c.cand[i].source]);
+    return !c.Synthetic(i) && c.IsCpu(i) && IsOpOrAnnotation(c.ev.kind[c.source[i]]);
   };
   // The innermost cpu_op above the launch in its thread's tree (past annotations and calls).
   auto enclosing_op = [&](uint32_t launch) {
@@ -68,7 +66,7 @@ void AttributeKernels(Candidates* candidates) {
   std::vector<std::pair<uint32_t, EventId>> owned;  // (owner candidate, kernel), in kernel order
   for (uint32_t i = 0; i < n; ++i) {
     if (c.IsCpu(i)) continue;
-    uint32_t e = c.cand[i].source;
+    uint32_t e = c.source[i];
     // libkineto's createUserGpuSpan links a GPU user annotation to nothing.
     if (c.ev.kind[e] == ActivityKind::kGpuUserAnnotation) continue;
     int64_t corr = c.ev.correlation[e];
@@ -76,8 +74,8 @@ void AttributeKernels(Candidates* candidates) {
     int32_t linked = -1, enclosed = -1;
     if (use_links) {
       int64_t ext = c.ev.external_id[e];
-      if (launch && c.ev.external_id[c.cand[*launch].source] != kNoId)
-        ext = c.ev.external_id[c.cand[*launch].source];
+      if (launch && c.ev.external_id[c.source[*launch]] != kNoId)
+        ext = c.ev.external_id[c.source[*launch]];
       linked = linked_op(ext, corr, launch);
     }
     // A call no op links sits in the main thread's tree (kineto_placement.h), where the op around

@@ -19,7 +19,7 @@ bool IsDeviceMemory(int8_t dev) { return dev == 1 || dev == 6 || dev == 20; }
 void AttributeMemory(Candidates* candidates) {
   Candidates& c = *candidates;
   const MemoryTable& mem = c.trace.memory;
-  size_t n_events = c.cand.size();
+  size_t n_events = c.size();
   c.cpu_mem.assign(n_events, 0);
   c.cuda_mem.assign(n_events, 0);
   if (mem.size() == 0) return;
@@ -46,11 +46,11 @@ void AttributeMemory(Candidates* candidates) {
   size_t lo = 0;
   for (size_t i = 0; i < n_events; ++i) {
     if (!c.IsCpu(i)) continue;
-    while (lo < ts.size() && ts[lo] < c.cand[i].start_ns) ++lo;
+    int64_t start = c.Start(i), end = c.End(i);
+    while (lo < ts.size() && ts[lo] < start) ++lo;
     size_t step = 1, hi = lo;
-    while (hi + step < ts.size() && ts[hi + step] <= c.cand[i].end_ns) hi += step, step *= 2;
-    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step),
-                          c.cand[i].end_ns) -
+    while (hi + step < ts.size() && ts[hi + step] <= end) hi += step, step *= 2;
+    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), end) -
          ts.begin();
     if (lo >= hi) continue;
     c.cpu_mem[i] = static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]);
@@ -71,7 +71,8 @@ void AttributeMemory(Candidates* candidates) {
   // The importer interns "[memory]" with the records; a trace without it names them "".
   c.trace.strings.Find("[memory]", &c.memory_name);
   for (uint32_t r : uncovered) {
-    c.cand.push_back({r, true, mem.ts_ns[r], mem.ts_ns[r]});
+    c.source.push_back(r);
+    c.origin.push_back(CandidateOrigin::kMemoryRecord);
     c.device.push_back(DeviceType::kCPU);
     c.placement.push_back(KinetoPlacement::kOwnThread);
     c.cpu_mem.push_back(IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
@@ -80,14 +81,15 @@ void AttributeMemory(Candidates* candidates) {
   // The events are already in (start, -end) order; a stable sort of the whole equals a stable
   // merge of them with the sorted [memory] events, which is linear.
   auto before = [&](uint32_t a, uint32_t b) {
-    if (c.cand[a].start_ns != c.cand[b].start_ns) return c.cand[a].start_ns < c.cand[b].start_ns;
-    return c.cand[a].end_ns > c.cand[b].end_ns;
+    int64_t start_a = c.Start(a), start_b = c.Start(b);
+    if (start_a != start_b) return start_a < start_b;
+    return c.End(a) > c.End(b);
   };
-  std::vector<uint32_t> tail(c.cand.size() - n_events);
+  std::vector<uint32_t> tail(c.size() - n_events);
   std::iota(tail.begin(), tail.end(), static_cast<uint32_t>(n_events));
   std::stable_sort(tail.begin(), tail.end(), before);
   std::vector<uint32_t> perm;
-  perm.reserve(c.cand.size());
+  perm.reserve(c.size());
   uint32_t head = 0;
   for (uint32_t t : tail) {
     while (head < n_events && !before(t, head)) perm.push_back(head++);

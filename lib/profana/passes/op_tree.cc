@@ -22,13 +22,19 @@ bool LooksLikeBackwardName(std::string_view name) {
   return end >= 8 && name.substr(end - 8, 8) == "Backward";
 }
 
+// An event whose children are still coming, with its end (read once, not per child).
+struct OpenEvent {
+  uint32_t index;
+  int64_t end_ns;
+};
+
 void BuildTree(Candidates* candidates) {
   Candidates& c = *candidates;
   // _populate_cpu_children: per thread, in (start, -end) order, a stack of open parents.
-  size_t n = c.cand.size();
+  size_t n = c.size();
   c.parent.assign(n, -1);
-  std::unordered_map<uint32_t, std::vector<uint32_t>> open;
-  std::vector<uint32_t>* stack = nullptr;
+  std::unordered_map<uint32_t, std::vector<OpenEvent>> open;
+  std::vector<OpenEvent>* stack = nullptr;
   uint32_t stack_thread = UINT32_MAX;
   std::vector<uint32_t> child_count(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
@@ -39,28 +45,29 @@ void BuildTree(Candidates* candidates) {
       stack = &open[thread];
       stack_thread = thread;
     }
+    int64_t start = c.Start(i), end = c.End(i);
     if (c.Hidden(i)) {
       // Find the innermost open event holding it without disturbing the stack: hidden events are
       // not part of the tree, they only need to know which op they ran in.
       for (auto it = stack->rbegin(); it != stack->rend(); ++it) {
-        if (c.cand[i].start_ns < c.cand[*it].end_ns && c.cand[i].end_ns <= c.cand[*it].end_ns) {
-          c.parent[i] = static_cast<int32_t>(*it);
+        if (start < it->end_ns && end <= it->end_ns) {
+          c.parent[i] = static_cast<int32_t>(it->index);
           break;
         }
       }
       continue;
     }
     while (!stack->empty()) {
-      uint32_t p = stack->back();
-      if (c.cand[i].start_ns >= c.cand[p].end_ns || c.cand[i].end_ns > c.cand[p].end_ns) {
+      const OpenEvent& p = stack->back();
+      if (start >= p.end_ns || end > p.end_ns) {
         stack->pop_back();
       } else {
-        c.parent[i] = static_cast<int32_t>(p);
-        ++child_count[p];
+        c.parent[i] = static_cast<int32_t>(p.index);
+        ++child_count[p.index];
         break;
       }
     }
-    stack->push_back(i);
+    stack->push_back({i, end});
   }
   c.child_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) c.child_begin[i + 1] = c.child_begin[i] + child_count[i];
@@ -72,12 +79,12 @@ void BuildTree(Candidates* candidates) {
 
 void AssignScopes(Candidates* candidates) {
   Candidates& c = *candidates;
-  size_t n = c.cand.size();
+  size_t n = c.size();
   c.scope.assign(n, 0);
   std::unordered_map<uint32_t, uint8_t> by_name;  // name id -> LooksLikeBackwardName
   constexpr std::string_view kWrapper = "autograd::engine::evaluate_function: ";
   for (size_t i = 0; i < n; ++i) {
-    if (!c.IsCpu(i) || c.cand[i].synthetic) continue;
+    if (!c.IsCpu(i) || c.Synthetic(i)) continue;
     StringId name = c.NameOf(i);
     if (c.parent[i] >= 0) {
       std::string_view p = c.trace.str(c.NameOf(c.parent[i]));
@@ -104,7 +111,7 @@ void RemoveDuplicates(Candidates* candidates) {
   Candidates& c = *candidates;
   // _remove_dup_nodes in one pass: parents precede children in this order, so a chain of
   // same-name single children collapses as it is walked, and a second pass would find nothing.
-  size_t n = c.cand.size();
+  size_t n = c.size();
   c.removed.assign(n, 0);
   c.list_owner.resize(n);
   c.kernel_owner.resize(n);
