@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "profana/base/parallel.h"
+
 namespace profana {
 
 bool KeepStackEntry(std::string_view entry) {
@@ -25,12 +27,35 @@ namespace {
 // Past this many runs in order, the events are sorted instead of merged.
 constexpr size_t kMostRunsMerged = 64;
 
+// Reorders a column by `order` (the value at k becomes the one at order[k]). A column of one value
+// (no stacks, no collectives in the trace) is already in every order.
 template <typename T>
 void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
+  const T* values = column->data();
+  size_t n = column->size();
+  if (std::all_of(values, values + n, [&](const T& v) { return v == values[0]; })) return;
   std::vector<T> sorted;
-  sorted.reserve(column->size());
-  for (uint32_t i : order) sorted.push_back((*column)[i]);
+  sorted.reserve(n);
+  for (uint32_t i : order) sorted.push_back(values[i]);
   column->owned().swap(sorted);
+}
+
+// A stable sort of `order`; with two cores or more, its halves are sorted at once and merged.
+template <typename Less>
+void StableSort(std::vector<uint32_t>* order, Less less) {
+  auto begin = order->begin(), end = order->end();
+  if (AvailableCores() < 2 || order->size() < (1u << 16)) {
+    std::stable_sort(begin, end, less);
+    return;
+  }
+  auto middle = begin + static_cast<std::ptrdiff_t>(order->size() / 2);
+  ParallelFor(2, [&](size_t half) {
+    if (half == 0)
+      std::stable_sort(begin, middle, less);
+    else
+      std::stable_sort(middle, end, less);
+  });
+  std::inplace_merge(begin, middle, end, less);
 }
 
 }  // namespace
@@ -263,7 +288,7 @@ Trace TraceBuilder::Finish() && {
         runs.swap(merged);
       }
     } else {
-      std::stable_sort(order.begin(), order.end(), earlier);
+      StableSort(&order, earlier);
     }
     ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order); });
   }
