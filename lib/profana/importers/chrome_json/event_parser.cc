@@ -19,9 +19,11 @@ namespace {
 error_code KeyOf(od::field& field, std::string_view* key) {
   const char* begin = field.key().raw();
   const char* end = begin;
-  while (*end != '"') ++end;  // stage 1 has checked that the string closes
-  if (std::memchr(begin, '\\', static_cast<size_t>(end - begin)) != nullptr)
-    return field.unescaped_key().get(*key);
+  // Stage 1 has checked that the string closes. Keys are short: one loop finds the end and any
+  // escape (an escaped quote stops it early, after its backslash).
+  bool escaped = false;
+  while (*end != '"') escaped |= *end++ == '\\';
+  if (escaped) return field.unescaped_key().get(*key);
   *key = std::string_view(begin, static_cast<size_t>(end - begin));
   return simdjson::SUCCESS;
 }
@@ -262,10 +264,19 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
     od::value v = field.value();
     error_code err = simdjson::SUCCESS;
     if (key == "ph") {
+      // A plain "X": its character, once the pool has it (the pool then grows as it did).
+      std::string_view token = v.raw_json_token();
+      unsigned char c = token.size() >= 3 && token[0] == '"' && token[2] == '"' ? token[1] : 0;
+      if (c > ' ' && c < 0x80 && c != '\\' && (phases_interned_[c / 64] >> (c % 64) & 1)) {
+        s.ph = static_cast<char>(c);
+        continue;
+      }
       StringId ph;
       if ((err = ReadString(v, &ph, &s, "ph"))) return err;
       std::string_view text = pool_->Get(ph);
       s.ph = text.size() == 1 ? text[0] : '?';
+      if (c > ' ' && c < 0x80 && c != '\\' && text.size() == 1 && text[0] == static_cast<char>(c))
+        phases_interned_[c / 64] |= uint64_t{1} << (c % 64);
     } else if (key == "name") {
       err = ReadString(v, &s.name, &s, "name");
     } else if (key == "cat") {

@@ -73,6 +73,9 @@ class EventParser {
   void JoinCommArgs(StagedEvent* s);
 
   StringPool* pool_;
+  // The one-character phases ("X", "i", ...) the pool holds already, a bit per ASCII character:
+  // those are read from their token, without interning them again.
+  uint64_t phases_interned_[2] = {0, 0};
   std::string shapes_buffer_;
   std::string unescaped_;  // a string simdjson refused, unescaped here
   std::string comm_[kCommFields];
