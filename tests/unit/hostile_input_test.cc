@@ -270,3 +270,27 @@ TEST_CASE("device totals of kernels near the range of times sum without overflow
   }
   std::remove((t.path + ".svg").c_str());
 }
+
+TEST_CASE("a phase or key written with escapes or spaces reads as plainly written", "[hostile]") {
+  // The reader takes a one-character "ph" from its token; escaped forms take the full path.
+  Temp t(
+      "phases.json",
+      Trace("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": 0, \"dur\": 5},\n"
+            "{\"ph\": \"\\u0058\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": 10, \"dur\": 5},\n"
+            "{\"p\\u0068\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": 20, \"dur\": 5},\n"
+            "{\"ph\": \"XY\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": 30, \"dur\": 5},\n"
+            "{\"ph\" : \"X\" , \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": 40, \"dur\": 5}"));
+  auto r = Run({"info", t.path});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("duration events: 4\n") != std::string::npos);
+  CHECK(r.out.find("unknown_phase                   1") != std::string::npos);
+  auto table = Run({"table", t.path});
+  for (const char* name : {"    a ", "    b ", "    c ", "    e "})
+    CHECK(table.out.find(name) != std::string::npos);
+  CHECK(table.out.find("    d ") == std::string::npos);
+}
