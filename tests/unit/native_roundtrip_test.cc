@@ -224,6 +224,13 @@ TEST_CASE(
     REQUIRE(read.ok());
     REQUIRE(read->function_index.has_value());
     CHECK(read->function_index->source.is_view());
+    // A list keeps byte columns only when the trace has [memory] records; the index has a row
+    // per event either way.
+    size_t byte_rows = trace.memory.size() > 0 ? built.size() : 0;
+    CHECK(built.cpu_memory.size() == byte_rows);
+    CHECK(built.cuda_memory.size() == byte_rows);
+    CHECK(read->function_index->cpu_memory.size() == built.size());
+    CHECK(read->function_index->cuda_memory.size() == built.size());
     CHECK(read->trace.events.start_ns.is_view());
     CheckSameList(read->trace,
                   profana::passes::BuildFunctionEvents(read->trace, read->function_index), trace,

@@ -1,18 +1,11 @@
 #include "profana/commands/job_common.h"
 
-// glibc's heap tuning, where glibc's malloc is the allocator: a sanitizer replaces it, and
-// malloc_trim on glibc's own (then unused) heap is not safe there.
-#include "profana/sanitizers.h"
-#if defined(__GLIBC__) && !defined(PROFANA_ASAN)
-#define PROFANA_TUNE_GLIBC_HEAP 1
-#include <malloc.h>
-#endif
-
 #include <algorithm>
 #include <atomic>
 #include <map>
 
 #include "fmt/format.h"
+#include "profana/heap.h"
 #include "profana/job/job_budget.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/process_split.h"
@@ -104,14 +97,10 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   // others', and each rank's small summary, placed in pages a trace has touched, keeps them
   // resident. So the workers share one heap, and the freed pages go back after each input: the
   // peak stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
-#if defined(PROFANA_TUNE_GLIBC_HEAP)
-  mallopt(M_ARENA_MAX, 1);
-#endif
+  ShareOneHeap();
   auto summarize_and_trim = [&](const job::JobInput& in) {
     Result<std::vector<job::RankSummary>> r = summarize(in);
-#if defined(PROFANA_TUNE_GLIBC_HEAP)
-    malloc_trim(0);
-#endif
+    ReleaseFreedHeap();
     return r;
   };
   Result<job::JobSummary> job =

@@ -50,8 +50,8 @@ EventTimes::EventTimes(const Trace& trace, const FunctionEventList& e)
       device_(e.device_type.data()),
       child_begin_(e.child_begin.data()),
       child_index_(e.child_index.data()),
-      cpu_memory_(e.cpu_memory.data()),
-      cuda_memory_(e.cuda_memory.data()) {
+      cpu_memory_(e.cpu_memory.empty() ? nullptr : e.cpu_memory.data()),
+      cuda_memory_(e.cuda_memory.empty() ? nullptr : e.cuda_memory.data()) {
   if (e.cuda_total_ns.size() == e.size() && e.cuda_total_us.size() == e.size()) {
     cuda_ns_ = e.cuda_total_ns.data();
     cuda_us_ = e.cuda_total_us.data();

@@ -64,7 +64,7 @@ class EventTimes {
   const DeviceType* device_;
   const uint32_t* child_begin_;
   const FnEventId* child_index_;
-  const int64_t *cpu_memory_, *cuda_memory_;
+  const int64_t *cpu_memory_, *cuda_memory_;  // null when the list has none (all 0)
   // The CUDA totals: the list's (from an index), or computed here; null when all are 0.
   CudaTotals computed_;
   const int64_t* cuda_ns_ = nullptr;
@@ -94,8 +94,10 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
     if (device_[c] == DeviceType::kCPU)
       children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
     if (cuda_ns_) children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
-    children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
-    children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
+    if (cpu_memory_) {
+      children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
+      children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
+    }
   }
   auto minus = [](int64_t a, uint64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
@@ -105,8 +107,10 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
   t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
   t->self_cuda_ns = minus(t->cuda_total_ns, children_cuda_ns);  // the event's own kernels
-  t->self_cpu_memory = minus(cpu_memory_[i], children_cpu_mem);
-  t->self_cuda_memory = minus(cuda_memory_[i], children_cuda_mem);
+  if (cpu_memory_) {
+    t->self_cpu_memory = minus(cpu_memory_[i], children_cpu_mem);
+    t->self_cuda_memory = minus(cuda_memory_[i], children_cuda_mem);
+  }
 }
 
 inline void EventTimes::Floats(uint32_t i, EventTime* t) const {

@@ -96,8 +96,6 @@ void PermuteCandidates(Candidates* candidates, const std::vector<uint32_t>& orde
   permute(c.origin);
   permute(c.device);
   permute(c.placement);
-  permute(c.cpu_mem);
-  permute(c.cuda_mem);
 }
 
 namespace {
@@ -118,7 +116,8 @@ void KeepInPlace(const std::vector<uint8_t>& removed, std::vector<T>& v) {
   v.shrink_to_fit();
 }
 
-// The lists (begin, index: CSR) of the kept candidates, each its owner's, entries mapped by `map`.
+// The lists (begin, index: CSR) of the kept candidates, each its owner's (`owner`, empty when
+// each is its own), entries mapped by `map`.
 template <typename In, typename Map, typename Out>
 void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>& owner,
                const std::vector<uint32_t>& begin, const std::vector<In>& index, Map map,
@@ -128,8 +127,8 @@ void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>&
   out_index->reserve(index.size());
   for (size_t i = 0; i < removed.size(); ++i) {
     if (removed[i]) continue;
-    for (uint32_t k = begin[owner[i]]; k < begin[owner[i] + 1]; ++k)
-      out_index->push_back(map(index[k]));
+    size_t from = owner.empty() ? i : owner[i];
+    for (uint32_t k = begin[from]; k < begin[from + 1]; ++k) out_index->push_back(map(index[k]));
     out_begin->push_back(static_cast<uint32_t>(out_index->size()));
   }
 }
@@ -182,8 +181,6 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   // The columns of one type in the list as in the candidates are kept in place and moved.
   KeepInPlace(c.removed, c.device), o.device_type.owned() = std::move(c.device);
   KeepInPlace(c.removed, c.scope), o.scope.owned() = std::move(c.scope);
-  KeepInPlace(c.removed, c.cpu_mem), o.cpu_memory.owned() = std::move(c.cpu_mem);
-  KeepInPlace(c.removed, c.cuda_mem), o.cuda_memory.owned() = std::move(c.cuda_mem);
   return o;
 }
 

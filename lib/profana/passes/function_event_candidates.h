@@ -36,6 +36,15 @@ KinetoRules WorkOutKinetoRules(const Trace& trace);
 // annotation's corrected by KinetoRules::annotation_fix, or a [memory] record's (zero length).
 enum class CandidateOrigin : uint8_t { kEvent, kAnnotation, kMemoryRecord };
 
+// The [memory] records by time, with prefix sums of their CPU and device bytes: the bytes inside
+// any span in two searches (memory_attribution.cc).
+struct MemoryRecordSums {
+  std::vector<uint32_t> order;                    // record indices, by time (stable)
+  std::vector<int64_t> ts;                        // their times
+  std::vector<uint64_t> cpu_prefix, cuda_prefix;  // wrapping sums of the first k records
+};
+MemoryRecordSums SumMemoryRecords(const MemoryTable& mem);
+
 struct Candidates {
   Candidates(const Trace& t, const KinetoRules& r) : trace(t), ev(t.events), rules(r) {}
 
@@ -53,20 +62,23 @@ struct Candidates {
   // Where PyTorch puts each candidate (KinetoPlacement::k*): Kineto's overhead events and the
   // runtime calls no op links, on the main thread (kineto_placement.h).
   std::vector<uint8_t> placement;
-  std::vector<int64_t> cpu_mem, cuda_mem;          // bytes, children included
   std::vector<int32_t> parent;                     // -1 = top level
   std::vector<uint8_t> scope;                      // 1 = backward function
   std::vector<uint32_t> child_begin, child_index;  // the tree's children (CSR)
   std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
   std::vector<EventId> kernel_index;
-  // Duplicate removal: removed nodes, and whose child list and kernels each node now has.
+  // Duplicate removal: removed nodes, and whose child list and kernels each node now has (both
+  // empty while every node has its own: ListOwner, KernelOwner).
   std::vector<uint8_t> removed;
   std::vector<uint32_t> list_owner, kernel_owner;
+  MemoryRecordSums memory;
   uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
            external_id_mismatches = 0, launches_linked = 0, launches_enclosed = 0,
            launches_unattributed = 0;
 
   size_t size() const { return source.size(); }
+  uint32_t ListOwner(uint32_t i) const { return list_owner.empty() ? i : list_owner[i]; }
+  uint32_t KernelOwner(uint32_t i) const { return kernel_owner.empty() ? i : kernel_owner[i]; }
   // A [memory] event made for a record inside no CPU event.
   bool Synthetic(size_t i) const { return origin[i] == CandidateOrigin::kMemoryRecord; }
   int64_t Start(size_t i) const { return TimeOf(i, ev.start_ns, rules.annotation_fix.start_ns); }
@@ -103,7 +115,7 @@ struct Candidates {
 
 // The steps, in the order BuildFunctionEvents runs them.
 void SelectCandidates(Candidates* c);  // the trace events that are FunctionEvents
-void AttributeMemory(Candidates* c);   // [memory] bytes per event; [memory] events
+void AddMemoryEvents(Candidates* c);   // [memory] events for records inside no event
 void BuildOpTree(Candidates* c);       // parents, children, backward scopes
 void AttributeKernels(Candidates* c);  // each device activity to the op that launched it
 void RemoveDuplicates(Candidates* c);  // _remove_dup_nodes
@@ -114,5 +126,8 @@ void PermuteCandidates(Candidates* c, const std::vector<uint32_t>& order);
 // fields read from the trace are bound afterwards). It takes the candidates' columns, freeing
 // each as soon as its part of the list is made, so that the two are never whole at once.
 FunctionEventList CompactCandidates(Candidates* c);
+// The [memory] bytes of each event of the compact list (children included), from c.memory.
+void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
+                          FunctionEventList* list);
 
 }  // namespace profana::passes

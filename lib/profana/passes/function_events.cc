@@ -9,16 +9,19 @@ namespace {
 
 // The list worked out from the trace's events, step by step.
 FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkRule link) {
-  // The candidates' columns are freed on return, before the list's times are worked out (about 75
-  // bytes an event less at the peak).
+  // The candidates' columns are freed as the list is made from them, before its memory bytes
+  // and times are worked out.
   Candidates c(trace, rules);
   c.link = link;
+  c.memory = SumMemoryRecords(trace.memory);
   SelectCandidates(&c);
-  AttributeMemory(&c);
+  AddMemoryEvents(&c);
   BuildOpTree(&c);
   AttributeKernels(&c);
   RemoveDuplicates(&c);
-  return CompactCandidates(&c);
+  FunctionEventList list = CompactCandidates(&c);
+  AttributeMemoryBytes(trace, c.memory, &list);
+  return list;
 }
 
 // The fields each FunctionEvent takes from its trace event, or from the memory record of a [memory]
@@ -124,6 +127,9 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
                  !counts && rules.records_links;
   FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, rules, link);
+  // Without [memory] records every byte count is 0, and the list keeps none (an index keeps a row
+  // per event).
+  if (trace.memory.size() == 0) out.cpu_memory.clear(), out.cuda_memory.clear();
   BindEventFields(trace, &out);
   CorrectAnnotationTimes(trace, rules.annotation_fix, &out);
   MoveToMainThread(rules.placement, &out);

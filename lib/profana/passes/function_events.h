@@ -75,8 +75,12 @@ struct FunctionEventList {
   Column<FnEventId> child_index;
   Column<uint32_t> kernel_begin;  // kernels of i: kernel_index[kernel_begin[i] .. [i+1]), lifted
   Column<EventId> kernel_index;
-  Column<int64_t> cpu_memory;  // bytes, own (children included, as PyTorch)
+  // Bytes, own (children included, as PyTorch); both empty when the trace has no [memory] record
+  // (every event's are 0): read them through CpuMemory and CudaMemory.
+  Column<int64_t> cpu_memory;
   Column<int64_t> cuda_memory;
+  int64_t CpuMemory(size_t i) const { return cpu_memory.empty() ? 0 : cpu_memory[i]; }
+  int64_t CudaMemory(size_t i) const { return cuda_memory.empty() ? 0 : cuda_memory[i]; }
   // Times and self memory are worked out per event when asked for: see event_times.h. A native
   // file's index also gives each event's CUDA total (views; empty when the list is built from
   // events).

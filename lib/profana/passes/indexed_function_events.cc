@@ -52,6 +52,10 @@ FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEven
     x.cuda_total_ns.owned() = std::move(totals.ns);
     x.cuda_total_us.owned() = std::move(totals.us);
   }
+  if (events.cpu_memory.empty()) {  // no [memory] record: the index still has a row per event
+    x.cpu_memory.assign(events.size(), 0);
+    x.cuda_memory.assign(events.size(), 0);
+  }
   auto& device = x.device_type.owned();
   for (DeviceType d : events.device_type) device.push_back(static_cast<uint8_t>(d));
   return x;

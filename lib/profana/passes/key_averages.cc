@@ -21,9 +21,9 @@ void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, Averag
   row->self_cpu_ns = WrapAdd(row->self_cpu_ns, t.self_cpu_ns);
   row->cuda_total_ns = WrapAdd(row->cuda_total_ns, t.cuda_total_ns);
   row->self_cuda_ns = WrapAdd(row->self_cuda_ns, t.self_cuda_ns);
-  row->cpu_memory = WrapAdd(row->cpu_memory, e.cpu_memory[i]);
+  row->cpu_memory = WrapAdd(row->cpu_memory, e.CpuMemory(i));
   row->self_cpu_memory = WrapAdd(row->self_cpu_memory, t.self_cpu_memory);
-  row->cuda_memory = WrapAdd(row->cuda_memory, e.cuda_memory[i]);
+  row->cuda_memory = WrapAdd(row->cuda_memory, e.CudaMemory(i));
   row->self_cuda_memory = WrapAdd(row->self_cuda_memory, t.self_cuda_memory);
 }
 

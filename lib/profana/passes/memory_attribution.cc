@@ -1,6 +1,10 @@
 // [memory] records count toward every CPU event whose closed interval holds them, on any thread
 // (PyTorch's cpu_memory_usage / cuda_memory_usage, children included); records inside no event
 // become top-level "[memory]" events of their own.
+//
+// In two steps: the [memory] events join the candidates before the tree is built
+// (AddMemoryEvents), and each kept event's bytes are summed once the list is compact
+// (AttributeMemoryBytes), so that the byte columns never sit beside the candidates' columns.
 #include <algorithm>
 #include <numeric>
 
@@ -14,47 +18,56 @@ namespace {
 bool IsCpuMemory(int8_t dev) { return dev == 0 || dev == 2 || dev == 5; }
 bool IsDeviceMemory(int8_t dev) { return dev == 1 || dev == 6 || dev == 20; }
 
+// The records (by time) inside [start, end]: [*lo, returned). Events come by start time, so the
+// first record of each only moves forward; the last is found by galloping from there (events
+// are short: a few records at most).
+size_t RecordsInside(const std::vector<int64_t>& ts, int64_t start, int64_t end, size_t* lo) {
+  while (*lo < ts.size() && ts[*lo] < start) ++*lo;
+  size_t step = 1, hi = *lo;
+  while (hi + step < ts.size() && ts[hi + step] <= end) hi += step, step *= 2;
+  return std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), end) -
+         ts.begin();
+}
+
 }  // namespace
 
-void AttributeMemory(Candidates* candidates) {
-  Candidates& c = *candidates;
-  const MemoryTable& mem = c.trace.memory;
-  size_t n_events = c.size();
-  c.cpu_mem.assign(n_events, 0);
-  c.cuda_mem.assign(n_events, 0);
-  if (mem.size() == 0) return;
+MemoryRecordSums SumMemoryRecords(const MemoryTable& mem) {
+  MemoryRecordSums s;
+  if (mem.size() == 0) return s;
   // Records sorted by time; prefix sums answer "bytes inside [start, end]" in two searches.
-  std::vector<uint32_t> order(mem.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
+  s.order.resize(mem.size());
+  std::iota(s.order.begin(), s.order.end(), 0u);
+  std::stable_sort(s.order.begin(), s.order.end(),
                    [&](uint32_t a, uint32_t b) { return mem.ts_ns[a] < mem.ts_ns[b]; });
   // Prefix sums wrap (unsigned) so that damaged byte counts near the int64 limit cannot overflow;
   // a range's difference is still exact whenever its true sum fits in int64.
-  std::vector<int64_t> ts(mem.size());
-  std::vector<uint64_t> cpu_prefix(mem.size() + 1, 0), cuda_prefix(mem.size() + 1, 0);
-  for (size_t k = 0; k < order.size(); ++k) {
-    uint32_t r = order[k];
-    ts[k] = mem.ts_ns[r];
+  s.ts.resize(mem.size());
+  s.cpu_prefix.assign(mem.size() + 1, 0);
+  s.cuda_prefix.assign(mem.size() + 1, 0);
+  for (size_t k = 0; k < s.order.size(); ++k) {
+    uint32_t r = s.order[k];
+    s.ts[k] = mem.ts_ns[r];
     int8_t dev = mem.device_type[r];
-    cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(IsCpuMemory(dev) ? mem.bytes[r] : 0);
-    cuda_prefix[k + 1] =
-        cuda_prefix[k] + static_cast<uint64_t>(IsDeviceMemory(dev) ? mem.bytes[r] : 0);
+    s.cpu_prefix[k + 1] =
+        s.cpu_prefix[k] + static_cast<uint64_t>(IsCpuMemory(dev) ? mem.bytes[r] : 0);
+    s.cuda_prefix[k + 1] =
+        s.cuda_prefix[k] + static_cast<uint64_t>(IsDeviceMemory(dev) ? mem.bytes[r] : 0);
   }
+  return s;
+}
+
+void AddMemoryEvents(Candidates* candidates) {
+  Candidates& c = *candidates;
+  const MemoryTable& mem = c.trace.memory;
+  const MemoryRecordSums& sums = c.memory;
+  size_t n_events = c.size();
+  if (mem.size() == 0) return;
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
-  // Events come by start time, so the first record of each only moves forward; the last is
-  // found by galloping from there (events are short: a few records at most).
   size_t lo = 0;
   for (size_t i = 0; i < n_events; ++i) {
     if (!c.IsCpu(i)) continue;
-    int64_t start = c.Start(i), end = c.End(i);
-    while (lo < ts.size() && ts[lo] < start) ++lo;
-    size_t step = 1, hi = lo;
-    while (hi + step < ts.size() && ts[hi + step] <= end) hi += step, step *= 2;
-    hi = std::upper_bound(ts.begin() + hi, ts.begin() + std::min(ts.size(), hi + step), end) -
-         ts.begin();
+    size_t hi = RecordsInside(sums.ts, c.Start(i), c.End(i), &lo);
     if (lo >= hi) continue;
-    c.cpu_mem[i] = static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]);
-    c.cuda_mem[i] = static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]);
     ++cover[lo];
     --cover[hi];
   }
@@ -62,9 +75,9 @@ void AttributeMemory(Candidates* candidates) {
   // then merged by the same stable (start, -end) sort PyTorch applies.
   int32_t depth = 0;
   std::vector<uint32_t> uncovered;
-  for (size_t k = 0; k < order.size(); ++k) {
+  for (size_t k = 0; k < sums.order.size(); ++k) {
     depth += cover[k];
-    if (depth == 0) uncovered.push_back(order[k]);
+    if (depth == 0) uncovered.push_back(sums.order[k]);
   }
   std::sort(uncovered.begin(), uncovered.end());
   if (uncovered.empty()) return;
@@ -75,8 +88,6 @@ void AttributeMemory(Candidates* candidates) {
     c.origin.push_back(CandidateOrigin::kMemoryRecord);
     c.device.push_back(DeviceType::kCPU);
     c.placement.push_back(KinetoPlacement::kOwnThread);
-    c.cpu_mem.push_back(IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
-    c.cuda_mem.push_back(IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0);
   }
   // The events are already in (start, -end) order; a stable sort of the whole equals a stable
   // merge of them with the sorted [memory] events, which is linear.
@@ -97,6 +108,36 @@ void AttributeMemory(Candidates* candidates) {
   }
   while (head < n_events) perm.push_back(head++);
   PermuteCandidates(&c, perm);
+}
+
+void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
+                          FunctionEventList* list) {
+  FunctionEventList& o = *list;
+  const EventTable& ev = trace.events;
+  const MemoryTable& mem = trace.memory;
+  // Without records every event's bytes are 0: the columns stay empty (FunctionEventList).
+  if (mem.size() == 0) return;
+  std::vector<int64_t>& cpu = o.cpu_memory.owned();
+  std::vector<int64_t>& cuda = o.cuda_memory.owned();
+  cpu.assign(o.size(), 0);
+  cuda.assign(o.size(), 0);
+  // A [memory] event has its own record's bytes; a CPU event the records inside it. The list
+  // keeps the candidates' (start, -end) order, so starts only move forward.
+  size_t lo = 0, synthetic = 0;
+  for (size_t j = 0; j < o.size(); ++j) {
+    if (o.source[j] == kSynthetic) {
+      uint32_t r = o.synthetic_record[synthetic++];
+      cpu[j] = IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
+      cuda[j] = IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
+      continue;
+    }
+    if (o.device_type[j] != DeviceType::kCPU) continue;
+    uint32_t e = o.source[j].value;
+    size_t hi = RecordsInside(sums.ts, ev.start_ns[e], ev.end_ns[e], &lo);
+    if (lo >= hi) continue;
+    cpu[j] = static_cast<int64_t>(sums.cpu_prefix[hi] - sums.cpu_prefix[lo]);
+    cuda[j] = static_cast<int64_t>(sums.cuda_prefix[hi] - sums.cuda_prefix[lo]);
+  }
 }
 
 }  // namespace profana::passes

@@ -113,12 +113,13 @@ void RemoveDuplicates(Candidates* candidates) {
   // same-name single children collapses as it is walked, and a second pass would find nothing.
   size_t n = c.size();
   c.removed.assign(n, 0);
-  c.list_owner.resize(n);
-  c.kernel_owner.resize(n);
-  std::iota(c.list_owner.begin(), c.list_owner.end(), 0u);
-  std::iota(c.kernel_owner.begin(), c.kernel_owner.end(), 0u);
+  // Every node owns its own list and kernels until a duplicate is removed (most traces have
+  // none): only then are the owners written out.
+  c.list_owner.clear();
+  c.kernel_owner.clear();
   auto list_size = [&](uint32_t i) {
-    return c.child_begin[c.list_owner[i] + 1] - c.child_begin[c.list_owner[i]];
+    uint32_t owner = c.ListOwner(i);
+    return c.child_begin[owner + 1] - c.child_begin[owner];
   };
   for (uint32_t i = 0; i < n; ++i) {
     if (c.Hidden(i)) {
@@ -127,6 +128,12 @@ void RemoveDuplicates(Candidates* candidates) {
     }
     int32_t p = c.parent[i];
     if (p < 0 || c.NameOf(p) != c.NameOf(i) || list_size(p) != 1) continue;
+    if (c.list_owner.empty()) {
+      c.list_owner.resize(n);
+      c.kernel_owner.resize(n);
+      std::iota(c.list_owner.begin(), c.list_owner.end(), 0u);
+      std::iota(c.kernel_owner.begin(), c.kernel_owner.end(), 0u);
+    }
     c.list_owner[p] = c.list_owner[i];
     c.kernel_owner[p] = c.kernel_owner[i];  // lift kernels up (replacing the parent's, as PyTorch)
     uint32_t owner = c.list_owner[i];
