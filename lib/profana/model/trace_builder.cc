@@ -1,7 +1,9 @@
 #include "profana/model/trace_builder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <type_traits>
 
 #include "profana/base/parallel.h"
 
@@ -27,17 +29,21 @@ namespace {
 // Past this many runs in order, the events are sorted instead of merged.
 constexpr size_t kMostRunsMerged = 64;
 
-// Reorders a column by `order` (the value at k becomes the one at order[k]). A column of one value
-// (no stacks, no collectives in the trace) is already in every order.
+// Reorders a column by `order` (the value at k becomes the one at order[k]) through `scratch`,
+// gathering there and copying back: the column's own pages are in memory already, where a new
+// column would have the kernel fault and zero every page again. A column of one value (no stacks,
+// no collectives in the trace) is already in every order.
 template <typename T>
-void Permute(Column<T>* column, const std::vector<uint32_t>& order) {
-  const T* values = column->data();
+void Permute(Column<T>* column, const std::vector<uint32_t>& order,
+             std::vector<uint64_t>* scratch) {
+  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
   size_t n = column->size();
+  const T* values = column->data();
   if (std::all_of(values, values + n, [&](const T& v) { return v == values[0]; })) return;
-  std::vector<T> sorted;
-  sorted.reserve(n);
-  for (uint32_t i : order) sorted.push_back(values[i]);
-  column->owned().swap(sorted);
+  if (scratch->size() < n) scratch->resize(n);
+  T* sorted = reinterpret_cast<T*>(scratch->data());
+  for (size_t k = 0; k < n; ++k) sorted[k] = values[order[k]];
+  std::memcpy(column->owned().data(), sorted, n * sizeof(T));
 }
 
 // A stable sort of `order`; with two cores or more, its halves are sorted at once and merged.
@@ -290,7 +296,8 @@ Trace TraceBuilder::Finish() && {
     } else {
       StableSort(&order, earlier);
     }
-    ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order); });
+    std::vector<uint64_t> scratch;
+    ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order, &scratch); });
   }
   if (renumber_threads_) RenumberThreads();
   WorkOutTimeOrigin(&trace_);
