@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(__PCLMUL__)
 #include <immintrin.h>
 #endif
 
@@ -67,8 +67,14 @@ inline uint64_t Escaped(uint64_t backslash, uint64_t* prev_escaped) {
   return (even_bits ^ invert_mask) & follows_escape;
 }
 
-// Bit i set when an odd number of bits at or below i are set: the inside of strings.
+// Bit i set when an odd number of bits at or below i are set: the inside of strings. A carry-less
+// multiply by all ones computes it in one instruction where the CPU has one (simdjson's way).
 inline uint64_t PrefixXor(uint64_t x) {
+#if defined(__PCLMUL__)
+  __m128i product = _mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<int64_t>(x)),
+                                         _mm_set1_epi8(static_cast<char>(0xFF)), 0);
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(product));
+#else
   x ^= x << 1;
   x ^= x << 2;
   x ^= x << 4;
@@ -76,42 +82,47 @@ inline uint64_t PrefixXor(uint64_t x) {
   x ^= x << 16;
   x ^= x << 32;
   return x;
+#endif
 }
 
 }  // namespace
 
 ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come,
                              size_t stop_after, ScanState* state) {
+  // The state in locals: the bytes are chars, which may alias it, so the compiler would reload it
+  // from memory at every block.
+  ScanState st = *state;
   ScanResult result;
   size_t pos = begin;
   while (pos < end) {
     if (end - pos < 64 && more_to_come) break;
     Masks m = Classify(data + pos);
     uint64_t valid = end - pos >= 64 ? ~0ull : (1ull << (end - pos)) - 1;
-    uint64_t quotes = m.quote & ~Escaped(m.backslash, &state->prev_escaped);
-    uint64_t in_string = PrefixXor(quotes) ^ state->prev_in_string;
-    state->prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
+    uint64_t quotes = m.quote & ~Escaped(m.backslash, &st.prev_escaped);
+    uint64_t in_string = PrefixXor(quotes) ^ st.prev_in_string;
+    st.prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
     uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
     int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
-    if (state->depth + opens > state->max_depth) {
+    if (st.depth + opens > st.max_depth) {
       result.maybe_too_deep = true;
       result.next = pos;
+      *state = st;
       return result;
     }
-    if (state->depth - closes > 0) {
+    if (st.depth - closes > 0) {
       // No close in this block can bring the depth back to the array's level.
-      state->depth += opens - closes;
+      st.depth += opens - closes;
     } else {
+      // Without a branch on the kind of each bracket (as good as random): only the array's own
+      // close, once per file, leaves the loop.
       for (uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
         int bit = __builtin_ctzll(brackets);
-        if (open >> bit & 1) {
-          ++state->depth;
-          continue;
-        }
-        if (--state->depth == 0) result.last_element_end = pos + bit + 1;
-        if (state->depth < 0) {
+        st.depth += 1 - 2 * static_cast<int64_t>(close >> bit & 1);
+        result.last_element_end = st.depth == 0 ? pos + bit + 1 : result.last_element_end;
+        if (st.depth < 0) {
           result.array_close = pos + bit + 1;
           result.next = pos + bit + 1;
+          *state = st;
           return result;
         }
       }
@@ -120,6 +131,7 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
     if (result.last_element_end && pos >= stop_after) break;
   }
   result.next = pos;
+  *state = st;
   return result;
 }
 
