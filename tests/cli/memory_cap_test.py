@@ -3,7 +3,8 @@
 
 Generates a 50 MB trace (scripts/gen_trace.py), runs `profana table` on it without a limit, then
 under 64M (the smallest cap: the content fits it, the run does not) and twice what that run
-needed, each as its own child so that its peak RSS
+needed (its peak RSS) plus 64 MiB for the address space the data limit counts beside the memory
+the run touches, each as its own child so that its peak RSS
 (wait4) is its own. Under a cap too small the run must stop with exit 2, the message naming the
 limit and how to raise it, no output file left, and a peak RSS under the limit; under a cap large
 enough the output must be the unlimited run's, byte for byte. Under a caller's `ulimit -d` from
@@ -67,8 +68,9 @@ def main():
         if os.listdir(tmp) != ["t.json"]:
             fail(f"--max-memory {limit_mib}M left files behind: {os.listdir(tmp)}")
 
-        # Twice what it needed: the same table.
-        limit_mib = 2 * free_rss // MIB
+        # Twice what it needed, and room for what the data limit counts beside the touched memory
+        # (the threads' stacks, column reservations not yet written): the same table.
+        limit_mib = 2 * free_rss // MIB + 64
         code, out, err, rss = run([profana, "table", trace, "--max-memory", f"{limit_mib}M"])
         if code != 0 or out != want:
             fail(f"--max-memory {limit_mib}M: exit {code}, output differs: {out == want}; {err}")
