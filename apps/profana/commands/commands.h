@@ -59,6 +59,9 @@ struct CommonOptions {
   // Written byte for byte (convert's files). Otherwise text and markdown results show control
   // characters visibly (reporters/terminal_text.h), whatever reporter wrote them.
   bool data_output = false;
+  // Whether the command reads the trace's flow events (info counts them, convert writes them).
+  // No analysis does: for the other commands LoadForCommand frees them once read.
+  bool keeps_flows = false;
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.

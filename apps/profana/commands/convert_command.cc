@@ -64,6 +64,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
       ->check(OneOf("--to", "format", {"native", "text", "json", "json.gz"}));
   CommonOptions& o = args->common;
   o.data_output = true;
+  o.keeps_flows = true;
   cmd->add_flag("--no-index", args->no_index,
                 "Native files: leave out the function event index (about 40 % smaller; every "
                 "analysis then rebuilds the op tree and sums the CUDA totals)");

@@ -35,6 +35,7 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
 
 void RegisterInfoCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<InfoArgs>();
+  args->common.keeps_flows = true;
   CLI::App* cmd = app.add_subcommand(
       "info", "Describe a trace file: format, counts, span, devices, diagnostics");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
