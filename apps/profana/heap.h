@@ -10,7 +10,8 @@
 namespace profana::app {
 
 // Gives the heap's free pages back to the system: at the end of a phase whose freed buffers the
-// next one would not fit in (the function events' candidates, a job's rank).
+// next one would not fit in (a job's rank; main() installs it for the library's passes, see
+// base/memory_release.h).
 void ReleaseFreedHeap();
 
 // Makes every thread allocate from one heap (glibc gives each its own arena, whose holes the

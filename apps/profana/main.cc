@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "profana/base/memory_release.h"
 #include "profana/cli.h"
+#include "profana/heap.h"
 #include "profana/process_io.h"
 
 int main(int argc, char** argv) {
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
   // Keeping freed memory in the heap for the next buffer removes most of it (scripts/bench).
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's maximum
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // Except where a pass says its freed buffers will not be reused (base/memory_release.h).
+  profana::SetFreedMemoryRelease(profana::app::ReleaseFreedHeap);
   bool stdout_closed = profana::app::HoldStandardDescriptors();
   profana::app::RemoveOutputFileOnSignals();
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "profana/base/memory_release.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
@@ -70,4 +71,31 @@ TEST_CASE("TensorList arguments group as PyTorch groups them: an empty shape", "
     CHECK(trace.str(r.input_shapes) == "[[], [], [], [], [], []]");
   }
   CHECK(broadcast_rows == 1);
+}
+
+namespace {
+int releases = 0;
+void CountRelease() { ++releases; }
+}  // namespace
+
+TEST_CASE("building function events gives freed memory back where the application asks",
+          "[traces]") {
+  // Once after the candidates are compact when there are [memory] bytes to sum, once at the end.
+  auto with_memory = profana::LoadTrace(profana::test::TestData("memory/categories.json"));
+  auto without = profana::LoadTrace(profana::test::TestData("gpu/tree_fold.json"));
+  REQUIRE(with_memory.ok());
+  REQUIRE(without.ok());
+  REQUIRE(with_memory->trace.memory.size() > 0);
+  REQUIRE(without->trace.memory.size() == 0);
+  profana::SetFreedMemoryRelease(CountRelease);
+  releases = 0;
+  profana::passes::BuildFunctionEvents(with_memory->trace);
+  CHECK(releases == 2);
+  releases = 0;
+  profana::passes::BuildFunctionEvents(without->trace);
+  CHECK(releases == 1);
+  profana::SetFreedMemoryRelease(nullptr);
+  releases = 0;
+  profana::passes::BuildFunctionEvents(with_memory->trace);
+  CHECK(releases == 0);
 }

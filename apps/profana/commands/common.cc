@@ -12,7 +12,6 @@
 #include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/heap.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
@@ -101,8 +100,6 @@ passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
                                                 bool counts) {
   passes::FunctionEventList events =
       passes::BuildFunctionEvents(trace, index, options.link, counts);
-  // The candidates' columns, freed, leave holes the analyses' per-event buffers do not fit in.
-  ReleaseFreedHeap();
   // Only a list worked out from the events has launch counts; one from an index has links.
   if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
       events.launches_enclosed > 0 && TraceWritesExternalIds(trace))

@@ -1,5 +1,6 @@
 #include "profana/passes/function_events.h"
 
+#include "profana/base/memory_release.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/function_event_candidates.h"
 #include "profana/passes/indexed_function_events.h"
@@ -20,6 +21,8 @@ FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkR
   AttributeKernels(&c);
   RemoveDuplicates(&c);
   FunctionEventList list = CompactCandidates(&c);
+  // The candidates' columns, freed, leave holes the byte columns (8 bytes an event) do not fit in.
+  if (trace.memory.size() > 0) ReleaseFreedMemory();
   AttributeMemoryBytes(trace, c.memory, &list);
   return list;
 }
@@ -139,6 +142,8 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
     LendOpStacksToCalls(trace, &out);
     PropagateBackwardStacks(trace, out, &out.stack.owned());
   }
+  // The candidates' columns are freed by now: their holes would stay beside the analyses' buffers.
+  if (!indexed) ReleaseFreedMemory();
   out.has_memory_records = RecordsMemory(trace);
   out.legacy = trace.metadata.legacy_kernels;
   out.origin_ns = trace.metadata.origin.ns;
