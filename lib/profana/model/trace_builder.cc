@@ -1,6 +1,7 @@
 #include "profana/model/trace_builder.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <numeric>
 #include <type_traits>
@@ -35,12 +36,14 @@ constexpr size_t kMostRunsMerged = 64;
 // no collectives in the trace) is already in every order.
 template <typename T>
 void Permute(Column<T>* column, const std::vector<uint32_t>& order,
-             std::vector<uint64_t>* scratch) {
-  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
+             std::vector<unsigned char>* scratch) {
+  // Bytes from operator new are aligned for any column's type, and hold its values as they are.
+  static_assert(sizeof(T) <= 8 && alignof(T) <= alignof(std::max_align_t) &&
+                std::is_trivially_copyable_v<T>);
   size_t n = column->size();
   const T* values = column->data();
   if (std::all_of(values, values + n, [&](const T& v) { return v == values[0]; })) return;
-  if (scratch->size() < n) scratch->resize(n);
+  if (scratch->size() < n * sizeof(T)) scratch->resize(n * sizeof(T));
   T* sorted = reinterpret_cast<T*>(scratch->data());
   // The two halves of the gather at once, on two cores where there are: no more memory.
   size_t halves = AvailableCores() > 1 && n >= (1u << 16) ? 2 : 1;
@@ -301,7 +304,8 @@ Trace TraceBuilder::Finish() && {
     } else {
       StableSort(&order, earlier);
     }
-    std::vector<uint64_t> scratch;
+    std::vector<unsigned char> scratch;
+    scratch.reserve(t.size() * 8);  // the widest column's, once
     ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order, &scratch); });
   }
   if (renumber_threads_) RenumberThreads();
