@@ -30,6 +30,10 @@ namespace {
 // Past this many runs in order, the events are sorted instead of merged.
 constexpr size_t kMostRunsMerged = 64;
 
+// Whether work over n rows is split in two halves done at once: where there are two cores, and
+// enough rows to pay for a thread.
+bool SplitInHalves(size_t n) { return n >= (1u << 16) && AvailableCores() > 1; }
+
 // Reorders a column by `order` (the value at k becomes the one at order[k]) through `scratch`,
 // gathering there and copying back: the column's own pages are in memory already, where a new
 // column would have the kernel fault and zero every page again. A column of one value (no stacks,
@@ -46,7 +50,7 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order,
   if (scratch->size() < n * sizeof(T)) scratch->resize(n * sizeof(T));
   T* sorted = reinterpret_cast<T*>(scratch->data());
   // The two halves of the gather at once, on two cores where there are: no more memory.
-  size_t halves = AvailableCores() > 1 && n >= (1u << 16) ? 2 : 1;
+  size_t halves = SplitInHalves(n) ? 2 : 1;
   ParallelFor(halves, [&](size_t h) {
     for (size_t k = h * n / halves, end = (h + 1) * n / halves; k < end; ++k)
       sorted[k] = values[order[k]];
@@ -58,7 +62,7 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order,
 template <typename Less>
 void StableSort(std::vector<uint32_t>* order, Less less) {
   auto begin = order->begin(), end = order->end();
-  if (AvailableCores() < 2 || order->size() < (1u << 16)) {
+  if (!SplitInHalves(order->size())) {
     std::stable_sort(begin, end, less);
     return;
   }

@@ -127,7 +127,7 @@ void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>&
   out_index->reserve(index.size());
   for (size_t i = 0; i < removed.size(); ++i) {
     if (removed[i]) continue;
-    size_t from = owner.empty() ? i : owner[i];
+    uint32_t from = OwnerOf(owner, i);
     for (uint32_t k = begin[from]; k < begin[from + 1]; ++k) out_index->push_back(map(index[k]));
     out_begin->push_back(static_cast<uint32_t>(out_index->size()));
   }

@@ -45,6 +45,12 @@ struct MemoryRecordSums {
 };
 MemoryRecordSums SumMemoryRecords(const MemoryTable& mem);
 
+// Whose child list (or kernels) candidate i now has, from Candidates::list_owner (or
+// kernel_owner): empty while every candidate has its own.
+inline uint32_t OwnerOf(const std::vector<uint32_t>& owners, size_t i) {
+  return owners.empty() ? static_cast<uint32_t>(i) : owners[i];
+}
+
 struct Candidates {
   Candidates(const Trace& t, const KinetoRules& r) : trace(t), ev(t.events), rules(r) {}
 
@@ -68,7 +74,7 @@ struct Candidates {
   std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
   std::vector<EventId> kernel_index;
   // Duplicate removal: removed nodes, and whose child list and kernels each node now has (both
-  // empty while every node has its own: ListOwner, KernelOwner).
+  // empty while every node has its own: OwnerOf).
   std::vector<uint8_t> removed;
   std::vector<uint32_t> list_owner, kernel_owner;
   MemoryRecordSums memory;
@@ -77,8 +83,6 @@ struct Candidates {
            launches_unattributed = 0;
 
   size_t size() const { return source.size(); }
-  uint32_t ListOwner(uint32_t i) const { return list_owner.empty() ? i : list_owner[i]; }
-  uint32_t KernelOwner(uint32_t i) const { return kernel_owner.empty() ? i : kernel_owner[i]; }
   // A [memory] event made for a record inside no CPU event.
   bool Synthetic(size_t i) const { return origin[i] == CandidateOrigin::kMemoryRecord; }
   int64_t Start(size_t i) const { return TimeOf(i, ev.start_ns, rules.annotation_fix.start_ns); }

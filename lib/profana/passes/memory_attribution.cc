@@ -18,6 +18,14 @@ namespace {
 bool IsCpuMemory(int8_t dev) { return dev == 0 || dev == 2 || dev == 5; }
 bool IsDeviceMemory(int8_t dev) { return dev == 1 || dev == 6 || dev == 20; }
 
+// A record's bytes as CPU memory and as device memory (0 where it counts as the other, or neither).
+int64_t CpuBytes(const MemoryTable& mem, uint32_t r) {
+  return IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
+}
+int64_t DeviceBytes(const MemoryTable& mem, uint32_t r) {
+  return IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
+}
+
 // The records (by time) inside [start, end]: [*lo, returned). Events come by start time, so the
 // first record of each only moves forward; the last is found by galloping from there (events
 // are short: a few records at most).
@@ -47,11 +55,8 @@ MemoryRecordSums SumMemoryRecords(const MemoryTable& mem) {
   for (size_t k = 0; k < s.order.size(); ++k) {
     uint32_t r = s.order[k];
     s.ts[k] = mem.ts_ns[r];
-    int8_t dev = mem.device_type[r];
-    s.cpu_prefix[k + 1] =
-        s.cpu_prefix[k] + static_cast<uint64_t>(IsCpuMemory(dev) ? mem.bytes[r] : 0);
-    s.cuda_prefix[k + 1] =
-        s.cuda_prefix[k] + static_cast<uint64_t>(IsDeviceMemory(dev) ? mem.bytes[r] : 0);
+    s.cpu_prefix[k + 1] = s.cpu_prefix[k] + static_cast<uint64_t>(CpuBytes(mem, r));
+    s.cuda_prefix[k + 1] = s.cuda_prefix[k] + static_cast<uint64_t>(DeviceBytes(mem, r));
   }
   return s;
 }
@@ -127,8 +132,8 @@ void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
   for (size_t j = 0; j < o.size(); ++j) {
     if (o.source[j] == kSynthetic) {
       uint32_t r = o.synthetic_record[synthetic++];
-      cpu[j] = IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
-      cuda[j] = IsDeviceMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
+      cpu[j] = CpuBytes(mem, r);
+      cuda[j] = DeviceBytes(mem, r);
       continue;
     }
     if (o.device_type[j] != DeviceType::kCPU) continue;

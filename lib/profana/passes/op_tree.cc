@@ -118,7 +118,7 @@ void RemoveDuplicates(Candidates* candidates) {
   c.list_owner.clear();
   c.kernel_owner.clear();
   auto list_size = [&](uint32_t i) {
-    uint32_t owner = c.ListOwner(i);
+    uint32_t owner = OwnerOf(c.list_owner, i);
     return c.child_begin[owner + 1] - c.child_begin[owner];
   };
   for (uint32_t i = 0; i < n; ++i) {

@@ -306,7 +306,8 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
         // A plain "X": its character, once the pool has it (the pool then grows as it did).
         std::string_view token = v.raw_json_token();
         unsigned char c = token.size() >= 3 && token[0] == '"' && token[2] == '"' ? token[1] : 0;
-        if (c > ' ' && c < 0x80 && c != '\\' && (phases_interned_[c / 64] >> (c % 64) & 1)) {
+        bool plain = c > ' ' && c < 0x80 && c != '\\';  // the character is the string
+        if (plain && (phases_interned_[c / 64] >> (c % 64) & 1)) {
           s.ph = static_cast<char>(c);
           continue;
         }
@@ -314,7 +315,7 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
         if ((err = ReadString(v, &ph, &s, "ph"))) return err;
         std::string_view text = pool_->Get(ph);
         s.ph = text.size() == 1 ? text[0] : '?';
-        if (c > ' ' && c < 0x80 && c != '\\' && text.size() == 1 && text[0] == static_cast<char>(c))
+        if (plain && text.size() == 1 && text[0] == static_cast<char>(c))
           phases_interned_[c / 64] |= uint64_t{1} << (c % 64);
         break;
       }
