@@ -1,5 +1,6 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
 // truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <utility>
@@ -281,6 +282,38 @@ TEST_CASE("a column that views memory copies it before the first write", "[colum
   copy.owned()[0] = 1;  // element writes go through owned(), which copies first
   CHECK(copy == Column<int64_t>({1, 6, 7}));
   CHECK(values[0] == 5);
+}
+
+TEST_CASE("a uniform column reads its one value at every row until another is written",
+          "[column]") {
+  Column<int32_t> c = Column<int32_t>::Uniform(3, -1);
+  CHECK(c.is_uniform());
+  CHECK(c.size() == 3);
+  CHECK(c[0] == -1);
+  CHECK(c[2] == -1);
+  CHECK(c.back() == -1);
+  int64_t sum = 0;
+  size_t rows = 0;
+  for (int32_t v : c) sum += v, ++rows;  // iterators see every row, not the one stored value
+  CHECK(rows == 3);
+  CHECK(sum == -3);
+  CHECK(std::count(c.begin(), c.end(), -1) == 3);
+  CHECK(c == Column<int32_t>({-1, -1, -1}));
+  CHECK_FALSE(c == Column<int32_t>({-1, -1}));
+  c.reserve(100);
+  c.push_back(-1);  // the same value: still one value, counted
+  CHECK(c.is_uniform());
+  CHECK(c.size() == 4);
+  c.push_back(7);  // another: the column becomes an array, with the room asked for
+  CHECK_FALSE(c.is_uniform());
+  CHECK(c == Column<int32_t>({-1, -1, -1, -1, 7}));
+  CHECK(c.owned().capacity() >= 100);
+  Column<int64_t> written = Column<int64_t>::Uniform(2, 5);
+  written.owned()[1] = 6;  // an element write makes the array first
+  CHECK(written == Column<int64_t>({5, 6}));
+  Column<int64_t> empty = Column<int64_t>::Uniform(0, 9);
+  CHECK(empty.empty());
+  CHECK(empty.begin() == empty.end());
 }
 
 TEST_CASE("durations take the units the outputs print, a bare number in the default unit",

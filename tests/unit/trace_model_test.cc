@@ -293,6 +293,59 @@ TEST_CASE("Finish sorts whole rows by (start, -end), stably, and renames Profile
   CHECK(t.metadata.origin.ns == 0);
 }
 
+TEST_CASE("args no event wrote stay one value; unread columns keep none of theirs", "[builder]") {
+  for (bool unread : {false, true}) {
+    INFO("unread " << unread);
+    TraceBuilder b;
+    if (unread)
+      b.LeaveUnread({/*input_shapes=*/true, /*stacks=*/true, /*collectives=*/true,
+                     /*flows=*/true});
+    ThreadId one = b.Thread(1, 1);
+    b.AddFlow(5, 10, one, b.Intern("ac2g"), true);
+    b.AddFlow(5, 20, one, b.Intern("ac2g"), false);
+    for (int64_t i = 0; i < 4; ++i) {
+      TraceBuilder::Event e = Begin(&b, one, "op", 40 - 10 * i);  // written backwards: sorted
+      e.end_ns = e.start_ns + 5;
+      if (i == 2) {
+        e.sequence_nr = 11;
+        e.fwd_thread = 3;
+        e.input_shapes = b.Intern("[[2, 3]]");
+        e.stack = b.InternCallStack(b.Intern("model.py(7): forward"));
+        e.comm = b.Intern("allreduce");
+      }
+      e.correlation = i == 3 ? 99 : kNoId;
+      b.AddEvent(e);
+    }
+    Trace t = std::move(b).Finish();
+    // Nothing wrote a device or an External id: one value each, for four rows.
+    CHECK(t.events.device.is_uniform());
+    CHECK(t.events.external_id.is_uniform());
+    CHECK(t.events.device.size() == 4);
+    CHECK(t.events.device[3] == -1);
+    CHECK(t.events.external_id[1] == kNoId);
+    // One event wrote a correlation: an array, sorted with the rows.
+    CHECK_FALSE(t.events.correlation.is_uniform());
+    CHECK(t.events.correlation == Column<int64_t>({99, kNoId, kNoId, kNoId}));
+    // The third event written is the second in time.
+    CHECK(t.events.sequence_nr.is_uniform() == unread);
+    CHECK(t.events.sequence_nr[1] == (unread ? -1 : 11));
+    CHECK(t.events.fwd_thread[1] == (unread ? 0 : 3));
+    CHECK(t.events.input_shapes.is_uniform() == unread);
+    CHECK((t.events.input_shapes[1].value != 0) == !unread);
+    CHECK((t.events.stack[1].value != 0) == !unread);
+    CHECK(t.events.comm.is_uniform() == unread);
+    CHECK((t.events.comm[1].value != 0) == !unread);
+    CHECK(t.events.input_shapes[0].value == 0);
+    // The stack's frames are interned either way, and unread flows still counted: what was read
+    // is still counted.
+    CHECK(t.stacks.size() == 2);
+    CHECK(t.flows.size() == 2);
+    CHECK(t.flows.ts_ns.is_uniform() == unread);
+    CHECK(t.flows.ts_ns[1] == (unread ? 0 : 20));
+    CHECK(t.flows.is_start[0] == (unread ? 0 : 1));
+  }
+}
+
 TEST_CASE("Finish orders a few runs by merging them and many by sorting, alike", "[builder]") {
   // Runs of rows in (start, -end) order, as importers that read table by table write them, with
   // ties within and across runs: the result is the stable sort of the rows either way. 5000 runs

@@ -62,6 +62,8 @@ struct CommonOptions {
   // Whether the command reads the trace's flow events (info counts them, convert writes them).
   // No analysis does: for the other commands LoadForCommand frees them once read.
   bool keeps_flows = false;
+  // Event columns the command never reads: the load keeps each as one value (UnreadColumns).
+  UnreadColumns unread;
 };
 
 // The process's peak resident memory so far, in MB, for --verbose phase lines.

@@ -217,6 +217,8 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   Stopwatch clock;
   LoadOptions load;
   if (o.max_memory) load.limits.max_bytes = *o.max_memory;
+  load.unread = o.unread;
+  load.unread.flows = !o.keeps_flows;
   Result<LoadedTrace> read = [&] {
     ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
     load.limits.progress = meter.Callback();
@@ -261,8 +263,6 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                   clock.Lap());
   }
   if (function_index) *function_index = std::move(loaded.function_index);
-  // Before the analyses' buffers are made (about 25 bytes a flow event).
-  if (!o.keeps_flows) trace.flows = FlowTable();
   return std::move(trace);
 }
 

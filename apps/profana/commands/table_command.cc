@@ -32,14 +32,26 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
               a.common, ctx);
 }
 
+// What one trace's table leaves unread: input shapes unless grouped by them, stacks unless
+// grouped by them (--raw rows show both), and collectives always.
+UnreadColumns TableUnread(const report::RowsContext& rows) {
+  UnreadColumns unread;
+  unread.input_shapes = !rows.raw && !rows.keys.group_by_input_shape;
+  unread.stacks = !rows.raw && rows.keys.group_by_stack_n <= 0;
+  unread.collectives = true;
+  return unread;
+}
+
 Status RunTable(const TableArgs& a, Context& ctx) {
   if (a.rows.raw && (a.rows.keys.group_by_input_shape || a.rows.keys.group_by_stack_n > 0))
     return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
   if (!IsSingleTraceRun(a.job)) return RunTableJob(a, ctx);
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], a.common, ctx, &index));
+  CommonOptions common = a.common;
+  common.unread = TableUnread(a.rows);
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, common, ctx);
   ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
                 PeakRssMb());
   std::vector<passes::AverageRow> rows =

@@ -18,6 +18,9 @@ namespace profana {
 // What a load may spend (--max-memory); see base/memory_limit.h.
 struct LoadOptions {
   InputLimits limits;
+  // Columns the caller will not read: every format's trace keeps them uniform, and the streaming
+  // JSON reader never holds their values.
+  UnreadColumns unread;
 };
 
 struct ImporterInfo {

@@ -115,17 +115,22 @@ Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
 }
 
 Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
+  auto unread = [&](LoadedTrace loaded) {
+    LeaveUnread(options.unread, &loaded.trace);
+    return loaded;
+  };
   if (path != "-") {  // standard input can be read only once: whole
     for (const ImporterInfo& info : Importers()) {
       if (!info.open) continue;
       PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(path, options));
-      if (loaded) return std::move(*loaded);
+      if (loaded) return unread(std::move(*loaded));
     }
   }
   InputLimits limits = options.limits;
   limits.could_start = CouldStartTrace;
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
-  return LoadTraceFromBuffer(input);
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTraceFromBuffer(input));
+  return unread(std::move(loaded));
 }
 
 }  // namespace profana

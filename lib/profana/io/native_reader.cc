@@ -522,7 +522,7 @@ Status ReadTables(const Sections& sections, bool views, Trace* trace) {
   ForEachColumnSection(t, load);
   PROFANA_RETURN_IF_ERROR(load.status());
   // A file written before events.comm existed: no event has collective args.
-  if (t.events.comm.size() == 0) t.events.comm.owned().assign(t.events.size(), StringId());
+  if (t.events.comm.size() == 0) t.events.comm = Column<StringId>::Uniform(t.events.size(), {});
   return Status::Ok();
 }
 

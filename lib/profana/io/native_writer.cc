@@ -1,6 +1,8 @@
 #include "profana/io/native_writer.h"
 
 #include <cstring>
+#include <deque>
+#include <string>
 #include <vector>
 
 #include "profana/base/crc32c.h"
@@ -49,9 +51,18 @@ std::string WriteNative(const Trace& t, const std::optional<FunctionEventIndex>&
       {kThreads, reinterpret_cast<const char*>(t.threads.data()),
        t.threads.size() * sizeof(ThreadInfo)},
   };
+  // A uniform column is written as an array of its value, as the format keeps every column.
+  std::deque<std::string> uniform_values;  // a deque: the sections point into its strings
   auto add = [&](const ColumnInfo& c, const auto& column) {
-    sections.push_back(
-        {c.id, reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0])});
+    size_t bytes = column.size() * sizeof(column[0]);
+    if (!column.is_uniform()) {
+      sections.push_back({c.id, reinterpret_cast<const char*>(column.data()), bytes});
+      return;
+    }
+    std::string& values = uniform_values.emplace_back(bytes, '\0');
+    for (size_t at = 0; at < bytes; at += sizeof(column[0]))
+      std::memcpy(values.data() + at, &column[0], sizeof(column[0]));
+    sections.push_back({c.id, values.data(), bytes});
   };
   ForEachColumnSection(t, add);
   std::string index;

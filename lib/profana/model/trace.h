@@ -259,6 +259,20 @@ struct Trace {
   Trace(const Trace&) = default;
 };
 
+// Columns a command says it never reads. A load told so keeps each as one value (Column::Uniform)
+// with the right number of rows, not a value per row: a table that is not grouped by input shape
+// or stack holds no input shapes, stacks or collectives, and no command but info and convert
+// holds the flows. What the importer checks and counts does not change.
+struct UnreadColumns {
+  bool input_shapes = false;
+  bool stacks = false;  // stack, and sequence_nr and fwd_thread, which carry stacks to backward ops
+  bool collectives = false;  // comm
+  bool flows = false;        // every column of the flow table (its rows are still counted)
+};
+
+// Makes the columns `unread` names uniform: events' at their absent values, flows' at 0.
+void LeaveUnread(const UnreadColumns& unread, Trace* trace);
+
 // Sets metadata.origin from the (sorted) events, unless the times are relative: the profiler's
 // span, else the first event. TraceBuilder::Finish, the native readers and FilterTrace (whose
 // first event may change) call it once their events are final.

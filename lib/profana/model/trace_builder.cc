@@ -44,6 +44,7 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order,
   // Bytes from operator new are aligned for any column's type, and hold its values as they are.
   static_assert(sizeof(T) <= 8 && alignof(T) <= alignof(std::max_align_t) &&
                 std::is_trivially_copyable_v<T>);
+  if (column->is_uniform()) return;
   size_t n = column->size();
   const T* values = column->data();
   if (std::all_of(values, values + n, [&](const T& v) { return v == values[0]; })) return;
@@ -100,7 +101,44 @@ void WorkOutTimeOrigin(Trace* trace) {
   }
 }
 
-TraceBuilder::TraceBuilder() = default;
+void LeaveUnread(const UnreadColumns& unread, Trace* trace) {
+  if (unread.flows) {
+    FlowTable& f = trace->flows;
+    size_t n = f.size();
+    ForEachColumn(f, [&](const char*, auto& column) {
+      column = std::decay_t<decltype(column)>::Uniform(n, {});
+    });
+  }
+  EventTable* t = &trace->events;
+  size_t n = t->size();
+  if (unread.input_shapes) t->input_shapes = Column<StringId>::Uniform(n, StringId(0));
+  if (unread.stacks) {
+    t->stack = Column<StackId>::Uniform(n, StackId(0));
+    t->sequence_nr = Column<int32_t>::Uniform(n, -1);
+    t->fwd_thread = Column<int32_t>::Uniform(n, 0);
+  }
+  if (unread.collectives) t->comm = Column<StringId>::Uniform(n, StringId(0));
+}
+
+// The columns of args start as one absent value each: a trace that never writes an arg (no
+// stacks, no collectives) holds none of its values. The first other value makes the column an
+// array.
+TraceBuilder::TraceBuilder() {
+  EventTable& t = trace_.events;
+  t.external_id = Column<int64_t>::Uniform(0, kNoId);
+  t.correlation = Column<int64_t>::Uniform(0, kNoId);
+  t.sequence_nr = Column<int32_t>::Uniform(0, -1);
+  t.fwd_thread = Column<int32_t>::Uniform(0, 0);
+  t.input_shapes = Column<StringId>::Uniform(0, StringId(0));
+  t.stack = Column<StackId>::Uniform(0, StackId(0));
+  t.device = Column<int32_t>::Uniform(0, -1);
+  t.comm = Column<StringId>::Uniform(0, StringId(0));
+}
+
+void TraceBuilder::LeaveUnread(const UnreadColumns& unread) {
+  unread_ = unread;
+  profana::LeaveUnread(unread, &trace_);
+}
 
 uint64_t TraceBuilder::ThreadKeyHash::operator()(const ThreadKey& k) const {
   uint64_t texts = (uint64_t{k.pid_text.value} << 32) | k.tid_text.value;
@@ -193,12 +231,13 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.end_ns.push_back(e.end_ns);
   t.external_id.push_back(e.external_id);
   t.correlation.push_back(e.correlation);
-  t.sequence_nr.push_back(e.sequence_nr);
-  t.fwd_thread.push_back(e.fwd_thread);
-  t.input_shapes.push_back(e.input_shapes);
-  t.stack.push_back(e.stack);
+  // An unread column counts its absent value: it stays uniform.
+  t.sequence_nr.push_back(unread_.stacks ? -1 : e.sequence_nr);
+  t.fwd_thread.push_back(unread_.stacks ? 0 : e.fwd_thread);
+  t.input_shapes.push_back(unread_.input_shapes ? StringId(0) : e.input_shapes);
+  t.stack.push_back(unread_.stacks ? StackId(0) : e.stack);
   t.device.push_back(e.device);
-  t.comm.push_back(e.comm);
+  t.comm.push_back(unread_.collectives ? StringId(0) : e.comm);
 }
 
 void TraceBuilder::ReserveEvents(size_t n) {
@@ -235,6 +274,11 @@ void TraceBuilder::AddMemory(const Memory& m) {
 void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category,
                            bool is_start) {
   FlowTable& t = trace_.flows;
+  if (unread_.flows) {  // counted: each column stays one value
+    t.id.push_back(0), t.ts_ns.push_back(0), t.thread.push_back({}), t.category.push_back({});
+    t.is_start.push_back(0);
+    return;
+  }
   t.id.push_back(id);
   t.ts_ns.push_back(ts_ns);
   t.thread.push_back(thread);
@@ -328,14 +372,15 @@ void TraceBuilder::RenumberThreads() {
   };
   for (ThreadId id : trace_.events.thread) visit(id);
   for (ThreadId id : trace_.memory.thread) visit(id);
-  for (ThreadId id : trace_.flows.thread) visit(id);
+  if (!unread_.flows)
+    for (ThreadId id : trace_.flows.thread) visit(id);
   for (uint32_t i = 0; i < trace_.threads.size(); ++i) visit(ThreadId(i));
   auto remap = [&](Column<ThreadId>* column) {
     for (ThreadId& id : column->owned()) id = ThreadId(new_id[id.value]);
   };
   remap(&trace_.events.thread);
   remap(&trace_.memory.thread);
-  remap(&trace_.flows.thread);
+  if (!unread_.flows) remap(&trace_.flows.thread);
   trace_.threads = std::move(threads);
 }
 

@@ -59,6 +59,8 @@ class TraceBuilder {
   StackId InternCallStack(StringId call_stack);
   StackId InternFrame(StackId parent, StringId frame);
 
+  // Columns the command will not read: each keeps its absent value alone (UnreadColumns).
+  void LeaveUnread(const UnreadColumns& unread);
   // Room for `n` events in every event column, so the columns need not grow by doubling (whose
   // unused half and copies raise the peak); pages not written are never resident.
   void ReserveEvents(size_t n);
@@ -119,6 +121,7 @@ class TraceBuilder {
   };
   std::unordered_map<uint32_t, std::vector<OpenBegin>> open_;  // B events per thread
   bool renumber_threads_ = false;
+  UnreadColumns unread_;
 };
 
 }  // namespace profana

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profana/base/column.h"
 #include "profana/base/ids.h"
 
 namespace profana::passes {
@@ -33,11 +34,13 @@ class EventField {
  public:
   EventField() = default;
   // Rows read events[source[j]]; [memory] rows read records[record] or, without records, constant.
-  EventField(const EventId* source, size_t size, const T* events, SyntheticRows synthetic,
+  // A uniform column of events is read through a mask, as Column reads it.
+  EventField(const EventId* source, size_t size, const Column<T>& events, SyntheticRows synthetic,
              const T* records, T constant)
       : source_(source),
         size_(size),
-        events_(events),
+        events_(events.data()),
+        events_mask_(events.is_uniform() ? 0 : SIZE_MAX),
         synthetic_(synthetic),
         records_(records),
         constant_(constant) {}
@@ -46,7 +49,7 @@ class EventField {
   T operator[](size_t j) const {
     if (owning_) return owned_[j];
     EventId s = source_[j];
-    return s != kSynthetic ? events_[s.value] : Synthetic(j);
+    return s != kSynthetic ? events_[s.value & events_mask_] : Synthetic(j);
   }
   bool operator==(const EventField& o) const {
     if (size() != o.size()) return false;
@@ -77,6 +80,7 @@ class EventField {
   const EventId* source_ = nullptr;
   size_t size_ = 0;
   const T* events_ = nullptr;
+  size_t events_mask_ = SIZE_MAX;  // 0: every event has the one value at events_
   SyntheticRows synthetic_;
   const T* records_ = nullptr;
   T constant_{};

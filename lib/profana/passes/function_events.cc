@@ -47,8 +47,7 @@ void BindEventFields(const Trace& trace, FunctionEventList* list) {
                           o.synthetic_row.size()};
   auto bind = [&](auto& field, const auto& events, const auto* records, auto constant) {
     using T = std::decay_t<decltype(events[0])>;
-    field = EventField<T>(o.source.data(), o.source.size(), events.data(), synthetic, records,
-                          constant);
+    field = EventField<T>(o.source.data(), o.source.size(), events, synthetic, records, constant);
   };
   bind(o.name, ev.name, static_cast<const StringId*>(nullptr), memory_name);
   bind(o.trace_name, ev.trace_name, static_cast<const StringId*>(nullptr), StringId(0));
@@ -137,8 +136,10 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   CorrectAnnotationTimes(trace, rules.annotation_fix, &out);
   MoveToMainThread(rules.placement, &out);
   MarkAsyncEvents(rules.async_event, &out);
-  // Without stacks in the trace every event's is empty: nothing to lend.
-  if (trace.stacks.size() > 1) {
+  // Without stacks in the trace (or read for this command) every event's is empty: nothing to
+  // lend.
+  const Column<StackId>& stacks = trace.events.stack;
+  if (trace.stacks.size() > 1 && !(stacks.is_uniform() && stacks[0].value == 0)) {
     LendOpStacksToCalls(trace, &out);
     PropagateBackwardStacks(trace, out, &out.stack.owned());
   }

@@ -259,6 +259,7 @@ Result<std::optional<Trace>> OpenChromeJson(const std::string& path, const LoadO
   StreamOptions stream;
   stream.max_bytes = options.limits.max_bytes;
   stream.progress = options.limits.progress;
+  stream.unread = options.unread;
   StreamAttempt streamed = StreamChromeJson(path, stream);
   return std::move(streamed.trace);
 }

@@ -171,6 +171,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   }
 
   TraceBuilder builder;
+  builder.LeaveUnread(options.unread);
   if (!source->gzipped()) builder.ReserveEvents(source->file_bytes() / 200);
   if (!ReadMembers(start.members, &builder)) return Fallback("header members do not parse");
   int workers = WorkerCount(options.workers);

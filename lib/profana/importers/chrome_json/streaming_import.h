@@ -30,6 +30,7 @@ struct StreamOptions {
   uint64_t max_bytes = 0;
   // Told after each read: content bytes so far, of the file's size (0 when it is gzipped).
   ProgressFn progress;
+  UnreadColumns unread;  // columns the caller will not read (LoadOptions::unread)
 };
 
 struct StreamAttempt {
