@@ -9,6 +9,7 @@
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
+#include "profana/base/sparse_rows.h"
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
@@ -314,6 +315,38 @@ TEST_CASE("a uniform column reads its one value at every row until another is wr
   Column<int64_t> empty = Column<int64_t>::Uniform(0, 9);
   CHECK(empty.empty());
   CHECK(empty.begin() == empty.end());
+}
+
+TEST_CASE("sparse rows give each row its value, V{} where none was given", "[column]") {
+  // Appended in rising order, across words of 64 rows.
+  SparseRows<int64_t> appended(200);
+  const size_t rows[] = {0, 63, 64, 65, 130, 199};
+  for (size_t r : rows) appended.Append(r, static_cast<int64_t>(r) * 10 + 1);
+  appended.Seal();
+  CHECK(appended.count() == 6);
+  int64_t sum = 0, given = 0;
+  for (size_t r = 0; r < 200; ++r) {
+    sum += appended[r];
+    given += appended[r] != 0;
+  }
+  CHECK(given == 6);
+  CHECK(sum == (0 + 63 + 64 + 65 + 130 + 199) * 10 + 6);
+  CHECK(appended[64] == 641);
+  CHECK(appended[66] == 0);
+  CHECK(appended[500] == 0);  // past the rows: none
+  // Marked in any order, then written.
+  SparseRows<double> marked(70);
+  marked.Mark(69);
+  marked.Mark(3);
+  CHECK(marked.Marked(3));
+  CHECK_FALSE(marked.Marked(4));
+  marked.Seal();
+  marked.At(69) = 2.5;
+  marked.At(3) = -1.0;
+  CHECK(marked[3] == -1.0);
+  CHECK(marked[69] == 2.5);
+  CHECK(marked[68] == 0.0);
+  CHECK(SparseRows<int>()[0] == 0);  // never built
 }
 
 TEST_CASE("durations take the units the outputs print, a bare number in the default unit",

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profana/base/sparse_rows.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
@@ -33,12 +34,14 @@ struct EventTime {
   double self_cuda_us = 0;
 };
 
-// cuda_time_total of every event, exact and as PyTorch's float sum (kernels in order, then children
-// in order), for the index; both empty when no event can have one (no kernels, no device events).
-struct CudaTotals {
-  std::vector<int64_t> ns;
-  std::vector<double> us;
+// cuda_time_total of the CPU events that have device time under them (own kernels, device
+// children, or children that have), exact and as PyTorch's float sum (kernels in order, then
+// children in order). Every other CPU event's is 0, and a device event's is its duration.
+struct CudaTotal {
+  int64_t ns = 0;
+  double us = 0;
 };
+using CudaTotals = SparseRows<CudaTotal>;
 CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& events);
 
 class EventTimes {
@@ -55,6 +58,18 @@ class EventTimes {
   int64_t CpuTotalNs(uint32_t i) const {
     return device_[i] == DeviceType::kCPU ? events_.end_ns[i] - events_.start_ns[i] : 0;
   }
+  // cuda_time_total, exact and as PyTorch's float: the index's, else a device event's duration or
+  // the computed total of a CPU event.
+  int64_t CudaTotalNs(uint32_t i) const {
+    if (cuda_ns_) return cuda_ns_[i];
+    if (device_[i] != DeviceType::kCPU) return events_.end_ns[i] - events_.start_ns[i];
+    return computed_[i].ns;
+  }
+  double CudaTotalUs(uint32_t i) const {
+    if (cuda_us_) return cuda_us_[i];
+    if (device_[i] != DeviceType::kCPU) return Us(events_.end_ns[i]) - Us(events_.start_ns[i]);
+    return computed_[i].us;
+  }
 
  private:
   double Us(int64_t ns) const { return static_cast<double>(ns - events_.origin_ns) / 1000.0; }
@@ -64,8 +79,8 @@ class EventTimes {
   const DeviceType* device_;
   const uint32_t* child_begin_;
   const FnEventId* child_index_;
-  const int64_t *cpu_memory_, *cuda_memory_;  // null when the list has none (all 0)
-  // The CUDA totals: the list's (from an index), or computed here; null when all are 0.
+  bool memory_;  // the list has bytes (else all are 0)
+  // The CUDA totals: the list's (from an index), or computed here.
   CudaTotals computed_;
   const int64_t* cuda_ns_ = nullptr;
   const double* cuda_us_ = nullptr;
@@ -93,10 +108,10 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
     // A device event's CPU total is 0.
     if (device_[c] == DeviceType::kCPU)
       children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
-    if (cuda_ns_) children_cuda_ns += static_cast<uint64_t>(cuda_ns_[c]);
-    if (cpu_memory_) {
-      children_cpu_mem += static_cast<uint64_t>(cpu_memory_[c]);
-      children_cuda_mem += static_cast<uint64_t>(cuda_memory_[c]);
+    children_cuda_ns += static_cast<uint64_t>(CudaTotalNs(c));
+    if (memory_) {
+      children_cpu_mem += static_cast<uint64_t>(e.CpuMemory(c));
+      children_cuda_mem += static_cast<uint64_t>(e.CudaMemory(c));
     }
   }
   auto minus = [](int64_t a, uint64_t b) {
@@ -105,11 +120,11 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   t->cpu_total_ns = CpuTotalNs(i);
   if (e.IsAsync(i)) return;  // PyTorch: no self time, no device time, no self memory
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
-  t->cuda_total_ns = cuda_ns_ ? cuda_ns_[i] : 0;
+  t->cuda_total_ns = CudaTotalNs(i);
   t->self_cuda_ns = minus(t->cuda_total_ns, children_cuda_ns);  // the event's own kernels
-  if (cpu_memory_) {
-    t->self_cpu_memory = minus(cpu_memory_[i], children_cpu_mem);
-    t->self_cuda_memory = minus(cuda_memory_[i], children_cuda_mem);
+  if (memory_) {
+    t->self_cpu_memory = minus(e.CpuMemory(i), children_cpu_mem);
+    t->self_cuda_memory = minus(e.CudaMemory(i), children_cuda_mem);
   }
 }
 
@@ -124,12 +139,12 @@ inline void EventTimes::Floats(uint32_t i, EventTime* t) const {
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
     uint32_t c = child_index_[k].value;
     if (device_[c] == DeviceType::kCPU) children_cpu_us += Us(e.end_ns[c]) - Us(e.start_ns[c]);
-    if (cuda_us_) children_cuda_us += cuda_us_[c];
+    children_cuda_us += CudaTotalUs(c);
   }
   t->cpu_total_us = elapsed;
   if (e.IsAsync(i)) return;
   t->self_cpu_us = elapsed - children_cpu_us;
-  t->cuda_total_us = cuda_us_ ? cuda_us_[i] : 0.0;
+  t->cuda_total_us = CudaTotalUs(i);
   t->self_cuda_us = t->cuda_total_us - children_cuda_us;
 }
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/sparse_rows.h"
 #include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_field.h"
@@ -75,12 +76,21 @@ struct FunctionEventList {
   Column<FnEventId> child_index;
   Column<uint32_t> kernel_begin;  // kernels of i: kernel_index[kernel_begin[i] .. [i+1]), lifted
   Column<EventId> kernel_index;
-  // Bytes, own (children included, as PyTorch); both empty when the trace has no [memory] record
-  // (every event's are 0): read them through CpuMemory and CudaMemory.
+  // Bytes, own (children included, as PyTorch): a native file's index has a column of each (views);
+  // a list built from events keeps the events that have some in `memory`. Every event's are 0
+  // where both are empty (the trace has no [memory] record). Read them through CpuMemory and
+  // CudaMemory.
   Column<int64_t> cpu_memory;
   Column<int64_t> cuda_memory;
-  int64_t CpuMemory(size_t i) const { return cpu_memory.empty() ? 0 : cpu_memory[i]; }
-  int64_t CudaMemory(size_t i) const { return cuda_memory.empty() ? 0 : cuda_memory[i]; }
+  struct MemoryBytes {
+    int64_t cpu = 0, cuda = 0;
+  };
+  SparseRows<MemoryBytes> memory;
+  bool HasMemoryBytes() const { return !cpu_memory.empty() || !memory.empty(); }
+  int64_t CpuMemory(size_t i) const { return cpu_memory.empty() ? memory[i].cpu : cpu_memory[i]; }
+  int64_t CudaMemory(size_t i) const {
+    return cuda_memory.empty() ? memory[i].cuda : cuda_memory[i];
+  }
   // Times and self memory are worked out per event when asked for: see event_times.h. A native
   // file's index also gives each event's CUDA total (views; empty when the list is built from
   // events).

@@ -1,5 +1,9 @@
 #include "profana/passes/indexed_function_events.h"
 
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
@@ -27,6 +31,16 @@ void ForEachIndexedField(Index& x, List& o, F f) {
   f(x.external_id_mismatches, o.external_id_mismatches);
 }
 
+// Two columns of n values: pair(i) gives the values at i.
+template <typename A, typename B, typename Pair>
+void FillPair(size_t n, Column<A>* a, Column<B>* b, Pair pair) {
+  std::vector<A>& as = a->owned();
+  std::vector<B>& bs = b->owned();
+  as.resize(n);
+  bs.resize(n);
+  for (uint32_t i = 0; i < n; ++i) std::tie(as[i], bs[i]) = pair(i);
+}
+
 }  // namespace
 
 // The list's structure from a native file's index: its columns are used as they are (views of the
@@ -43,19 +57,16 @@ FunctionEventIndex MakeFunctionEventIndex(const Trace& trace, const FunctionEven
   FunctionEventIndex x;
   x.version = kFunctionEventIndexVersion;
   ForEachIndexedField(x, events, [](auto& to, const auto& from) { to = from; });
+  // The index has a value per event, 0 included, where the list keeps the events that have one.
   if (x.cuda_total_ns.size() != events.size()) {
-    CudaTotals totals = ComputeCudaTotals(trace, events);
-    if (totals.ns.empty()) {  // none has one: the index still has a row per event
-      totals.ns.assign(events.size(), 0);
-      totals.us.assign(events.size(), 0.0);
-    }
-    x.cuda_total_ns.owned() = std::move(totals.ns);
-    x.cuda_total_us.owned() = std::move(totals.us);
+    EventTimes times(trace, events);
+    FillPair(events.size(), &x.cuda_total_ns, &x.cuda_total_us, [&](uint32_t i) {
+      return std::make_pair(times.CudaTotalNs(i), times.CudaTotalUs(i));
+    });
   }
-  if (events.cpu_memory.empty()) {  // no [memory] record: the index still has a row per event
-    x.cpu_memory.assign(events.size(), 0);
-    x.cuda_memory.assign(events.size(), 0);
-  }
+  if (events.cpu_memory.empty())
+    FillPair(events.size(), &x.cpu_memory, &x.cuda_memory,
+             [&](uint32_t i) { return std::make_pair(events.CpuMemory(i), events.CudaMemory(i)); });
   auto& device = x.device_type.owned();
   for (DeviceType d : events.device_type) device.push_back(static_cast<uint8_t>(d));
   return x;

@@ -122,27 +122,31 @@ void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
   const MemoryTable& mem = trace.memory;
   // Without records every event's bytes are 0: the columns stay empty (FunctionEventList).
   if (mem.size() == 0) return;
-  std::vector<int64_t>& cpu = o.cpu_memory.owned();
-  std::vector<int64_t>& cuda = o.cuda_memory.owned();
-  cpu.assign(o.size(), 0);
-  cuda.assign(o.size(), 0);
+  // Most events have no record inside them: only those that have bytes keep them.
+  SparseRows<FunctionEventList::MemoryBytes> bytes(o.size());
+  auto keep = [&](size_t j, int64_t cpu, int64_t cuda) {
+    if (cpu != 0 || cuda != 0) bytes.Append(j, {cpu, cuda});
+  };
   // A [memory] event has its own record's bytes; a CPU event the records inside it. The list
   // keeps the candidates' (start, -end) order, so starts only move forward.
   size_t lo = 0, synthetic = 0;
   for (size_t j = 0; j < o.size(); ++j) {
     if (o.source[j] == kSynthetic) {
       uint32_t r = o.synthetic_record[synthetic++];
-      cpu[j] = CpuBytes(mem, r);
-      cuda[j] = DeviceBytes(mem, r);
+      keep(j, CpuBytes(mem, r), DeviceBytes(mem, r));
       continue;
     }
     if (o.device_type[j] != DeviceType::kCPU) continue;
     uint32_t e = o.source[j].value;
     size_t hi = RecordsInside(sums.ts, ev.start_ns[e], ev.end_ns[e], &lo);
     if (lo >= hi) continue;
-    cpu[j] = static_cast<int64_t>(sums.cpu_prefix[hi] - sums.cpu_prefix[lo]);
-    cuda[j] = static_cast<int64_t>(sums.cuda_prefix[hi] - sums.cuda_prefix[lo]);
+    keep(j, static_cast<int64_t>(sums.cpu_prefix[hi] - sums.cpu_prefix[lo]),
+         static_cast<int64_t>(sums.cuda_prefix[hi] - sums.cuda_prefix[lo]));
   }
+  bytes.Seal();
+  o.cpu_memory.clear();
+  o.cuda_memory.clear();
+  o.memory = std::move(bytes);
 }
 
 }  // namespace profana::passes
