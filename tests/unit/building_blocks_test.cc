@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "profana/base/column.h"
@@ -315,6 +316,54 @@ TEST_CASE("a uniform column reads its one value at every row until another is wr
   Column<int64_t> empty = Column<int64_t>::Uniform(0, 9);
   CHECK(empty.empty());
   CHECK(empty.begin() == empty.end());
+}
+
+TEST_CASE("a column of ids keeps 32-bit offsets while its values fit, and widens when one does not",
+          "[column]") {
+  Column<int64_t> ids = Column<int64_t>::Uniform(0, INT64_MIN);
+  ids.NarrowWhenArray();
+  ids.push_back(INT64_MIN);  // "no id": still one value
+  CHECK(ids.is_uniform());
+  ids.push_back(1'000'000);  // the first id: offsets from here on
+  CHECK(ids.is_narrow());
+  CHECK_FALSE(ids.is_array());
+  ids.push_back(5);  // below the first, within half the range
+  ids.push_back(INT64_MIN);
+  ids.push_back(1'000'000 + (int64_t{1} << 31) - 5);  // above it, within the other half
+  CHECK(ids.is_narrow());
+  const std::vector<int64_t> want = {INT64_MIN, 1'000'000, 5, INT64_MIN,
+                                     1'000'000 + (int64_t{1} << 31) - 5};
+  CHECK(ids.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(ids[i] == want[i]);
+  CHECK(std::vector<int64_t>(ids.begin(), ids.end()) == want);
+  // The sort moves the offsets.
+  size_t stored = 0;
+  ids.ForStoredValues([&](auto& values) { stored = values.size() * sizeof(values[0]); });
+  CHECK(stored == want.size() * 4);
+  // An id out of reach: the values become a plain array, every one kept.
+  Column<int64_t> wide = ids;
+  wide.push_back(INT64_MAX);
+  CHECK(wide.is_array());
+  std::vector<int64_t> all = want;
+  all.push_back(INT64_MAX);
+  CHECK(std::vector<int64_t>(wide.begin(), wide.end()) == all);
+  // Any other write widens first.
+  ids.owned()[2] = 6;
+  CHECK(ids.is_array());
+  CHECK(ids[2] == 6);
+  CHECK(ids[3] == INT64_MIN);
+  // Negative and huge ids fit as well as small ones, each from its own base.
+  for (int64_t first : {int64_t{-7}, INT64_MAX - 3, INT64_MIN + 2}) {
+    INFO(first);
+    Column<int64_t> c = Column<int64_t>::Uniform(2, INT64_MIN);
+    c.NarrowWhenArray();
+    c.push_back(first);
+    c.push_back(first + 1);
+    CHECK(c.is_narrow());
+    CHECK(c[0] == INT64_MIN);
+    CHECK(c[2] == first);
+    CHECK(c[3] == first + 1);
+  }
 }
 
 TEST_CASE("sparse rows give each row its value, V{} where none was given", "[column]") {

@@ -323,8 +323,9 @@ TEST_CASE("args no event wrote stay one value; unread columns keep none of their
     CHECK(t.events.device.size() == 4);
     CHECK(t.events.device[3] == -1);
     CHECK(t.events.external_id[1] == kNoId);
-    // One event wrote a correlation: an array, sorted with the rows.
+    // One event wrote a correlation: 32-bit offsets, sorted with the rows.
     CHECK_FALSE(t.events.correlation.is_uniform());
+    CHECK(t.events.correlation.is_narrow());
     CHECK(t.events.correlation == Column<int64_t>({99, kNoId, kNoId, kNoId}));
     // The third event written is the second in time.
     CHECK(t.events.sequence_nr.is_uniform() == unread);

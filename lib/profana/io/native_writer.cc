@@ -3,6 +3,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "profana/base/crc32c.h"
@@ -51,17 +52,21 @@ std::string WriteNative(const Trace& t, const std::optional<FunctionEventIndex>&
       {kThreads, reinterpret_cast<const char*>(t.threads.data()),
        t.threads.size() * sizeof(ThreadInfo)},
   };
-  // A uniform column is written as an array of its value, as the format keeps every column.
-  std::deque<std::string> uniform_values;  // a deque: the sections point into its strings
+  // A column kept as one value or narrow is written as the array of its values, as the format
+  // keeps every column.
+  std::deque<std::string> arrays;  // a deque: the sections point into its strings
   auto add = [&](const ColumnInfo& c, const auto& column) {
-    size_t bytes = column.size() * sizeof(column[0]);
-    if (!column.is_uniform()) {
+    using T = std::decay_t<decltype(column[0])>;
+    size_t bytes = column.size() * sizeof(T);
+    if (column.is_array()) {
       sections.push_back({c.id, reinterpret_cast<const char*>(column.data()), bytes});
       return;
     }
-    std::string& values = uniform_values.emplace_back(bytes, '\0');
-    for (size_t at = 0; at < bytes; at += sizeof(column[0]))
-      std::memcpy(values.data() + at, &column[0], sizeof(column[0]));
+    std::string& values = arrays.emplace_back(bytes, '\0');
+    for (size_t i = 0; i < column.size(); ++i) {
+      T v = column[i];
+      std::memcpy(values.data() + i * sizeof(T), &v, sizeof(T));
+    }
     sections.push_back({c.id, values.data(), bytes});
   };
   ForEachColumnSection(t, add);

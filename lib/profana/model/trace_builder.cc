@@ -39,14 +39,13 @@ bool SplitInHalves(size_t n) { return n >= (1u << 16) && AvailableCores() > 1; }
 // column would have the kernel fault and zero every page again. A column of one value (no stacks,
 // no collectives in the trace) is already in every order.
 template <typename T>
-void Permute(Column<T>* column, const std::vector<uint32_t>& order,
+void Permute(std::vector<T>* column, const std::vector<uint32_t>& order,
              std::vector<unsigned char>* scratch) {
   // Bytes from operator new are aligned for any column's type, and hold its values as they are.
   static_assert(sizeof(T) <= 8 && alignof(T) <= alignof(std::max_align_t) &&
                 std::is_trivially_copyable_v<T>);
-  if (column->is_uniform()) return;
   size_t n = column->size();
-  const T* values = column->data();
+  T* values = column->data();
   if (std::all_of(values, values + n, [&](const T& v) { return v == values[0]; })) return;
   if (scratch->size() < n * sizeof(T)) scratch->resize(n * sizeof(T));
   T* sorted = reinterpret_cast<T*>(scratch->data());
@@ -56,7 +55,7 @@ void Permute(Column<T>* column, const std::vector<uint32_t>& order,
     for (size_t k = h * n / halves, end = (h + 1) * n / halves; k < end; ++k)
       sorted[k] = values[order[k]];
   });
-  std::memcpy(column->owned().data(), sorted, n * sizeof(T));
+  std::memcpy(values, sorted, n * sizeof(T));
 }
 
 // A stable sort of `order`; with two cores or more, its halves are sorted at once and merged.
@@ -127,6 +126,8 @@ TraceBuilder::TraceBuilder() {
   EventTable& t = trace_.events;
   t.external_id = Column<int64_t>::Uniform(0, kNoId);
   t.correlation = Column<int64_t>::Uniform(0, kNoId);
+  t.external_id.NarrowWhenArray();
+  t.correlation.NarrowWhenArray();
   t.sequence_nr = Column<int32_t>::Uniform(0, -1);
   t.fwd_thread = Column<int32_t>::Uniform(0, 0);
   t.input_shapes = Column<StringId>::Uniform(0, StringId(0));
@@ -354,7 +355,9 @@ Trace TraceBuilder::Finish() && {
     }
     std::vector<unsigned char> scratch;
     scratch.reserve(t.size() * 8);  // the widest column's, once
-    ForEachColumn(t, [&](const char*, auto& column) { Permute(&column, order, &scratch); });
+    ForEachColumn(t, [&](const char*, auto& column) {
+      column.ForStoredValues([&](auto& values) { Permute(&values, order, &scratch); });
+    });
   }
   if (renumber_threads_) RenumberThreads();
   WorkOutTimeOrigin(&trace_);
