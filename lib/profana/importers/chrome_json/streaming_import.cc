@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "profana/base/byte_source.h"
+#include "profana/base/memory_release.h"
 #include "profana/base/worker_pool.h"
 #include "profana/importers/chrome_json/batch_pipeline.h"
 #include "profana/importers/chrome_json/event_committer.h"
@@ -175,15 +177,16 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   if (!source->gzipped()) builder.ReserveEvents(source->file_bytes() / 200);
   if (!ReadMembers(start.members, &builder)) return Fallback("header members do not parse");
   int workers = WorkerCount(options.workers);
-  ParsePipeline pipeline(workers, 3 * workers);
-  Merger merger(&builder, workers);
+  // Optional, to end them (their threads and buffers) before the time sort.
+  std::optional<ParsePipeline> pipeline(std::in_place, workers, 3 * workers);
+  std::optional<Merger> merger(std::in_place, &builder, workers);
   bool failed = false;
   auto commit_oldest = [&](bool wait) {
-    Batch* b = pipeline.Oldest(wait);
+    Batch* b = pipeline->Oldest(wait);
     if (!b) return false;
     if (b->failed) failed = true;
-    if (!failed) merger.Commit(*b);
-    pipeline.Recycle(b);
+    if (!failed) merger->Commit(*b);
+    pipeline->Recycle(b);
     return true;
   };
 
@@ -208,9 +211,9 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     }
     first_batch = false;
     Batch* b;
-    while (!(b = pipeline.Free())) commit_oldest(true);
+    while (!(b = pipeline->Free())) commit_oldest(true);
     b->Fill(window.data() + p, end - p, window.base() + p - bom);
-    pipeline.Submit(b);
+    pipeline->Submit(b);
     batch_begin = end;
     return true;
   };
@@ -252,6 +255,11 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   while (commit_oldest(true)) {
   }
   if (failed) return Fallback("a batch of events does not parse");
+  // The parser threads' buffers go back before the sort makes its own: freed in the threads' heaps,
+  // they would stay resident beside the sort's and the function events' buffers.
+  merger.reset();
+  pipeline.reset();
+  ReleaseFreedMemory();
 
   // What follows the array: more members, the closing brace, spaces.
   std::string after(window.data() + array_close, window.size() - array_close);
@@ -274,6 +282,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
   StreamAttempt attempt;
   attempt.trace = std::move(builder).Finish();
+  ReleaseFreedMemory();  // the sort's buffers, before the analyses make theirs
   return attempt;
 }
 
