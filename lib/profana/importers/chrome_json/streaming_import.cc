@@ -154,21 +154,22 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     return options.max_bytes && content > options.max_bytes;
   };
   if (over_limit()) return Fallback("larger than --max-memory");
-  Window window(source.get(), options.read_bytes, options.progress);
+  // Optional, to end it before the time sort.
+  std::optional<Window> window(std::in_place, source.get(), options.read_bytes, options.progress);
 
   // The opening, up to the '[' of the events.
   size_t bom = 0;
   EventsStart start;
   for (;;) {
-    window.Advance(0);
+    window->Advance(0);
     if (source->failed()) return Fallback("read or gunzip failed");
-    if (bom == 0 && window.size() >= 3 && std::memcmp(window.data(), "\xEF\xBB\xBF", 3) == 0)
+    if (bom == 0 && window->size() >= 3 && std::memcmp(window->data(), "\xEF\xBB\xBF", 3) == 0)
       bom = 3;
-    std::string_view text(window.data() + bom, window.size() - bom);
+    std::string_view text(window->data() + bom, window->size() - bom);
     TopScan scan = FindEventsStart(text, &start);
     if (scan == TopScan::kOk) break;
     if (scan == TopScan::kUnsupported) return Fallback("not a well-formed Chrome trace opening");
-    if (window.eof() || window.size() > kMaxOutside)
+    if (window->eof() || window->size() > kMaxOutside)
       return Fallback("no events array in the first bytes");
   }
 
@@ -203,22 +204,22 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   auto submit = [&](size_t end) {
     // Between batches there is exactly one comma (the parser checks the commas inside).
     size_t p = batch_begin;
-    while (p < end && IsJsonSpace(window.data()[p])) ++p;
+    while (p < end && IsJsonSpace(window->data()[p])) ++p;
     if (!first_batch) {
-      if (p >= end || window.data()[p] != ',') return false;
+      if (p >= end || window->data()[p] != ',') return false;
       ++p;
-      while (p < end && IsJsonSpace(window.data()[p])) ++p;
+      while (p < end && IsJsonSpace(window->data()[p])) ++p;
     }
     first_batch = false;
     Batch* b;
     while (!(b = pipeline->Free())) commit_oldest(true);
-    b->Fill(window.data() + p, end - p, window.base() + p - bom);
+    b->Fill(window->data() + p, end - p, window->base() + p - bom);
     pipeline->Submit(b);
     batch_begin = end;
     return true;
   };
   while (!failed) {
-    ScanResult r = ScanArrayElements(window.data(), scan_at, window.size(), !window.eof(),
+    ScanResult r = ScanArrayElements(window->data(), scan_at, window->size(), !window->eof(),
                                      batch_begin + options.batch_bytes, &state);
     if (r.maybe_too_deep) return Fallback("nested deeper than the JSON limit");
     scan_at = r.next;
@@ -226,7 +227,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     if (r.array_close) {
       // The scanner counts brackets of both kinds; the one that closes the array must be ']'
       // (a '}' there is a structure error the whole-file parser reports with its position).
-      if (window.data()[r.array_close - 1] != ']')
+      if (window->data()[r.array_close - 1] != ']')
         return Fallback("the events array is closed by '}'");
       array_close = r.array_close;
       break;
@@ -237,8 +238,8 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
       }
       continue;
     }
-    if (window.eof()) return Fallback("input ends inside the events array");
-    size_t shift = window.Advance(batch_begin);
+    if (window->eof()) return Fallback("input ends inside the events array");
+    size_t shift = window->Advance(batch_begin);
     if (source->failed()) return Fallback("read or gunzip failed");
     if (over_limit()) return Fallback("inflates past --max-memory");
     batch_begin -= shift;
@@ -250,7 +251,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     return Fallback("events not separated by one comma");
   // Between the last event and the ']' only spaces (a trailing comma is an error to report).
   for (size_t p = batch_begin; p + 1 < array_close; ++p)
-    if (!IsJsonSpace(window.data()[p]))
+    if (!IsJsonSpace(window->data()[p]))
       return Fallback("something other than an event in the array");
   while (commit_oldest(true)) {
   }
@@ -262,11 +263,11 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   ReleaseFreedMemory();
 
   // What follows the array: more members, the closing brace, spaces.
-  std::string after(window.data() + array_close, window.size() - array_close);
-  while (!window.eof()) {
-    window.Advance(window.size());
+  std::string after(window->data() + array_close, window->size() - array_close);
+  while (!window->eof()) {
+    window->Advance(window->size());
     if (source->failed()) return Fallback("read or gunzip failed");
-    after.append(window.data(), window.size());
+    after.append(window->data(), window->size());
     if (after.size() > kMaxOutside) return Fallback("too much text after the events array");
   }
   std::string members;
@@ -280,6 +281,8 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
+  window.reset();  // the read buffers, before the sort makes its own
+  source.reset();
   StreamAttempt attempt;
   attempt.trace = std::move(builder).Finish();
   ReleaseFreedMemory();  // the sort's buffers, before the analyses make theirs
