@@ -21,8 +21,12 @@ struct TreeArgs {
 
 Status RunTree(const TreeArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  // The tree shows no stacks and no collectives.
+  CommonOptions common = a.common;
+  common.unread.stacks = true;
+  common.unread.collectives = true;
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, ctx, &index));
+  passes::FunctionEventList events = BuildEventsForCommand(trace, index, common, ctx);
   passes::EventTimes times(trace, events);
   std::vector<passes::ThreadRoots> threads = passes::RootsByThread(trace, events, a.thread);
   report::TreeReportOptions options = a.report;
