@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -29,7 +30,14 @@ void OnFatalSignal(int signal) {
 // allocated then.
 std::string memory_cap_message;
 
+// Set by the first thread that meets the cap: two threads meeting it at once (a parser and the
+// main thread, tree's writer and its walk) must not both say so.
+std::atomic_flag cap_reported = ATOMIC_FLAG_INIT;
+
 void OnMemoryCapReached() {
+  if (cap_reported.test_and_set()) {
+    for (;;) pause();  // the first thread is ending the process
+  }
   RemovePendingOutputFile();
   (void)!write(STDERR_FILENO, memory_cap_message.data(), memory_cap_message.size());
   _exit(2);
