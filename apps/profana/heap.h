@@ -15,7 +15,7 @@ namespace profana::app {
 void ReleaseFreedHeap();
 
 // Makes every thread allocate from one heap (glibc gives each its own arena, whose holes the
-// others cannot use): for a job's workers, which each hold a trace in turn.
+// others cannot use): main() calls it before any thread starts.
 void ShareOneHeap();
 
 }  // namespace profana::app

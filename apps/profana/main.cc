@@ -31,6 +31,10 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   // Except where a pass says its freed buffers will not be reused (base/memory_release.h).
   profana::SetFreedMemoryRelease(profana::app::ReleaseFreedHeap);
+  // One heap for every thread: what the parser threads free is then where the model's sort and
+  // the function events allocate, instead of in heaps of their own beside them (a 1 GB trace's
+  // table peaks 20-30 MB lower, no slower: scripts/bench).
+  profana::app::ShareOneHeap();
   bool stdout_closed = profana::app::HoldStandardDescriptors();
   profana::app::RemoveOutputFileOnSignals();
   std::vector<std::string> args(argv + 1, argv + argc);

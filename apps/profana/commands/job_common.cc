@@ -93,11 +93,10 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   };
   // main() keeps freed memory in the heap for the next buffer (fast for one trace). Over many
   // traces that memory fragments: the next trace's buffers do not fit the holes of the last one
-  // exactly, each worker thread's own heap (a glibc arena) keeps its holes apart from the
-  // others', and each rank's small summary, placed in pages a trace has touched, keeps them
-  // resident. So the workers share one heap, and the freed pages go back after each input: the
-  // peak stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
-  ShareOneHeap();
+  // exactly, and each rank's small summary, placed in pages a trace has touched, keeps them
+  // resident. So the freed pages go back after each input (the workers share one heap, as every
+  // thread does: main()): the peak stays near `workers` traces instead of growing with the ranks
+  // (scripts/bench --job).
   auto summarize_and_trim = [&](const job::JobInput& in) {
     Result<std::vector<job::RankSummary>> r = summarize(in);
     ReleaseFreedHeap();
