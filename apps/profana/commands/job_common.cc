@@ -116,9 +116,18 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
   return job;
 }
 
-Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
-                                     Context& ctx, const passes::KeyAverageOptions& keys,
-                                     bool steps) {
+UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
+  UnreadColumns unread;
+  unread.input_shapes = !raw && !keys.group_by_input_shape;
+  unread.stacks = !raw && keys.group_by_stack_n <= 0;
+  unread.collectives = true;
+  return unread;
+}
+
+Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& common, Context& ctx,
+                                     const passes::KeyAverageOptions& keys, bool steps) {
+  CommonOptions options = common;
+  options.unread = TableUnread(keys);
   job::SummaryOptions so;
   so.table = true;
   so.key_averages = keys;

@@ -41,6 +41,10 @@ Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& option
                                 const RankReducer& reduce, const SummaryUse& use_summary = {},
                                 bool function_events = true);
 
+// What key averages by `keys` leave unread: input shapes unless grouped by them, stacks unless
+// grouped by them (`raw` rows show both), and collectives always.
+UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
+
 // The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with
 // `steps`, each rank's step rows too.
 Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,

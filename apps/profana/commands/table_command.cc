@@ -32,23 +32,13 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
               a.common, ctx);
 }
 
-// What one trace's table leaves unread: input shapes unless grouped by them, stacks unless
-// grouped by them (--raw rows show both), and collectives always.
-UnreadColumns TableUnread(const report::RowsContext& rows) {
-  UnreadColumns unread;
-  unread.input_shapes = !rows.raw && !rows.keys.group_by_input_shape;
-  unread.stacks = !rows.raw && rows.keys.group_by_stack_n <= 0;
-  unread.collectives = true;
-  return unread;
-}
-
 Status RunTable(const TableArgs& a, Context& ctx) {
   if (a.rows.raw && (a.rows.keys.group_by_input_shape || a.rows.keys.group_by_stack_n > 0))
     return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
   if (!IsSingleTraceRun(a.job)) return RunTableJob(a, ctx);
   std::optional<FunctionEventIndex> index;
   CommonOptions common = a.common;
-  common.unread = TableUnread(a.rows);
+  common.unread = TableUnread(a.rows.keys, a.rows.raw);
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], common, ctx, &index));
   Stopwatch clock;
   passes::FunctionEventList events = BuildEventsForCommand(trace, index, common, ctx);
