@@ -12,6 +12,7 @@
 #include "profana/base/gzip_writer.h"
 #include "profana/base/input_buffer.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
+#include "profana/importers/importer.h"
 #include "profana/io/native_writer.h"
 #include "test_util.h"
 
@@ -157,4 +158,62 @@ TEST_CASE("streamed import hands damaged or odd input back to the whole-file imp
   auto attempt = profana::json::StreamChromeJson(path, Opts(64, 16, 2));
   REQUIRE(attempt.trace);
   CHECK(attempt.trace->events.size() == 1);
+}
+
+TEST_CASE(
+    "columns a command leaves unread are one value each, whatever the format; the rest is "
+    "the model as read",
+    "[streaming]") {
+  // A Kineto trace with stacks, shapes and flows.
+  std::string file = profana::test::TestData(
+      "traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  profana::UnreadColumns unread;
+  unread.input_shapes = unread.stacks = unread.collectives = unread.flows = true;
+  StreamOptions leave;
+  leave.unread = unread;
+  auto all = profana::json::StreamChromeJson(file, {});
+  auto some = profana::json::StreamChromeJson(file, leave);
+  REQUIRE(all.trace);
+  REQUIRE(some.trace);
+  // The native file of the whole model, loaded with the same columns unread.
+  std::string native = (fs::temp_directory_path() / "profana_unread_test.pfa").string();
+  WriteFile(native, profana::native::WriteNative(*all.trace));
+  profana::LoadOptions load;
+  load.unread = unread;
+  auto mapped = profana::LoadTrace(native, load);
+  REQUIRE(mapped.ok());
+  const profana::EventTable& a = all.trace->events;
+  CHECK_FALSE(a.input_shapes.is_uniform());
+  CHECK_FALSE(a.stack.is_uniform());
+  CHECK(all.trace->flows.size() > 0);
+  CHECK(all.trace->stacks.size() > 1);
+  for (const profana::Trace* t : {&*some.trace, &mapped->trace}) {
+    const profana::EventTable& b = t->events;
+    CHECK(b.size() == a.size());
+    CHECK(b.input_shapes.is_uniform());
+    CHECK(b.stack.is_uniform());
+    CHECK(b.sequence_nr.is_uniform());
+    CHECK(b.fwd_thread.is_uniform());
+    CHECK(b.comm.is_uniform());
+    CHECK(b.input_shapes[b.size() - 1].value == 0);
+    CHECK(b.stack[0].value == 0);
+    CHECK(b.sequence_nr[0] == -1);
+    // Flows are counted, not kept.
+    CHECK(t->flows.size() == all.trace->flows.size());
+    CHECK(t->flows.id.is_uniform());
+    // Everything else is the model as read.
+    CHECK(b.name == a.name);
+    CHECK(b.trace_name == a.trace_name);
+    CHECK(b.kind == a.kind);
+    CHECK(b.thread == a.thread);
+    CHECK(b.start_ns == a.start_ns);
+    CHECK(b.end_ns == a.end_ns);
+    CHECK(b.external_id == a.external_id);
+    CHECK(b.correlation == a.correlation);
+    CHECK(b.device == a.device);
+    CHECK(t->stacks.size() == all.trace->stacks.size());
+    CHECK(t->diagnostics.CountAtLeast(profana::Severity::kInfo) ==
+          all.trace->diagnostics.CountAtLeast(profana::Severity::kInfo));
+  }
+  fs::remove(native);
 }
