@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   profana::SetFreedMemoryRelease(profana::app::ReleaseFreedHeap);
   // One heap for every thread: what the parser threads free is then where the model's sort and
   // the function events allocate, instead of in heaps of their own beside them (a 1 GB trace's
-  // table peaks 20-30 MB lower, no slower: scripts/bench).
+  // table peaks 10-20 MiB lower, no slower: scripts/bench).
   profana::app::ShareOneHeap();
   bool stdout_closed = profana::app::HoldStandardDescriptors();
   profana::app::RemoveOutputFileOnSignals();

@@ -59,8 +59,9 @@ struct CommonOptions {
   // Written byte for byte (convert's files). Otherwise text and markdown results show control
   // characters visibly (reporters/terminal_text.h), whatever reporter wrote them.
   bool data_output = false;
-  // Whether the command reads the trace's flow events (info counts them, convert writes them).
-  // No analysis does: for the other commands LoadForCommand frees them once read.
+  // Whether the command reads the trace's flow events (info shows them, convert writes them).
+  // No analysis does: for the other commands LoadForCommand keeps only their count
+  // (UnreadColumns::flows).
   bool keeps_flows = false;
   // Event columns the command never reads: the load keeps each as one value (UnreadColumns).
   UnreadColumns unread;

@@ -34,7 +34,8 @@ class EventField {
  public:
   EventField() = default;
   // Rows read events[source[j]]; [memory] rows read records[record] or, without records, constant.
-  // A uniform column of events is read through a mask, as Column reads it.
+  // A uniform column of events is read through a mask, as Column reads it. (The fields are never
+  // narrow columns: only ids are kept narrow, and no field is an id.)
   EventField(const EventId* source, size_t size, const Column<T>& events, SyntheticRows synthetic,
              const T* records, T constant)
       : source_(source),

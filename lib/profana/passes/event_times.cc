@@ -12,7 +12,6 @@ CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& e) {
   bool device_events =
       std::any_of(device, device + m, [](DeviceType d) { return d != DeviceType::kCPU; });
   if (e.kernel_index.empty() && !device_events) return {};  // every CUDA total is 0
-  auto us = [&](int64_t ns) { return static_cast<double>(ns - e.origin_ns) / 1000.0; };
   const int64_t* kernel_start = trace.events.start_ns.data();
   const int64_t* kernel_end = trace.events.end_ns.data();
   // Children follow their parents, so a backward sweep sees every child before its parent. The
@@ -36,18 +35,13 @@ CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& e) {
     for (uint32_t k = e.kernel_begin[r]; k < e.kernel_begin[r + 1]; ++k) {
       uint32_t x = e.kernel_index[k].value;
       kernel_ns = WrapAdd(kernel_ns, kernel_end[x] - kernel_start[x]);
-      kernel_us += us(kernel_end[x]) - us(kernel_start[x]);
+      kernel_us += PyTorchUs(e, kernel_end[x]) - PyTorchUs(e, kernel_start[x]);
     }
     for (uint32_t k = e.child_begin[r]; k < e.child_begin[r + 1]; ++k) {
       uint32_t c = e.child_index[k].value;
-      if (device[c] != DeviceType::kCPU) {
-        children_ns = WrapAdd(children_ns, e.end_ns[c] - e.start_ns[c]);
-        children_us += us(e.end_ns[c]) - us(e.start_ns[c]);
-      } else {
-        CudaTotal child = out[c];
-        children_ns = WrapAdd(children_ns, child.ns);
-        children_us += child.us;
-      }
+      CudaTotal child = device[c] != DeviceType::kCPU ? DeviceEventTotal(e, c) : out[c];
+      children_ns = WrapAdd(children_ns, child.ns);
+      children_us += child.us;
     }
     out.At(r) = {WrapAdd(kernel_ns, children_ns), kernel_us + children_us};
   }

@@ -44,6 +44,16 @@ struct CudaTotal {
 using CudaTotals = SparseRows<CudaTotal>;
 CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& events);
 
+// A time as PyTorch holds it: float microseconds from the profiler's start (the list's origin).
+inline double PyTorchUs(const FunctionEventList& e, int64_t ns) {
+  return static_cast<double>(ns - e.origin_ns) / 1000.0;
+}
+// A device event's cuda_time_total: its duration, exact and as PyTorch's float.
+inline CudaTotal DeviceEventTotal(const FunctionEventList& e, uint32_t i) {
+  int64_t start = e.start_ns[i], end = e.end_ns[i];
+  return {end - start, PyTorchUs(e, end) - PyTorchUs(e, start)};
+}
+
 class EventTimes {
  public:
   // Reads the list and the trace while it is used: keep both alive.
@@ -62,17 +72,15 @@ class EventTimes {
   // the computed total of a CPU event.
   int64_t CudaTotalNs(uint32_t i) const {
     if (cuda_ns_) return cuda_ns_[i];
-    if (device_[i] != DeviceType::kCPU) return events_.end_ns[i] - events_.start_ns[i];
-    return computed_[i].ns;
+    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).ns : computed_[i].ns;
   }
   double CudaTotalUs(uint32_t i) const {
     if (cuda_us_) return cuda_us_[i];
-    if (device_[i] != DeviceType::kCPU) return Us(events_.end_ns[i]) - Us(events_.start_ns[i]);
-    return computed_[i].us;
+    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).us : computed_[i].us;
   }
 
  private:
-  double Us(int64_t ns) const { return static_cast<double>(ns - events_.origin_ns) / 1000.0; }
+  double Us(int64_t ns) const { return PyTorchUs(events_, ns); }
 
   const FunctionEventList& events_;
   // The columns read for every event, as plain pointers.

@@ -27,7 +27,8 @@ bool ParseInt(std::string_view s, int64_t* v) {
 // Keeps the rows of a table whose keep flag is set, in order.
 template <typename Table>
 void Compact(Table* table, const std::vector<uint8_t>& keep) {
-  size_t kept = static_cast<size_t>(std::count(keep.begin(), keep.end(), uint8_t{1}));
+  size_t kept = static_cast<size_t>(
+      std::count_if(keep.begin(), keep.end(), [](uint8_t k) { return k != 0; }));
   ForEachColumn(*table, [&](const char*, auto& column) {
     using Values = std::decay_t<decltype(column)>;
     if (column.is_uniform()) {  // the one value stays, for fewer rows
