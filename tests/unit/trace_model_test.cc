@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "built_events.h"
 #include "profana/model/launch_index.h"
 #include "profana/model/trace.h"
 #include "profana/model/trace_builder.h"
@@ -57,18 +58,7 @@ TEST_CASE("ForEachColumn visits every column of every table", "[model]") {
 
 namespace {
 
-// A duration event of the given kind on one thread; start and end in ns.
-void Add(TraceBuilder* b, ThreadId thread, const char* name, ActivityKind kind, int64_t start,
-         int64_t end, int64_t correlation) {
-  TraceBuilder::Event e;
-  e.trace_name = b->Intern(name);
-  e.kind = kind;
-  e.thread = thread;
-  e.start_ns = start;
-  e.end_ns = end;
-  e.correlation = correlation;
-  b->AddEvent(e);
-}
+using profana::test::Add;
 
 std::vector<uint32_t> Activities(const LaunchIndex& index, int64_t correlation) {
   std::vector<uint32_t> out;

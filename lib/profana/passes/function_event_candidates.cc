@@ -117,20 +117,83 @@ void KeepInPlace(const std::vector<uint8_t>& removed, std::vector<T>& v) {
 }
 
 // The lists (begin, index: CSR) of the kept candidates, each its owner's (`owner`, empty when
-// each is its own), entries mapped by `map`.
-template <typename In, typename Map, typename Out>
+// each is its own).
+template <typename T>
 void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>& owner,
-               const std::vector<uint32_t>& begin, const std::vector<In>& index, Map map,
-               std::vector<uint32_t>* out_begin, std::vector<Out>* out_index) {
+               const std::vector<uint32_t>& begin, const std::vector<T>& index,
+               std::vector<uint32_t>* out_begin, std::vector<T>* out_index) {
   out_begin->assign(1, 0);
   out_begin->reserve(begin.size());
   out_index->reserve(index.size());
   for (size_t i = 0; i < removed.size(); ++i) {
     if (removed[i]) continue;
     uint32_t from = OwnerOf(owner, i);
-    for (uint32_t k = begin[from]; k < begin[from + 1]; ++k) out_index->push_back(map(index[k]));
+    out_index->insert(out_index->end(), index.begin() + begin[from],
+                      index.begin() + begin[from + 1]);
     out_begin->push_back(static_cast<uint32_t>(out_index->size()));
   }
+}
+
+// The same, in the lists' own storage, when each kept candidate has its own list: a list only
+// moves towards the front, so none is overwritten before it is read.
+template <typename T>
+void KeepListsInPlace(const std::vector<uint8_t>& removed, std::vector<uint32_t>* begin,
+                      std::vector<T>* index) {
+  std::vector<uint32_t>& b = *begin;
+  std::vector<T>& x = *index;
+  uint32_t out = 0;
+  size_t j = 0;
+  for (size_t i = 0; i < removed.size(); ++i) {
+    if (removed[i]) continue;
+    uint32_t from = b[i], to = b[i + 1];
+    b[j++] = out;
+    for (uint32_t k = from; k < to; ++k) x[out++] = x[k];
+  }
+  b[j] = out;
+  b.resize(j + 1);
+  x.resize(out);
+}
+
+// A kept candidate's position in the list: a bit per candidate and a count per 64, instead of a
+// position per candidate (4 bytes a candidate at the list's peak).
+class KeptPositions {
+ public:
+  explicit KeptPositions(const std::vector<uint8_t>& removed)
+      : words_((removed.size() + 63) / 64, 0), below_(words_.size(), 0) {
+    for (size_t i = 0; i < removed.size(); ++i)
+      if (!removed[i]) words_[i >> 6] |= uint64_t{1} << (i & 63);
+    uint32_t count = 0;
+    for (size_t w = 0; w < words_.size(); ++w) {
+      below_[w] = count;
+      count += static_cast<uint32_t>(__builtin_popcountll(words_[w]));
+    }
+    kept_ = count;
+  }
+  uint32_t kept() const { return kept_; }
+  uint32_t operator[](size_t i) const {
+    uint64_t lower = words_[i >> 6] & ((uint64_t{1} << (i & 63)) - 1);
+    return below_[i >> 6] + static_cast<uint32_t>(__builtin_popcountll(lower));
+  }
+
+ private:
+  std::vector<uint64_t> words_;
+  std::vector<uint32_t> below_;
+  uint32_t kept_ = 0;
+};
+
+// Each event's children (CSR), in list order, from the parents. The counts, summed up to and
+// including each event, are where its list ends; filling from the last child back leaves each
+// where its list begins, in order, without a second array.
+void ChildLists(const std::vector<FnEventId>& parent, std::vector<uint32_t>* begin,
+                std::vector<FnEventId>* index) {
+  size_t m = parent.size();
+  begin->assign(m + 1, 0);
+  for (FnEventId p : parent)
+    if (p.valid()) ++(*begin)[p.value];
+  for (size_t i = 1; i <= m; ++i) (*begin)[i] += (*begin)[i - 1];
+  index->resize((*begin)[m]);
+  for (size_t j = m; j-- > 0;)
+    if (parent[j].valid()) (*index)[--(*begin)[parent[j].value]] = FnEventId(uint32_t(j));
 }
 
 }  // namespace
@@ -138,10 +201,8 @@ void KeptLists(const std::vector<uint8_t>& removed, const std::vector<uint32_t>&
 FunctionEventList CompactCandidates(Candidates* candidates) {
   Candidates& c = *candidates;
   size_t n = c.size();
-  std::vector<uint32_t> new_index(n, UINT32_MAX);
-  uint32_t m = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (!c.removed[i]) new_index[i] = m++;
+  const KeptPositions position(c.removed);
+  uint32_t m = position.kept();
   FunctionEventList o;
   o.removed_duplicates = c.removed_duplicates;
   o.kernels_attributed = c.kernels_attributed;
@@ -152,23 +213,27 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   o.launches_unattributed = c.launches_unattributed;
   o.trace_has_links = c.rules.records_links;
   o.link = c.link;
-  // Each kept candidate's children and kernels are its owner's (RemoveDuplicates), renumbered.
-  KeptLists(
-      c.removed, c.list_owner, c.child_begin, c.child_index,
-      [&](uint32_t k) { return FnEventId(new_index[k]); }, &o.child_begin.owned(),
-      &o.child_index.owned());
-  Free(c.child_begin), Free(c.child_index), Free(c.list_owner);
-  KeptLists(
-      c.removed, c.kernel_owner, c.kernel_begin, c.kernel_index, [](EventId e) { return e; },
-      &o.kernel_begin.owned(), &o.kernel_index.owned());
-  Free(c.kernel_begin), Free(c.kernel_index), Free(c.kernel_owner);
+  Free(c.placement);
+  // The list's columns are made in an order that lets each take the room of a candidates' column
+  // freed before it (the peak of BuildFunctionEvents is here): the parents, the kernels in place,
+  // the sources in the parents' room, the children's lists in the sources'.
+  // A kept candidate's parent is kept (RemoveDuplicates).
   auto& parent = o.parent.owned();
   parent.resize(m);
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0, j = 0; i < n; ++i)
     if (!c.removed[i])
-      parent[new_index[i]] =
-          c.parent[i] < 0 ? FnEventId::None() : FnEventId(new_index[c.parent[i]]);
-  Free(c.parent), Free(new_index);
+      parent[j++] = c.parent[i] < 0 ? FnEventId::None() : FnEventId(position[c.parent[i]]);
+  Free(c.parent), Free(c.child_count);
+  // Each kept candidate's kernels are its owner's (RemoveDuplicates).
+  if (c.kernel_owner.empty()) {
+    KeepListsInPlace(c.removed, &c.kernel_begin, &c.kernel_index);
+    o.kernel_begin.owned() = std::move(c.kernel_begin);
+    o.kernel_index.owned() = std::move(c.kernel_index);
+  } else {
+    KeptLists(c.removed, c.kernel_owner, c.kernel_begin, c.kernel_index, &o.kernel_begin.owned(),
+              &o.kernel_index.owned());
+    Free(c.kernel_begin), Free(c.kernel_index), Free(c.kernel_owner);
+  }
   auto& source = o.source.owned();
   source.resize(m);
   for (size_t i = 0, j = 0; i < n; ++i) {
@@ -178,6 +243,7 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
     if (synthetic) o.synthetic_record.push_back(c.source[i]);
   }
   Free(c.source), Free(c.origin);
+  ChildLists(parent, &o.child_begin.owned(), &o.child_index.owned());
   // The columns of one type in the list as in the candidates are kept in place and moved.
   KeepInPlace(c.removed, c.device), o.device_type.owned() = std::move(c.device);
   KeepInPlace(c.removed, c.scope), o.scope.owned() = std::move(c.scope);

@@ -36,17 +36,16 @@ KinetoRules WorkOutKinetoRules(const Trace& trace);
 // annotation's corrected by KinetoRules::annotation_fix, or a [memory] record's (zero length).
 enum class CandidateOrigin : uint8_t { kEvent, kAnnotation, kMemoryRecord };
 
-// The [memory] records by time, with prefix sums of their CPU and device bytes: the bytes inside
-// any span in two searches (memory_attribution.cc).
-struct MemoryRecordSums {
-  std::vector<uint32_t> order;                    // record indices, by time (stable)
-  std::vector<int64_t> ts;                        // their times
-  std::vector<uint64_t> cpu_prefix, cuda_prefix;  // wrapping sums of the first k records
+// The [memory] records by time: the records inside any span in two searches
+// (memory_attribution.cc).
+struct MemoryRecordsByTime {
+  std::vector<uint32_t> order;  // record indices, by time (stable)
+  std::vector<int64_t> ts;      // their times
 };
-MemoryRecordSums SumMemoryRecords(const MemoryTable& mem);
+MemoryRecordsByTime SortMemoryRecords(const MemoryTable& mem);
 
-// Whose child list (or kernels) candidate i now has, from Candidates::list_owner (or
-// kernel_owner): empty while every candidate has its own.
+// Whose kernels candidate i now has, from Candidates::kernel_owner: empty while every candidate
+// has its own.
 inline uint32_t OwnerOf(const std::vector<uint32_t>& owners, size_t i) {
   return owners.empty() ? static_cast<uint32_t>(i) : owners[i];
 }
@@ -68,16 +67,18 @@ struct Candidates {
   // Where PyTorch puts each candidate (KinetoPlacement::k*): Kineto's overhead events and the
   // runtime calls no op links, on the main thread (kineto_placement.h).
   std::vector<uint8_t> placement;
-  std::vector<int32_t> parent;                     // -1 = top level
-  std::vector<uint8_t> scope;                      // 1 = backward function
-  std::vector<uint32_t> child_begin, child_index;  // the tree's children (CSR)
-  std::vector<uint32_t> kernel_begin;              // kernels each candidate launched (CSR)
+  // The tree is kept as parents: CompactCandidates makes the list's children from them, once the
+  // duplicates are gone. A removed duplicate's children are its parent's (RemoveDuplicates).
+  std::vector<int32_t> parent;         // -1 = top level
+  std::vector<uint8_t> child_count;    // children in the tree, 2 meaning two or more
+  std::vector<uint8_t> scope;          // 1 = backward function
+  std::vector<uint32_t> kernel_begin;  // kernels each candidate launched (CSR)
   std::vector<EventId> kernel_index;
-  // Duplicate removal: removed nodes, and whose child list and kernels each node now has (both
-  // empty while every node has its own: OwnerOf).
+  // Duplicate removal: removed nodes, and whose kernels each node now has (empty while every node
+  // has its own: OwnerOf).
   std::vector<uint8_t> removed;
-  std::vector<uint32_t> list_owner, kernel_owner;
-  MemoryRecordSums memory;
+  std::vector<uint32_t> kernel_owner;
+  MemoryRecordsByTime memory;
   uint64_t removed_duplicates = 0, kernels_attributed = 0, kernels_unattributed = 0,
            external_id_mismatches = 0, launches_linked = 0, launches_enclosed = 0,
            launches_unattributed = 0;
@@ -131,7 +132,7 @@ void PermuteCandidates(Candidates* c, const std::vector<uint32_t>& order);
 // each as soon as its part of the list is made, so that the two are never whole at once.
 FunctionEventList CompactCandidates(Candidates* c);
 // The [memory] bytes of each event of the compact list (children included), from c.memory.
-void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
+void AttributeMemoryBytes(const Trace& trace, const MemoryRecordsByTime& by_time,
                           FunctionEventList* list);
 
 }  // namespace profana::passes

@@ -14,11 +14,13 @@ FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkR
   // and times are worked out.
   Candidates c(trace, rules);
   c.link = link;
-  c.memory = SumMemoryRecords(trace.memory);
+  c.memory = SortMemoryRecords(trace.memory);
   SelectCandidates(&c);
   AddMemoryEvents(&c);
   BuildOpTree(&c);
   AttributeKernels(&c);
+  // Its indexes by id, freed, would stay resident beside the list made next.
+  ReleaseFreedMemory();
   RemoveDuplicates(&c);
   FunctionEventList list = CompactCandidates(&c);
   // The candidates' columns, freed, leave holes the byte columns (8 bytes an event) do not fit in.

@@ -7,7 +7,12 @@
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
-void AttributeKernels(Candidates* candidates) {
+namespace {
+
+// Each attributed device activity with the candidate it is credited to (owner, kernel), in kernel
+// order, and the launch counts. The indexes it builds are gone when it returns, so that the
+// kernel lists made from its answer can take their room.
+std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidates) {
   Candidates& c = *candidates;
   size_t n = c.size();
   IdIndex launch_by_correlation, op_by_external_id;
@@ -115,13 +120,24 @@ void AttributeKernels(Candidates* candidates) {
     for (size_t k = 0; k < attributed; ++k)
       for (uint32_t o : overheads_of[owned[k].first]) owned.emplace_back(o, owned[k].second);
   }
-  // Counting sort by owner keeps each owner's kernels in kernel order.
+  return owned;
+}
+
+}  // namespace
+
+void AttributeKernels(Candidates* candidates) {
+  Candidates& c = *candidates;
+  size_t n = c.size();
+  const std::vector<std::pair<uint32_t, EventId>> owned = FindKernelOwners(&c);
+  // Counting sort by owner keeps each owner's kernels in kernel order: the counts summed up to and
+  // including each owner are where its list ends, and filling from the last kernel back leaves
+  // each where its list begins (no second array of positions).
   c.kernel_begin.assign(n + 1, 0);
-  for (const auto& [owner, e] : owned) ++c.kernel_begin[owner + 1];
-  for (size_t i = 0; i < n; ++i) c.kernel_begin[i + 1] += c.kernel_begin[i];
+  for (const auto& [owner, e] : owned) ++c.kernel_begin[owner];
+  for (size_t i = 1; i <= n; ++i) c.kernel_begin[i] += c.kernel_begin[i - 1];
   c.kernel_index.resize(owned.size());
-  std::vector<uint32_t> fill(c.kernel_begin.begin(), c.kernel_begin.end() - 1);
-  for (const auto& [owner, e] : owned) c.kernel_index[fill[owner]++] = e;
+  for (size_t k = owned.size(); k-- > 0;)
+    c.kernel_index[--c.kernel_begin[owned[k].first]] = owned[k].second;
 }
 
 bool TraceRecordsLinks(const Trace& trace) {

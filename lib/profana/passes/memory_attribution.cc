@@ -39,39 +39,29 @@ size_t RecordsInside(const std::vector<int64_t>& ts, int64_t start, int64_t end,
 
 }  // namespace
 
-MemoryRecordSums SumMemoryRecords(const MemoryTable& mem) {
-  MemoryRecordSums s;
+MemoryRecordsByTime SortMemoryRecords(const MemoryTable& mem) {
+  MemoryRecordsByTime s;
   if (mem.size() == 0) return s;
-  // Records sorted by time; prefix sums answer "bytes inside [start, end]" in two searches.
   s.order.resize(mem.size());
   std::iota(s.order.begin(), s.order.end(), 0u);
   std::stable_sort(s.order.begin(), s.order.end(),
                    [&](uint32_t a, uint32_t b) { return mem.ts_ns[a] < mem.ts_ns[b]; });
-  // Prefix sums wrap (unsigned) so that damaged byte counts near the int64 limit cannot overflow;
-  // a range's difference is still exact whenever its true sum fits in int64.
   s.ts.resize(mem.size());
-  s.cpu_prefix.assign(mem.size() + 1, 0);
-  s.cuda_prefix.assign(mem.size() + 1, 0);
-  for (size_t k = 0; k < s.order.size(); ++k) {
-    uint32_t r = s.order[k];
-    s.ts[k] = mem.ts_ns[r];
-    s.cpu_prefix[k + 1] = s.cpu_prefix[k] + static_cast<uint64_t>(CpuBytes(mem, r));
-    s.cuda_prefix[k + 1] = s.cuda_prefix[k] + static_cast<uint64_t>(DeviceBytes(mem, r));
-  }
+  for (size_t k = 0; k < s.order.size(); ++k) s.ts[k] = mem.ts_ns[s.order[k]];
   return s;
 }
 
 void AddMemoryEvents(Candidates* candidates) {
   Candidates& c = *candidates;
   const MemoryTable& mem = c.trace.memory;
-  const MemoryRecordSums& sums = c.memory;
+  const MemoryRecordsByTime& by_time = c.memory;
   size_t n_events = c.size();
   if (mem.size() == 0) return;
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
   size_t lo = 0;
   for (size_t i = 0; i < n_events; ++i) {
     if (!c.IsCpu(i)) continue;
-    size_t hi = RecordsInside(sums.ts, c.Start(i), c.End(i), &lo);
+    size_t hi = RecordsInside(by_time.ts, c.Start(i), c.End(i), &lo);
     if (lo >= hi) continue;
     ++cover[lo];
     --cover[hi];
@@ -80,9 +70,9 @@ void AddMemoryEvents(Candidates* candidates) {
   // then merged by the same stable (start, -end) sort PyTorch applies.
   int32_t depth = 0;
   std::vector<uint32_t> uncovered;
-  for (size_t k = 0; k < sums.order.size(); ++k) {
+  for (size_t k = 0; k < by_time.order.size(); ++k) {
     depth += cover[k];
-    if (depth == 0) uncovered.push_back(sums.order[k]);
+    if (depth == 0) uncovered.push_back(by_time.order[k]);
   }
   std::sort(uncovered.begin(), uncovered.end());
   if (uncovered.empty()) return;
@@ -115,35 +105,52 @@ void AddMemoryEvents(Candidates* candidates) {
   PermuteCandidates(&c, perm);
 }
 
-void AttributeMemoryBytes(const Trace& trace, const MemoryRecordSums& sums,
+void AttributeMemoryBytes(const Trace& trace, const MemoryRecordsByTime& by_time,
                           FunctionEventList* list) {
   FunctionEventList& o = *list;
   const EventTable& ev = trace.events;
   const MemoryTable& mem = trace.memory;
   // Without records every event's bytes are 0: the columns stay empty (FunctionEventList).
   if (mem.size() == 0) return;
-  // Most events have no record inside them: only those that have bytes keep them.
-  SparseRows<FunctionEventList::MemoryBytes> bytes(o.size());
-  auto keep = [&](size_t j, int64_t cpu, int64_t cuda) {
-    if (cpu != 0 || cuda != 0) bytes.Append(j, {cpu, cuda});
-  };
+  // Prefix sums of the records' bytes by time answer "bytes inside [start, end]". They wrap
+  // (unsigned) so that damaged byte counts near the int64 limit cannot overflow; a range's
+  // difference is still exact whenever its true sum fits in int64. Made here, once the
+  // candidates are gone, rather than beside them.
+  std::vector<uint64_t> cpu_prefix(mem.size() + 1, 0), cuda_prefix(mem.size() + 1, 0);
+  for (size_t k = 0; k < by_time.order.size(); ++k) {
+    uint32_t r = by_time.order[k];
+    cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(CpuBytes(mem, r));
+    cuda_prefix[k + 1] = cuda_prefix[k] + static_cast<uint64_t>(DeviceBytes(mem, r));
+  }
   // A [memory] event has its own record's bytes; a CPU event the records inside it. The list
   // keeps the candidates' (start, -end) order, so starts only move forward.
-  size_t lo = 0, synthetic = 0;
-  for (size_t j = 0; j < o.size(); ++j) {
-    if (o.source[j] == kSynthetic) {
-      uint32_t r = o.synthetic_record[synthetic++];
-      keep(j, CpuBytes(mem, r), DeviceBytes(mem, r));
-      continue;
+  auto for_each_bytes = [&](auto&& visit) {
+    size_t lo = 0, synthetic = 0;
+    for (size_t j = 0; j < o.size(); ++j) {
+      if (o.source[j] == kSynthetic) {
+        uint32_t r = o.synthetic_record[synthetic++];
+        visit(j, CpuBytes(mem, r), DeviceBytes(mem, r));
+        continue;
+      }
+      if (o.device_type[j] != DeviceType::kCPU) continue;
+      uint32_t e = o.source[j].value;
+      size_t hi = RecordsInside(by_time.ts, ev.start_ns[e], ev.end_ns[e], &lo);
+      if (lo >= hi) continue;
+      visit(j, static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]),
+            static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]));
     }
-    if (o.device_type[j] != DeviceType::kCPU) continue;
-    uint32_t e = o.source[j].value;
-    size_t hi = RecordsInside(sums.ts, ev.start_ns[e], ev.end_ns[e], &lo);
-    if (lo >= hi) continue;
-    keep(j, static_cast<int64_t>(sums.cpu_prefix[hi] - sums.cpu_prefix[lo]),
-         static_cast<int64_t>(sums.cuda_prefix[hi] - sums.cuda_prefix[lo]));
-  }
+  };
+  // Most events have no record inside them: only those that have bytes keep them. The events
+  // that do are marked first, so that the values are made at their size (a growing array would
+  // hold two copies at once, at the list's peak).
+  SparseRows<FunctionEventList::MemoryBytes> bytes(o.size());
+  for_each_bytes([&](size_t j, int64_t cpu, int64_t cuda) {
+    if (cpu != 0 || cuda != 0) bytes.Mark(j);
+  });
   bytes.Seal();
+  for_each_bytes([&](size_t j, int64_t cpu, int64_t cuda) {
+    if (cpu != 0 || cuda != 0) bytes.At(j) = {cpu, cuda};
+  });
   o.cpu_memory.clear();
   o.cuda_memory.clear();
   o.memory = std::move(bytes);

@@ -36,7 +36,7 @@ void BuildTree(Candidates* candidates) {
   std::unordered_map<uint32_t, std::vector<OpenEvent>> open;
   std::vector<OpenEvent>* stack = nullptr;
   uint32_t stack_thread = UINT32_MAX;
-  std::vector<uint32_t> child_count(n, 0);
+  c.child_count.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
     // Async events stay out of the tree (PyTorch's _populate_cpu_children).
     if (!c.IsCpu(i) || c.IsAsync(i)) continue;
@@ -63,18 +63,12 @@ void BuildTree(Candidates* candidates) {
         stack->pop_back();
       } else {
         c.parent[i] = static_cast<int32_t>(p.index);
-        ++child_count[p.index];
+        if (c.child_count[p.index] < 2) ++c.child_count[p.index];
         break;
       }
     }
     stack->push_back({i, end});
   }
-  c.child_begin.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) c.child_begin[i + 1] = c.child_begin[i] + child_count[i];
-  c.child_index.resize(c.child_begin[n]);
-  std::vector<uint32_t> fill(c.child_begin.begin(), c.child_begin.end() - 1);
-  for (uint32_t i = 0; i < n; ++i)
-    if (c.parent[i] >= 0 && !c.Hidden(i)) c.child_index[fill[c.parent[i]]++] = i;
 }
 
 void AssignScopes(Candidates* candidates) {
@@ -111,34 +105,27 @@ void RemoveDuplicates(Candidates* candidates) {
   Candidates& c = *candidates;
   // _remove_dup_nodes in one pass: parents precede children in this order, so a chain of
   // same-name single children collapses as it is walked, and a second pass would find nothing.
+  // A removed node's children become its parent's as they are reached: their parent, removed,
+  // was itself given a kept parent when it was reached.
   size_t n = c.size();
   c.removed.assign(n, 0);
-  // Every node owns its own list and kernels until a duplicate is removed (most traces have
-  // none): only then are the owners written out.
-  c.list_owner.clear();
+  // Every node owns its own kernels until a duplicate is removed (most traces have none): only
+  // then are the owners written out.
   c.kernel_owner.clear();
-  auto list_size = [&](uint32_t i) {
-    uint32_t owner = OwnerOf(c.list_owner, i);
-    return c.child_begin[owner + 1] - c.child_begin[owner];
-  };
   for (uint32_t i = 0; i < n; ++i) {
     if (c.Hidden(i)) {
       c.removed[i] = 1;
       continue;
     }
     int32_t p = c.parent[i];
-    if (p < 0 || c.NameOf(p) != c.NameOf(i) || list_size(p) != 1) continue;
-    if (c.list_owner.empty()) {
-      c.list_owner.resize(n);
+    if (p >= 0 && c.removed[p]) c.parent[i] = p = c.parent[p];
+    if (p < 0 || c.NameOf(p) != c.NameOf(i) || c.child_count[p] != 1) continue;
+    if (c.kernel_owner.empty()) {
       c.kernel_owner.resize(n);
-      std::iota(c.list_owner.begin(), c.list_owner.end(), 0u);
       std::iota(c.kernel_owner.begin(), c.kernel_owner.end(), 0u);
     }
-    c.list_owner[p] = c.list_owner[i];
-    c.kernel_owner[p] = c.kernel_owner[i];  // lift kernels up (replacing the parent's, as PyTorch)
-    uint32_t owner = c.list_owner[i];
-    for (uint32_t k = c.child_begin[owner]; k < c.child_begin[owner + 1]; ++k)
-      c.parent[c.child_index[k]] = p;
+    c.child_count[p] = c.child_count[i];    // the parent takes the node's children
+    c.kernel_owner[p] = c.kernel_owner[i];  // and its kernels (replacing its own, as PyTorch)
     c.removed[i] = 1;
     ++c.removed_duplicates;
   }
