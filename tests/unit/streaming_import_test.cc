@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <vector>
 
 #include "fmt/format.h"
 #include "profana/base/gzip_writer.h"
@@ -14,6 +16,7 @@
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/io/native_writer.h"
+#include "profana/passes/function_events.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -160,6 +163,36 @@ TEST_CASE("streamed import hands damaged or odd input back to the whole-file imp
   CHECK(attempt.trace->events.size() == 1);
 }
 
+namespace {
+
+// A trace read whole, read streamed with columns left unread, and its native file (of the whole
+// model) loaded with the same columns unread.
+struct ReadThreeWays {
+  ReadThreeWays(const std::string& file, const profana::UnreadColumns& unread)
+      : native((fs::temp_directory_path() / "profana_unread_test.pfa").string()) {
+    StreamOptions leave;
+    leave.unread = unread;
+    all = profana::json::StreamChromeJson(file, {});
+    some = profana::json::StreamChromeJson(file, leave);
+    REQUIRE(all.trace);
+    REQUIRE(some.trace);
+    WriteFile(native, profana::native::WriteNative(*all.trace));
+    profana::LoadOptions load;
+    load.unread = unread;
+    auto loaded = profana::LoadTrace(native, load);
+    REQUIRE(loaded.ok());
+    mapped = std::move(*loaded);
+  }
+  ~ReadThreeWays() { fs::remove(native); }
+  std::vector<const profana::Trace*> unread() const { return {&*some.trace, &mapped->trace}; }
+
+  std::string native;
+  profana::json::StreamAttempt all, some;
+  std::optional<profana::LoadedTrace> mapped;
+};
+
+}  // namespace
+
 TEST_CASE(
     "columns a command leaves unread are one value each, whatever the format; the rest is "
     "the model as read",
@@ -169,25 +202,14 @@ TEST_CASE(
       "traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   profana::UnreadColumns unread;
   unread.input_shapes = unread.stacks = unread.collectives = unread.flows = true;
-  StreamOptions leave;
-  leave.unread = unread;
-  auto all = profana::json::StreamChromeJson(file, {});
-  auto some = profana::json::StreamChromeJson(file, leave);
-  REQUIRE(all.trace);
-  REQUIRE(some.trace);
-  // The native file of the whole model, loaded with the same columns unread.
-  std::string native = (fs::temp_directory_path() / "profana_unread_test.pfa").string();
-  WriteFile(native, profana::native::WriteNative(*all.trace));
-  profana::LoadOptions load;
-  load.unread = unread;
-  auto mapped = profana::LoadTrace(native, load);
-  REQUIRE(mapped.ok());
-  const profana::EventTable& a = all.trace->events;
+  ReadThreeWays read(file, unread);
+  const profana::Trace& all = *read.all.trace;
+  const profana::EventTable& a = all.events;
   CHECK_FALSE(a.input_shapes.is_uniform());
   CHECK_FALSE(a.stack.is_uniform());
-  CHECK(all.trace->flows.size() > 0);
-  CHECK(all.trace->stacks.size() > 1);
-  for (const profana::Trace* t : {&*some.trace, &mapped->trace}) {
+  CHECK(all.flows.size() > 0);
+  CHECK(all.stacks.size() > 1);
+  for (const profana::Trace* t : read.unread()) {
     const profana::EventTable& b = t->events;
     CHECK(b.size() == a.size());
     CHECK(b.input_shapes.is_uniform());
@@ -199,7 +221,7 @@ TEST_CASE(
     CHECK(b.stack[0].value == 0);
     CHECK(b.sequence_nr[0] == -1);
     // Flows are counted, not kept.
-    CHECK(t->flows.size() == all.trace->flows.size());
+    CHECK(t->flows.size() == all.flows.size());
     CHECK(t->flows.id.is_uniform());
     // Everything else is the model as read.
     CHECK(b.name == a.name);
@@ -211,9 +233,51 @@ TEST_CASE(
     CHECK(b.external_id == a.external_id);
     CHECK(b.correlation == a.correlation);
     CHECK(b.device == a.device);
-    CHECK(t->stacks.size() == all.trace->stacks.size());
+    CHECK(t->stacks.size() == all.stacks.size());
     CHECK(t->diagnostics.CountAtLeast(profana::Severity::kInfo) ==
-          all.trace->diagnostics.CountAtLeast(profana::Severity::kInfo));
+          all.diagnostics.CountAtLeast(profana::Severity::kInfo));
   }
-  fs::remove(native);
+}
+
+TEST_CASE(
+    "[memory] records' addresses, totals and device ids can be left unread: the bytes each event "
+    "holds are the same",
+    "[streaming]") {
+  // A live PyTorch 2.11 session with profile_memory: records with every field.
+  std::string file = profana::test::TestData("live/mlp_train/all/trace.json.gz");
+  profana::UnreadColumns unread;
+  unread.memory_details = true;
+  ReadThreeWays read(file, unread);
+  const profana::Trace& all = *read.all.trace;
+  const profana::MemoryTable& a = all.memory;
+  REQUIRE(a.size() > 0);
+  CHECK_FALSE(a.addr.is_uniform());
+  CHECK_FALSE(a.total_allocated.is_uniform());
+  CHECK_FALSE(a.total_reserved.is_uniform());
+  profana::passes::FunctionEventList from_all = profana::passes::BuildFunctionEvents(all);
+  for (const profana::Trace* t : read.unread()) {
+    const profana::MemoryTable& b = t->memory;
+    CHECK(b.size() == a.size());
+    CHECK(b.addr.is_uniform());
+    CHECK(b.total_allocated.is_uniform());
+    CHECK(b.total_reserved.is_uniform());
+    CHECK(b.device_id.is_uniform());
+    CHECK(b.addr[0] == profana::kNoId);
+    CHECK(b.total_reserved[b.size() - 1] == profana::kNoId);
+    CHECK(b.device_id[0] == -1);
+    CHECK(b.ts_ns == a.ts_ns);
+    CHECK(b.thread == a.thread);
+    CHECK(b.bytes == a.bytes);
+    CHECK(b.device_type == a.device_type);
+    CHECK(t->events.start_ns == all.events.start_ns);
+    profana::passes::FunctionEventList e = profana::passes::BuildFunctionEvents(*t);
+    REQUIRE(e.size() == from_all.size());
+    size_t with_bytes = 0;
+    for (size_t i = 0; i < e.size(); ++i) {
+      CHECK(e.CpuMemory(i) == from_all.CpuMemory(i));
+      CHECK(e.CudaMemory(i) == from_all.CudaMemory(i));
+      with_bytes += e.CpuMemory(i) != 0 || e.CudaMemory(i) != 0;
+    }
+    CHECK(with_bytes > 0);
+  }
 }

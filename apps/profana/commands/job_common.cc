@@ -121,6 +121,7 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
   unread.input_shapes = !raw && !keys.group_by_input_shape;
   unread.stacks = !raw && keys.group_by_stack_n <= 0;
   unread.collectives = true;
+  unread.memory_details = !raw;
   return unread;
 }
 

@@ -268,9 +268,13 @@ struct UnreadColumns {
   bool stacks = false;  // stack, and sequence_nr and fwd_thread, which carry stacks to backward ops
   bool collectives = false;  // comm
   bool flows = false;        // every column of the flow table (its rows are still counted)
+  // [memory] records' addr, total_allocated, total_reserved and device_id (their times, threads,
+  // bytes and device types are read)
+  bool memory_details = false;
 };
 
-// Makes the columns `unread` names uniform: events' at their absent values, flows' at 0.
+// Makes the columns `unread` names uniform: events' and memory records' at their absent values,
+// flows' at 0.
 void LeaveUnread(const UnreadColumns& unread, Trace* trace);
 
 // Sets metadata.origin from the (sorted) events, unless the times are relative: the profiler's

@@ -117,6 +117,15 @@ void LeaveUnread(const UnreadColumns& unread, Trace* trace) {
     t->fwd_thread = Column<int32_t>::Uniform(n, 0);
   }
   if (unread.collectives) t->comm = Column<StringId>::Uniform(n, StringId(0));
+  if (unread.memory_details) {
+    MemoryTable& m = trace->memory;
+    size_t records = m.size();
+    const TraceBuilder::Memory absent;
+    m.addr = Column<int64_t>::Uniform(records, absent.addr);
+    m.total_allocated = Column<int64_t>::Uniform(records, absent.total_allocated);
+    m.total_reserved = Column<int64_t>::Uniform(records, absent.total_reserved);
+    m.device_id = Column<int16_t>::Uniform(records, absent.device_id);
+  }
 }
 
 // The columns of args start as one absent value each: a trace that never writes an arg (no
@@ -265,11 +274,13 @@ void TraceBuilder::AddMemory(const Memory& m) {
   t.ts_ns.push_back(m.ts_ns);
   t.thread.push_back(m.thread);
   t.bytes.push_back(m.bytes);
-  t.addr.push_back(m.addr);
-  t.total_allocated.push_back(m.total_allocated);
-  t.total_reserved.push_back(m.total_reserved);
   t.device_type.push_back(m.device_type);
-  t.device_id.push_back(m.device_id);
+  // An unread column counts its absent value: it stays uniform.
+  const Memory& absent = unread_.memory_details ? Memory{} : m;
+  t.addr.push_back(absent.addr);
+  t.total_allocated.push_back(absent.total_allocated);
+  t.total_reserved.push_back(absent.total_reserved);
+  t.device_id.push_back(absent.device_id);
 }
 
 void TraceBuilder::AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category,
