@@ -2,13 +2,19 @@
 // as text, one CSV, a JSON array), a job's per-rank stacks, why stacks are empty, which output
 // `stacks` prints, the memory views each format needs, convert's target from a file name, and
 // the first bytes a budget file may start with. Hand-made inputs; expected values in comments.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
+#include "profana/base/input_buffer.h"
+#include "profana/base/output_sink.h"
+#include "profana/importers/importer.h"
 #include "profana/io/convert_target.h"
 #include "profana/job/rank_summary.h"
 #include "profana/passes/budget.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/stacks.h"
 #include "profana/reporters/job_table_reporter.h"
 #include "profana/reporters/memory_output.h"
 #include "profana/reporters/stacks_reporter.h"
@@ -138,4 +144,81 @@ TEST_CASE("memory views per format; convert targets; a budget's first bytes", "[
   CHECK(passes::CouldStartBudget("   "));  // more bytes may follow
   CHECK_FALSE(passes::CouldStartBudget(std::string(4, '\0')));
   CHECK_FALSE(passes::CouldStartBudget("[1]"));
+}
+
+namespace {
+
+// Records each write: how export_stacks' lines reach the output.
+class ChunkSink final : public profana::OutputSink {
+ public:
+  profana::Status Write(std::string_view bytes) override {
+    text.append(bytes);
+    largest = std::max(largest, bytes.size());
+    ++writes;
+    return profana::Status::Ok();
+  }
+  std::string text;
+  size_t largest = 0, writes = 0;
+};
+
+}  // namespace
+
+namespace {
+
+struct TraceSamples {
+  profana::LoadedTrace loaded;
+  passes::StackSamples samples;
+};
+
+TraceSamples SamplesOf(const std::string& file, passes::StackSource source) {
+  auto loaded = profana::LoadTrace(profana::test::TestData(file));
+  REQUIRE(loaded.ok());
+  TraceSamples out{std::move(*loaded), {}};
+  auto events = passes::BuildFunctionEvents(out.loaded.trace);
+  out.samples =
+      passes::ComputeStackSamples(out.loaded.trace, events, source, passes::StackMetric::kSelfCpu);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("export_stacks' lines are written as they are made, in chunks of about 1 MiB",
+          "[reporters]") {
+  // PyTorch 2.x's export_stacks of a real MI300X trace (testdata/pytorch2), byte for byte.
+  TraceSamples rocm =
+      SamplesOf("traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz",
+                passes::StackSource::kPython);
+  ChunkSink small;
+  REQUIRE(report::WriteCollapsed(rocm.loaded.trace, rocm.samples, report::StackUnit::kMicros, {},
+                                 &small)
+              .ok());
+  auto want = profana::ReadInput(profana::test::TestData(
+      "pytorch2/rocm_mi300_memory_stack/stacks_verbose_self_cpu_time_total.txt.gz"));
+  REQUIRE(want.ok());
+  CHECK(small.text == want->view());
+  CHECK(small.writes == 1);
+  // A 2021 ResNet-50 trace with stacks: 27 MB of lines, a line per sample with a weight.
+  TraceSamples resnet = SamplesOf(
+      "traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+      passes::StackSource::kAuto);
+  ChunkSink sink;
+  REQUIRE(report::WriteCollapsed(resnet.loaded.trace, resnet.samples, report::StackUnit::kMicros,
+                                 {}, &sink)
+              .ok());
+  size_t lines = 0;
+  for (size_t i = 0; i < resnet.samples.stack.size(); ++i)
+    lines += resnet.samples.weight_us[i] > 0 && resnet.samples.stack[i].value != 0;
+  CHECK(Count(sink.text, "\n") == lines);
+  CHECK(sink.text.size() > 20 * ChunkedOutput::kChunkBytes);
+  CHECK(sink.writes > 20);
+  CHECK(sink.largest < ChunkedOutput::kChunkBytes + 64 * 1024);
+  // Labels (--fold-instances; short paths) relabel each line's stack as it is written.
+  for (report::FrameLabels labels : {report::FrameLabels{true, false}, {false, true}}) {
+    ChunkSink relabelled;
+    REQUIRE(report::WriteCollapsed(resnet.loaded.trace, resnet.samples, report::StackUnit::kMicros,
+                                   labels, &relabelled)
+                .ok());
+    CHECK(relabelled.text == report::RelabelLines(sink.text, labels));
+    if (labels.short_paths) CHECK(relabelled.text.size() < sink.text.size());
+  }
 }

@@ -1,5 +1,7 @@
 // profana stacks: flamegraph input (PyTorch's export_stacks, merged, differential) and an
 // interactive SVG, from Python stacks or from the op tree.
+#include <optional>
+
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
@@ -29,18 +31,24 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
                                  a.common.format == OutputFormat::kJson, !a.svg.empty());
   std::vector<int64_t> ranks;
   std::string input = job ? fmt::format("{}", fmt::join(files, " ")) : files[0];
-  PROFANA_ASSIGN_OR_RETURN(report::StacksText first,
-                           job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
-                               : LoadStacks(files[0], a.common, ctx, r));
+  // One trace's export_stacks lines (a line per event: hundreds of MB with Python stacks) are
+  // written from its samples as they are made, never held whole.
+  bool stream = !a.diff && !job && r.per_event;
+  std::optional<TraceStackSamples> one;
+  report::StacksText first;
+  if (stream) {
+    PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
+    first = report::ShapeStacks(one->trace, one->samples, r.unit, false, r.merged, r.display);
+  } else {
+    PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
+                                        : LoadStacks(files[0], a.common, ctx, r));
+  }
   report::StacksText second;
   if (a.diff) {
     PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(files[1], a.common, ctx, r));
     input = fmt::format("{} vs {}", files[0], files[1]);
   }
   if (a.fold_instances) report::FoldStackInstances(&first), report::FoldStackInstances(&second);
-  std::string text = a.diff ? report::FormatDiff(first.merged, second.merged)
-                            : report::FormatStacksAs(a.common.format, a.merge || job, first, input,
-                                                     r.metric, r.unit, ranks);
   if (!a.svg.empty()) {
     CommonOptions svg_out = a.common;
     svg_out.output = a.svg;
@@ -51,6 +59,14 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
              svg_out, ctx));
     if (a.common.output.empty()) return Status::Ok();  // the SVG was what was asked for
   }
+  if (stream)
+    return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
+      return report::WriteCollapsed(one->trace, one->samples, r.unit, {a.fold_instances, false},
+                                    sink);
+    });
+  std::string text = a.diff ? report::FormatDiff(first.merged, second.merged)
+                            : report::FormatStacksAs(a.common.format, a.merge || job, first, input,
+                                                     r.metric, r.unit, ranks);
   return Emit(std::move(text), a.common, ctx);
 }
 

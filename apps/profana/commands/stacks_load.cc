@@ -16,20 +16,28 @@ StacksRequest ShapeRequest(StacksRequest r, const std::string& unit, bool merge,
   return r;
 }
 
+Result<TraceStackSamples> LoadStackSamples(const std::string& file, const CommonOptions& options,
+                                           Context& ctx, const StacksRequest& r) {
+  std::optional<FunctionEventIndex> index;
+  TraceStackSamples out;
+  PROFANA_ASSIGN_OR_RETURN(out.trace, LoadForCommand(file, options, ctx, &index));
+  Stopwatch clock;
+  passes::FunctionEventList events = BuildEventsForCommand(out.trace, index, options, ctx);
+  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
+  out.samples = passes::ComputeStackSamples(out.trace, events, r.source, r.metric);
+  ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", out.samples.stack.size(),
+                out.samples.trie.size() - 1, clock.Lap());
+  if (std::string why = report::EmptyStacksReason(out.samples, r.metric); !why.empty())
+    ctx.log.Warn("{}: {}", InputName(file), why);
+  return out;
+}
+
 Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& r) {
-  std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(file, options, ctx, &index));
+  PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(file, options, ctx, r));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, options, ctx);
-  ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
-  passes::StackSamples samples = passes::ComputeStackSamples(trace, events, r.source, r.metric);
-  ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", samples.stack.size(),
-                samples.trie.size() - 1, clock.Lap());
-  if (std::string why = report::EmptyStacksReason(samples, r.metric); !why.empty())
-    ctx.log.Warn("{}: {}", InputName(file), why);
   report::StacksText out =
-      report::ShapeStacks(trace, samples, r.unit, r.per_event, r.merged, r.display);
+      report::ShapeStacks(s.trace, s.samples, r.unit, r.per_event, r.merged, r.display);
   ctx.log.Debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
                 out.merged.size(), clock.Lap());
   return out;

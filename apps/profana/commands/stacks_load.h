@@ -27,7 +27,16 @@ struct StacksRequest {
 StacksRequest ShapeRequest(StacksRequest request, const std::string& unit, bool merge, bool json,
                            bool svg);
 
+// One trace and its stack samples (which name the trace's strings).
+struct TraceStackSamples {
+  Trace trace;
+  passes::StackSamples samples;
+};
+
 // One trace: loads it and computes its samples; warns in one line why a result is empty.
+Result<TraceStackSamples> LoadStackSamples(const std::string& file, const CommonOptions& options,
+                                           Context& ctx, const StacksRequest& request);
+// The same, shaped as `request` asks.
 Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& request);
 

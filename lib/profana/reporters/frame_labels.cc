@@ -40,9 +40,7 @@ std::string ShortFramePath(std::string_view frame) {
   return std::string(frame.substr(cut));
 }
 
-namespace {
-
-std::string Relabel(std::string_view stack, FrameLabels labels) {
+std::string RelabelStack(std::string_view stack, FrameLabels labels) {
   std::string out;
   size_t pos = 0;
   while (pos <= stack.size()) {
@@ -58,13 +56,11 @@ std::string Relabel(std::string_view stack, FrameLabels labels) {
   return out;
 }
 
-}  // namespace
-
 std::map<std::string, int64_t> RelabelStacks(const std::map<std::string, int64_t>& merged,
                                              FrameLabels labels) {
   if (!labels.fold_instances && !labels.short_paths) return merged;
   std::map<std::string, int64_t> out;
-  for (const auto& [stack, weight] : merged) out[Relabel(stack, labels)] += weight;
+  for (const auto& [stack, weight] : merged) out[RelabelStack(stack, labels)] += weight;
   return out;
 }
 
@@ -81,7 +77,7 @@ std::string RelabelLines(std::string_view lines, FrameLabels labels) {
     if (space == std::string_view::npos) {
       out += line;
     } else {
-      out += Relabel(line.substr(0, space), labels);
+      out += RelabelStack(line.substr(0, space), labels);
       out += line.substr(space);
     }
     if (end < lines.size()) out.push_back('\n');

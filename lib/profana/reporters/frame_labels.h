@@ -25,6 +25,8 @@ struct FrameLabels {
   bool fold_instances = false;
   bool short_paths = false;
 };
+// Every frame of one stack ("a;b;c") relabelled.
+std::string RelabelStack(std::string_view stack, FrameLabels labels);
 // Every frame of every stack relabelled; stacks that become equal are summed.
 std::map<std::string, int64_t> RelabelStacks(const std::map<std::string, int64_t>& merged,
                                              FrameLabels labels);

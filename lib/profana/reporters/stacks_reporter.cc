@@ -65,20 +65,34 @@ std::string FrameText(const Trace& trace, const passes::StackSamples& samples, S
   return Printable(text);
 }
 
-std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
-                            StackUnit unit) {
+Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
+                      FrameLabels labels, OutputSink* sink) {
   StackText text(trace, samples, true);
-  std::string out;
+  bool relabel = labels.fold_instances || labels.short_paths;
+  ChunkedOutput out(sink);
   char number[24];
   for (size_t i = 0; i < samples.stack.size(); ++i) {
     int64_t w = Weight(samples, i, unit);
     if (w <= 0 || samples.stack[i].value == 0) continue;
     const std::string& stack = text.Get(samples.stack[i]);
     auto end = std::to_chars(number, number + sizeof(number), w).ptr;
-    if (out.capacity() < out.size() + stack.size() + 32)
-      out.reserve(std::max(out.capacity() * 2, size_t{1} << 20));
-    out.append(stack).append(1, ' ').append(number, end).append(1, '\n');
+    std::string& line = *out.text();
+    if (relabel)
+      line.append(RelabelStack(stack, labels));
+    else
+      line.append(stack);
+    line.append(1, ' ');
+    line.append(number, end).append(1, '\n');
+    out.MaybeFlush();
   }
+  return out.Finish();
+}
+
+std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
+                            StackUnit unit) {
+  std::string out;
+  StringSink sink(&out);
+  static_cast<void>(WriteCollapsed(trace, samples, unit, {}, &sink));  // a string takes all
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/output_sink.h"
 #include "profana/job/rank_summary.h"
 #include "profana/model/trace.h"
 #include "profana/passes/stacks.h"
@@ -18,6 +19,10 @@ namespace profana::report {
 enum class StackUnit { kMicros, kNanos };  // integer microseconds (PyTorch's) or nanoseconds
 
 // One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
+// Written to `sink` as it is made (a line per event runs to hundreds of MB on traces with
+// stacks); `labels` relabel every stack (--fold-instances).
+Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
+                      FrameLabels labels, OutputSink* sink);
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
                             StackUnit unit);
 // Distinct stack text -> summed weight of the lines FormatCollapsed would print. Without
