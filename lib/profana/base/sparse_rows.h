@@ -22,6 +22,8 @@ class SparseRows {
   bool empty() const { return values_.empty(); }
   size_t count() const { return values_.size(); }
 
+  // Room for `values` values (Append's), when their number is known or bounded beforehand.
+  void Reserve(size_t values) { values_.reserve(values); }
   // Either build by Append, in rising row order, then Seal...
   void Append(size_t row, const V& value) {
     words_[row >> 6] |= uint64_t{1} << (row & 63);

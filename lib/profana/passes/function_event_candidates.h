@@ -41,6 +41,9 @@ enum class CandidateOrigin : uint8_t { kEvent, kAnnotation, kMemoryRecord };
 struct MemoryRecordsByTime {
   std::vector<uint32_t> order;  // record indices, by time (stable)
   std::vector<int64_t> ts;      // their times
+  // The candidates with a record inside and the [memory] events made (AddMemoryEvents): no fewer
+  // than the list's events with bytes, whose values are then made at their size in one pass.
+  size_t events_holding = 0;
 };
 MemoryRecordsByTime SortMemoryRecords(const MemoryTable& mem);
 

@@ -54,7 +54,7 @@ MemoryRecordsByTime SortMemoryRecords(const MemoryTable& mem) {
 void AddMemoryEvents(Candidates* candidates) {
   Candidates& c = *candidates;
   const MemoryTable& mem = c.trace.memory;
-  const MemoryRecordsByTime& by_time = c.memory;
+  MemoryRecordsByTime& by_time = c.memory;
   size_t n_events = c.size();
   if (mem.size() == 0) return;
   std::vector<int32_t> cover(mem.size() + 1, 0);  // difference array: records inside some event
@@ -65,6 +65,7 @@ void AddMemoryEvents(Candidates* candidates) {
     if (lo >= hi) continue;
     ++cover[lo];
     --cover[hi];
+    ++by_time.events_holding;
   }
   // Records inside no event become top-level [memory] events, appended in record order and
   // then merged by the same stable (start, -end) sort PyTorch applies.
@@ -75,6 +76,7 @@ void AddMemoryEvents(Candidates* candidates) {
     if (depth == 0) uncovered.push_back(by_time.order[k]);
   }
   std::sort(uncovered.begin(), uncovered.end());
+  by_time.events_holding += uncovered.size();
   if (uncovered.empty()) return;
   // The importer interns "[memory]" with the records; a trace without it names them "".
   c.trace.strings.Find("[memory]", &c.memory_name);
@@ -122,35 +124,31 @@ void AttributeMemoryBytes(const Trace& trace, const MemoryRecordsByTime& by_time
     cpu_prefix[k + 1] = cpu_prefix[k] + static_cast<uint64_t>(CpuBytes(mem, r));
     cuda_prefix[k + 1] = cuda_prefix[k] + static_cast<uint64_t>(DeviceBytes(mem, r));
   }
+  // Most events have no record inside them: only those that have bytes keep them, made at their
+  // size (no more than the events holding records, counted before the tree was built): a growing
+  // array would hold two copies at once, at the list's peak.
+  SparseRows<FunctionEventList::MemoryBytes> bytes(o.size());
+  bytes.Reserve(by_time.events_holding);
+  auto keep = [&](size_t j, int64_t cpu, int64_t cuda) {
+    if (cpu != 0 || cuda != 0) bytes.Append(j, {cpu, cuda});
+  };
   // A [memory] event has its own record's bytes; a CPU event the records inside it. The list
   // keeps the candidates' (start, -end) order, so starts only move forward.
-  auto for_each_bytes = [&](auto&& visit) {
-    size_t lo = 0, synthetic = 0;
-    for (size_t j = 0; j < o.size(); ++j) {
-      if (o.source[j] == kSynthetic) {
-        uint32_t r = o.synthetic_record[synthetic++];
-        visit(j, CpuBytes(mem, r), DeviceBytes(mem, r));
-        continue;
-      }
-      if (o.device_type[j] != DeviceType::kCPU) continue;
-      uint32_t e = o.source[j].value;
-      size_t hi = RecordsInside(by_time.ts, ev.start_ns[e], ev.end_ns[e], &lo);
-      if (lo >= hi) continue;
-      visit(j, static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]),
-            static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]));
+  size_t lo = 0, synthetic = 0;
+  for (size_t j = 0; j < o.size(); ++j) {
+    if (o.source[j] == kSynthetic) {
+      uint32_t r = o.synthetic_record[synthetic++];
+      keep(j, CpuBytes(mem, r), DeviceBytes(mem, r));
+      continue;
     }
-  };
-  // Most events have no record inside them: only those that have bytes keep them. The events
-  // that do are marked first, so that the values are made at their size (a growing array would
-  // hold two copies at once, at the list's peak).
-  SparseRows<FunctionEventList::MemoryBytes> bytes(o.size());
-  for_each_bytes([&](size_t j, int64_t cpu, int64_t cuda) {
-    if (cpu != 0 || cuda != 0) bytes.Mark(j);
-  });
+    if (o.device_type[j] != DeviceType::kCPU) continue;
+    uint32_t e = o.source[j].value;
+    size_t hi = RecordsInside(by_time.ts, ev.start_ns[e], ev.end_ns[e], &lo);
+    if (lo >= hi) continue;
+    keep(j, static_cast<int64_t>(cpu_prefix[hi] - cpu_prefix[lo]),
+         static_cast<int64_t>(cuda_prefix[hi] - cuda_prefix[lo]));
+  }
   bytes.Seal();
-  for_each_bytes([&](size_t j, int64_t cpu, int64_t cuda) {
-    if (cpu != 0 || cuda != 0) bytes.At(j) = {cpu, cuda};
-  });
   o.cpu_memory.clear();
   o.cuda_memory.clear();
   o.memory = std::move(bytes);
