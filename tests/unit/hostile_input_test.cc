@@ -294,3 +294,25 @@ TEST_CASE("a phase or key written with escapes or spaces reads as plainly writte
     CHECK(table.out.find(name) != std::string::npos);
   CHECK(table.out.find("    d ") == std::string::npos);
 }
+
+TEST_CASE("a phase of other than one character is named whole in the warning", "[hostile]") {
+  std::string long_ph(40, 'Q');
+  Temp t("phases.json",
+         Trace(Op("aten::mm", 0, 10) +
+               ",\n{\"ph\": \"Xyz\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}" +
+               ",\n{\"ph\": \"\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2}" +
+               ",\n{\"ph\": \"" + long_ph + "\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, " +
+               "\"ts\": 3}" +
+               ",\n{\"ph\": \"?\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 4}"));
+  auto info = Run({"info", t.path});
+  REQUIRE(info.code == 0);
+  CHECK(info.out.find("unknown_phase                   4") != std::string::npos);
+  CHECK(info.out.find("event #1: ph \"Xyz\"") != std::string::npos);
+  CHECK(info.out.find("event #2: ph \"\"") != std::string::npos);
+  CHECK(info.out.find("event #3: ph \"" + long_ph.substr(0, 32) + "\"") != std::string::npos);
+  CHECK(info.out.find("event #4: ph \"?\"") != std::string::npos);
+  // The table is the op's alone.
+  auto table = Run({"table", t.path, "--format", "json"});
+  REQUIRE(table.code == 0);
+  CHECK(table.out.find("\"total_rows\": 1,") != std::string::npos);
+}

@@ -191,7 +191,10 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       if (s.flow_id != kNoId) b_->AddFlow(s.flow_id, s.ts_ns, thread, s.cat, s.ph == 's');
       return;
     default:
-      diag.Add(DiagnosticKind::kUnknownPhase, offset, index, fmt::format("ph \"{}\"", s.ph));
+      // A phase of other than one character is named whole (its first 32 bytes).
+      diag.Add(DiagnosticKind::kUnknownPhase, offset, index,
+               s.ph_is_text ? fmt::format("ph \"{}\"", b_->str(s.ph_text).substr(0, 32))
+                            : fmt::format("ph \"{}\"", s.ph));
       return;
   }
 }

@@ -315,6 +315,7 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
         if ((err = ReadString(v, &ph, &s, "ph"))) return err;
         std::string_view text = pool_->Get(ph);
         s.ph = text.size() == 1 ? text[0] : '?';
+        if (text.size() != 1) s.ph_is_text = true, s.ph_text = ph;  // for the message
         if (plain && text.size() == 1 && text[0] == static_cast<char>(c))
           phases_interned_[c / 64] |= uint64_t{1} << (c % 64);
         break;

@@ -21,7 +21,9 @@ namespace profana::json {
 // so an event cut off by truncation never reaches the builder. Plain data: the streaming
 // importer keeps batches of these and renames their StringIds.
 struct StagedEvent {
-  char ph = 0;
+  char ph = 0;  // '?' for a ph of other than one character, which ph_text then holds
+  bool ph_is_text = false;
+  StringId ph_text;
   StringId name, cat;
   bool has_ts = false, has_dur = false;
   int64_t ts_ns = 0, dur_ns = 0;

@@ -94,7 +94,7 @@ class Merger {
         text_at += length;
       }
       StagedEvent s = batch.events[i];
-      for (StringId* id : {&s.name, &s.cat, &s.pid_text, &s.tid_text, &s.input_shapes,
+      for (StringId* id : {&s.name, &s.cat, &s.ph_text, &s.pid_text, &s.tid_text, &s.input_shapes,
                            &s.call_stack, &s.arg_name, &s.comm})
         *id = remap[id->value];
       ++b_->metadata().raw_events;
