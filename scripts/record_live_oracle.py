@@ -401,6 +401,29 @@ class PinMemoryLoader:
         step()
 
 
+class GPTTrain:
+    """Three training steps of scripts/record_big_trace.py's GPT-style language model (AdamW,
+    bf16 autocast, a pinned non-blocking upload, gradient clipping, an LR schedule, loss.item()
+    each step)."""
+    sched = None
+
+    def params(self):
+        from record_big_trace import PARAMS  # it imports this file: not at the top
+        return dict(PARAMS, iters=3)
+
+    def setup(self):
+        from record_big_trace import Trainer
+        self.trainer = Trainer(DEV)
+
+    def iteration(self):
+        self.trainer.step()
+
+    def run(self, step):
+        for _ in range(3):
+            self.iteration()
+            step()
+
+
 WORKLOADS = {
     # name: (factory, configs)
     "mlp_train": (MLPTrain, ["plain", "all", "verbose"]),
@@ -414,6 +437,7 @@ WORKLOADS = {
     "resnet18_amp": (ResNetAmp, ["plain", "verbose"]),
     "pin_memory_loader": (PinMemoryLoader, ["plain"]),
     "cnn_memory": (CNNTrain, ["memory"]),
+    "gpt_train": (GPTTrain, ["all", "verbose"]),
 }
 
 
