@@ -113,15 +113,13 @@ TEST_CASE("why stacks are empty, and which stacks text is printed", "[reporters]
   CHECK(report::EmptyStacksReason(none, passes::StackMetric::kSelfCpu).empty());
 
   report::StacksText t;
-  t.collapsed = "a;b 3\na;b 4\n";
   t.merged = {{"a;b", 7}};
-  auto as = [&](report::OutputFormat f, bool merged) {
-    return report::FormatStacksAs(f, merged, t, "x.json", passes::StackMetric::kSelfCpu,
+  auto as = [&](report::OutputFormat f) {
+    return report::FormatStacksAs(f, t, "x.json", passes::StackMetric::kSelfCpu,
                                   report::StackUnit::kMicros, {});
   };
-  CHECK(as(report::OutputFormat::kText, false) == t.collapsed);
-  CHECK(as(report::OutputFormat::kText, true) == "a;b 7\n");
-  CHECK(as(report::OutputFormat::kJson, false).find("\"profana.stacks/1\"") != std::string::npos);
+  CHECK(as(report::OutputFormat::kText) == "a;b 7\n");
+  CHECK(as(report::OutputFormat::kJson).find("\"profana.stacks/1\"") != std::string::npos);
   CHECK(report::FlamegraphTitle("x.json", "self_cpu", passes::StackSource::kOps) ==
         "x.json (self_cpu, ops stacks)");
 }

@@ -38,7 +38,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   report::StacksText first;
   if (stream) {
     PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
-    first = report::ShapeStacks(one->trace, one->samples, r.unit, false, r.merged, r.display);
+    first = report::ShapeStacks(one->trace, one->samples, r.unit, r.merged, r.display);
   } else {
     PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                         : LoadStacks(files[0], a.common, ctx, r));
@@ -64,9 +64,9 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
       return report::WriteCollapsed(one->trace, one->samples, r.unit, {a.fold_instances, false},
                                     sink);
     });
-  std::string text = a.diff ? report::FormatDiff(first.merged, second.merged)
-                            : report::FormatStacksAs(a.common.format, a.merge || job, first, input,
-                                                     r.metric, r.unit, ranks);
+  std::string text =
+      a.diff ? report::FormatDiff(first.merged, second.merged)
+             : report::FormatStacksAs(a.common.format, first, input, r.metric, r.unit, ranks);
   return Emit(std::move(text), a.common, ctx);
 }
 

@@ -36,10 +36,8 @@ Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptio
                                       Context& ctx, const StacksRequest& r) {
   PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(file, options, ctx, r));
   Stopwatch clock;
-  report::StacksText out =
-      report::ShapeStacks(s.trace, s.samples, r.unit, r.per_event, r.merged, r.display);
-  ctx.log.Debug("stack text: {} bytes, {} merged stacks in {:.1f} ms", out.collapsed.size(),
-                out.merged.size(), clock.Lap());
+  report::StacksText out = report::ShapeStacks(s.trace, s.samples, r.unit, r.merged, r.display);
+  ctx.log.Debug("stacks merged: {} in {:.1f} ms", out.merged.size(), clock.Lap());
   return out;
 }
 

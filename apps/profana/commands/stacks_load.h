@@ -36,7 +36,7 @@ struct TraceStackSamples {
 // One trace: loads it and computes its samples; warns in one line why a result is empty.
 Result<TraceStackSamples> LoadStackSamples(const std::string& file, const CommonOptions& options,
                                            Context& ctx, const StacksRequest& request);
-// The same, shaped as `request` asks.
+// The same, merged as `request` asks (export_stacks' lines are written from the samples).
 Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& request);
 

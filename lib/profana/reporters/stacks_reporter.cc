@@ -187,20 +187,15 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
 }
 
 StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool per_event, bool merged, bool display) {
+                       bool merged, bool display) {
   StacksText out;
   out.source = samples.source;
-  if (per_event) out.collapsed = FormatCollapsed(trace, samples, unit);
   if (merged) out.merged = MergeStacks(trace, samples, unit);
   if (display) out.display = MergeStacks(trace, samples, unit, false);
   return out;
 }
 
-void FoldStackInstances(StacksText* s) {
-  FrameLabels fold{true, false};
-  s->collapsed = RelabelLines(s->collapsed, fold);
-  s->merged = RelabelStacks(s->merged, fold);
-}
+void FoldStackInstances(StacksText* s) { s->merged = RelabelStacks(s->merged, {true, false}); }
 
 std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
                       const std::string& unit, FrameLabels labels) {
@@ -212,12 +207,12 @@ std::string StacksSvg(const StacksText& run, const StacksText* base, const std::
   return FormatFlamegraphSvg(named(run), title, unit, &before);
 }
 
-std::string FormatStacksAs(OutputFormat format, bool merged, const StacksText& stacks,
-                           const std::string& input, passes::StackMetric metric, StackUnit unit,
+std::string FormatStacksAs(OutputFormat format, const StacksText& stacks, const std::string& input,
+                           passes::StackMetric metric, StackUnit unit,
                            const std::vector<int64_t>& ranks) {
   if (format == OutputFormat::kJson)
     return FormatStacksJson(input, metric, stacks.source, unit, stacks.merged, ranks);
-  return merged ? FormatMerged(stacks.merged) : stacks.collapsed;
+  return FormatMerged(stacks.merged);
 }
 
 std::string EmptyStacksReason(const passes::StackSamples& samples, passes::StackMetric metric) {

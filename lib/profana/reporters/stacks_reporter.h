@@ -35,19 +35,18 @@ std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 std::string FormatDiff(const std::map<std::string, int64_t>& base,
                        const std::map<std::string, int64_t>& next);
 
-// One trace's stacks as the commands print them: export_stacks' lines (`per_event`), and the
-// merge (for --merge, --diff, JSON, a whole job and the SVG) when `merged` is asked for.
+// One trace's stacks merged as the commands print them (for --merge, --diff, JSON, a whole job
+// and the SVG) when `merged` is asked for. export_stacks' lines are written by WriteCollapsed.
 struct StacksText {
-  std::string collapsed;
   std::map<std::string, int64_t> merged;
   std::map<std::string, int64_t> display;  // the merge with real spaces, for the SVG (`display`)
   passes::StackSource source = passes::StackSource::kAuto;  // where the stacks came from
 };
 StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool per_event, bool merged, bool display = false);
+                       bool merged, bool display = false);
 
-// --fold-instances: numbered module instances folded into one frame (FoldInstance) in the
-// export_stacks lines and the merge; the display merge is left to StacksSvg.
+// --fold-instances: numbered module instances folded into one frame (FoldInstance) in the merge;
+// the display merge is left to StacksSvg.
 void FoldStackInstances(StacksText* stacks);
 
 // The flamegraph SVG of `run` (a differential from `base` when given): frames named from the
@@ -55,10 +54,10 @@ void FoldStackInstances(StacksText* stacks);
 std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
                       const std::string& unit, FrameLabels labels);
 
-// What `stacks` prints for one result (the differential aside): JSON, the merge (`merged`), or
-// export_stacks' lines. `input` and `ranks` name what the JSON describes.
-std::string FormatStacksAs(OutputFormat format, bool merged, const StacksText& stacks,
-                           const std::string& input, passes::StackMetric metric, StackUnit unit,
+// What `stacks` prints for a merged result (the differential and export_stacks' lines aside):
+// JSON or the merge's lines. `input` and `ranks` name what the JSON describes.
+std::string FormatStacksAs(OutputFormat format, const StacksText& stacks, const std::string& input,
+                           passes::StackMetric metric, StackUnit unit,
                            const std::vector<int64_t>& ranks);
 
 // Why the samples hold nothing to draw, for a warning: no device activity for self_cuda, or no

@@ -190,12 +190,13 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
     case 't':
       if (s.flow_id != kNoId) b_->AddFlow(s.flow_id, s.ts_ns, thread, s.cat, s.ph == 's');
       return;
-    default:
+    default: {
       // A phase of other than one character is named whole (its first 32 bytes).
-      diag.Add(DiagnosticKind::kUnknownPhase, offset, index,
-               s.ph_is_text ? fmt::format("ph \"{}\"", b_->str(s.ph_text).substr(0, 32))
-                            : fmt::format("ph \"{}\"", s.ph));
+      std::string_view ph =
+          s.ph_is_text ? b_->str(s.ph_text).substr(0, 32) : std::string_view(&s.ph, 1);
+      diag.Add(DiagnosticKind::kUnknownPhase, offset, index, fmt::format("ph \"{}\"", ph));
       return;
+    }
   }
 }
 
