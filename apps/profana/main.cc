@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   profana::app::ShareOneHeap();
   bool stdout_closed = profana::app::HoldStandardDescriptors();
   profana::app::RemoveOutputFileOnSignals();
+  profana::app::ReportInputCutShortOnSigbus();
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string out, err;
   profana::app::StandardOutputSink stdout_sink(stdout_closed);

@@ -26,6 +26,19 @@ void OnFatalSignal(int signal) {
   raise(signal);
 }
 
+constexpr char kInputCutShort[] =
+    "profana: error: an input file was cut short while it was being read (another program "
+    "truncated or rewrote it); read it again once it is whole\n";
+
+void OnBusError(int, siginfo_t* info, void*) {
+  // BUS_ADRERR: a mapped page past the end of its file. Anything else returns to the faulting
+  // instruction, which SA_RESETHAND's default action then ends.
+  if (info->si_code != BUS_ADRERR) return;
+  RemovePendingOutputFile();
+  (void)!write(STDERR_FILENO, kInputCutShort, sizeof kInputCutShort - 1);
+  _exit(2);
+}
+
 // Written when an allocation fails under the cap; made beforehand, since nothing can be
 // allocated then.
 std::string memory_cap_message;
@@ -92,6 +105,14 @@ void RemoveOutputFileOnSignals() {
     action.sa_flags = SA_RESETHAND;
     sigaction(signal, &action, nullptr);
   }
+}
+
+void ReportInputCutShortOnSigbus() {
+  struct sigaction action {};
+  action.sa_sigaction = OnBusError;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  sigaction(SIGBUS, &action, nullptr);
 }
 
 int PrintResults(const std::string& out, std::string err, int code, bool stdout_closed) {

@@ -20,6 +20,12 @@ bool HoldStandardDescriptors();
 // the same signal. Signals the caller ignores (nohup, a background job) stay ignored.
 void RemoveOutputFileOnSignals();
 
+// Ends the process with exit code 2 and a message saying so when an input file profana has
+// mapped is cut short under it (SIGBUS at an address past the file's new end: another program
+// truncated it while it was read), after removing the output file being written. Any other
+// SIGBUS ends the process as before.
+void ReportInputCutShortOnSigbus();
+
 // Caps the memory the process may hold (RLIMIT_DATA: heap, anonymous mappings, thread stacks)
 // at `bytes`, and at no less than kSmallestProcessCap, which the program itself needs. An
 // allocation past the cap ends the process: the output file being written is removed, standard

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,22 +13,33 @@
 
 namespace profana {
 
+namespace {
+
+size_t PageSize() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+}  // namespace
+
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   if (this != &o) {
-    if (data_) munmap(data_, size_);
+    if (data_) munmap(data_, mapped_);
     data_ = o.data_;
     size_ = o.size_;
+    mapped_ = o.mapped_;
+    released_ = o.released_;
     o.data_ = nullptr;
-    o.size_ = 0;
+    o.size_ = o.mapped_ = o.released_ = 0;
   }
   return *this;
 }
 
 MappedFile::~MappedFile() {
-  if (data_) munmap(data_, size_);
+  if (data_) munmap(data_, mapped_);
 }
 
-Result<MappedFile> MappedFile::Open(const std::string& path) {
+Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, bool read_ahead) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
@@ -38,19 +50,56 @@ Result<MappedFile> MappedFile::Open(const std::string& path) {
   }
   MappedFile file;
   if (st.st_size > 0) {
-    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    size_t size = static_cast<size_t>(st.st_size), page = PageSize();
+    size_t file_pages = (size + page - 1) / page * page;
+    // The padding: zero pages of address space after the file's, which reserves them too. The
+    // rest of the file's last page reads as zeros already.
+    size_t total = padding ? (size + padding + page - 1) / page * page : size;
+    void* p = MAP_FAILED;
+    if (total > file_pages) {
+      p = mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p != MAP_FAILED &&
+          mmap(p, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        munmap(p, total);
+        p = MAP_FAILED;
+      }
+    } else {
+      p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
     if (p == MAP_FAILED) {
       int e = errno;
       close(fd);
       return Status(ErrorCode::kIo, fmt::format("{}: cannot map: {}", path, std::strerror(e)));
     }
-    // The reader reads every section right away: ask for read-ahead.
-    madvise(p, static_cast<size_t>(st.st_size), MADV_WILLNEED);
+    madvise(p, size, read_ahead ? MADV_WILLNEED : MADV_SEQUENTIAL);
     file.data_ = p;
-    file.size_ = static_cast<size_t>(st.st_size);
+    file.size_ = size;
+    file.mapped_ = total;
   }
   close(fd);
   return file;
+}
+
+bool MappedFile::Populate(size_t offset, size_t n) const {
+  if (n == 0 || offset >= size_) return true;
+  size_t page = PageSize();
+  size_t begin = offset / page * page, end = std::min(offset + n, size_);
+  char* base = static_cast<char*>(data_);
+  while (madvise(base + begin, end - begin, MADV_POPULATE_READ) != 0) {
+    if (errno == EINTR || errno == EAGAIN) continue;
+    // EINVAL: a kernel before 5.14, without it. Pages then fault in as they are read, and a cut
+    // is met as SIGBUS.
+    return errno == EINVAL;
+  }
+  return true;
+}
+
+void MappedFile::Release(size_t offset) {
+  size_t page = PageSize();
+  size_t end = std::min(offset, size_) / page * page;
+  if (end <= released_) return;
+  madvise(static_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
 }
 
 }  // namespace profana

@@ -1,5 +1,10 @@
-// MappedFile: a whole regular file mapped read-only into memory, so a binary reader can look at
-// its bytes without copying them. Not for pipes or stdin (ReadInput handles those).
+// MappedFile: a whole regular file mapped read-only into memory, so a reader can look at its bytes
+// without copying them. Not for pipes or stdin (ReadInput handles those).
+//
+// A mapped file that shrinks while it is mapped (another program truncating it) raises SIGBUS
+// where its lost pages are touched, where read() would have said the file ended. Readers that go
+// from front to back call Populate before they look at the next bytes, which reports that case
+// as a failure instead; the program's SIGBUS handler covers what is truncated between the two.
 #pragma once
 
 #include <cstddef>
@@ -20,13 +25,25 @@ class MappedFile {
   ~MappedFile();
 
   // Maps `path`; an empty file maps to an empty view. Fails for anything but a regular file.
-  static Result<MappedFile> Open(const std::string& path);
+  // `padding` bytes past the end read as zeros (a block scanner's or simdjson's overread);
+  // `read_ahead` asks the kernel to read the whole file in at once (a reader of every section).
+  static Result<MappedFile> Open(const std::string& path, size_t padding = 0,
+                                 bool read_ahead = true);
 
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+  // Maps in the pages of bytes [offset, offset + n) now. False when part of them is gone: the
+  // file was cut short after it was mapped, and touching them would raise SIGBUS.
+  bool Populate(size_t offset, size_t n) const;
+  // Lets go of the pages wholly before `offset`, which stay in the page cache: bytes read once
+  // stop counting towards the process's resident memory. Reading them again maps them back in.
+  void Release(size_t offset);
 
  private:
   void* data_ = nullptr;
   size_t size_ = 0;
+  size_t mapped_ = 0;    // bytes of address space held: the file's pages and the padding's
+  size_t released_ = 0;  // pages before this offset have been released
 };
 
 }  // namespace profana

@@ -9,14 +9,29 @@ namespace profana::json {
 
 namespace od = simdjson::ondemand;
 
+namespace {
+
+void CopyText(const char* events_text, size_t size, Batch* b) {
+  b->text_size = size + 2;
+  if (b->text.size() < b->text_size + simdjson::SIMDJSON_PADDING)
+    b->text.resize(b->text_size + simdjson::SIMDJSON_PADDING);
+  b->text[0] = '[';
+  std::memcpy(b->text.data() + 1, events_text, size);
+  b->text[size + 1] = ']';
+  std::memset(b->text.data() + b->text_size, 0, simdjson::SIMDJSON_PADDING);
+}
+
+}  // namespace
+
 void Batch::Fill(const char* events_text, size_t size, uint64_t input_offset) {
-  text_size = size + 2;
-  if (text.size() < text_size + simdjson::SIMDJSON_PADDING)
-    text.resize(text_size + simdjson::SIMDJSON_PADDING);
-  text[0] = '[';
-  std::memcpy(text.data() + 1, events_text, size);
-  text[size + 1] = ']';
-  std::memset(text.data() + text_size, 0, simdjson::SIMDJSON_PADDING);
+  Borrow(events_text, size, input_offset);
+  CopyText(borrowed, borrowed_size, this);
+  borrowed = nullptr;
+}
+
+void Batch::Borrow(const char* events_text, size_t size, uint64_t input_offset) {
+  borrowed = events_text;
+  borrowed_size = size;
   offset = input_offset;
   worker = -1;
   done = failed = false;
@@ -41,6 +56,7 @@ void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser
                 Batch& b) {
   b.worker = worker_id;
   b.first_new_id = static_cast<uint32_t>(pool.size());
+  if (b.borrowed) CopyText(b.borrowed, b.borrowed_size, &b);
   od::document doc;
   od::array array;
   if (parser.iterate(b.text.data(), b.text_size, b.text.size()).get(doc) ||
@@ -118,6 +134,7 @@ void ParsePipeline::Run(Worker* w) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       b->done = true;
+      b->borrowed = nullptr;
     }
     batch_done_.notify_all();
   }
@@ -152,5 +169,12 @@ Batch* ParsePipeline::Oldest(bool wait) {
 }
 
 void ParsePipeline::Recycle(Batch* b) { free_.push_back(b); }
+
+const char* ParsePipeline::OldestBorrowed() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Batch* b : in_flight_)
+    if (b->borrowed) return b->borrowed;  // batches are in input order
+  return nullptr;
+}
 
 }  // namespace profana::json

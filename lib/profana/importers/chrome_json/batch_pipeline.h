@@ -33,7 +33,12 @@ struct Batch {
   std::vector<uint32_t> new_length;
   std::vector<uint32_t> new_seen_after;
 
+  // The events' text, copied now (Fill) or by the worker that parses it (Borrow: the text must
+  // stay where it is until then, as a mapped file's does).
   void Fill(const char* events_text, size_t size, uint64_t input_offset);
+  void Borrow(const char* events_text, size_t size, uint64_t input_offset);
+  const char* borrowed = nullptr;  // text the worker copies first; null once copied
+  size_t borrowed_size = 0;
 };
 
 class ParsePipeline {
@@ -48,6 +53,8 @@ class ParsePipeline {
   Batch* Oldest(bool wait);
   // Gives back the batch Oldest returned.
   void Recycle(Batch* batch);
+  // The start of the earliest text still borrowed by a batch in flight (Batch::Borrow), or null.
+  const char* OldestBorrowed();
 
  private:
   struct Worker;

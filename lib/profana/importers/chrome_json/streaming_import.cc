@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profana/base/byte_source.h"
+#include "profana/base/mapped_file.h"
 #include "profana/base/memory_release.h"
 #include "profana/base/worker_pool.h"
 #include "profana/importers/chrome_json/batch_pipeline.h"
@@ -25,45 +26,69 @@ namespace od = simdjson::ondemand;
 constexpr size_t kPadding = 64;
 constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we are willing to hold
 
-// The input as a sliding window: bytes [base, base + size) of the (gunzipped) input.
+// The input as a sliding window: bytes [base, base + size) of the (gunzipped) input. A plain
+// file is mapped, and the window is a view of the map that grows as it is read (base stays 0): no
+// copy into a buffer, and the pages behind the window are let go. A gzipped file (or one that
+// cannot be mapped) is read into a buffer instead, and what is dropped from its front goes.
 class Window {
  public:
   // Reads start at 64 KiB and double up to read_bytes: a small file, or one that turns out not
   // to be JSON (an nvprof database), costs one small read, not a zero-filled full window.
-  Window(ByteSource* source, size_t read_bytes, const ProgressFn& progress)
+  Window(ByteSource* source, MappedFile* mapped, size_t read_bytes, const ProgressFn& progress)
       : source_(source),
+        mapped_(mapped),
         progress_(progress),
         read_bytes_(read_bytes),
         next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
     buf_.resize(kPadding);
   }
-  const char* data() const { return buf_.data(); }
+  const char* data() const { return mapped_ ? mapped_->bytes().data() : buf_.data(); }
   size_t size() const { return size_; }
   uint64_t base() const { return base_; }
   bool eof() const { return eof_; }
+  // A read or gunzip failed, or the mapped file was cut short.
+  bool failed() const { return cut_short_ || source_->failed(); }
+  const char* failure() const {
+    return cut_short_ ? "the file was cut short while it was read" : "read or gunzip failed";
+  }
+  // Bytes of content so far (after gunzip).
+  uint64_t content_bytes() const { return mapped_ ? size_ : source_->content_bytes(); }
   // Drops the bytes before `keep` (an index into the window), then reads more. Indexes into the
   // window shift by the returned amount.
   size_t Advance(size_t keep) {
+    size_t want = next_read_;
+    next_read_ = std::min(next_read_ * 2, read_bytes_);
+    if (mapped_) {
+      mapped_->Release(keep);
+      size_t got = std::min(want, mapped_->bytes().size() - size_);
+      if (got && !mapped_->Populate(size_, got)) cut_short_ = true, got = 0;
+      if (got == 0) eof_ = true;
+      size_ += got;
+      Report();
+      return 0;  // the padding past the file's end reads as zeros, as the buffer's does
+    }
     size_t shift = keep;
     if (shift) {
       std::memmove(buf_.data(), buf_.data() + shift, size_ - shift);
       size_ -= shift;
       base_ += shift;
     }
-    size_t want = next_read_;
-    next_read_ = std::min(next_read_ * 2, read_bytes_);
     if (buf_.size() - kPadding - size_ < want) buf_.resize(size_ + want + kPadding);
     size_t got = source_->Read(buf_.data() + size_, buf_.size() - kPadding - size_);
     if (got == 0) eof_ = true;
     size_ += got;
-    if (progress_)
-      progress_(source_->content_bytes(), source_->gzipped() ? 0 : source_->file_bytes());
+    Report();
     std::memset(buf_.data() + size_, 0, kPadding);
     return shift;
   }
 
  private:
+  void Report() {
+    if (progress_) progress_(content_bytes(), source_->gzipped() ? 0 : source_->file_bytes());
+  }
+
   ByteSource* source_;
+  MappedFile* mapped_;
   const ProgressFn& progress_;
   size_t read_bytes_;
   size_t next_read_;
@@ -71,6 +96,7 @@ class Window {
   size_t size_ = 0;
   uint64_t base_ = 0;
   bool eof_ = false;
+  bool cut_short_ = false;
 };
 
 // Commits parsed batches in input order. The string ids: each worker interned into its own pool;
@@ -154,15 +180,23 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     return options.max_bytes && content > options.max_bytes;
   };
   if (over_limit()) return Fallback("larger than --max-memory");
+  // A plain file is read through a map (Window), with the padding the block scanner reads past
+  // the end. A file of the same size is the one ByteSource opened, to all purposes.
+  std::optional<MappedFile> mapped;
+  if (!source->gzipped()) {
+    auto map = MappedFile::Open(path, kPadding, /*read_ahead=*/false);
+    if (map.ok() && map->bytes().size() == source->file_bytes()) mapped = std::move(*map);
+  }
   // Optional, to end it before the time sort.
-  std::optional<Window> window(std::in_place, source.get(), options.read_bytes, options.progress);
+  std::optional<Window> window(std::in_place, source.get(), mapped ? &*mapped : nullptr,
+                               options.read_bytes, options.progress);
 
   // The opening, up to the '[' of the events.
   size_t bom = 0;
   EventsStart start;
   for (;;) {
     window->Advance(0);
-    if (source->failed()) return Fallback("read or gunzip failed");
+    if (window->failed()) return Fallback(window->failure());
     if (bom == 0 && window->size() >= 3 && std::memcmp(window->data(), "\xEF\xBB\xBF", 3) == 0)
       bom = 3;
     std::string_view text(window->data() + bom, window->size() - bom);
@@ -213,7 +247,11 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
     first_batch = false;
     Batch* b;
     while (!(b = pipeline->Free())) commit_oldest(true);
-    b->Fill(window->data() + p, end - p, window->base() + p - bom);
+    // A mapped file's text stays where it is: the worker copies it, not this thread.
+    if (mapped)
+      b->Borrow(window->data() + p, end - p, window->base() + p - bom);
+    else
+      b->Fill(window->data() + p, end - p, window->base() + p - bom);
     pipeline->Submit(b);
     batch_begin = end;
     return true;
@@ -239,8 +277,12 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
       continue;
     }
     if (window->eof()) return Fallback("input ends inside the events array");
-    size_t shift = window->Advance(batch_begin);
-    if (source->failed()) return Fallback("read or gunzip failed");
+    // What is kept: from the batch being cut, or the earliest text a worker has yet to copy.
+    size_t keep = batch_begin;
+    if (const char* borrowed = pipeline->OldestBorrowed())
+      keep = std::min(keep, static_cast<size_t>(borrowed - window->data()));
+    size_t shift = window->Advance(keep);
+    if (window->failed()) return Fallback(window->failure());
     if (over_limit()) return Fallback("inflates past --max-memory");
     batch_begin -= shift;
     scan_at -= shift;
@@ -265,9 +307,10 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   // What follows the array: more members, the closing brace, spaces.
   std::string after(window->data() + array_close, window->size() - array_close);
   while (!window->eof()) {
-    window->Advance(window->size());
-    if (source->failed()) return Fallback("read or gunzip failed");
-    after.append(window->data(), window->size());
+    size_t from = window->size();
+    from -= window->Advance(from);
+    if (window->failed()) return Fallback(window->failure());
+    after.append(window->data() + from, window->size() - from);
     if (after.size() > kMaxOutside) return Fallback("too much text after the events array");
   }
   std::string members;
@@ -276,12 +319,13 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   if (!ReadMembers(members, &builder)) return Fallback("header members do not parse");
 
   TraceMetadata& meta = builder.metadata();
-  meta.input_bytes = source->content_bytes();
+  meta.input_bytes = window->content_bytes();
   meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
   meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
-  window.reset();  // the read buffers, before the sort makes its own
+  window.reset();  // the read buffers and the map, before the sort makes its own
+  mapped.reset();
   source.reset();
   StreamAttempt attempt;
   attempt.trace = std::move(builder).Finish();
