@@ -27,8 +27,8 @@ bool KeepStackEntry(std::string_view entry) {
 
 namespace {
 
-// Past this many runs in order, the events are sorted instead of merged.
-constexpr size_t kMostRunsMerged = 64;
+// Runs shorter than this on average (input in little order) are sorted instead of merged.
+constexpr size_t kShortestRunsMerged = 16;
 
 // Whether work over n rows is split in two halves done at once: where there are two cores, and
 // enough rows to pay for a thread.
@@ -74,6 +74,64 @@ void StableSort(std::vector<uint32_t>* order, Less less) {
       std::stable_sort(middle, end, less);
   });
   std::inplace_merge(begin, middle, end, less);
+}
+
+// Merges the runs of `from` that start at bounds[0], bounds[1], ... (the last bound is the end),
+// level by level, each level from one array into the other at the same positions; an already
+// ordered pair is copied. Returns the array that holds the result.
+template <typename Less>
+uint32_t* MergeRuns(uint32_t* from, uint32_t* to, std::vector<size_t> bounds, Less less) {
+  while (bounds.size() > 2) {
+    std::vector<size_t> merged = {bounds[0]};
+    for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
+      uint32_t *a = from + bounds[r], *mid = from + bounds[r + 1];
+      uint32_t* end = r + 2 < bounds.size() ? from + bounds[r + 2] : mid;
+      if (mid == end || !less(*mid, *(mid - 1)))
+        std::copy(a, end, to + bounds[r]);
+      else
+        std::merge(a, mid, mid, end, to + bounds[r], less);
+      merged.push_back(static_cast<size_t>(end - from));
+    }
+    bounds.swap(merged);
+    std::swap(from, to);
+  }
+  return from;
+}
+
+// A stable sort of `order` (the identity on entry) that takes the events as they come, in runs
+// already in order: an importer that reads table by table hands over a few, and a Kineto file a
+// thread's or a stream's stretch at a time. Merging runs costs a pass per halving of their number,
+// where a sort costs log n passes. With two cores, the runs of each half are merged at once.
+template <typename Less>
+void SortRuns(std::vector<uint32_t>* order, Less less) {
+  size_t n = order->size();
+  std::vector<size_t> starts = {0};
+  for (size_t i = 1; i < n; ++i) {
+    if (!less(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1))) continue;
+    starts.push_back(i);
+    if (starts.size() > n / kShortestRunsMerged) return StableSort(order, less);
+  }
+  if (starts.size() == 1) return;
+  std::vector<uint32_t> other(n);
+  uint32_t *data = order->data(), *spare = other.data();
+  size_t middle = starts[starts.size() / 2];
+  if (!SplitInHalves(n) || starts.size() < 4) {
+    starts.push_back(n);
+    if (MergeRuns(data, spare, std::move(starts), less) == spare) order->swap(other);
+    return;
+  }
+  // Each half's runs merged into `data`, then the halves merged into `spare`.
+  ParallelFor(2, [&](size_t half) {
+    auto first = starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2);
+    std::vector<size_t> bounds(half == 0 ? starts.begin() : first,
+                               half == 0 ? first : starts.end());
+    bounds.push_back(half == 0 ? middle : n);
+    size_t begin = bounds.front(), end = bounds.back();
+    if (MergeRuns(data, spare, std::move(bounds), less) == spare)
+      std::copy(spare + begin, spare + end, data + begin);
+  });
+  std::merge(data, data + middle, data + middle, data + n, spare, less);
+  order->swap(other);
 }
 
 }  // namespace
@@ -344,26 +402,7 @@ Trace TraceBuilder::Finish() && {
       if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
       return t.end_ns[a] > t.end_ns[b];
     };
-    // Importers that read table by table hand over a few runs, each already in order: merging
-    // them, stably, costs a pass per halving of their number, where a sort costs log n passes.
-    std::vector<size_t> runs = {0};  // where each run starts, then the end
-    for (size_t i = 1; i < t.size() && runs.size() <= kMostRunsMerged; ++i)
-      if (earlier(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1))) runs.push_back(i);
-    if (runs.size() <= kMostRunsMerged) {
-      runs.push_back(t.size());
-      while (runs.size() > 2) {
-        std::vector<size_t> merged = {0};
-        for (size_t r = 0; r + 1 < runs.size(); r += 2) {
-          if (r + 2 < runs.size())
-            std::inplace_merge(order.begin() + runs[r], order.begin() + runs[r + 1],
-                               order.begin() + runs[r + 2], earlier);
-          merged.push_back(runs[std::min(r + 2, runs.size() - 1)]);
-        }
-        runs.swap(merged);
-      }
-    } else {
-      StableSort(&order, earlier);
-    }
+    SortRuns(&order, earlier);
     std::vector<unsigned char> scratch;
     scratch.reserve(t.size() * 8);  // the widest column's, once
     ForEachColumn(t, [&](const char*, auto& column) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "profana/base/id_index.h"
+#include "profana/base/parallel.h"
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
@@ -23,18 +24,29 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
   auto is_op = [&](uint32_t i) {
     return !c.Synthetic(i) && c.IsCpu(i) && c.ev.kind[c.source[i]] == ActivityKind::kCpuOp;
   };
+  // The two indexes side by side, on two cores where there are: each reads the candidates alone.
   // A synthetic [memory] candidate's source indexes the memory table, not the events: test first.
-  launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
-    uint32_t e = c.source[i];
-    if (c.Synthetic(i) || !is_launch(i, e)) return false;
-    *id = c.ev.correlation[e];
-    return true;
-  });
-  op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
-    if (!is_op(i) || c.ev.external_id[c.source[i]] == kNoId) return false;
-    *id = c.ev.external_id[c.source[i]];
-    return true;
-  });
+  auto build = [&](size_t k) {
+    if (k == 0)
+      launch_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
+        uint32_t e = c.source[i];
+        if (c.Synthetic(i) || !is_launch(i, e)) return false;
+        *id = c.ev.correlation[e];
+        return true;
+      });
+    else
+      op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
+        if (!is_op(i) || c.ev.external_id[c.source[i]] == kNoId) return false;
+        *id = c.ev.external_id[c.source[i]];
+        return true;
+      });
+  };
+  if (n >= (1u << 16)) {
+    ParallelFor(2, build);
+  } else {
+    build(0);
+    build(1);
+  }
   bool use_links = c.rules.records_links && c.link != LinkRule::kEnclosing;
   bool use_enclosure = c.link != LinkRule::kPyTorch;
   // The op a recorded External id links to: one that differs from the correlation id names it;
