@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/terminal_text.h"
@@ -75,7 +76,7 @@ TEST_CASE("Printable shows C0, DEL and C1 controls and leaves other text alone",
   CHECK(text == "name \\x1b]52;c;aGk=\\x07\n\tcolour \\x1b[31mred\\x1b[0m\n");
 }
 
-TEST_CASE("control characters are found at every place of a text, eight bytes at a time or not",
+TEST_CASE("control characters are found at every place of a text, in 32- or 8-byte blocks or not",
           "[injection]") {
   using profana::report::HasControlCharacters;
   using profana::report::HasControlCharactersInText;
@@ -91,7 +92,10 @@ TEST_CASE("control characters are found at every place of a text, eight bytes at
     }
     return false;
   };
-  for (size_t length = 1; length <= 20; ++length) {
+  // Lengths that end inside a first and a second 32-byte block, an 8-byte word, or neither.
+  std::vector<size_t> lengths = {31, 32, 33, 39, 40, 63, 64, 65, 71, 72, 75};
+  for (size_t length = 1; length <= 20; ++length) lengths.push_back(length);
+  for (size_t length : lengths) {
     for (size_t at = 0; at < length; ++at) {
       for (int b = 0; b < 256; ++b) {
         for (char next : {'a', '\x85', '\xa0'}) {

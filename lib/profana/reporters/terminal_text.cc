@@ -3,6 +3,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "fmt/format.h"
 
 namespace profana::report {
@@ -77,9 +81,31 @@ bool ControlHere(std::string_view s, size_t i, bool keep_layout) {
   return ControlAt(s, i) != 0;
 }
 
+// Whether any of the 32 bytes at p may start a control character (MayHoldControl's test).
+#if defined(__AVX2__)
+bool BlockMayHoldControl(const char* p, bool keep_layout) {
+  __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  auto eq = [&](char c) { return _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c)); };
+  // Unsigned v <= 0x1f: max(v, 0x1f) is 0x1f.
+  __m256i low =
+      _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0x1f)), _mm256_set1_epi8(0x1f));
+  if (keep_layout) low = _mm256_andnot_si256(_mm256_or_si256(eq('\n'), eq('\t')), low);
+  __m256i any = _mm256_or_si256(low, _mm256_or_si256(eq('\x7f'), eq('\xc2')));
+  return _mm256_movemask_epi8(any) != 0;
+}
+#endif
+
 bool HasControls(std::string_view s, bool keep_layout) {
-  // Eight bytes at a time past the words that cannot hold one.
   size_t i = 0;
+#if defined(__AVX2__)
+  // 32 bytes at a time past the blocks that cannot hold one: a whole output streams through here.
+  for (; i + 32 <= s.size(); i += 32) {
+    if (!BlockMayHoldControl(s.data() + i, keep_layout)) continue;
+    for (size_t j = i; j < i + 32; ++j)
+      if (ControlHere(s, j, keep_layout)) return true;
+  }
+#endif
+  // Eight bytes at a time past the words that cannot hold one.
   for (; i + 8 <= s.size(); i += 8) {
     uint64_t w;
     std::memcpy(&w, s.data() + i, 8);

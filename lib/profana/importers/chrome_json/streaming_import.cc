@@ -110,7 +110,8 @@ class Merger {
     for (auto& r : remap_) r.push_back(StringId(0));
   }
 
-  void Commit(const Batch& batch) {
+  // Renames the batch's string ids in place (the batch is recycled after), then commits it.
+  void Commit(Batch& batch) {
     std::vector<StringId>& remap = remap_[batch.worker];
     size_t next_new = 0, text_at = 0;
     for (size_t i = 0; i < batch.events.size(); ++i) {
@@ -119,7 +120,7 @@ class Merger {
         remap.push_back(b_->Intern(std::string_view(batch.new_text.data() + text_at, length)));
         text_at += length;
       }
-      StagedEvent s = batch.events[i];
+      StagedEvent& s = batch.events[i];
       for (StringId* id : {&s.name, &s.cat, &s.ph_text, &s.pid_text, &s.tid_text, &s.input_shapes,
                            &s.call_stack, &s.arg_name, &s.comm})
         *id = remap[id->value];

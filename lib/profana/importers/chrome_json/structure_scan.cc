@@ -6,9 +6,6 @@
 #include <immintrin.h>
 #endif
 
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 8192
-#endif
 namespace profana::json {
 namespace {
 
