@@ -2,8 +2,10 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "profana/base/id_index.h"
+#include "profana/base/parallel.h"
 
 namespace profana::passes {
 namespace {
@@ -22,13 +24,21 @@ struct MainThreads {
 
 MainThreads FindMainThreads(const Trace& trace) {
   MainThreads out;
-  std::unordered_map<int64_t, bool> is_main;
   const EventTable& ev = trace.events;
-  ThreadId first_main = ThreadId::None();
-  for (size_t i = 0; i < ev.size(); ++i) {
-    if (!IsOpOrAnnotation(ev.kind[i])) continue;
+  const size_t threads = trace.threads.size();
+  // Only each thread's first op counts (a later one changes nothing below): found with a flag per
+  // thread, then the threads are taken in the order of those first ops.
+  std::vector<uint8_t> seen(threads, 0);
+  std::vector<ThreadId> in_order;
+  for (size_t i = 0; i < ev.size() && in_order.size() < threads; ++i) {
     ThreadId t = ev.thread[i];
-    if (t.value >= trace.threads.size()) continue;
+    if (t.value >= threads || seen[t.value] || !IsOpOrAnnotation(ev.kind[i])) continue;
+    seen[t.value] = 1;
+    in_order.push_back(t);
+  }
+  std::unordered_map<int64_t, bool> is_main;
+  ThreadId first_main = ThreadId::None();
+  for (ThreadId t : in_order) {
     const ThreadInfo& info = trace.threads[t.value];
     bool main = info.tid == info.pid;
     auto [it, inserted] = out.by_pid.try_emplace(info.pid, t);
@@ -56,7 +66,28 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
   StringId overhead;
   bool has_overhead = trace.strings.Find("overhead", &overhead);
   if (!has_overhead && !links) return out;
-  const MainThreads main = FindMainThreads(trace);
+  // The main threads and the ops by External id (when links are recorded) are found side by side,
+  // on two cores where there are: each reads the events alone.
+  MainThreads main;
+  IdIndex op_by_external_id;
+  auto find = [&](size_t k) {
+    if (k == 0) {
+      main = FindMainThreads(trace);
+      return;
+    }
+    if (!links) return;
+    op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
+      if (ev.kind[i] != ActivityKind::kCpuOp || ev.external_id[i] == kNoId) return false;
+      *id = ev.external_id[i];
+      return true;
+    });
+  };
+  if (links && n >= (1u << 16)) {
+    ParallelFor(2, find);
+  } else {
+    find(0);
+    find(1);
+  }
   auto mark = [&](size_t i, uint8_t place, ThreadId to) {
     if (!to.valid() || to == ev.thread[i]) return;
     if (out.of.empty()) {
@@ -79,15 +110,11 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
   if (!links) return out;
   // A call is linked when its External id names a cpu_op: one that differs from its correlation
   // id, or an equal one whose op encloses the call on its thread (kernel_attribution.cc's rule).
-  IdIndex op_by_external_id;
-  op_by_external_id.Build(n, [&](uint32_t i, int64_t* id) {
-    if (ev.kind[i] != ActivityKind::kCpuOp || ev.external_id[i] == kNoId) return false;
-    *id = ev.external_id[i];
-    return true;
-  });
+  std::vector<ThreadId> main_of(trace.threads.size());  // by thread: its process's main thread
+  for (size_t t = 0; t < main_of.size(); ++t) main_of[t] = main.Of(trace.threads[t].pid);
   for (size_t i = 0; i < n; ++i) {
     if (!IsRuntimeOrDriver(ev.kind[i]) || ev.thread[i].value >= trace.threads.size()) continue;
-    ThreadId to = main.Of(trace.threads[ev.thread[i].value].pid);
+    ThreadId to = main_of[ev.thread[i].value];
     if (to == ev.thread[i]) continue;
     int64_t ext = ev.external_id[i];
     const uint32_t* op = ext != kNoId ? op_by_external_id.find(ext) : nullptr;
