@@ -59,6 +59,10 @@ EventTimes::EventTimes(const Trace& trace, const FunctionEventList& e)
     cuda_us_ = e.cuda_total_us.data();
     return;
   }
+  if (e.cuda_totals_made) {
+    totals_ = &e.cuda_totals;
+    return;
+  }
   computed_ = ComputeCudaTotals(trace, e);
 }
 

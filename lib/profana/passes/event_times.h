@@ -6,9 +6,10 @@
 //
 // An event's times are worked out when asked for, from its own interval and its children's; only
 // the CUDA totals, which sum whole subtrees, are needed ahead: a native file's index stores them,
-// otherwise one sweep from the last event to the first computes them (children follow their
-// parents). Passes that visit each event once (key averages, stacks) so never hold a column per
-// time.
+// a list built from events carries them (BuildFunctionEvents makes them beside its memory
+// bytes), otherwise one sweep from the last event to the first computes them (children follow
+// their parents). Passes that visit each event once (key averages, stacks) so never hold a column
+// per time.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +38,7 @@ struct EventTime {
 // cuda_time_total of the CPU events that have device time under them (own kernels, device
 // children, or children that have), exact and as PyTorch's float sum (kernels in order, then
 // children in order). Every other CPU event's is 0, and a device event's is its duration.
-struct CudaTotal {
-  int64_t ns = 0;
-  double us = 0;
-};
-using CudaTotals = SparseRows<CudaTotal>;
+// (CudaTotal and CudaTotals are in function_events.h: a list built from events carries them.)
 CudaTotals ComputeCudaTotals(const Trace& trace, const FunctionEventList& events);
 
 // A time as PyTorch holds it: float microseconds from the profiler's start (the list's origin).
@@ -72,11 +69,11 @@ class EventTimes {
   // the computed total of a CPU event.
   int64_t CudaTotalNs(uint32_t i) const {
     if (cuda_ns_) return cuda_ns_[i];
-    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).ns : computed_[i].ns;
+    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).ns : (*totals_)[i].ns;
   }
   double CudaTotalUs(uint32_t i) const {
     if (cuda_us_) return cuda_us_[i];
-    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).us : computed_[i].us;
+    return device_[i] != DeviceType::kCPU ? DeviceEventTotal(events_, i).us : (*totals_)[i].us;
   }
 
  private:
@@ -88,8 +85,9 @@ class EventTimes {
   const uint32_t* child_begin_;
   const FnEventId* child_index_;
   bool memory_;  // the list has bytes (else all are 0)
-  // The CUDA totals: the list's (from an index), or computed here.
+  // The CUDA totals: the list's (from an index, or made when it was built), or computed here.
   CudaTotals computed_;
+  const CudaTotals* totals_ = &computed_;
   const int64_t* cuda_ns_ = nullptr;
   const double* cuda_us_ = nullptr;
 };

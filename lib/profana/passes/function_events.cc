@@ -1,15 +1,19 @@
 #include "profana/passes/function_events.h"
 
 #include "profana/base/memory_release.h"
+#include "profana/base/parallel.h"
 #include "profana/passes/backward_stacks.h"
+#include "profana/passes/event_times.h"
 #include "profana/passes/function_event_candidates.h"
 #include "profana/passes/indexed_function_events.h"
 
 namespace profana::passes {
 namespace {
 
-// The list worked out from the trace's events, step by step.
-FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkRule link) {
+// The list worked out from the trace's events, step by step, but for its memory bytes: the
+// [memory] records in time order for them go to *memory.
+FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkRule link,
+                             MemoryRecordsByTime* memory) {
   // The candidates' columns are freed as the list is made from them, before its memory bytes
   // and times are worked out.
   Candidates c(trace, rules);
@@ -23,10 +27,32 @@ FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkR
   ReleaseFreedMemory();
   RemoveDuplicates(&c);
   FunctionEventList list = CompactCandidates(&c);
+  *memory = std::move(c.memory);
+  return list;
+}
+
+// The list's memory bytes and its CUDA totals, side by side on two cores where there are: each
+// reads the list's columns alone and writes its own. The totals need the list's times bound and
+// corrected, and its origin.
+void MemoryBytesAndCudaTotals(const Trace& trace, const MemoryRecordsByTime& memory,
+                              FunctionEventList* list) {
   // The candidates' columns, freed, leave holes the byte columns (8 bytes an event) do not fit in.
   if (trace.memory.size() > 0) ReleaseFreedMemory();
-  AttributeMemoryBytes(trace, c.memory, &list);
-  return list;
+  CudaTotals totals;
+  auto work = [&](size_t k) {
+    if (k == 0)
+      AttributeMemoryBytes(trace, memory, list);
+    else
+      totals = ComputeCudaTotals(trace, *list);
+  };
+  if (trace.memory.size() > 0 && list->size() >= (1u << 16)) {
+    ParallelFor(2, work);
+  } else {
+    work(0);
+    work(1);
+  }
+  list->cuda_totals = std::move(totals);
+  list->cuda_totals_made = true;
 }
 
 // The fields each FunctionEvent takes from its trace event, or from the memory record of a [memory]
@@ -130,7 +156,8 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   const KinetoRules rules = WorkOutKinetoRules(trace);
   bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
                  !counts && rules.records_links;
-  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, rules, link);
+  MemoryRecordsByTime memory;
+  FunctionEventList out = indexed ? ListFromIndex(*index) : FromEvents(trace, rules, link, &memory);
   // Without [memory] records every byte count is 0, and the list keeps none (an index keeps a row
   // per event).
   if (trace.memory.size() == 0) out.cpu_memory.clear(), out.cuda_memory.clear();
@@ -145,11 +172,15 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
     LendOpStacksToCalls(trace, &out);
     PropagateBackwardStacks(trace, out, &out.stack.owned());
   }
-  // The candidates' columns are freed by now: their holes would stay beside the analyses' buffers.
-  if (!indexed) ReleaseFreedMemory();
   out.has_memory_records = RecordsMemory(trace);
   out.legacy = trace.metadata.legacy_kernels;
   out.origin_ns = trace.metadata.origin.ns;
+  if (!indexed) {
+    MemoryBytesAndCudaTotals(trace, memory, &out);
+    // The candidates' columns are freed by now: their holes would stay beside the analyses'
+    // buffers.
+    ReleaseFreedMemory();
+  }
   if (indexed) out.trace_has_links = true;
   return out;
 }

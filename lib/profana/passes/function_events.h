@@ -45,6 +45,13 @@ enum class DeviceType : uint8_t { kCPU, kCUDA };
 // the operator correlation stack only.
 enum class LinkRule : uint8_t { kAuto, kPyTorch, kEnclosing };
 
+// An event's cuda_time_total, exact and as PyTorch's float sum (see event_times.h).
+struct CudaTotal {
+  int64_t ns = 0;
+  double us = 0;
+};
+using CudaTotals = SparseRows<CudaTotal>;
+
 struct FunctionEventList {
   FunctionEventList() = default;
   // Move-only: the EventFields read `source` and `synthetic_*` where they are (a move keeps them).
@@ -96,6 +103,9 @@ struct FunctionEventList {
   // events).
   Column<int64_t> cuda_total_ns;
   Column<double> cuda_total_us;
+  // A list built from events has them as ComputeCudaTotals makes them, once (cuda_totals_made).
+  CudaTotals cuda_totals;
+  bool cuda_totals_made = false;
 
   // PyTorch holds times as float microseconds relative to the profiler's start; displays are
   // computed that way (see key_averages.h). The trace's metadata.origin.
