@@ -36,8 +36,9 @@ FunctionEventList FromEvents(const Trace& trace, const KinetoRules& rules, LinkR
 // corrected, and its origin.
 void MemoryBytesAndCudaTotals(const Trace& trace, const MemoryRecordsByTime& memory,
                               FunctionEventList* list) {
-  // The candidates' columns, freed, leave holes the byte columns (8 bytes an event) do not fit in.
-  if (trace.memory.size() > 0) ReleaseFreedMemory();
+  // The candidates' columns, freed, leave holes the byte columns (8 bytes an event) and the
+  // totals do not fit in.
+  ReleaseFreedMemory();
   CudaTotals totals;
   auto work = [&](size_t k) {
     if (k == 0)
