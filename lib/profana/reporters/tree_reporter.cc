@@ -1,15 +1,11 @@
 #include "profana/reporters/tree_reporter.h"
 
 #include <algorithm>
-#include <iterator>
 #include <unordered_map>
 
-#include "fmt/format.h"
-#include "profana/job/kernel_stats.h"
 #include "profana/reporters/json_writer.h"
-#include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
+#include "profana/reporters/tree_text_lines.h"
 
 namespace profana::report {
 namespace {
@@ -52,28 +48,7 @@ void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots
   }
 }
 
-// Indentation stops growing at kMaxIndent levels and deeper lines say their depth, so a trace
-// nested 100,000 ops deep prints in linear, not quadratic, space.
-constexpr int kMaxIndent = 64;
-void AppendIndent(std::string* out, int depth) {
-  out->append(static_cast<size_t>(std::min(depth, kMaxIndent)) * 2, ' ');
-  if (depth > kMaxIndent) fmt::format_to(std::back_inserter(*out), "[depth {}] ", depth);
-}
-
-// An op's name; a step keeps its number (ProfilerStep#12, not key_averages' ProfilerStep*).
-std::string_view OpName(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
-  std::string_view name = t.str(e.name[i]);
-  if (name == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
-    return t.str(t.events.trace_name[e.source[i].value]);
-  return name;
-}
-
-// Kernels shorter than --min-time are hidden as ops are.
-bool KernelShown(const Trace& t, uint32_t ev, const TreeReportOptions& a) {
-  return (t.events.end_ns[ev] - t.events.start_ns[ev]) / 1000.0 >= a.min_time_us;
-}
-
-// The name an op's line shows, as an interned id (a step keeps its number, as OpName).
+// The name an op's line shows, as an interned id (a step keeps its number, as TreeOpName).
 StringId OpNameId(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
   if (t.str(e.name[i]) == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
     return t.events.trace_name[e.source[i].value];
@@ -131,7 +106,7 @@ void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
         key.push_back(e.input_shapes[i].value);
         for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
           uint32_t ev = e.kernel_index[k].value;
-          if (!KernelShown(t, ev, a)) continue;
+          if (!TreeKernelShown(t, ev, a)) continue;
           key.push_back(1);  // marks a kernel, apart from the children below
           key.push_back(t.events.name[ev].value);
           key.push_back(t.events.thread[ev].value);
@@ -144,44 +119,6 @@ void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
         }
         out[i] = ids->Intern(key);
       });
-}
-
-// Kernel names as text shows them: shortened once per distinct name unless --full-names.
-class KernelNames {
- public:
-  KernelNames(const Trace& t, bool full) : t_(t), full_(full) {}
-  std::string_view operator()(StringId name) {
-    if (full_) return t_.str(name);
-    auto [it, inserted] = short_.try_emplace(name.value);
-    if (inserted) it->second = job::ShortKernelName(t_.str(name));
-    return it->second;
-  }
-
- private:
-  const Trace& t_;
-  bool full_;
-  std::unordered_map<uint32_t, std::string> short_;
-};
-
-// Stream labels as text shows them ("device 0 stream 7"), made once per (stream, device).
-class StreamLabels {
- public:
-  explicit StreamLabels(const Trace& t) : t_(t) {}
-  std::string_view operator()(uint32_t ev) {
-    uint64_t key =
-        (uint64_t{t_.events.thread[ev].value} << 32) | static_cast<uint32_t>(t_.events.device[ev]);
-    auto [it, inserted] = labels_.try_emplace(key);
-    if (inserted) it->second = Printable(StreamLabel(t_, ev));
-    return it->second;
-  }
-
- private:
-  const Trace& t_;
-  std::unordered_map<uint64_t, std::string> labels_;
-};
-
-void AppendCount(std::string* out, uint32_t count) {
-  if (count > 1) fmt::format_to(std::back_inserter(*out), " x{}", count);
 }
 
 }  // namespace
@@ -198,13 +135,9 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
                      OutputSink* sink) {
-  ChunkedOutput chunks(sink);
-  std::string& out = *chunks.text();
-  auto us = [](int64_t ns) { return ns / 1000.0; };
+  TreeTextLines lines(t, e, times, a, sink);
   SubtreeIds ids;
   std::vector<uint32_t> id_of(e.size(), kHidden);
-  KernelNames kernel_name(t, a.full_names);
-  StreamLabels stream_label(t);
   // Groups on the path from the root, with their members and their members' shown children,
   // all in one arena: members [begin, begin + k), then k rows of `width` children each.
   struct Frame {
@@ -216,76 +149,12 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   };
   std::vector<uint32_t> arena;
   std::vector<Frame> stack;
-  std::vector<int64_t> kernel_ns;
-  std::vector<uint32_t> kernel_ev;
   auto same = [&](uint32_t x, uint32_t y) { return a.fold && id_of[x] == id_of[y]; };
 
-  // Prints the group of members arena[begin, begin + k) as one line (with its kernels) and,
-  // when it shows children, pushes its frame.
+  // The group of members arena[begin, begin + k) as one line (with its kernels) and, when it
+  // shows children, its frame.
   auto print_group = [&](uint32_t begin, uint32_t k, uint32_t count, int depth) {
-    chunks.MaybeFlush();
-    uint32_t rep = arena[begin];
-    passes::EventTime sum;
-    for (uint32_t m = 0; m < k; ++m) {
-      passes::EventTime x;
-      times.Exact(arena[begin + m], &x);
-      sum.cpu_total_ns += x.cpu_total_ns;
-      sum.self_cpu_ns += x.self_cpu_ns;
-      sum.cuda_total_ns += x.cuda_total_ns;
-    }
-    AppendIndent(&out, depth);
-    AppendPrintable(&out, OpName(t, e, rep));
-    AppendCount(&out, count);
-    out += "  total ";
-    AppendTime(&out, us(sum.cpu_total_ns));
-    out += ", self ";
-    AppendTime(&out, us(sum.self_cpu_ns));
-    if (sum.cuda_total_ns) {
-      out += ", device ";
-      AppendTime(&out, us(sum.cuda_total_ns));
-    }
-    if (e.input_shapes[rep].value) {
-      out += "  ";
-      AppendPrintable(&out, t.str(e.input_shapes[rep]));
-    }
-    out += "\n";
-    // The shown kernels of the representative, with durations summed over the members at
-    // each position (the members show the same kernels in the same order).
-    kernel_ev.clear();
-    kernel_ns.clear();
-    for (uint32_t m = 0; m < k; ++m) {
-      uint32_t member = arena[begin + m];
-      size_t q = 0;
-      for (uint32_t kk = e.kernel_begin[member]; kk < e.kernel_begin[member + 1]; ++kk) {
-        uint32_t ev = e.kernel_index[kk].value;
-        if (!KernelShown(t, ev, a)) continue;
-        if (m == 0) {
-          kernel_ev.push_back(ev);
-          kernel_ns.push_back(0);
-        }
-        kernel_ns[q++] += t.events.end_ns[ev] - t.events.start_ns[ev];
-      }
-    }
-    for (size_t q = 0; q < kernel_ev.size();) {
-      uint32_t ev = kernel_ev[q];
-      size_t run = 1;
-      int64_t ns = kernel_ns[q];
-      while (a.fold && q + run < kernel_ev.size() &&
-             t.events.name[kernel_ev[q + run]] == t.events.name[ev] &&
-             t.events.thread[kernel_ev[q + run]] == t.events.thread[ev] &&
-             t.events.device[kernel_ev[q + run]] == t.events.device[ev])
-        ns += kernel_ns[q + run++];
-      AppendIndent(&out, depth);
-      out += "  -> ";
-      AppendPrintable(&out, kernel_name(t.events.name[ev]));
-      AppendCount(&out, static_cast<uint32_t>(run));
-      out += "  ";
-      AppendTime(&out, us(ns));
-      out += " on ";
-      out += stream_label(ev);
-      out += "\n";
-      q += run;
-    }
+    lines.Group(&arena[begin], k, count, depth);
     // The members' shown children, a row each.
     uint32_t rows = static_cast<uint32_t>(arena.size());
     for (uint32_t m = 0; m < k; ++m) {
@@ -310,7 +179,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
     for (uint32_t root : roots)
       if (id_of[root] != kHidden) arena.push_back(root);
     if (arena.empty()) continue;  // a thread whose ops are all hidden is left out
-    out += Printable(ThreadLabel(t, thread)) + "\n";
+    lines.Label(thread);
     stack.push_back({0, 1, static_cast<uint32_t>(arena.size()), 0, 0});
     // A member-less frame's children start at its begin; others after their k members.
     auto row_start = [](const Frame& f) { return f.depth == 0 ? f.begin : f.begin + f.k; };
@@ -332,7 +201,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
       print_group(begin, f.k * run, run, f.depth + 1);
     }
   }
-  return chunks.Finish();
+  return lines.Finish();
 }
 
 Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
@@ -374,7 +243,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
           times.Exact(i, &x);
           if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
           w.BeginObject();
-          w.Key("name").String(OpName(t, e, i));
+          w.Key("name").String(TreeOpName(t, e, i));
           w.Key("start_us").Micros(e.start_ns[i] - e.origin_ns);
           w.Key("total_us").Micros(x.cpu_total_ns);
           w.Key("self_us").Micros(x.self_cpu_ns);
@@ -388,7 +257,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
           w.Key("kernels").BeginArray();
           for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
             uint32_t ev = e.kernel_index[k].value;
-            if (!KernelShown(t, ev, a)) continue;
+            if (!TreeKernelShown(t, ev, a)) continue;
             w.BeginObject();
             w.Key("name").String(t.str(t.events.name[ev]));
             w.Key("device").Int(t.events.device[ev]);
