@@ -23,6 +23,17 @@ cmp -s "$tmp/file.txt" "$tmp/out.txt" || fail "-o FILE differs from stdout"
 [[ -s "$tmp/tree_stdout.txt" ]] || fail "tree wrote nothing to stdout"
 cmp -s "$tmp/tree_stdout.txt" "$tmp/tree_file.txt" || fail "tree -o FILE differs from stdout"
 [[ ! -s "$tmp/tree_none.txt" ]] || fail "tree -o FILE also wrote to stdout"
+# On one core tree makes its text on the walk's thread, and streams of several pieces (the
+# MI300X trace's text is over 1 MiB): the same bytes as on two cores, where two threads make it;
+# and the streamed import's single parser thread reads the same model.
+if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
+  big=$data/traces/tracelens/mi300/resnet_act_checkpoint.json.gz
+  for t in "$trace" "$big"; do
+    "$profana" tree "$t" > "$tmp/tree_cores.txt"
+    taskset -c 0 "$profana" tree "$t" > "$tmp/tree_core.txt"
+    cmp -s "$tmp/tree_cores.txt" "$tmp/tree_core.txt" || fail "tree on one core differs: $t"
+  done
+fi
 
 "$profana" table "$trace" --verbose > "$tmp/verbose.txt" 2> "$tmp/verbose.err"
 cmp -s "$tmp/file.txt" "$tmp/verbose.txt" || fail "--verbose changed stdout"
