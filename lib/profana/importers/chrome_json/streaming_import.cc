@@ -25,6 +25,7 @@ namespace od = simdjson::ondemand;
 
 constexpr size_t kPadding = 64;
 constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we are willing to hold
+constexpr size_t kMappedStep = 1 << 20;   // bytes a map's window grows by at a time, at most
 
 // The input as a sliding window: bytes [base, base + size) of the (gunzipped) input. A plain
 // file is mapped, and the window is a view of the map that grows as it is read (base stays 0): no
@@ -38,7 +39,8 @@ class Window {
       : source_(source),
         mapped_(mapped),
         progress_(progress),
-        read_bytes_(read_bytes),
+        // A map's steps are only pages mapped in: small ones keep fewer of them resident ahead.
+        read_bytes_(mapped ? std::min<size_t>(read_bytes, kMappedStep) : read_bytes),
         next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
     buf_.resize(kPadding);
   }
