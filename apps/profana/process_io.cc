@@ -30,10 +30,13 @@ constexpr char kInputCutShort[] =
     "profana: error: an input file was cut short while it was being read (another program "
     "truncated or rewrote it); read it again once it is whole\n";
 
-void OnBusError(int, siginfo_t* info, void*) {
-  // BUS_ADRERR: a mapped page past the end of its file. Anything else returns to the faulting
-  // instruction, which SA_RESETHAND's default action then ends.
-  if (info->si_code != BUS_ADRERR) return;
+void OnBusError(int signal, siginfo_t* info, void*) {
+  // BUS_ADRERR: a mapped page past the end of its file. Anything else (another fault, a SIGBUS
+  // sent by kill) ends the process as the signal asks: SA_RESETHAND restored the default action.
+  if (info->si_code != BUS_ADRERR) {
+    raise(signal);
+    return;
+  }
   RemovePendingOutputFile();
   (void)!write(STDERR_FILENO, kInputCutShort, sizeof kInputCutShort - 1);
   _exit(2);

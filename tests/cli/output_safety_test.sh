@@ -58,6 +58,14 @@ for delay in 0.01 0.05 0.1 0.2; do
     fail "SIGTERM after ${delay}s left a partial file"
   no_leftovers "after SIGTERM at ${delay}s"
 done
+# A SIGBUS that is not a mapped input cut short (here one sent by kill, while profana waits on a
+# FIFO with no writer) still ends the run by the signal, as it would without profana's handler.
+mkfifo "$tmp/waiting.json"
+"$profana" table "$tmp/waiting.json" > /dev/null 2>&1 & pid=$!
+sleep 0.5
+kill -BUS "$pid"
+set +e; wait "$pid"; rc=$?; set -e
+[[ $rc == $((128 + $(kill -l BUS))) ]] || fail "SIGBUS from kill: exit $rc, want death by SIGBUS"
 
 # Never over an input: the same path, another spelling of it, a hard link; --svg and convert too.
 cp "$trace" "$tmp/keep.json.gz"
