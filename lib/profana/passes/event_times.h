@@ -57,10 +57,13 @@ class EventTimes {
   EventTimes(const Trace& trace, const FunctionEventList& events);
   EventTimes(const EventTimes&) = delete;  // it points into its own computed totals
   EventTimes& operator=(const EventTimes&) = delete;
-  EventTime operator[](uint32_t i) const;
-  // Its halves, for passes that need only one: the _ns and _memory fields, or the _us fields.
-  void Exact(uint32_t i, EventTime* t) const;
-  void Floats(uint32_t i, EventTime* t) const;
+  EventTime operator[](uint32_t i) const {
+    EventTime t;
+    Walk<true>(i, &t);
+    return t;
+  }
+  // The _ns and _memory fields alone, for passes that print no float.
+  void Exact(uint32_t i, EventTime* t) const { Walk<false>(i, t); }
   // Exact's cpu_total_ns alone (0 on a device), without its walk of the children.
   int64_t CpuTotalNs(uint32_t i) const {
     return device_[i] == DeviceType::kCPU ? events_.end_ns[i] - events_.start_ns[i] : 0;
@@ -78,6 +81,10 @@ class EventTimes {
 
  private:
   double Us(int64_t ns) const { return PyTorchUs(events_, ns); }
+  // The event's times from its interval and one walk of its children (each sum adds them in
+  // order); the float fields too with kFloats.
+  template <bool kFloats>
+  void Walk(uint32_t i, EventTime* t) const;
 
   const FunctionEventList& events_;
   // The columns read for every event, as plain pointers.
@@ -92,68 +99,30 @@ class EventTimes {
   const double* cuda_us_ = nullptr;
 };
 
-// Inline: key averages calls these millions of times, and only adds the fields up. Exact and
-// Floats in one walk of the children: each sum still adds them in order.
-inline EventTime EventTimes::operator[](uint32_t i) const {
-  EventTime t;
+// Inline: key averages calls this millions of times, and only adds the fields up.
+template <bool kFloats>
+inline void EventTimes::Walk(uint32_t i, EventTime* t) const {
   const FunctionEventList& e = events_;
   int64_t start = e.start_ns[i], end = e.end_ns[i];
-  double elapsed = Us(end) - Us(start);
-  if (device_[i] != DeviceType::kCPU) {
-    t.cuda_total_ns = t.self_cuda_ns = end - start;
-    t.cuda_total_us = t.self_cuda_us = elapsed;
-    return t;
-  }
-  uint64_t children_cpu_ns = 0, children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
-  double children_cpu_us = 0, children_cuda_us = 0;
-  for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
-    uint32_t c = child_index_[k].value;
-    if (device_[c] == DeviceType::kCPU) {
-      int64_t child_start = e.start_ns[c], child_end = e.end_ns[c];
-      children_cpu_ns += static_cast<uint64_t>(child_end - child_start);
-      children_cpu_us += Us(child_end) - Us(child_start);
-    }
-    children_cuda_ns += static_cast<uint64_t>(CudaTotalNs(c));
-    children_cuda_us += CudaTotalUs(c);
-    if (memory_) {
-      children_cpu_mem += static_cast<uint64_t>(e.CpuMemory(c));
-      children_cuda_mem += static_cast<uint64_t>(e.CudaMemory(c));
-    }
-  }
-  auto minus = [](int64_t a, uint64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
-  };
-  t.cpu_total_ns = end - start;
-  t.cpu_total_us = elapsed;
-  if (e.IsAsync(i)) return t;  // PyTorch: no self time, no device time, no self memory
-  t.self_cpu_ns = minus(t.cpu_total_ns, children_cpu_ns);
-  t.self_cpu_us = elapsed - children_cpu_us;
-  t.cuda_total_ns = CudaTotalNs(i);
-  t.cuda_total_us = CudaTotalUs(i);
-  t.self_cuda_ns = minus(t.cuda_total_ns, children_cuda_ns);  // the event's own kernels
-  t.self_cuda_us = t.cuda_total_us - children_cuda_us;
-  if (memory_) {
-    t.self_cpu_memory = minus(e.CpuMemory(i), children_cpu_mem);
-    t.self_cuda_memory = minus(e.CudaMemory(i), children_cuda_mem);
-  }
-  return t;
-}
-
-inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
-  const FunctionEventList& e = events_;
-  int64_t start = e.start_ns[i], end = e.end_ns[i];
+  double elapsed = kFloats ? Us(end) - Us(start) : 0;
   if (device_[i] != DeviceType::kCPU) {
     t->cuda_total_ns = t->self_cuda_ns = end - start;
+    if (kFloats) t->cuda_total_us = t->self_cuda_us = elapsed;
     return;
   }
   // Wrapping: byte counts may be damaged, and an index's CUDA totals forged.
   uint64_t children_cpu_ns = 0, children_cuda_ns = 0, children_cpu_mem = 0, children_cuda_mem = 0;
+  double children_cpu_us = 0, children_cuda_us = 0;
   for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
     uint32_t c = child_index_[k].value;
     // A device event's CPU total is 0.
-    if (device_[c] == DeviceType::kCPU)
-      children_cpu_ns += static_cast<uint64_t>(e.end_ns[c] - e.start_ns[c]);
+    if (device_[c] == DeviceType::kCPU) {
+      int64_t child_start = e.start_ns[c], child_end = e.end_ns[c];
+      children_cpu_ns += static_cast<uint64_t>(child_end - child_start);
+      if (kFloats) children_cpu_us += Us(child_end) - Us(child_start);
+    }
     children_cuda_ns += static_cast<uint64_t>(CudaTotalNs(c));
+    if (kFloats) children_cuda_us += CudaTotalUs(c);
     if (memory_) {
       children_cpu_mem += static_cast<uint64_t>(e.CpuMemory(c));
       children_cuda_mem += static_cast<uint64_t>(e.CudaMemory(c));
@@ -162,35 +131,21 @@ inline void EventTimes::Exact(uint32_t i, EventTime* t) const {
   auto minus = [](int64_t a, uint64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) - b);
   };
-  t->cpu_total_ns = CpuTotalNs(i);
+  t->cpu_total_ns = end - start;
+  if (kFloats) t->cpu_total_us = elapsed;
   if (e.IsAsync(i)) return;  // PyTorch: no self time, no device time, no self memory
   t->self_cpu_ns = minus(t->cpu_total_ns, children_cpu_ns);
   t->cuda_total_ns = CudaTotalNs(i);
   t->self_cuda_ns = minus(t->cuda_total_ns, children_cuda_ns);  // the event's own kernels
+  if (kFloats) {
+    t->self_cpu_us = elapsed - children_cpu_us;
+    t->cuda_total_us = CudaTotalUs(i);
+    t->self_cuda_us = t->cuda_total_us - children_cuda_us;
+  }
   if (memory_) {
     t->self_cpu_memory = minus(e.CpuMemory(i), children_cpu_mem);
     t->self_cuda_memory = minus(e.CudaMemory(i), children_cuda_mem);
   }
-}
-
-inline void EventTimes::Floats(uint32_t i, EventTime* t) const {
-  const FunctionEventList& e = events_;
-  double elapsed = Us(e.end_ns[i]) - Us(e.start_ns[i]);
-  if (device_[i] != DeviceType::kCPU) {
-    t->cuda_total_us = t->self_cuda_us = elapsed;
-    return;
-  }
-  double children_cpu_us = 0, children_cuda_us = 0;
-  for (uint32_t k = child_begin_[i]; k < child_begin_[i + 1]; ++k) {
-    uint32_t c = child_index_[k].value;
-    if (device_[c] == DeviceType::kCPU) children_cpu_us += Us(e.end_ns[c]) - Us(e.start_ns[c]);
-    children_cuda_us += CudaTotalUs(c);
-  }
-  t->cpu_total_us = elapsed;
-  if (e.IsAsync(i)) return;
-  t->self_cpu_us = elapsed - children_cpu_us;
-  t->cuda_total_us = CudaTotalUs(i);
-  t->self_cuda_us = t->cuda_total_us - children_cuda_us;
 }
 
 }  // namespace profana::passes
