@@ -16,4 +16,19 @@ void ParallelFor(size_t n, F f) {
   RunOnWorkers(n, AvailableCores(), f);
 }
 
+// Below this many rows, work over them does not pay for a thread.
+inline constexpr size_t kRowsWorthAThread = size_t{1} << 16;
+
+// f(0) and f(1): at once where there are two cores and `rows` (the rows both read) pay for a
+// thread, else one after the other on the calling thread. Pass 0 rows when f(1) has nothing to do.
+template <typename F>
+void TwoAtOnce(size_t rows, F f) {
+  if (rows >= kRowsWorthAThread) {
+    ParallelFor(2, f);
+  } else {
+    f(0);
+    f(1);
+  }
+}
+
 }  // namespace profana

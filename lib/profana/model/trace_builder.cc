@@ -32,7 +32,7 @@ constexpr size_t kShortestRunsMerged = 16;
 
 // Whether work over n rows is split in two halves done at once: where there are two cores, and
 // enough rows to pay for a thread.
-bool SplitInHalves(size_t n) { return n >= (1u << 16) && AvailableCores() > 1; }
+bool SplitInHalves(size_t n) { return n >= kRowsWorthAThread && AvailableCores() > 1; }
 
 // Reorders a column by `order` (the value at k becomes the one at order[k]) through `scratch`,
 // gathering there and copying back: the column's own pages are in memory already, where a new

@@ -46,12 +46,8 @@ void MemoryBytesAndCudaTotals(const Trace& trace, const MemoryRecordsByTime& mem
     else
       totals = ComputeCudaTotals(trace, *list);
   };
-  if (trace.memory.size() > 0 && list->size() >= (1u << 16)) {
-    ParallelFor(2, work);
-  } else {
-    work(0);
-    work(1);
-  }
+  // Without [memory] records the bytes are none: no thread for them.
+  TwoAtOnce(trace.memory.size() > 0 ? list->size() : 0, work);
   list->cuda_totals = std::move(totals);
   list->cuda_totals_made = true;
 }

@@ -41,12 +41,7 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
         return true;
       });
   };
-  if (n >= (1u << 16)) {
-    ParallelFor(2, build);
-  } else {
-    build(0);
-    build(1);
-  }
+  TwoAtOnce(n, build);
   bool use_links = c.rules.records_links && c.link != LinkRule::kEnclosing;
   bool use_enclosure = c.link != LinkRule::kPyTorch;
   // The op a recorded External id links to: one that differs from the correlation id names it;

@@ -82,12 +82,7 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
       return true;
     });
   };
-  if (links && n >= (1u << 16)) {
-    ParallelFor(2, find);
-  } else {
-    find(0);
-    find(1);
-  }
+  TwoAtOnce(links ? n : 0, find);
   auto mark = [&](size_t i, uint8_t place, ThreadId to) {
     if (!to.valid() || to == ev.thread[i]) return;
     if (out.of.empty()) {
