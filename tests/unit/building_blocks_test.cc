@@ -1,8 +1,11 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
-// truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns.
+// truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns, the pipeline.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdint>
+#include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -10,6 +13,7 @@
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
+#include "profana/base/parallel.h"
 #include "profana/base/sparse_rows.h"
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/json_numbers.h"
@@ -427,4 +431,37 @@ TEST_CASE("durations take the units the outputs print, a bare number in the defa
   CHECK(ns == INT64_MAX);
   for (const char* bad : {"", "ms", "1min", "1 ", "1..2", "--1", "1e3", "1 ms ", "+1"})
     CHECK_FALSE(ParseDuration(bad, DurationUnit::kUs, &ns));
+}
+
+TEST_CASE("a pipeline uses each chunk once, in order, with what was made for it", "[parallel]") {
+  // With rows enough to pay for a thread, chunks are made on a helper where there are two cores,
+  // into slots used in turn; with fewer, each is made and used in turn. A slot is made again only
+  // once it has been used: each use finds its own chunk's value there.
+  for (size_t rows : {size_t{10}, kRowsWorthAThread}) {
+    INFO(rows << " rows");
+    constexpr size_t kChunks = 500, kSlots = 3;
+    std::vector<size_t> made_in(kSlots, SIZE_MAX);
+    std::vector<size_t> used;
+    Pipelined(
+        rows, kChunks, kSlots, [&](size_t k, size_t slot) { made_in[slot] = k; },
+        [&](size_t k, size_t slot) {
+          if (k % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          used.push_back(made_in[slot] == k ? k : SIZE_MAX);
+        });
+    REQUIRE(used.size() == kChunks);
+    for (size_t k = 0; k < kChunks; ++k) REQUIRE(used[k] == k);
+  }
+}
+
+TEST_CASE("a pipeline whose use of a chunk throws stops its helper and passes the error on",
+          "[parallel]") {
+  size_t last_used = 0;
+  auto use = [&](size_t k, size_t) {
+    if (k == 5) throw std::runtime_error("chunk 5");
+    last_used = k;
+  };
+  CHECK_THROWS_WITH(Pipelined(
+                        kRowsWorthAThread, 1000, 2, [](size_t, size_t) {}, use),
+                    "chunk 5");
+  CHECK(last_used == 4);
 }

@@ -55,7 +55,11 @@ void Permute(std::vector<T>* column, const std::vector<uint32_t>& order,
     for (size_t k = h * n / halves, end = (h + 1) * n / halves; k < end; ++k)
       sorted[k] = values[order[k]];
   });
-  std::memcpy(values, sorted, n * sizeof(T));
+  // Copied back once both halves are gathered (each reads the whole column), also in halves.
+  ParallelFor(halves, [&](size_t h) {
+    size_t begin = h * n / halves, end = (h + 1) * n / halves;
+    std::memcpy(values + begin, sorted + begin, (end - begin) * sizeof(T));
+  });
 }
 
 // A stable sort of `order`; with two cores or more, its halves are sorted at once and merged.
@@ -98,6 +102,32 @@ uint32_t* MergeRuns(uint32_t* from, uint32_t* to, std::vector<size_t> bounds, Le
   return from;
 }
 
+// A stable merge of from[0, middle) and from[middle, n) into `to`, in two parts at once: the first
+// n / 2 values of the result come from a front of each half, found by a binary search (the
+// "merge path"), and each part is merged on its own core.
+template <typename Less>
+void MergeHalves(const uint32_t* from, size_t middle, size_t n, uint32_t* to, Less less) {
+  const uint32_t *a = from, *b = from + middle;
+  size_t a_size = middle, b_size = n - middle, k = n / 2;
+  // The fewest of a's values among the first k: a[i] goes before b[k - i - 1] when b's is not
+  // less (a stable merge takes a's value first on a tie), so i is too small while that holds.
+  size_t lo = k > b_size ? k - b_size : 0, hi = std::min(k, a_size);
+  while (lo < hi) {
+    size_t i = lo + (hi - lo) / 2, j = k - i;
+    if (j > 0 && !less(b[j - 1], a[i]))
+      lo = i + 1;
+    else
+      hi = i;
+  }
+  size_t i = lo, j = k - lo;
+  ParallelFor(2, [&](size_t part) {
+    if (part == 0)
+      std::merge(a, a + i, b, b + j, to, less);
+    else
+      std::merge(a + i, a + a_size, b + j, b + b_size, to + k, less);
+  });
+}
+
 // A stable sort of `order` (the identity on entry) that takes the events as they come, in runs
 // already in order: an importer that reads table by table hands over a few, and a Kineto file a
 // thread's or a stream's stretch at a time. Merging runs costs a pass per halving of their number,
@@ -130,7 +160,7 @@ void SortRuns(std::vector<uint32_t>* order, Less less) {
     if (MergeRuns(data, spare, std::move(bounds), less) == spare)
       std::copy(spare + begin, spare + end, data + begin);
   });
-  std::merge(data, data + middle, data + middle, data + n, spare, less);
+  MergeHalves(data, middle, n, spare, less);
   order->swap(other);
 }
 
@@ -379,8 +409,10 @@ bool TraceBuilder::End(ThreadId thread, int64_t end_ns, StringId name, uint64_t 
 Trace TraceBuilder::Finish() && {
   EventTable& t = trace_.events;
   // B events never ended are closed at the last timestamp seen, and said so.
+  bool unended = std::any_of(open_.begin(), open_.end(),
+                             [](const auto& thread_stack) { return !thread_stack.second.empty(); });
   int64_t last_ns = 0;
-  for (size_t i = 0; i < t.size(); ++i) last_ns = std::max(last_ns, t.end_ns[i]);
+  for (size_t i = 0; unended && i < t.size(); ++i) last_ns = std::max(last_ns, t.end_ns[i]);
   for (auto& [thread, stack] : open_) {
     while (!stack.empty()) {
       const OpenBegin& b = stack.back();
@@ -391,8 +423,6 @@ Trace TraceBuilder::Finish() && {
     }
   }
   // PyTorch sorts function_events by (start, -end) with Python's stable sort.
-  std::vector<uint32_t> order(t.size());
-  std::iota(order.begin(), order.end(), 0u);
   bool sorted = true;
   for (size_t i = 1; i < t.size() && sorted; ++i)
     sorted = t.start_ns[i - 1] < t.start_ns[i] ||
@@ -402,6 +432,8 @@ Trace TraceBuilder::Finish() && {
       if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
       return t.end_ns[a] > t.end_ns[b];
     };
+    std::vector<uint32_t> order(t.size());
+    std::iota(order.begin(), order.end(), 0u);
     SortRuns(&order, earlier);
     std::vector<unsigned char> scratch;
     scratch.reserve(t.size() * 8);  // the widest column's, once

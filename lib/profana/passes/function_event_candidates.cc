@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string_view>
 
+#include "profana/base/parallel.h"
 #include "profana/passes/async_events.h"
 
 namespace profana::passes {
@@ -40,18 +41,14 @@ KinetoRules WorkOutKinetoRules(const Trace& trace) {
           AsyncWorkAnnotations(trace)};
 }
 
-void SelectCandidates(Candidates* candidates) {
-  Candidates& c = *candidates;
-  std::vector<StringId> filtered;
-  for (std::string_view name : kFilteredNames) {
-    StringId id;
-    if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
-  }
-  const AnnotationCorrection& fix = c.rules.annotation_fix;
+namespace {
+
+// The candidates among trace events [begin, end), appended to the columns of `out`.
+void SelectAmong(uint32_t begin, uint32_t end, const std::vector<StringId>& filtered,
+                 Candidates* out) {
+  Candidates& c = *out;
   const KinetoPlacement& placement = c.rules.placement;
-  c.source.reserve(c.ev.size() + 16);
-  c.origin.reserve(c.ev.size() + 16);
-  for (uint32_t i = 0; i < c.ev.size(); ++i) {
+  for (uint32_t i = begin; i < end; ++i) {
     ActivityKind kind = c.ev.kind[i];
     uint8_t place = placement.of.empty() ? uint8_t{KinetoPlacement::kOwnThread} : placement.of[i];
     bool is_overhead = place == KinetoPlacement::kOverhead;
@@ -66,6 +63,39 @@ void SelectCandidates(Candidates* candidates) {
     c.device.push_back(cpu ? DeviceType::kCPU : DeviceType::kCUDA);
     c.placement.push_back(place);
   }
+}
+
+template <typename T>
+void Append(std::vector<T>* to, const std::vector<T>& from) {
+  to->insert(to->end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+void SelectCandidates(Candidates* candidates) {
+  Candidates& c = *candidates;
+  std::vector<StringId> filtered;
+  for (std::string_view name : kFilteredNames) {
+    StringId id;
+    if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
+  }
+  const AnnotationCorrection& fix = c.rules.annotation_fix;
+  uint32_t n = static_cast<uint32_t>(c.ev.size()), half = n / 2;
+  c.source.reserve(n + 16);
+  c.origin.reserve(n + 16);
+  // The two halves of the events side by side on two cores where there are, the second's
+  // candidates then appended to the first's.
+  Candidates second(c.trace, c.rules);
+  TwoAtOnce(n, [&](size_t k) {
+    if (k == 0)
+      SelectAmong(0, half, filtered, &c);
+    else
+      SelectAmong(half, n, filtered, &second);
+  });
+  Append(&c.source, second.source);
+  Append(&c.origin, second.origin);
+  Append(&c.device, second.device);
+  Append(&c.placement, second.placement);
   if (fix.start_ns == 0 && fix.end_ns == 0) return;
   // Corrected annotations may move past events that start at their new time: PyTorch sorts by
   // (start, -end) what it has, stably, and libkineto makes the GPU spans after the activities

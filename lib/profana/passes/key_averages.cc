@@ -4,14 +4,14 @@
 #include <unordered_map>
 
 #include "profana/base/int_sum.h"
+#include "profana/base/parallel.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
 namespace {
 
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
-void Add(const FunctionEventList& e, const EventTimes& times, uint32_t i, AverageRow* row) {
-  EventTime t = times[i];
+void Add(const FunctionEventList& e, const EventTime& t, uint32_t i, AverageRow* row) {
   row->count += 1;
   row->cpu_total_us += t.cpu_total_us;
   row->self_cpu_us += t.self_cpu_us;
@@ -42,6 +42,33 @@ AverageRow FirstRow(const Trace& trace, const FunctionEventList& e, uint32_t i) 
   return row;
 }
 
+// add(i, time) for each event in order. Each chunk's first three quarters of times are worked
+// out ahead (on a helper thread where there are two cores), the rest by the thread that adds them:
+// an event's times come from its children alone, while a row's float sums must take the events
+// in order (PyTorch's), and working times out costs about twice what adding them does.
+template <typename AddEvent>
+void ForEachEventTime(const EventTimes& times, size_t n, AddEvent add) {
+  constexpr size_t kChunk = 4096, kSlots = 4;  // 320 KB a chunk: within a core's cache
+  constexpr size_t kAhead = kChunk * 3 / 4;
+  size_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<EventTime> buffer(chunks > 1 ? std::min(chunks, kSlots) * kChunk : n);
+  auto work_out = [&](size_t begin, size_t end, EventTime* out) {
+    for (size_t i = begin; i < end; ++i) out[i - begin] = times[static_cast<uint32_t>(i)];
+  };
+  Pipelined(
+      n, chunks, kSlots,
+      [&](size_t k, size_t slot) {
+        size_t begin = k * kChunk, end = std::min(n, begin + kAhead);
+        work_out(begin, end, buffer.data() + slot * kChunk);
+      },
+      [&](size_t k, size_t slot) {
+        size_t begin = k * kChunk, end = std::min(n, begin + kChunk);
+        EventTime* in = buffer.data() + slot * kChunk;
+        if (end > begin + kAhead) work_out(begin + kAhead, end, in + kAhead);
+        for (size_t i = begin; i < end; ++i) add(static_cast<uint32_t>(i), in[i - begin]);
+      });
+}
+
 // The grouping key, as a flat vector of ids (name, device, [shapes], [frames]).
 struct KeyHash {
   size_t operator()(const std::vector<uint32_t>& k) const {
@@ -62,20 +89,20 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
     // The common case: key on (name, device) without building vectors.
     // A row per (name id, device type): a vector indexed by both, no hashing per event.
     std::vector<uint32_t> index(trace.strings.size() * 2, UINT32_MAX);
-    for (uint32_t i = 0; i < events.size(); ++i) {
+    ForEachEventTime(times, events.size(), [&](uint32_t i, const EventTime& t) {
       uint32_t& slot = index[events.name[i].value * size_t{2} +
                              (events.device_type[i] == DeviceType::kCPU ? 0 : 1)];
       if (slot == UINT32_MAX) {
         slot = static_cast<uint32_t>(rows.size());
         rows.push_back(FirstRow(trace, events, i));
       }
-      Add(events, times, i, &rows[slot]);
-    }
+      Add(events, t, i, &rows[slot]);
+    });
     return rows;
   }
   std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> index;
   std::vector<uint32_t> key;
-  for (uint32_t i = 0; i < events.size(); ++i) {
+  ForEachEventTime(times, events.size(), [&](uint32_t i, const EventTime& t) {
     key.clear();
     key.push_back(events.name[i].value);
     key.push_back(static_cast<uint32_t>(events.device_type[i]));
@@ -94,8 +121,8 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
       rows.back().shapes_shown = options.group_by_input_shape;
       rows.back().stack = std::move(frames);
     }
-    Add(events, times, i, &rows[it->second]);
-  }
+    Add(events, t, i, &rows[it->second]);
+  });
   return rows;
 }
 
@@ -107,7 +134,7 @@ std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList
     rows.push_back(FirstRow(trace, events, i));
     rows.back().shapes_shown = true;
     rows.back().stack = trace.StackFrames(events.stack[i]);
-    Add(events, times, i, &rows.back());
+    Add(events, times[i], i, &rows.back());
   }
   return rows;
 }

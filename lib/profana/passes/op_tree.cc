@@ -1,10 +1,12 @@
 // The op tree as PyTorch builds it (_populate_cpu_children): per thread, in (start, -end) order,
 // half-open containment, partial overlaps ignored; backward functions recognised by name; and
 // duplicate nodes (same name as a parent whose only child they are) removed (_remove_dup_nodes).
+#include <algorithm>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
 
+#include "profana/base/parallel.h"
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
@@ -28,77 +30,114 @@ struct OpenEvent {
   int64_t end_ns;
 };
 
-void BuildTree(Candidates* candidates) {
-  Candidates& c = *candidates;
-  // _populate_cpu_children: per thread, in (start, -end) order, a stack of open parents.
-  size_t n = c.size();
-  c.parent.assign(n, -1);
-  std::unordered_map<uint32_t, std::vector<OpenEvent>> open;
-  std::vector<OpenEvent>* stack = nullptr;
-  uint32_t stack_thread = UINT32_MAX;
-  c.child_count.assign(n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    // Async events stay out of the tree (PyTorch's _populate_cpu_children).
-    if (!c.IsCpu(i) || c.IsAsync(i)) continue;
-    uint32_t thread = c.ThreadOf(i).value;
-    if (thread != stack_thread) {
-      stack = &open[thread];
-      stack_thread = thread;
-    }
-    int64_t start = c.Start(i), end = c.End(i);
-    if (c.Hidden(i)) {
-      // Find the innermost open event holding it without disturbing the stack: hidden events are
-      // not part of the tree, they only need to know which op they ran in.
-      for (auto it = stack->rbegin(); it != stack->rend(); ++it) {
-        if (start < it->end_ns && end <= it->end_ns) {
-          c.parent[i] = static_cast<int32_t>(it->index);
+// _populate_cpu_children: per thread, in (start, -end) order, a stack of open parents. Rows are
+// added in order, a run at a time.
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(Candidates* c) : c_(*c) {
+    c_.parent.assign(c_.size(), -1);
+    c_.child_count.assign(c_.size(), 0);
+  }
+
+  void Add(uint32_t begin, uint32_t end) {
+    Candidates& c = c_;
+    for (uint32_t i = begin; i < end; ++i) {
+      // Async events stay out of the tree (PyTorch's _populate_cpu_children).
+      if (!c.IsCpu(i) || c.IsAsync(i)) continue;
+      uint32_t thread = c.ThreadOf(i).value;
+      if (thread != stack_thread_) {
+        stack_ = &open_[thread];
+        stack_thread_ = thread;
+      }
+      std::vector<OpenEvent>& stack = *stack_;
+      int64_t start = c.Start(i), end_ns = c.End(i);
+      if (c.Hidden(i)) {
+        // Find the innermost open event holding it without disturbing the stack: hidden events
+        // are not part of the tree, they only need to know which op they ran in.
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+          if (start < it->end_ns && end_ns <= it->end_ns) {
+            c.parent[i] = static_cast<int32_t>(it->index);
+            break;
+          }
+        }
+        continue;
+      }
+      while (!stack.empty()) {
+        const OpenEvent& p = stack.back();
+        if (start >= p.end_ns || end_ns > p.end_ns) {
+          stack.pop_back();
+        } else {
+          c.parent[i] = static_cast<int32_t>(p.index);
+          if (c.child_count[p.index] < 2) ++c.child_count[p.index];
           break;
         }
       }
-      continue;
+      stack.push_back({i, end_ns});
     }
-    while (!stack->empty()) {
-      const OpenEvent& p = stack->back();
-      if (start >= p.end_ns || end > p.end_ns) {
-        stack->pop_back();
-      } else {
-        c.parent[i] = static_cast<int32_t>(p.index);
-        if (c.child_count[p.index] < 2) ++c.child_count[p.index];
-        break;
-      }
-    }
-    stack->push_back({i, end});
   }
-}
 
-void AssignScopes(Candidates* candidates) {
-  Candidates& c = *candidates;
-  size_t n = c.size();
-  c.scope.assign(n, 0);
-  std::unordered_map<uint32_t, uint8_t> by_name;  // name id -> LooksLikeBackwardName
-  constexpr std::string_view kWrapper = "autograd::engine::evaluate_function: ";
-  for (size_t i = 0; i < n; ++i) {
-    if (!c.IsCpu(i) || c.Synthetic(i)) continue;
-    StringId name = c.NameOf(i);
-    if (c.parent[i] >= 0) {
-      std::string_view p = c.trace.str(c.NameOf(c.parent[i]));
-      if (p.size() > kWrapper.size() && p.substr(0, kWrapper.size()) == kWrapper &&
-          p.substr(kWrapper.size()) == c.trace.str(name)) {
-        c.scope[i] = 1;
-        continue;
+ private:
+  Candidates& c_;
+  std::unordered_map<uint32_t, std::vector<OpenEvent>> open_;  // by thread
+  std::vector<OpenEvent>* stack_ = nullptr;
+  uint32_t stack_thread_ = UINT32_MAX;
+};
+
+// Backward functions, recognised from the tree and the names: rows in order, a run at a time,
+// each needing only its own parent.
+class ScopeAssigner {
+ public:
+  explicit ScopeAssigner(Candidates* c) : c_(*c) { c_.scope.assign(c_.size(), 0); }
+
+  void Assign(uint32_t begin, uint32_t end) {
+    Candidates& c = c_;
+    constexpr std::string_view kWrapper = "autograd::engine::evaluate_function: ";
+    for (uint32_t i = begin; i < end; ++i) {
+      if (!c.IsCpu(i) || c.Synthetic(i)) continue;
+      StringId name = c.NameOf(i);
+      if (c.parent[i] >= 0) {
+        std::string_view p = c.trace.str(c.NameOf(c.parent[i]));
+        if (p.size() > kWrapper.size() && p.substr(0, kWrapper.size()) == kWrapper &&
+            p.substr(kWrapper.size()) == c.trace.str(name)) {
+          c.scope[i] = 1;
+          continue;
+        }
       }
+      auto [it, inserted] = by_name_.try_emplace(name.value, 0);
+      if (inserted) it->second = LooksLikeBackwardName(c.trace.str(name)) ? 1 : 0;
+      c.scope[i] = it->second;
     }
-    auto [it, inserted] = by_name.try_emplace(name.value, 0);
-    if (inserted) it->second = LooksLikeBackwardName(c.trace.str(name)) ? 1 : 0;
-    c.scope[i] = it->second;
   }
-}
+
+ private:
+  Candidates& c_;
+  std::unordered_map<uint32_t, uint8_t> by_name_;  // name id -> LooksLikeBackwardName
+};
 
 }  // namespace
 
 void BuildOpTree(Candidates* c) {
-  BuildTree(c);
-  AssignScopes(c);
+  // A run of rows' scopes need only their parents: they are assigned a run behind the tree, on
+  // the other core where there are two.
+  constexpr uint32_t kRun = 1 << 16;
+  uint32_t n = static_cast<uint32_t>(c->size());
+  size_t runs = (n + kRun - 1) / kRun;
+  TreeBuilder tree(c);
+  ScopeAssigner scopes(c);
+  auto rows_of = [&](size_t k) {
+    uint32_t begin = static_cast<uint32_t>(k) * kRun;
+    return std::pair<uint32_t, uint32_t>(begin, std::min(n, begin + kRun));
+  };
+  Pipelined(
+      n, runs, runs,
+      [&](size_t k, size_t) {
+        auto [begin, end] = rows_of(k);
+        tree.Add(begin, end);
+      },
+      [&](size_t k, size_t) {
+        auto [begin, end] = rows_of(k);
+        scopes.Assign(begin, end);
+      });
 }
 
 void RemoveDuplicates(Candidates* candidates) {
