@@ -1,6 +1,7 @@
 // Unit tests of the building blocks: interning, exact number parsing, Python-style shapes,
 // truncation repair, PyTorch's number formats, sort keys, CRC-32C, columns, the pipeline.
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
-#include "profana/base/parallel.h"
+#include "profana/base/pipeline.h"
 #include "profana/base/sparse_rows.h"
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/json_numbers.h"
@@ -433,16 +434,17 @@ TEST_CASE("durations take the units the outputs print, a bare number in the defa
     CHECK_FALSE(ParseDuration(bad, DurationUnit::kUs, &ns));
 }
 
-TEST_CASE("a pipeline uses each chunk once, in order, with what was made for it", "[parallel]") {
-  // With rows enough to pay for a thread, chunks are made on a helper where there are two cores,
-  // into slots used in turn; with fewer, each is made and used in turn. A slot is made again only
+TEST_CASE("chunks made on either thread are used once each, in order, each with its own",
+          "[parallel]") {
+  // With rows enough to pay for a thread, both threads make chunks into slots used in turn where
+  // there are two cores; with fewer, each chunk is made and used in turn. A slot is made again only
   // once it has been used: each use finds its own chunk's value there.
   for (size_t rows : {size_t{10}, kRowsWorthAThread}) {
     INFO(rows << " rows");
     constexpr size_t kChunks = 500, kSlots = 3;
     std::vector<size_t> made_in(kSlots, SIZE_MAX);
     std::vector<size_t> used;
-    Pipelined(
+    UseInOrder(
         rows, kChunks, kSlots, [&](size_t k, size_t slot) { made_in[slot] = k; },
         [&](size_t k, size_t slot) {
           if (k % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -453,15 +455,39 @@ TEST_CASE("a pipeline uses each chunk once, in order, with what was made for it"
   }
 }
 
-TEST_CASE("a pipeline whose use of a chunk throws stops its helper and passes the error on",
-          "[parallel]") {
+TEST_CASE("a use that throws stops the helper and passes the error on", "[parallel]") {
   size_t last_used = 0;
   auto use = [&](size_t k, size_t) {
     if (k == 5) throw std::runtime_error("chunk 5");
     last_used = k;
   };
-  CHECK_THROWS_WITH(Pipelined(
+  CHECK_THROWS_WITH(UseInOrder(
                         kRowsWorthAThread, 1000, 2, [](size_t, size_t) {}, use),
                     "chunk 5");
   CHECK(last_used == 4);
+}
+
+TEST_CASE("each run is followed once it is led, in order", "[parallel]") {
+  for (size_t rows : {size_t{10}, kRowsWorthAThread}) {
+    INFO(rows << " rows");
+    constexpr size_t kRuns = 300;
+    std::vector<std::atomic<int>> led(kRuns);
+    std::vector<size_t> followed;  // runs followed, or SIZE_MAX for one followed before it was led
+    FollowInOrder(
+        rows, kRuns,
+        [&](size_t k) {
+          if (k % 30 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          led[k] = 1;
+        },
+        [&](size_t k) { followed.push_back(led[k] ? k : SIZE_MAX); });
+    REQUIRE(followed.size() == kRuns);
+    for (size_t k = 0; k < kRuns; ++k) REQUIRE(followed[k] == k);
+  }
+  CHECK_THROWS_WITH(FollowInOrder(
+                        kRowsWorthAThread, 100,
+                        [](size_t k) {
+                          if (k == 7) throw std::runtime_error("run 7");
+                        },
+                        [](size_t) {}),
+                    "run 7");
 }

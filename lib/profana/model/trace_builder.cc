@@ -135,12 +135,23 @@ void MergeHalves(const uint32_t* from, size_t middle, size_t n, uint32_t* to, Le
 template <typename Less>
 void SortRuns(std::vector<uint32_t>* order, Less less) {
   size_t n = order->size();
+  // Where the runs start, looked for in two halves at once where there are two cores; more than
+  // this many and the rows are sorted instead.
+  const size_t most_runs = n / kShortestRunsMerged;
+  size_t halves = SplitInHalves(n) ? 2 : 1;
+  std::vector<size_t> half_starts[2];
+  ParallelFor(halves, [&](size_t h) {
+    std::vector<size_t>& starts = half_starts[h];
+    for (size_t i = std::max<size_t>(1, h * n / halves), end = (h + 1) * n / halves; i < end; ++i) {
+      if (!less(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1))) continue;
+      starts.push_back(i);
+      if (starts.size() >= most_runs) return;  // too many already: no need for the rest
+    }
+  });
+  if (1 + half_starts[0].size() + half_starts[1].size() > most_runs) return StableSort(order, less);
   std::vector<size_t> starts = {0};
-  for (size_t i = 1; i < n; ++i) {
-    if (!less(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1))) continue;
-    starts.push_back(i);
-    if (starts.size() > n / kShortestRunsMerged) return StableSort(order, less);
-  }
+  for (const std::vector<size_t>& half : half_starts)
+    starts.insert(starts.end(), half.begin(), half.end());
   if (starts.size() == 1) return;
   std::vector<uint32_t> other(n);
   uint32_t *data = order->data(), *spare = other.data();

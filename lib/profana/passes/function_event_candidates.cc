@@ -122,10 +122,16 @@ void PermuteCandidates(Candidates* candidates, const std::vector<uint32_t>& orde
     for (uint32_t p : order) sorted.push_back(column[p]);
     column.swap(sorted);
   };
-  permute(c.source);
-  permute(c.origin);
-  permute(c.device);
-  permute(c.placement);
+  // The widest column beside the three narrow ones, on two cores where there are.
+  TwoAtOnce(order.size(), [&](size_t k) {
+    if (k == 0) {
+      permute(c.source);
+    } else {
+      permute(c.origin);
+      permute(c.device);
+      permute(c.placement);
+    }
+  });
 }
 
 namespace {
@@ -226,6 +232,17 @@ void ChildLists(const std::vector<FnEventId>& parent, std::vector<uint32_t>* beg
     if (parent[j].valid()) (*index)[--(*begin)[parent[j].value]] = FnEventId(uint32_t(j));
 }
 
+// f(half, begin, end, j) for the candidates [begin, end) of each half, j being the position in
+// the list of the first kept one: both halves at once where there are two cores and enough rows.
+template <typename F>
+void InHalves(size_t n, const KeptPositions& position, F f) {
+  size_t halves = n >= kRowsWorthAThread && AvailableCores() > 1 ? 2 : 1;
+  ParallelFor(halves, [&](size_t h) {
+    size_t begin = h * n / halves, end = (h + 1) * n / halves;
+    f(h, begin, end, begin < n ? position[begin] : position.kept());
+  });
+}
+
 }  // namespace
 
 FunctionEventList CompactCandidates(Candidates* candidates) {
@@ -250,9 +267,11 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   // A kept candidate's parent is kept (RemoveDuplicates).
   auto& parent = o.parent.owned();
   parent.resize(m);
-  for (size_t i = 0, j = 0; i < n; ++i)
-    if (!c.removed[i])
-      parent[j++] = c.parent[i] < 0 ? FnEventId::None() : FnEventId(position[c.parent[i]]);
+  InHalves(n, position, [&](size_t, size_t begin, size_t end, size_t j) {
+    for (size_t i = begin; i < end; ++i)
+      if (!c.removed[i])
+        parent[j++] = c.parent[i] < 0 ? FnEventId::None() : FnEventId(position[c.parent[i]]);
+  });
   Free(c.parent), Free(c.child_count);
   // Each kept candidate's kernels are its owner's (RemoveDuplicates).
   if (c.kernel_owner.empty()) {
@@ -266,12 +285,17 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   }
   auto& source = o.source.owned();
   source.resize(m);
-  for (size_t i = 0, j = 0; i < n; ++i) {
-    if (c.removed[i]) continue;
-    bool synthetic = c.Synthetic(i);
-    source[j++] = synthetic ? kSynthetic : EventId(c.source[i]);
-    if (synthetic) o.synthetic_record.push_back(c.source[i]);
-  }
+  std::vector<uint32_t> synthetic_records[2];  // each half's, in order
+  InHalves(n, position, [&](size_t h, size_t begin, size_t end, size_t j) {
+    for (size_t i = begin; i < end; ++i) {
+      if (c.removed[i]) continue;
+      bool synthetic = c.Synthetic(i);
+      source[j++] = synthetic ? kSynthetic : EventId(c.source[i]);
+      if (synthetic) synthetic_records[h].push_back(c.source[i]);
+    }
+  });
+  for (const std::vector<uint32_t>& records : synthetic_records)
+    for (uint32_t r : records) o.synthetic_record.push_back(r);
   Free(c.source), Free(c.origin);
   ChildLists(parent, &o.child_begin.owned(), &o.child_index.owned());
   // The columns of one type in the list as in the candidates are kept in place and moved.

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "profana/base/int_sum.h"
-#include "profana/base/parallel.h"
+#include "profana/base/pipeline.h"
 #include "profana/passes/event_times.h"
 
 namespace profana::passes {
@@ -42,29 +42,27 @@ AverageRow FirstRow(const Trace& trace, const FunctionEventList& e, uint32_t i) 
   return row;
 }
 
-// add(i, time) for each event in order. Each chunk's first three quarters of times are worked
-// out ahead (on a helper thread where there are two cores), the rest by the thread that adds them:
-// an event's times come from its children alone, while a row's float sums must take the events
-// in order (PyTorch's), and working times out costs about twice what adding them does.
+// add(i, time) for each event in order. An event's times come from its children alone, while a
+// row's float sums must take the events in order (PyTorch's): the times are worked out a chunk at a
+// time by whichever thread is free (UseInOrder), and added in order.
 template <typename AddEvent>
 void ForEachEventTime(const EventTimes& times, size_t n, AddEvent add) {
   constexpr size_t kChunk = 4096, kSlots = 4;  // 320 KB a chunk: within a core's cache
-  constexpr size_t kAhead = kChunk * 3 / 4;
   size_t chunks = (n + kChunk - 1) / kChunk;
   std::vector<EventTime> buffer(chunks > 1 ? std::min(chunks, kSlots) * kChunk : n);
-  auto work_out = [&](size_t begin, size_t end, EventTime* out) {
-    for (size_t i = begin; i < end; ++i) out[i - begin] = times[static_cast<uint32_t>(i)];
+  auto rows_of = [&](size_t k) {
+    return std::pair<size_t, size_t>(k * kChunk, std::min(n, (k + 1) * kChunk));
   };
-  Pipelined(
+  UseInOrder(
       n, chunks, kSlots,
       [&](size_t k, size_t slot) {
-        size_t begin = k * kChunk, end = std::min(n, begin + kAhead);
-        work_out(begin, end, buffer.data() + slot * kChunk);
+        auto [begin, end] = rows_of(k);
+        EventTime* out = buffer.data() + slot * kChunk;
+        for (size_t i = begin; i < end; ++i) out[i - begin] = times[static_cast<uint32_t>(i)];
       },
       [&](size_t k, size_t slot) {
-        size_t begin = k * kChunk, end = std::min(n, begin + kChunk);
-        EventTime* in = buffer.data() + slot * kChunk;
-        if (end > begin + kAhead) work_out(begin + kAhead, end, in + kAhead);
+        auto [begin, end] = rows_of(k);
+        const EventTime* in = buffer.data() + slot * kChunk;
         for (size_t i = begin; i < end; ++i) add(static_cast<uint32_t>(i), in[i - begin]);
       });
 }

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "profana/base/parallel.h"
+#include "profana/base/pipeline.h"
 #include "profana/passes/function_event_candidates.h"
 
 namespace profana::passes {
@@ -128,13 +128,13 @@ void BuildOpTree(Candidates* c) {
     uint32_t begin = static_cast<uint32_t>(k) * kRun;
     return std::pair<uint32_t, uint32_t>(begin, std::min(n, begin + kRun));
   };
-  Pipelined(
-      n, runs, runs,
-      [&](size_t k, size_t) {
+  FollowInOrder(
+      n, runs,
+      [&](size_t k) {
         auto [begin, end] = rows_of(k);
         tree.Add(begin, end);
       },
-      [&](size_t k, size_t) {
+      [&](size_t k) {
         auto [begin, end] = rows_of(k);
         scopes.Assign(begin, end);
       });
