@@ -122,6 +122,54 @@ TEST_CASE("streamed import: boundaries inside strings with escapes and brackets"
   CHECK(StreamedModel(gz, Opts(100, 50, 2)) == WholeFileModel(gz));
 }
 
+TEST_CASE("a mapped file's batches cut where an event likely ends: wrong cuts are read again",
+          "[streaming]") {
+  // Batches are cut after a '}' followed by a comma and a '{', unscanned. Traps for that: names
+  // holding "}, {", args holding lists of objects, an event nested deeper than the JSON limit, and
+  // members after the events array holding lists of objects. Each wrong cut fails its batch's
+  // check, and the rest of the file is scanned: the model is the whole-file import's either way.
+  auto trace = [](bool names, bool lists, bool deep, bool after) {
+    std::string text = "{\"schemaVersion\": 1, \"traceEvents\": [\n";
+    for (int i = 0; i < 400; ++i) {
+      std::string name = names && i % 50 == 17 ? "a}, {b" : fmt::format("op{}", i % 9);
+      std::string args = lists && i % 60 == 33 ? "\"list\": [{\"a\": 1}, {\"b\": [2]}], " : "";
+      if (deep && i == 300)
+        args = "\"deep\": " + std::string(1030, '[') + std::string(1030, ']') + ", ";
+      text += fmt::format(
+          "{}{{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"{}\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": {}, \"dur\": 3, \"args\": {{{}\"External id\": {}}}}}",
+          i ? ",\n" : "", name, 10 * i, args, i);
+    }
+    text += "\n]";
+    if (after) text += ", \"deviceProperties\": [{\"id\": 0}, {\"id\": 1}], \"traceName\": \"t\"";
+    return text + "}\n";
+  };
+  fs::path dir = fs::temp_directory_path() / "profana_streaming_test";
+  fs::create_directories(dir);
+  std::string path = (dir / "traps.json").string();
+  for (int traps = 0; traps < 16; ++traps) {
+    bool names = traps & 1, lists = traps & 2, deep = traps & 4, after = traps & 8;
+    INFO("names " << names << ", lists " << lists << ", deep " << deep << ", after " << after);
+    WriteFile(path, trace(names, lists, deep, after));
+    std::string whole = WholeFileModel(path);
+    CHECK(whole.empty() == deep);  // too deep for the whole-file importer as well
+    // Batches of every size from 1 byte to all of the file: the cuts fall everywhere.
+    size_t wrong = 0;
+    for (size_t batch = 1; batch < (size_t{1} << 20); batch = batch * 5 / 4 + 13) {
+      INFO("batch " << batch);
+      auto attempt = profana::json::StreamChromeJson(path, Opts(4096, batch, 2));
+      if (deep) {
+        CHECK(!attempt.trace);
+        continue;
+      }
+      REQUIRE(attempt.trace);
+      CHECK(profana::native::WriteNative(*attempt.trace) == whole);
+      wrong += attempt.guessed_wrong;
+    }
+    if (!deep) CHECK((wrong > 0) == (names || lists || after));
+  }
+}
+
 TEST_CASE("streamed import hands damaged or odd input back to the whole-file importer",
           "[streaming]") {
   fs::path dir = fs::temp_directory_path() / "profana_streaming_test";

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "profana/base/string_pool.h"
+#include "profana/importers/chrome_json/structure_scan.h"
 
 namespace profana::json {
 
@@ -32,6 +33,7 @@ void Batch::Fill(const char* events_text, size_t size, uint64_t input_offset) {
 void Batch::Borrow(const char* events_text, size_t size, uint64_t input_offset) {
   borrowed = events_text;
   borrowed_size = size;
+  unscanned = false;
   offset = input_offset;
   worker = -1;
   done = failed = false;
@@ -47,13 +49,33 @@ struct ParsePipeline::Worker {
   od::parser parser;
   StringPool pool;
   EventParser events{&pool};
+  std::vector<uint32_t> opens_before;  // NestsTooDeep's counts, kept for the next batch
 };
 
 namespace {
 
+// Whether an event of an unscanned batch nests deeper than its max_depth, which the cutter's
+// scan would have found (On-Demand skips what it does not read without counting levels). An event
+// nests no deeper than it has opening brackets: only one with more than max_depth in the blocks
+// it spans is scanned.
+bool NestsTooDeep(const Batch& b, std::vector<uint32_t>* opens_before) {
+  const char* text = b.text.data();
+  size_t end = b.text_size - 1;  // the ']' the batch was given
+  CountOpeningBrackets(text, end, opens_before);
+  const std::vector<uint32_t>& before = *opens_before;
+  for (size_t i = 0; i < b.offsets.size(); ++i) {
+    size_t from = static_cast<size_t>(b.offsets[i] - b.offset) + 1;
+    size_t to =
+        i + 1 < b.offsets.size() ? static_cast<size_t>(b.offsets[i + 1] - b.offset) + 1 : end;
+    uint32_t at_most = before[(to + 63) / 64] - before[from / 64];
+    if (at_most > b.max_depth && NestsDeeperThan(text + from, to - from, b.max_depth)) return true;
+  }
+  return false;
+}
+
 // Parses one batch; any JSON problem marks it failed (the caller then falls back).
 void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser& reader,
-                Batch& b) {
+                std::vector<uint32_t>* opens_before, Batch& b) {
   b.worker = worker_id;
   b.first_new_id = static_cast<uint32_t>(pool.size());
   if (b.borrowed) CopyText(b.borrowed, b.borrowed_size, &b);
@@ -86,6 +108,12 @@ void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser
     }
     b.new_seen_after.push_back(static_cast<uint32_t>(b.new_length.size()));
   }
+  // A batch cut without a scan must be whole events and nothing after them: its array ends with
+  // the text, and no event is nested too deep.
+  const char* rest = nullptr;
+  if (b.unscanned && (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS ||
+                      NestsTooDeep(b, opens_before)))
+    b.failed = true;
 }
 
 }  // namespace
@@ -130,7 +158,7 @@ void ParsePipeline::Run(Worker* w) {
       b = todo_.front();
       todo_.pop_front();
     }
-    ParseBatch(w->id, w->parser, w->pool, w->events, *b);
+    ParseBatch(w->id, w->parser, w->pool, w->events, &w->opens_before, *b);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       b->done = true;

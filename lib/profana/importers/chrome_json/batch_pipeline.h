@@ -39,6 +39,11 @@ struct Batch {
   void Borrow(const char* events_text, size_t size, uint64_t input_offset);
   const char* borrowed = nullptr;  // text the worker copies first; null once copied
   size_t borrowed_size = 0;
+  // Cut where the text looked like an event ended, without a scan of it: the worker first checks
+  // that it is whole elements of the array, none nested deeper than max_depth, or fails the batch.
+  bool unscanned = false;
+  int64_t max_depth = 0;
+  size_t cut_from = 0;  // the cutter's own position where this batch began (before its comma)
 };
 
 class ParsePipeline {

@@ -26,6 +26,26 @@ namespace od = simdjson::ondemand;
 constexpr size_t kPadding = 64;
 constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we are willing to hold
 constexpr size_t kMappedStep = 1 << 20;   // bytes a map's window grows by at a time, at most
+constexpr size_t kGuessReach = 64 << 10;  // how far past a batch's size its end is looked for
+
+// One past the first '}' in data[from, to) that is followed, after spaces, by a comma and, after
+// more spaces, by a '{': where an event likely ends and the next begins. 0 when there is none.
+// Only likely: the text may be inside a string or deeper in an event; the batch's check says.
+size_t LikelyElementEnd(const char* data, size_t from, size_t to) {
+  for (size_t p = from; p < to;) {
+    const char* brace = static_cast<const char*>(std::memchr(data + p, '}', to - p));
+    if (!brace) return 0;
+    size_t end = static_cast<size_t>(brace - data) + 1, q = end;
+    while (q < to && IsJsonSpace(data[q])) ++q;
+    if (q < to && data[q] == ',') {
+      ++q;
+      while (q < to && IsJsonSpace(data[q])) ++q;
+      if (q < to && data[q] == '{') return end;
+    }
+    p = end;
+  }
+  return 0;
+}
 
 // The input as a sliding window: bytes [base, base + size) of the (gunzipped) input. A plain
 // file is mapped, and the window is a view of the map that grows as it is read (base stays 0): no
@@ -110,6 +130,11 @@ class Merger {
  public:
   Merger(TraceBuilder* builder, int workers) : b_(builder), committer_(builder), remap_(workers) {
     for (auto& r : remap_) r.push_back(StringId(0));
+  }
+
+  // The workers' pools are new: their local ids start again.
+  void ForgetWorkerStrings() {
+    for (auto& r : remap_) r.assign(1, StringId(0));
   }
 
   // Renames the batch's string ids in place (the batch is recycled after), then commits it.
@@ -219,17 +244,27 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   std::optional<ParsePipeline> pipeline(std::in_place, workers, 3 * workers);
   std::optional<Merger> merger(std::in_place, &builder, workers);
   bool failed = false;
+  // A mapped file's events are cut where the text looks like one event ends and the next begins
+  // (LikelyElementEnd), without this thread scanning every byte: the worker checks each such batch
+  // (Batch::unscanned). Once a batch is right, so is where the next begins, the first batch
+  // beginning where the array does. At the first that is not, the batches after it are dropped,
+  // and the rest of the file is scanned from where that batch began.
+  bool guesses = mapped.has_value(), guessed_wrong = false;
+  std::optional<size_t> rescan_from;  // where the batch that failed its check began
   auto commit_oldest = [&](bool wait) {
     Batch* b = pipeline->Oldest(wait);
     if (!b) return false;
-    if (b->failed) failed = true;
-    if (!failed) merger->Commit(*b);
+    if (b->failed && b->unscanned && !failed && !rescan_from) rescan_from = b->cut_from;
+    if (b->failed && !rescan_from) failed = true;
+    if (!failed && !rescan_from) merger->Commit(*b);
     pipeline->Recycle(b);
     return true;
   };
 
-  // The events: cut into batches of whole events at element ends found by the scanner.
-  size_t batch_begin = bom + start.events_begin;  // index into the window
+  // The events: cut into batches of whole events at element ends found by the scanner, or
+  // guessed and checked.
+  const size_t events_begin = bom + start.events_begin;  // index into the window
+  size_t batch_begin = events_begin;
   size_t scan_at = batch_begin, last_end = 0;
   bool first_batch = true;
   ScanState state;
@@ -237,8 +272,9 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   // level 2 in a Kineto object. On-Demand skips the values profana does not read without
   // counting, so the limit is kept here.
   state.max_depth = static_cast<int64_t>(kMaxJsonDepth) - (start.is_object ? 2 : 1);
+  const ScanState fresh = state;
   size_t array_close = 0;
-  auto submit = [&](size_t end) {
+  auto submit = [&](size_t end, bool unscanned) {
     // Between batches there is exactly one comma (the parser checks the commas inside).
     size_t p = batch_begin;
     while (p < end && IsJsonSpace(window->data()[p])) ++p;
@@ -255,52 +291,107 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
       b->Borrow(window->data() + p, end - p, window->base() + p - bom);
     else
       b->Fill(window->data() + p, end - p, window->base() + p - bom);
+    b->unscanned = unscanned;
+    b->max_depth = state.max_depth;
+    b->cut_from = batch_begin;
     pipeline->Submit(b);
     batch_begin = end;
     return true;
   };
-  while (!failed) {
-    ScanResult r = ScanArrayElements(window->data(), scan_at, window->size(), !window->eof(),
-                                     batch_begin + options.batch_bytes, &state);
-    if (r.maybe_too_deep) return Fallback("nested deeper than the JSON limit");
-    scan_at = r.next;
-    if (r.last_element_end) last_end = r.last_element_end;
-    if (r.array_close) {
-      // The scanner counts brackets of both kinds; the one that closes the array must be ']'
-      // (a '}' there is a structure error the whole-file parser reports with its position).
-      if (window->data()[r.array_close - 1] != ']')
-        return Fallback("the events array is closed by '}'");
-      array_close = r.array_close;
-      break;
-    }
-    if (last_end > batch_begin && scan_at >= batch_begin + options.batch_bytes) {
-      if (!submit(last_end)) return Fallback("events not separated by one comma");
-      while (commit_oldest(false)) {
-      }
-      continue;
-    }
-    if (window->eof()) return Fallback("input ends inside the events array");
-    // What is kept: from the batch being cut, or the earliest text a worker has yet to copy.
+  // Lets the window go on past what is read, keeping the batch being cut and the text the workers
+  // have yet to copy. A problem comes back as its text.
+  auto advance = [&]() -> std::optional<std::string> {
     size_t keep = batch_begin;
     if (const char* borrowed = pipeline->OldestBorrowed())
       keep = std::min(keep, static_cast<size_t>(borrowed - window->data()));
     size_t shift = window->Advance(keep);
-    if (window->failed()) return Fallback(window->failure());
-    if (over_limit()) return Fallback("inflates past --max-memory");
     batch_begin -= shift;
     scan_at -= shift;
     if (last_end) last_end -= shift;
+    if (window->failed()) return window->failure();
+    if (over_limit()) return "inflates past --max-memory";
+    return std::nullopt;
+  };
+  // Cuts and submits every batch up to the array's close; a problem comes back as its text. It
+  // stops early when a batch fails (failed) or fails its check (rescan_from).
+  auto cut = [&]() -> std::optional<std::string> {
+    bool scanning = !guesses;  // the end of the batch being cut is found by the scanner
+    while (!failed && !rescan_from) {
+      if (!scanning) {
+        size_t target = batch_begin + options.batch_bytes;
+        if (window->size() < target + kGuessReach && !window->eof()) {
+          if (auto why = advance()) return why;
+          continue;
+        }
+        size_t end = LikelyElementEnd(window->data(), target,
+                                      std::min(window->size(), target + kGuessReach));
+        if (end) {
+          if (!submit(end, /*unscanned=*/true)) return "events not separated by one comma";
+          while (commit_oldest(false)) {
+          }
+          continue;
+        }
+        // No likely end near: the array's end, or an event longer than the reach. The scanner
+        // finds this batch's end, from where it begins.
+        scanning = true;
+        scan_at = batch_begin;
+        last_end = 0;
+        state = fresh;
+      }
+      ScanResult r = ScanArrayElements(window->data(), scan_at, window->size(), !window->eof(),
+                                       batch_begin + options.batch_bytes, &state);
+      if (r.maybe_too_deep) return "nested deeper than the JSON limit";
+      scan_at = r.next;
+      if (r.last_element_end) last_end = r.last_element_end;
+      if (r.array_close) {
+        // The scanner counts brackets of both kinds; the one that closes the array must be ']'
+        // (a '}' there is a structure error the whole-file parser reports with its position).
+        if (window->data()[r.array_close - 1] != ']') return "the events array is closed by '}'";
+        array_close = r.array_close;
+        break;
+      }
+      if (last_end > batch_begin && scan_at >= batch_begin + options.batch_bytes) {
+        if (!submit(last_end, /*unscanned=*/false)) return "events not separated by one comma";
+        while (commit_oldest(false)) {
+        }
+        scanning = !guesses;
+        continue;
+      }
+      if (window->eof()) return "input ends inside the events array";
+      if (auto why = advance()) return why;
+    }
+    if (failed || rescan_from) return std::nullopt;
+    if (last_end > batch_begin && !submit(last_end, /*unscanned=*/false))
+      return "events not separated by one comma";
+    // Between the last event and the ']' only spaces (a trailing comma is an error to report).
+    for (size_t p = batch_begin; p + 1 < array_close; ++p)
+      if (!IsJsonSpace(window->data()[p])) return "something other than an event in the array";
+    return std::nullopt;
+  };
+  for (;;) {
+    std::optional<std::string> problem = cut();
+    // Every batch is committed, or dropped after one that failed: a problem the cutting met may
+    // come of a wrong guess before it, which its batch's check then tells.
+    while (commit_oldest(true)) {
+    }
+    if (failed) return Fallback("a batch of events does not parse");
+    if (!rescan_from) {
+      if (problem) return Fallback(*problem);
+      break;
+    }
+    // Again from the batch that failed its check, scanned. The dropped batches' strings went into
+    // their workers' pools: new workers start from empty ones.
+    pipeline.reset();
+    pipeline.emplace(workers, 3 * workers);
+    merger->ForgetWorkerStrings();
+    batch_begin = scan_at = *rescan_from;
+    first_batch = batch_begin == events_begin;
+    last_end = array_close = 0;
+    state = fresh;
+    guesses = false;
+    guessed_wrong = true;
+    rescan_from.reset();
   }
-  if (failed) return Fallback("a batch of events does not parse");
-  if (last_end > batch_begin && !submit(last_end))
-    return Fallback("events not separated by one comma");
-  // Between the last event and the ']' only spaces (a trailing comma is an error to report).
-  for (size_t p = batch_begin; p + 1 < array_close; ++p)
-    if (!IsJsonSpace(window->data()[p]))
-      return Fallback("something other than an event in the array");
-  while (commit_oldest(true)) {
-  }
-  if (failed) return Fallback("a batch of events does not parse");
   // The parser threads' buffers go back before the sort makes its own: freed in the threads' heaps,
   // they would stay resident beside the sort's and the function events' buffers.
   merger.reset();
@@ -331,6 +422,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   mapped.reset();
   source.reset();
   StreamAttempt attempt;
+  attempt.guessed_wrong = guessed_wrong;
   attempt.trace = std::move(builder).Finish();
   ReleaseFreedMemory();  // the sort's buffers, before the analyses make theirs
   return attempt;

@@ -23,8 +23,11 @@ inline uint64_t Eq(__m256i lo, __m256i hi, char c) {
 inline Masks Classify(const char* p) {
   __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-  return {Eq(lo, hi, '"'), Eq(lo, hi, '\\'), Eq(lo, hi, '{') | Eq(lo, hi, '['),
-          Eq(lo, hi, '}') | Eq(lo, hi, ']')};
+  // '[' and ']' differ from '{' and '}' by the 0x20 bit alone, and no other byte becomes a brace
+  // with that bit set: one compare finds both opening brackets, one both closing ones.
+  __m256i bit = _mm256_set1_epi8(0x20);
+  __m256i lo_set = _mm256_or_si256(lo, bit), hi_set = _mm256_or_si256(hi, bit);
+  return {Eq(lo, hi, '"'), Eq(lo, hi, '\\'), Eq(lo_set, hi_set, '{'), Eq(lo_set, hi_set, '}')};
 }
 #else
 inline Masks Classify(const char* p) {
@@ -105,7 +108,9 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
     __builtin_prefetch(data + pos + kPrefetchAhead);
     Masks m = Classify(data + pos);
     uint64_t valid = end - pos >= 64 ? ~0ull : (1ull << (end - pos)) - 1;
-    uint64_t quotes = m.quote & ~Escaped(m.backslash, &st.prev_escaped);
+    // Most blocks hold no backslash, and follow none.
+    uint64_t quotes = m.quote;
+    if (m.backslash | st.prev_escaped) quotes &= ~Escaped(m.backslash, &st.prev_escaped);
     uint64_t in_string = PrefixXor(quotes) ^ st.prev_in_string;
     st.prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
     uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
@@ -140,6 +145,19 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
   result.next = pos;
   *state = st;
   return result;
+}
+
+void CountOpeningBrackets(const char* data, size_t size, std::vector<uint32_t>* before) {
+  size_t blocks = (size + 63) / 64;
+  before->resize(blocks + 1);
+  uint32_t* out = before->data();
+  uint32_t count = 0;
+  for (size_t k = 0; k < blocks; ++k) {
+    out[k] = count;
+    uint64_t valid = size - k * 64 >= 64 ? ~0ull : (1ull << (size - k * 64)) - 1;
+    count += static_cast<uint32_t>(__builtin_popcountll(Classify(data + k * 64).open & valid));
+  }
+  out[blocks] = count;
 }
 
 bool NestsDeeperThan(const char* data, size_t size, int64_t max_depth) {

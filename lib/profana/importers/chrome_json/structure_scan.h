@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace profana::json {
 
@@ -33,6 +34,12 @@ struct ScanResult {
 // stop_after is passed with an element end seen (the batch is big enough).
 ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool more_to_come,
                              size_t stop_after, ScanState* state);
+
+// The opening brackets ('{' and '[', strings not told apart) in data's 64-byte blocks: before[k]
+// is how many the blocks before block k hold, for k up to the last block + 1. Text holding no more
+// than n of them nests no deeper than n, which costs no scan. The same blocks: data must be
+// readable (zero padding) up to size + 64.
+void CountOpeningBrackets(const char* data, size_t size, std::vector<uint32_t>* before);
 
 // Whether a bracket outside strings in data[0, size) opens a level deeper than max_depth. The same
 // 64-byte blocks: data must be readable (zero padding) up to size + 64.
