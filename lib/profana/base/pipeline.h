@@ -4,8 +4,10 @@
 //
 // UseInOrder: each chunk of rows is made (the part of the work free of order, such as an event's
 // times) and then used in order (the part that must take the rows in turn, such as a float sum).
-// Both threads make chunks, each taking the next one nobody has, so neither waits on the other for
-// long when one is slower or preempted.
+// The helper makes the chunks ahead; the calling thread makes one itself only when it is the next
+// to use and the helper has not taken it, so a helper that falls behind (or is preempted) holds
+// the sums back by one chunk at most. Both making chunks side by side was slower: on the 1 GB
+// flows mix, key averages took 83-93 ms that way, against 71-76 ms on one core.
 //
 // FollowInOrder: the calling thread leads through the runs of rows in order (building the op tree)
 // and the helper follows a run behind (assigning what needs the tree of those rows).
@@ -24,10 +26,10 @@ namespace profana {
 
 inline bool WorthAHelper(size_t rows) { return rows >= kRowsWorthAThread && AvailableCores() > 1; }
 
-// make(k, slot) for chunks 0 .. chunks - 1, on either thread and in any order, into `slots`
-// buffers used in turn; use(k, slot) on the calling thread, k in order, once chunk k is made. make
-// must not throw, and may only write its slot; what use throws reaches the caller once the helper
-// has stopped. In turn, every chunk is made in slot 0.
+// make(k, slot) for chunks 0 .. chunks - 1, on either thread, into `slots` buffers used in turn;
+// use(k, slot) on the calling thread, k in order, once chunk k is made. make must not throw, and
+// may only write its slot; what use throws reaches the caller once the helper has stopped. In turn,
+// every chunk is made in slot 0.
 template <typename Make, typename Use>
 void UseInOrder(size_t rows, size_t chunks, size_t slots, Make make, Use use) {
   auto in_turn = [&] {
@@ -75,11 +77,10 @@ void UseInOrder(size_t rows, size_t chunks, size_t slots, Make make, Use use) {
   try {
     std::unique_lock<std::mutex> lock(mutex);
     for (size_t k = 0; k < chunks; ++k) {
-      // While chunk k is being made elsewhere, make the next one nobody has taken.
+      // Chunk k made here when the helper has not taken it yet, else waited for.
       while (made[k % slots] != k) {
-        size_t next = take();
-        if (next < chunks)
-          make_taken(lock, next);
+        if (taken == k)
+          make_taken(lock, take());
         else
           changed.wait(lock);
       }
