@@ -45,8 +45,10 @@ MemoryRecordsByTime SortMemoryRecords(const MemoryTable& mem) {
   if (mem.size() == 0) return s;
   s.order.resize(mem.size());
   std::iota(s.order.begin(), s.order.end(), 0u);
-  std::stable_sort(s.order.begin(), s.order.end(),
-                   [&](uint32_t a, uint32_t b) { return mem.ts_ns[a] < mem.ts_ns[b]; });
+  // Profilers write the records as they happen: most files have them in time order already.
+  if (!std::is_sorted(mem.ts_ns.begin(), mem.ts_ns.end()))
+    std::stable_sort(s.order.begin(), s.order.end(),
+                     [&](uint32_t a, uint32_t b) { return mem.ts_ns[a] < mem.ts_ns[b]; });
   s.ts.resize(mem.size());
   for (size_t k = 0; k < s.order.size(); ++k) s.ts[k] = mem.ts_ns[s.order[k]];
   return s;
