@@ -1,5 +1,5 @@
 // Work over rows in order, split between the calling thread and one helper where there are two
-// cores and rows enough to pay for a thread (kRowsWorthAThread); done in turn on the calling thread
+// cores and rows enough to pay for a thread (WorthTwoThreads); done in turn on the calling thread
 // otherwise. Two shapes:
 //
 // UseInOrder: each chunk of rows is made (the part of the work free of order, such as an event's
@@ -24,8 +24,6 @@
 
 namespace profana {
 
-inline bool WorthAHelper(size_t rows) { return rows >= kRowsWorthAThread && AvailableCores() > 1; }
-
 // make(k, slot) for chunks 0 .. chunks - 1, on either thread, into `slots` buffers used in turn;
 // use(k, slot) on the calling thread, k in order, once chunk k is made. make must not throw, and
 // may only write its slot; what use throws reaches the caller once the helper has stopped. In turn,
@@ -38,7 +36,7 @@ void UseInOrder(size_t rows, size_t chunks, size_t slots, Make make, Use use) {
       use(k, 0);
     }
   };
-  if (!WorthAHelper(rows) || chunks < 2 || slots < 2) return in_turn();
+  if (!WorthTwoThreads(rows) || chunks < 2 || slots < 2) return in_turn();
   std::mutex mutex;
   std::condition_variable changed;
   size_t taken = 0, used = 0;               // chunks taken to be made, and used
@@ -108,7 +106,7 @@ void FollowInOrder(size_t rows, size_t runs, Lead lead, Follow follow) {
       follow(k);
     }
   };
-  if (!WorthAHelper(rows) || runs < 2) return in_turn();
+  if (!WorthTwoThreads(rows) || runs < 2) return in_turn();
   std::mutex mutex;
   std::condition_variable changed;
   size_t led = 0;

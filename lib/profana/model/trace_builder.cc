@@ -30,10 +30,6 @@ namespace {
 // Runs shorter than this on average (input in little order) are sorted instead of merged.
 constexpr size_t kShortestRunsMerged = 16;
 
-// Whether work over n rows is split in two halves done at once: where there are two cores, and
-// enough rows to pay for a thread.
-bool SplitInHalves(size_t n) { return n >= kRowsWorthAThread && AvailableCores() > 1; }
-
 // Reorders a column by `order` (the value at k becomes the one at order[k]) through `scratch`,
 // gathering there and copying back: the column's own pages are in memory already, where a new
 // column would have the kernel fault and zero every page again. A column of one value (no stacks,
@@ -50,14 +46,11 @@ void Permute(std::vector<T>* column, const std::vector<uint32_t>& order,
   if (scratch->size() < n * sizeof(T)) scratch->resize(n * sizeof(T));
   T* sorted = reinterpret_cast<T*>(scratch->data());
   // The two halves of the gather at once, on two cores where there are: no more memory.
-  size_t halves = SplitInHalves(n) ? 2 : 1;
-  ParallelFor(halves, [&](size_t h) {
-    for (size_t k = h * n / halves, end = (h + 1) * n / halves; k < end; ++k)
-      sorted[k] = values[order[k]];
+  InHalves(n, [&](size_t, size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) sorted[k] = values[order[k]];
   });
   // Copied back once both halves are gathered (each reads the whole column), also in halves.
-  ParallelFor(halves, [&](size_t h) {
-    size_t begin = h * n / halves, end = (h + 1) * n / halves;
+  InHalves(n, [&](size_t, size_t begin, size_t end) {
     std::memcpy(values + begin, sorted + begin, (end - begin) * sizeof(T));
   });
 }
@@ -66,7 +59,7 @@ void Permute(std::vector<T>* column, const std::vector<uint32_t>& order,
 template <typename Less>
 void StableSort(std::vector<uint32_t>* order, Less less) {
   auto begin = order->begin(), end = order->end();
-  if (!SplitInHalves(order->size())) {
+  if (!WorthTwoThreads(order->size())) {
     std::stable_sort(begin, end, less);
     return;
   }
@@ -138,11 +131,10 @@ void SortRuns(std::vector<uint32_t>* order, Less less) {
   // Where the runs start, looked for in two halves at once where there are two cores; more than
   // this many and the rows are sorted instead.
   const size_t most_runs = n / kShortestRunsMerged;
-  size_t halves = SplitInHalves(n) ? 2 : 1;
   std::vector<size_t> half_starts[2];
-  ParallelFor(halves, [&](size_t h) {
+  InHalves(n, [&](size_t h, size_t begin, size_t end) {
     std::vector<size_t>& starts = half_starts[h];
-    for (size_t i = std::max<size_t>(1, h * n / halves), end = (h + 1) * n / halves; i < end; ++i) {
+    for (size_t i = std::max<size_t>(1, begin); i < end; ++i) {
       if (!less(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1))) continue;
       starts.push_back(i);
       if (starts.size() >= most_runs) return;  // too many already: no need for the rest
@@ -156,7 +148,7 @@ void SortRuns(std::vector<uint32_t>* order, Less less) {
   std::vector<uint32_t> other(n);
   uint32_t *data = order->data(), *spare = other.data();
   size_t middle = starts[starts.size() / 2];
-  if (!SplitInHalves(n) || starts.size() < 4) {
+  if (!WorthTwoThreads(n) || starts.size() < 4) {
     starts.push_back(n);
     if (MergeRuns(data, spare, std::move(starts), less) == spare) order->swap(other);
     return;

@@ -80,17 +80,15 @@ void SelectCandidates(Candidates* candidates) {
     if (c.trace.strings.Find(name, &id)) filtered.push_back(id);
   }
   const AnnotationCorrection& fix = c.rules.annotation_fix;
-  uint32_t n = static_cast<uint32_t>(c.ev.size()), half = n / 2;
+  size_t n = c.ev.size();
   c.source.reserve(n + 16);
   c.origin.reserve(n + 16);
   // The two halves of the events side by side on two cores where there are, the second's
   // candidates then appended to the first's.
   Candidates second(c.trace, c.rules);
-  TwoAtOnce(n, [&](size_t k) {
-    if (k == 0)
-      SelectAmong(0, half, filtered, &c);
-    else
-      SelectAmong(half, n, filtered, &second);
+  InHalves(n, [&](size_t h, size_t begin, size_t end) {
+    SelectAmong(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), filtered,
+                h == 0 ? &c : &second);
   });
   Append(&c.source, second.source);
   Append(&c.origin, second.origin);
@@ -232,13 +230,11 @@ void ChildLists(const std::vector<FnEventId>& parent, std::vector<uint32_t>* beg
     if (parent[j].valid()) (*index)[--(*begin)[parent[j].value]] = FnEventId(uint32_t(j));
 }
 
-// f(half, begin, end, j) for the candidates [begin, end) of each half, j being the position in
-// the list of the first kept one: both halves at once where there are two cores and enough rows.
+// InHalves over the candidates [0, n), with j, the position in the list of each half's first
+// kept one.
 template <typename F>
-void InHalves(size_t n, const KeptPositions& position, F f) {
-  size_t halves = n >= kRowsWorthAThread && AvailableCores() > 1 ? 2 : 1;
-  ParallelFor(halves, [&](size_t h) {
-    size_t begin = h * n / halves, end = (h + 1) * n / halves;
+void KeptInHalves(size_t n, const KeptPositions& position, F f) {
+  InHalves(n, [&](size_t h, size_t begin, size_t end) {
     f(h, begin, end, begin < n ? position[begin] : position.kept());
   });
 }
@@ -267,7 +263,7 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   // A kept candidate's parent is kept (RemoveDuplicates).
   auto& parent = o.parent.owned();
   parent.resize(m);
-  InHalves(n, position, [&](size_t, size_t begin, size_t end, size_t j) {
+  KeptInHalves(n, position, [&](size_t, size_t begin, size_t end, size_t j) {
     for (size_t i = begin; i < end; ++i)
       if (!c.removed[i])
         parent[j++] = c.parent[i] < 0 ? FnEventId::None() : FnEventId(position[c.parent[i]]);
@@ -286,7 +282,7 @@ FunctionEventList CompactCandidates(Candidates* candidates) {
   auto& source = o.source.owned();
   source.resize(m);
   std::vector<uint32_t> synthetic_records[2];  // each half's, in order
-  InHalves(n, position, [&](size_t h, size_t begin, size_t end, size_t j) {
+  KeptInHalves(n, position, [&](size_t h, size_t begin, size_t end, size_t j) {
     for (size_t i = begin; i < end; ++i) {
       if (c.removed[i]) continue;
       bool synthetic = c.Synthetic(i);

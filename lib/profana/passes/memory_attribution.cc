@@ -65,9 +65,7 @@ void AddMemoryEvents(Candidates* candidates) {
   // first record inside anything is found by one search from its first CPU event's start.
   std::vector<int32_t> cover[2];
   size_t holding[2] = {0, 0};
-  size_t halves = n_events >= kRowsWorthAThread && AvailableCores() > 1 ? 2 : 1;
-  ParallelFor(halves, [&](size_t h) {
-    size_t begin = h * n_events / halves, end = (h + 1) * n_events / halves;
+  InHalves(n_events, [&](size_t h, size_t begin, size_t end) {
     while (begin < end && !c.IsCpu(begin)) ++begin;
     if (begin == end) return;
     std::vector<int32_t>& half_cover = cover[h];

@@ -88,6 +88,25 @@ inline uint64_t PrefixXor(uint64_t x) {
 #endif
 }
 
+// The first `left` bits of a block (all of them from 64 on): the bytes that are the text's.
+inline uint64_t ValidBits(size_t left) { return left >= 64 ? ~0ull : (1ull << left) - 1; }
+
+// The brackets outside strings among a block's valid bytes, carrying the escape and string state
+// from the block before into the next.
+struct Brackets {
+  uint64_t open, close;
+};
+inline Brackets BracketsOutsideStrings(const char* p, uint64_t valid, uint64_t* prev_escaped,
+                                       uint64_t* prev_in_string) {
+  Masks m = Classify(p);
+  // Most blocks hold no backslash, and follow none.
+  uint64_t quotes = m.quote;
+  if (m.backslash | *prev_escaped) quotes &= ~Escaped(m.backslash, prev_escaped);
+  uint64_t in_string = PrefixXor(quotes) ^ *prev_in_string;
+  *prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
+  return {m.open & ~in_string & valid, m.close & ~in_string & valid};
+}
+
 // A mapped file's bytes come to the scanner cold, and the hardware's own prefetch stops at each
 // 4 KiB page: asking for the line this far ahead keeps the loads from waiting on memory (a
 // 1 GB trace's scan took twice as long without it). A prefetch never faults, even past the
@@ -106,14 +125,8 @@ ScanResult ScanArrayElements(const char* data, size_t begin, size_t end, bool mo
   while (pos < end) {
     if (end - pos < 64 && more_to_come) break;
     __builtin_prefetch(data + pos + kPrefetchAhead);
-    Masks m = Classify(data + pos);
-    uint64_t valid = end - pos >= 64 ? ~0ull : (1ull << (end - pos)) - 1;
-    // Most blocks hold no backslash, and follow none.
-    uint64_t quotes = m.quote;
-    if (m.backslash | st.prev_escaped) quotes &= ~Escaped(m.backslash, &st.prev_escaped);
-    uint64_t in_string = PrefixXor(quotes) ^ st.prev_in_string;
-    st.prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
-    uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
+    auto [open, close] = BracketsOutsideStrings(data + pos, ValidBits(end - pos), &st.prev_escaped,
+                                                &st.prev_in_string);
     int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
     if (st.depth + opens > st.max_depth) {
       result.maybe_too_deep = true;
@@ -154,8 +167,8 @@ void CountOpeningBrackets(const char* data, size_t size, std::vector<uint32_t>* 
   uint32_t count = 0;
   for (size_t k = 0; k < blocks; ++k) {
     out[k] = count;
-    uint64_t valid = size - k * 64 >= 64 ? ~0ull : (1ull << (size - k * 64)) - 1;
-    count += static_cast<uint32_t>(__builtin_popcountll(Classify(data + k * 64).open & valid));
+    uint64_t opens = Classify(data + k * 64).open & ValidBits(size - k * 64);
+    count += static_cast<uint32_t>(__builtin_popcountll(opens));
   }
   out[blocks] = count;
 }
@@ -164,12 +177,8 @@ bool NestsDeeperThan(const char* data, size_t size, int64_t max_depth) {
   uint64_t prev_escaped = 0, prev_in_string = 0;
   int64_t depth = 0;
   for (size_t pos = 0; pos < size; pos += 64) {
-    Masks m = Classify(data + pos);
-    uint64_t valid = size - pos >= 64 ? ~0ull : (1ull << (size - pos)) - 1;
-    uint64_t quotes = m.quote & ~Escaped(m.backslash, &prev_escaped);
-    uint64_t in_string = PrefixXor(quotes) ^ prev_in_string;
-    prev_in_string = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
-    uint64_t open = m.open & ~in_string & valid, close = m.close & ~in_string & valid;
+    auto [open, close] =
+        BracketsOutsideStrings(data + pos, ValidBits(size - pos), &prev_escaped, &prev_in_string);
     int64_t opens = __builtin_popcountll(open), closes = __builtin_popcountll(close);
     if (depth + opens <= max_depth) {  // the common case: no level in this block can be too deep
       depth += opens - closes;
