@@ -88,14 +88,18 @@ void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser
   }
   const char* first = b.text.data() + 1;
   for (auto element : array) {
-    od::value value;
     const char* where = nullptr;
-    if (element.get(value) || value.current_location().get(where)) {
+    if (element.error()) {
+      b.failed = true;
+      return;
+    }
+    od::value& value = InPlace(element);
+    if (value.current_location().get(where)) {
       b.failed = true;
       return;
     }
     size_t seen_before = pool.size();
-    b.events.emplace_back();
+    b.events.push_back(kFreshEvent);
     if (reader.Read(value, static_cast<int64_t>(b.events.size() - 1), &b.events.back())) {
       b.failed = true;
       return;

@@ -48,8 +48,8 @@ class Reader {
 error_code Reader::ReadEvents(od::array events) {
   int64_t index = 0;
   for (auto element : events) {
-    od::value value;
-    if (auto err = element.get(value)) return err;
+    if (auto err = element.error()) return err;
+    od::value& value = InPlace(element);
     const char* where = nullptr;
     if (value.current_location().get(where)) where = nullptr;
     location_ = where;

@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
 #include "profana/importers/chrome_json/json_numbers.h"
@@ -18,13 +22,29 @@ namespace {
 // field): Kineto's keys never hold escapes. A key that does is unescaped as usual.
 error_code KeyOf(od::field& field, std::string_view* key) {
   const char* begin = field.key().raw();
-  const char* end = begin;
-  // Stage 1 has checked that the string closes. Keys are short: one loop finds the end and any
-  // escape (an escaped quote stops it early, after its backslash).
+  // Stage 1 has checked that the string closes. An escaped quote stops the search early, after
+  // its backslash, which marks the key as escaped.
+  size_t length = 0;
   bool escaped = false;
-  while (*end != '"') escaped |= *end++ == '\\';
+#if defined(__AVX2__)
+  // Most keys are shorter than 32 bytes: one compare finds the closing quote and any backslash
+  // before it, with no loop whose exit is mispredicted. simdjson's input is padded by 64 bytes
+  // past the document, so the load stays inside the buffer.
+  __m256i block = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(begin));
+  auto quotes =
+      static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, _mm256_set1_epi8('"'))));
+  if (quotes != 0) {
+    length = static_cast<size_t>(__builtin_ctz(quotes));
+    auto slashes = static_cast<uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(block, _mm256_set1_epi8('\\'))));
+    escaped = (slashes & ((1u << length) - 1)) != 0;
+  } else
+#endif
+  {
+    while (begin[length] != '"') escaped |= begin[length++] == '\\';
+  }
   if (escaped) return field.unescaped_key().get(*key);
-  *key = std::string_view(begin, static_cast<size_t>(end - begin));
+  *key = std::string_view(begin, length);
   return simdjson::SUCCESS;
 }
 
@@ -68,7 +88,7 @@ EventKey KindOfKey(std::string_view key) {
 
 }  // namespace
 
-error_code EventParser::ReadString(od::value v, StringId* out, StagedEvent* s, const char* field) {
+error_code EventParser::ReadString(od::value& v, StringId* out, StagedEvent* s, const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   if (type != od::json_type::string) {
@@ -100,7 +120,7 @@ error_code EventParser::ReadString(od::value v, StringId* out, StagedEvent* s, c
   return simdjson::SUCCESS;
 }
 
-error_code EventParser::ReadInt(od::value v, int64_t* out, StagedEvent* s, const char* field) {
+error_code EventParser::ReadInt(od::value& v, int64_t* out, StagedEvent* s, const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   if (type == od::json_type::null) return simdjson::SUCCESS;
@@ -121,7 +141,7 @@ error_code EventParser::ReadInt(od::value v, int64_t* out, StagedEvent* s, const
   return simdjson::SUCCESS;
 }
 
-error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, const char* field) {
+error_code EventParser::ReadTime(od::value& v, int64_t* out, StagedEvent* s, const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   if (type != od::json_type::number) {
@@ -138,7 +158,7 @@ error_code EventParser::ReadTime(od::value v, int64_t* out, StagedEvent* s, cons
 }
 
 // pid and tid are numbers, or strings such as "CPU functions" and "stream 7".
-error_code EventParser::ReadIdOrText(od::value v, int64_t* num, StringId* text, StagedEvent* s,
+error_code EventParser::ReadIdOrText(od::value& v, int64_t* num, StringId* text, StagedEvent* s,
                                      const char* field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
@@ -146,7 +166,7 @@ error_code EventParser::ReadIdOrText(od::value v, int64_t* num, StringId* text, 
   return ReadInt(v, num, s, field);
 }
 
-error_code EventParser::ReadCommArg(od::value v, CommField field) {
+error_code EventParser::ReadCommArg(od::value& v, CommField field) {
   od::json_type type;
   if (auto err = v.type().get(type)) return err;
   std::string& text = comm_[static_cast<size_t>(field)];
@@ -180,14 +200,14 @@ void EventParser::JoinCommArgs(StagedEvent* s) {
   comm_seen_ = 0;
 }
 
-error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
+error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
   comm_seen_ = 0;
   for (auto field_result : args) {
-    od::field field;
-    if (auto err = std::move(field_result).get(field)) return err;
+    if (auto err = field_result.error()) return err;
+    od::field& field = InPlace(field_result);
     std::string_view key;
     if (auto err = KeyOf(field, &key)) return err;
-    od::value v = field.value();
+    od::value& v = field.value();
     error_code err = simdjson::SUCCESS;
     switch (key.size() ? key[0] : 0) {
       case 'E':
@@ -283,7 +303,7 @@ error_code EventParser::ReadArgs(od::object args, StagedEvent* s) {
   return simdjson::SUCCESS;
 }
 
-error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
+error_code EventParser::Read(od::value& value, int64_t index, StagedEvent* out) {
   od::object obj;
   if (auto err = value.get_object().get(obj)) {
     if (err == simdjson::INCORRECT_TYPE) {
@@ -293,13 +313,13 @@ error_code EventParser::Read(od::value value, int64_t index, StagedEvent* out) {
     return err;
   }
   StagedEvent& s = *out;
-  s = StagedEvent();
+  s = kFreshEvent;
   for (auto field_result : obj) {
-    od::field field;
-    if (auto err = std::move(field_result).get(field)) return err;
+    if (auto err = field_result.error()) return err;
+    od::field& field = InPlace(field_result);
     std::string_view key;
     if (auto err = KeyOf(field, &key)) return err;
-    od::value v = field.value();
+    od::value& v = field.value();
     error_code err = simdjson::SUCCESS;
     switch (KindOfKey(key)) {
       case EventKey::kPh: {

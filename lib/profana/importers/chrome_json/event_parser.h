@@ -17,6 +17,15 @@
 
 namespace profana::json {
 
+// What a simdjson iterator yields (a field, an array element), used where the iterator wrote it:
+// it writes one in narrow stores, and moving it out of its result reads it back in one wide load
+// that the store buffer cannot forward, a stall of a dozen cycles on every field of every event.
+// Check result.error() first.
+template <typename T>
+T& InPlace(simdjson::simdjson_result<T>& result) {
+  return const_cast<T&>(result.value_unsafe());
+}
+
 // One event's fields, staged while its object is read; committed only when it is complete,
 // so an event cut off by truncation never reaches the builder. Plain data: the streaming
 // importer keeps batches of these and renames their StringIds.
@@ -45,6 +54,10 @@ struct StagedEvent {
   const char* replaced_string = nullptr;  // first string with a lone surrogate: kept with U+FFFD
 };
 
+// A StagedEvent as it starts. Copying it costs a few wide moves where building one zeroes the
+// struct with rep stos and writes the defaults again, twice per event on the hot path.
+inline const StagedEvent kFreshEvent{};
+
 class EventParser {
  public:
   using error_code = simdjson::error_code;
@@ -52,26 +65,27 @@ class EventParser {
 
   // Reads one element of the events array. A JSON error comes back as the error code; an element
   // that is not an object sets fatal() and returns INCORRECT_TYPE.
-  error_code Read(simdjson::ondemand::value value, int64_t index, StagedEvent* s);
+  error_code Read(simdjson::ondemand::value& value, int64_t index, StagedEvent* s);
   const std::string& fatal() const { return fatal_; }
   void set_fatal(std::string message) { fatal_ = std::move(message); }
 
   // Field readers, shared with the header (metadata) reader. A wrong type or an out-of-range
   // number is recorded in *s (the event is then skipped with a diagnostic), not returned.
-  error_code ReadString(simdjson::ondemand::value v, StringId* out, StagedEvent* s,
+  error_code ReadString(simdjson::ondemand::value& v, StringId* out, StagedEvent* s,
                         const char* field);
-  error_code ReadInt(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
-  error_code ReadTime(simdjson::ondemand::value v, int64_t* out, StagedEvent* s, const char* field);
-  error_code ReadIdOrText(simdjson::ondemand::value v, int64_t* num, StringId* text, StagedEvent* s,
-                          const char* field);
+  error_code ReadInt(simdjson::ondemand::value& v, int64_t* out, StagedEvent* s, const char* field);
+  error_code ReadTime(simdjson::ondemand::value& v, int64_t* out, StagedEvent* s,
+                      const char* field);
+  error_code ReadIdOrText(simdjson::ondemand::value& v, int64_t* num, StringId* text,
+                          StagedEvent* s, const char* field);
 
   StringPool* pool() const { return pool_; }
 
  private:
-  error_code ReadArgs(simdjson::ondemand::object args, StagedEvent* s);
+  error_code ReadArgs(simdjson::ondemand::object& args, StagedEvent* s);
   // One of a collective's args (CommField): its text kept until the args end, then joined into
   // StagedEvent::comm. A value of another type than Kineto writes is ignored (the event stays).
-  error_code ReadCommArg(simdjson::ondemand::value v, CommField field);
+  error_code ReadCommArg(simdjson::ondemand::value& v, CommField field);
   void JoinCommArgs(StagedEvent* s);
 
   StringPool* pool_;
