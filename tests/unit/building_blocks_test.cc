@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -126,6 +127,55 @@ TEST_CASE("numbers follow JSON's grammar, and a refusal says what was wrong", "[
   CHECK(why == NumberError::kRange);
   CHECK(std::string(json::NumberErrorText(NumberError::kLeadingZero)) ==
         "is not a JSON number (leading zeros)");
+}
+
+TEST_CASE("numbers read eight digits at a time give what the digits spell, padded or not",
+          "[numbers]") {
+  using json::Padding;
+  int64_t v = 0;
+  // The bytes past the text are digits here: a word load that counted them would change the value.
+  const char padded[] = "1727743122123.456789012345678 12345678901234567890";
+  CHECK(json::ParseMicrosToNanos(std::string_view(padded, 17), &v, nullptr, Padding::kEightBytes));
+  CHECK(v == 1727743122123456ll);
+  CHECK(json::ParseInteger(std::string_view(padded + 30, 2), &v, nullptr, Padding::kEightBytes));
+  CHECK(v == 12);
+  CHECK(json::ParseInteger(std::string_view(padded + 30, 18), &v, nullptr, Padding::kEightBytes));
+  CHECK(v == 123456789012345678ll);
+  CHECK(json::ParseInteger(std::string_view(padded + 30, 19), &v, nullptr, Padding::kEightBytes));
+  CHECK(v == 1234567890123456789ll);  // 19 digits: the careful path
+  // Every length from 1 to 24 over digits, points, signs, exponents and other bytes, each with
+  // random bytes after it: the padded reading agrees with the byte-by-byte one.
+  uint64_t state = 88172645463325252ull;
+  auto next = [&] {  // xorshift64: the same texts on every platform
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  const char alphabet[] = "0123456789.-eE+ x0123456789";
+  int parsed = 0;
+  for (int round = 0; round < 200000; ++round) {
+    char buf[64];
+    for (char& c : buf) c = alphabet[next() % (sizeof alphabet - 1)];
+    size_t length = 1 + next() % 24;
+    if (next() % 2) std::fill(buf + (buf[0] == '-' ? 1 : 0), buf + length, '7');
+    if (next() % 3 == 0) buf[next() % length] = '.';
+    std::string_view text(buf, length);
+    std::string alone(text);  // nothing readable past it
+    int64_t a = 0, b = 0;
+    json::NumberError why_a = json::NumberError::kNone, why_b = json::NumberError::kNone;
+    bool ok_a = json::ParseMicrosToNanos(alone, &a, &why_a);
+    bool ok_b = json::ParseMicrosToNanos(text, &b, &why_b, Padding::kEightBytes);
+    REQUIRE(ok_a == ok_b);
+    REQUIRE(why_a == why_b);
+    if (ok_a) REQUIRE(a == b);
+    ok_a = json::ParseInteger(alone, &a, &why_a);
+    ok_b = json::ParseInteger(text, &b, &why_b, Padding::kEightBytes);
+    REQUIRE(ok_a == ok_b);
+    REQUIRE(why_a == why_b);
+    if (ok_a) REQUIRE(a == b);
+    parsed += ok_a;
+  }
+  CHECK(parsed >
+        20000);  // the texts are numbers often enough to test the digits, not only refusals
 }
 
 TEST_CASE("Input Dims print as Python prints the list", "[shapes]") {

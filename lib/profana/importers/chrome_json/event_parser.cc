@@ -131,7 +131,7 @@ error_code EventParser::ReadInt(od::value& v, int64_t* out, StagedEvent* s, cons
   }
   std::string_view token = v.raw_json_token();
   NumberError why;
-  if (ParseInteger(token, out, &why)) return simdjson::SUCCESS;
+  if (ParseInteger(token, out, &why, Padding::kEightBytes)) return simdjson::SUCCESS;
   // An id past 2^63 in args (some tools write unsigned 64-bit ids) costs that field only.
   bool arg = std::strncmp(field, "args.", 5) == 0;
   const char*& first = arg ? s->dropped_arg : s->bad_number;
@@ -151,7 +151,8 @@ error_code EventParser::ReadTime(od::value& v, int64_t* out, StagedEvent* s, con
   }
   std::string_view token = v.raw_json_token();
   NumberError why = NumberError::kRange;
-  if ((!ParseMicrosToNanos(token, out, &why) || !TimeInRange(*out)) && !s->bad_number) {
+  if ((!ParseMicrosToNanos(token, out, &why, Padding::kEightBytes) || !TimeInRange(*out)) &&
+      !s->bad_number) {
     s->bad_number = field;
     s->bad_number_why = why;
   }

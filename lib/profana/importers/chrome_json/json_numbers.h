@@ -20,13 +20,20 @@ enum class NumberError : uint8_t {
 // The phrase that follows `field "pid" ` in a diagnostic.
 const char* NumberErrorText(NumberError e);
 
+// Whether the 8 bytes after a number's text may be read: true inside simdjson's input, which is
+// padded past the document. Digits are then read eight at a time however short the number; the
+// bytes past the text never change the result.
+enum class Padding : bool { kNone, kEightBytes };
+
 // "123", "123.4567", "-5", "1.5e3" (microseconds) -> nanoseconds, rounded half away from zero.
 // False for text that is not a JSON number (see NumberError) or does not fit in int64
 // nanoseconds; *why (if given) says which.
-bool ParseMicrosToNanos(std::string_view text, int64_t* ns, NumberError* why = nullptr);
+bool ParseMicrosToNanos(std::string_view text, int64_t* ns, NumberError* why = nullptr,
+                        Padding padding = Padding::kNone);
 
 // An integer-valued JSON number ("42", "42.0", "4.2e1") -> int64. False otherwise: "1.5" is not
 // rounded, "0x10" and "0005" are not JSON numbers.
-bool ParseInteger(std::string_view text, int64_t* value, NumberError* why = nullptr);
+bool ParseInteger(std::string_view text, int64_t* value, NumberError* why = nullptr,
+                  Padding padding = Padding::kNone);
 
 }  // namespace profana::json
