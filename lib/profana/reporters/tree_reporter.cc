@@ -1,8 +1,9 @@
 #include "profana/reporters/tree_reporter.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <exception>
 
+#include "profana/base/pipeline.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/track_labels.h"
 #include "profana/reporters/tree_text_lines.h"
@@ -48,13 +49,6 @@ void Walk(const passes::FunctionEventList& e, const std::vector<uint32_t>& roots
   }
 }
 
-// The name an op's line shows, as an interned id (a step keeps its number, as TreeOpName).
-StringId OpNameId(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
-  if (t.str(e.name[i]) == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
-    return t.events.trace_name[e.source[i].value];
-  return e.name[i];
-}
-
 constexpr uint32_t kHidden = UINT32_MAX;
 
 // Hash-consing of shown subtrees: two subtrees get the same id exactly when their keys are
@@ -64,27 +58,48 @@ constexpr uint32_t kHidden = UINT32_MAX;
 class SubtreeIds {
  public:
   uint32_t Intern(const std::vector<uint32_t>& key) {
-    uint64_t h = 1469598103934665603ull;  // FNV-1a over the words
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the words, then a murmur finaliser
     for (uint32_t w : key) h = (h ^ w) * 1099511628211ull;
-    auto [it, inserted] = head_.try_emplace(h, kHidden);
-    for (uint32_t id = it->second; id != kHidden; id = next_[id]) {
-      if (std::equal(key.begin(), key.end(), arena_.begin() + begin_[id],
-                     arena_.begin() + begin_[id + 1]))
-        return id;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    if ((begin_.size() + 1) * 2 > slots_.size()) Grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.id == kHidden) {
+        slot = {h, static_cast<uint32_t>(begin_.size() - 1)};
+        arena_.insert(arena_.end(), key.begin(), key.end());
+        begin_.push_back(static_cast<uint32_t>(arena_.size()));
+        return slot.id;
+      }
+      if (slot.hash == h && std::equal(key.begin(), key.end(), arena_.begin() + begin_[slot.id],
+                                       arena_.begin() + begin_[slot.id + 1]))
+        return slot.id;
     }
-    uint32_t id = static_cast<uint32_t>(next_.size());
-    next_.push_back(it->second);
-    it->second = id;
-    arena_.insert(arena_.end(), key.begin(), key.end());
-    begin_.push_back(static_cast<uint32_t>(arena_.size()));
-    return id;
   }
 
  private:
+  // Open addressing, at most half full: a probe reads one slot, not a list of nodes.
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t id = kHidden;
+  };
+  void Grow() {
+    std::vector<Slot> slots(std::max<size_t>(slots_.size() * 2, 1024));
+    size_t mask = slots.size() - 1;
+    for (const Slot& s : slots_) {
+      if (s.id == kHidden) continue;
+      size_t i = s.hash & mask;
+      while (slots[i].id != kHidden) i = (i + 1) & mask;
+      slots[i] = s;
+    }
+    slots_.swap(slots);
+  }
+
   std::vector<uint32_t> arena_;
-  std::vector<uint32_t> begin_{0};
-  std::vector<uint32_t> next_;  // the previous id with the same hash
-  std::unordered_map<uint64_t, uint32_t> head_;
+  std::vector<uint32_t> begin_{0};  // id -> its key's start in arena_; one more, its end
+  std::vector<Slot> slots_;
 };
 
 // The subtree id of every shown node of `roots` (kHidden for the rest), after --min-time and
@@ -94,6 +109,7 @@ void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
                       const TreeReportOptions& a, SubtreeIds* ids, std::vector<uint32_t>* id_of) {
   std::vector<uint32_t> key;
   std::vector<uint32_t>& out = *id_of;
+  const StringId step_name = StepNameId(t);
   Walk(
       e, roots,
       [&](uint32_t i, int depth) -> Visited {
@@ -102,7 +118,7 @@ void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
       },
       [&](uint32_t i) {
         key.clear();
-        key.push_back(OpNameId(t, e, i).value);
+        key.push_back(TreeOpNameId(t, e, i, step_name).value);
         key.push_back(e.input_shapes[i].value);
         for (uint32_t k = e.kernel_begin[i]; k < e.kernel_begin[i + 1]; ++k) {
           uint32_t ev = e.kernel_index[k].value;
@@ -136,8 +152,14 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
                      const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
                      OutputSink* sink) {
   TreeTextLines lines(t, e, times, a, sink);
-  SubtreeIds ids;
   std::vector<uint32_t> id_of(e.size(), kHidden);
+  // Ids are compared between siblings only, so each thread of the trace has its own table, and
+  // the next thread's ids are worked out on a helper while this one prints (UseInOrder).
+  struct Identified {
+    SubtreeIds ids;
+    std::exception_ptr failed;  // make must not throw: an allocation that failed is kept here
+  };
+  std::vector<Identified> identified(2);
   // Groups on the path from the root, with their members and their members' shown children,
   // all in one arena: members [begin, begin + k), then k rows of `width` children each.
   struct Frame {
@@ -172,13 +194,24 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
     stack.push_back({begin, k, width, 0, depth});
   };
 
-  for (const auto& [thread, roots] : threads) {
-    IdentifySubtrees(t, e, times, roots, a, &ids, &id_of);
+  auto identify = [&](size_t k, size_t slot) {
+    Identified& done = identified[slot];
+    try {
+      done.ids = SubtreeIds();
+      done.failed = nullptr;
+      IdentifySubtrees(t, e, times, threads[k].roots, a, &done.ids, &id_of);
+    } catch (...) {
+      done.failed = std::current_exception();
+    }
+  };
+  auto print = [&](size_t k, size_t slot) {
+    if (identified[slot].failed) std::rethrow_exception(identified[slot].failed);
+    const auto& [thread, roots] = threads[k];
     // The shown roots, as the children of one member-less group at depth 0.
     arena.clear();
     for (uint32_t root : roots)
       if (id_of[root] != kHidden) arena.push_back(root);
-    if (arena.empty()) continue;  // a thread whose ops are all hidden is left out
+    if (arena.empty()) return;  // a thread whose ops are all hidden is left out
     lines.Label(thread);
     stack.push_back({0, 1, static_cast<uint32_t>(arena.size()), 0, 0});
     // A member-less frame's children start at its begin; others after their k members.
@@ -200,7 +233,8 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
         for (uint32_t q = 0; q < run; ++q) arena.push_back(arena[rows + m * f.width + j + q]);
       print_group(begin, f.k * run, run, f.depth + 1);
     }
-  }
+  };
+  UseInOrder(e.size(), threads.size(), identified.size(), identify, print);
   return lines.Finish();
 }
 
@@ -212,6 +246,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
   // cleared between any two values.
   ChunkedOutput chunks(sink);
   JsonWriter w(chunks.text());
+  const StringId step_name = StepNameId(t);
   w.BeginObject();
   w.Key("schema").String("profana.tree/1");
   w.Key("input").String(a.input);
@@ -243,7 +278,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
           times.Exact(i, &x);
           if (x.cpu_total_ns / 1000.0 < a.min_time_us) return kSkipped;
           w.BeginObject();
-          w.Key("name").String(TreeOpName(t, e, i));
+          w.Key("name").String(t.str(TreeOpNameId(t, e, i, step_name)));
           w.Key("start_us").Micros(e.start_ns[i] - e.origin_ns);
           w.Key("total_us").Micros(x.cpu_total_ns);
           w.Key("self_us").Micros(x.self_cpu_ns);

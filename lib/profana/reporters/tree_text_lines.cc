@@ -69,17 +69,22 @@ class StreamLabels {
 
 }  // namespace
 
-std::string_view TreeOpName(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
-  std::string_view name = t.str(e.name[i]);
-  if (name == "ProfilerStep*" && e.source[i] != passes::kSynthetic)
-    return t.str(t.events.trace_name[e.source[i].value]);
-  return name;
+StringId StepNameId(const Trace& t) {
+  StringId id;
+  return t.strings.Find("ProfilerStep*", &id) ? id : StringId(0);
 }
 
 struct TreeTextLines::Text {
   Text(const Trace& t, const passes::FunctionEventList& e, const passes::EventTimes& times,
        const TreeReportOptions& a)
-      : t(t), e(e), times(times), a(a), kernel_name(t, a.full_names), stream_label(t) {}
+      : t(t),
+        e(e),
+        times(times),
+        a(a),
+        kernel_name(t, a.full_names),
+        stream_label(t),
+        step_name(StepNameId(t)),
+        looked(t.strings.size(), kNotLooked) {}
 
   // One group's lines, appended in place: millions of lines, so no string is made per line.
   void AppendGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth,
@@ -89,8 +94,24 @@ struct TreeTextLines::Text {
   const passes::FunctionEventList& e;
   const passes::EventTimes& times;
   const TreeReportOptions& a;
+  // A name or shapes string as lines show it: looked at for control characters once per string,
+  // not once per line.
+  std::string_view Shown(StringId id) {
+    std::string_view text = t.str(id);
+    uint8_t& state = looked[id.value];
+    if (state == kNotLooked) {
+      state = HasControlCharacters(text) ? kEscaped : kPlain;
+      if (state == kEscaped) escaped[id.value] = Printable(text);
+    }
+    return state == kPlain ? text : escaped[id.value];
+  }
+
   KernelNames kernel_name;
   StreamLabels stream_label;
+  StringId step_name;
+  enum : uint8_t { kNotLooked, kPlain, kEscaped };
+  std::vector<uint8_t> looked;  // per string of the pool
+  std::unordered_map<uint32_t, std::string> escaped;
   std::vector<int64_t> kernel_ns;
   std::vector<uint32_t> kernel_ev;
 };
@@ -109,7 +130,7 @@ void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint3
     sum.cuda_total_ns += x.cuda_total_ns;
   }
   AppendIndent(&out, depth);
-  AppendPrintable(&out, TreeOpName(t, e, rep));
+  out += Shown(TreeOpNameId(t, e, rep, step_name));
   AppendCount(&out, count);
   out += "  total ";
   AppendTime(&out, us(sum.cpu_total_ns));
@@ -121,7 +142,7 @@ void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint3
   }
   if (e.input_shapes[rep].value) {
     out += "  ";
-    AppendPrintable(&out, t.str(e.input_shapes[rep]));
+    out += Shown(e.input_shapes[rep]);
   }
   out += "\n";
   // The shown kernels of the representative, with durations summed over the members at each

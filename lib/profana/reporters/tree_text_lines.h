@@ -26,8 +26,17 @@
 
 namespace profana::report {
 
-// An op's name; a step keeps its number (ProfilerStep#12, not key_averages' ProfilerStep*).
-std::string_view TreeOpName(const Trace& t, const passes::FunctionEventList& e, uint32_t i);
+// "ProfilerStep*" as the trace's pool holds it, for TreeOpNameId (StringId 0 when no event has it).
+StringId StepNameId(const Trace& t);
+// An op's name; a step keeps its number (ProfilerStep#12, not key_averages' ProfilerStep*). Ids
+// are compared, not text: a pool holds each string once.
+inline StringId TreeOpNameId(const Trace& t, const passes::FunctionEventList& e, uint32_t i,
+                             StringId step_name) {
+  StringId name = e.name[i];
+  if (name == step_name && name.value != 0 && e.source[i] != passes::kSynthetic)
+    return t.events.trace_name[e.source[i].value];
+  return name;
+}
 // Kernels shorter than --min-time are hidden as ops are.
 inline bool TreeKernelShown(const Trace& t, uint32_t ev, const TreeReportOptions& a) {
   return (t.events.end_ns[ev] - t.events.start_ns[ev]) / 1000.0 >= a.min_time_us;
