@@ -33,21 +33,27 @@ void AppendCount(std::string* out, uint32_t count) {
   if (count > 1) fmt::format_to(std::back_inserter(*out), " x{}", count);
 }
 
-// Kernel names as text shows them: shortened once per distinct name unless --full-names.
+// Kernel names as text shows them: shortened unless --full-names, and printable, made once per
+// distinct name.
 class KernelNames {
  public:
-  KernelNames(const Trace& t, bool full) : t_(t), full_(full) {}
+  KernelNames(const Trace& t, bool full) : t_(t), full_(full), made_(t.strings.size(), kNotMade) {}
   std::string_view operator()(StringId name) {
-    if (full_) return t_.str(name);
-    auto [it, inserted] = short_.try_emplace(name.value);
-    if (inserted) it->second = job::ShortKernelName(t_.str(name));
-    return it->second;
+    uint32_t& made = made_[name.value];
+    if (made == kNotMade) {
+      std::string_view text = t_.str(name);
+      made = static_cast<uint32_t>(shown_.size());
+      shown_.push_back(Printable(full_ ? std::string(text) : job::ShortKernelName(text)));
+    }
+    return shown_[made];
   }
 
  private:
+  static constexpr uint32_t kNotMade = UINT32_MAX;
   const Trace& t_;
   bool full_;
-  std::unordered_map<uint32_t, std::string> short_;
+  std::vector<uint32_t> made_;  // per string of the pool: its index in shown_
+  std::vector<std::string> shown_;
 };
 
 // Stream labels as text shows them ("device 0 stream 7"), made once per (stream, device).
@@ -173,7 +179,7 @@ void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint3
       ns += kernel_ns[q + run++];
     AppendIndent(&out, depth);
     out += "  -> ";
-    AppendPrintable(&out, kernel_name(t.events.name[ev]));
+    out += kernel_name(t.events.name[ev]);
     AppendCount(&out, static_cast<uint32_t>(run));
     out += "  ";
     AppendTime(&out, us(ns));
