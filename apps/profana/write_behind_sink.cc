@@ -18,6 +18,17 @@ Status WriteBehindSink::Write(std::string_view bytes) {
   return Status::Ok();
 }
 
+Status WriteBehindSink::Take(std::string* chunk) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return !has_pending_; });
+  if (!status_.ok()) return status_;
+  pending_.swap(*chunk);
+  chunk->clear();
+  has_pending_ = true;
+  changed_.notify_all();
+  return Status::Ok();
+}
+
 Status WriteBehindSink::Finish() {
   {
     std::lock_guard<std::mutex> lock(mutex_);

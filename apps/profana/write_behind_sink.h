@@ -23,6 +23,8 @@ class WriteBehindSink final : public OutputSink {
   // Copies `bytes` and returns, once the thread has taken the chunk before (so at most two are
   // held). A failure of an earlier chunk comes back here, and later chunks are not written.
   Status Write(std::string_view bytes) override;
+  // The same without the copy: the chunk is swapped for the buffer the thread wrote last.
+  Status Take(std::string* chunk) override;
   // Waits until every chunk is written: the first failure, or ok. No Write may follow.
   Status Finish();
 

@@ -134,7 +134,8 @@ TEST_CASE("numbers read eight digits at a time give what the digits spell, padde
   using json::Padding;
   int64_t v = 0;
   // The bytes past the text are digits here: a word load that counted them would change the value.
-  const char padded[] = "1727743122123.456789012345678 12345678901234567890";
+  // Each text below has at least 8 bytes of the array after it, as kEightBytes promises.
+  const char padded[] = "1727743122123.456789012345678 12345678901234567890123456789";
   CHECK(json::ParseMicrosToNanos(std::string_view(padded, 17), &v, nullptr, Padding::kEightBytes));
   CHECK(v == 1727743122123456ll);
   CHECK(json::ParseInteger(std::string_view(padded + 30, 2), &v, nullptr, Padding::kEightBytes));

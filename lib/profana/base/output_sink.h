@@ -16,6 +16,14 @@ class OutputSink {
   virtual ~OutputSink() = default;
   // Takes the next bytes of the output; a failure (a full disk) ends the report with it.
   virtual Status Write(std::string_view bytes) = 0;
+  // Write, from a buffer the caller is done with: a sink that keeps the bytes (to write them on
+  // another thread) may swap the buffer for one of its own instead of copying hundreds of MB.
+  // *chunk is then empty, its capacity whatever the sink gave back.
+  virtual Status Take(std::string* chunk) {
+    Status written = Write(*chunk);
+    chunk->clear();
+    return written;
+  }
 };
 
 // Appends everything to one string: for tests, and where the output goes to a string anyway.
@@ -43,7 +51,9 @@ class ChunkedOutput {
   std::string* text() { return &text_; }
   // Call between records: writes the buffer out once it holds a chunk.
   void MaybeFlush() {
-    if (text_.size() >= kChunkBytes) Flush();
+    if (text_.size() < kChunkBytes) return;
+    Flush();
+    if (text_.capacity() < kChunkBytes) text_.reserve(kChunkBytes + 4096);  // a sink's swapped one
   }
   // Writes what is left; the status of the whole output.
   Status Finish() {
@@ -53,7 +63,7 @@ class ChunkedOutput {
 
  private:
   void Flush() {
-    if (status_.ok() && !text_.empty()) status_ = sink_->Write(text_);
+    if (status_.ok() && !text_.empty()) status_ = sink_->Take(&text_);
     text_.clear();
   }
 

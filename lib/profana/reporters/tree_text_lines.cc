@@ -261,7 +261,7 @@ void TreeTextLines::WriteDone(std::unique_lock<std::mutex>* lock) {
     Batch* b = in_flight_.front();
     in_flight_.pop_front();
     lock->unlock();
-    if (status_.ok() && !b->text.empty()) status_ = sink_->Write(b->text);
+    if (status_.ok() && !b->text.empty()) status_ = sink_->Take(&b->text);
     b->records.clear();
     b->done = false;
     lock->lock();
@@ -274,7 +274,7 @@ void TreeTextLines::WriteDone(std::unique_lock<std::mutex>* lock) {
 void TreeTextLines::Hand() {
   if (threads_.empty()) {
     Format(texts_[0].get(), current_);
-    if (status_.ok() && !current_->text.empty()) status_ = sink_->Write(current_->text);
+    if (status_.ok() && !current_->text.empty()) status_ = sink_->Take(&current_->text);
     current_->records.clear();
     return;
   }
