@@ -3,6 +3,7 @@
 // microsecond doubles Python would have held.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -10,8 +11,12 @@
 
 namespace profana::report {
 
-std::string FormatTime(double time_us);                        // "1.234ms"
-void AppendTime(std::string* out, double time_us);             // the same, appended (no allocation)
+std::string FormatTime(double time_us);             // "1.234ms"
+void AppendTime(std::string* out, double time_us);  // the same, appended (no allocation)
+// The same written at `at`, which has kTimeTextRoom bytes of room: the text's end, or nullptr
+// (nothing written) for the rare times AppendTime hands to fmt (negative, huge, a rounding tie).
+constexpr size_t kTimeTextRoom = 32;
+char* WriteTime(char* at, double time_us);
 std::string FormatTimeShare(double time_us, double total_us);  // "12.34%", "NaN"
 
 // _format_memory's unit spelling changed between releases: PyTorch 2.x prints "41.00 KB" and

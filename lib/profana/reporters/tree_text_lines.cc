@@ -1,6 +1,8 @@
 #include "profana/reporters/tree_text_lines.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <iterator>
 #include <system_error>
 
@@ -21,16 +23,61 @@ constexpr size_t kBatchWords = size_t{1} << 14;
 constexpr size_t kBatches = 4;
 constexpr size_t kFormatters = 2;
 
+// A batch's text, written in place: the string grows by doubling and is cut to what was written
+// at the end, so each piece of a line is one copy rather than an append with its own checks (a
+// line has about ten pieces, and a tree millions of lines).
+class DirectText {
+ public:
+  explicit DirectText(std::string* out) : out_(*out), used_(out->size()) {}
+  ~DirectText() { out_.resize(used_); }
+  DirectText(const DirectText&) = delete;
+  DirectText& operator=(const DirectText&) = delete;
+
+  void Put(std::string_view s) {
+    std::memcpy(Room(s.size()), s.data(), s.size());
+    used_ += s.size();
+  }
+  void Spaces(size_t n) {
+    std::memset(Room(n), ' ', n);
+    used_ += n;
+  }
+  void Number(uint64_t n) {
+    char* at = Room(20);
+    used_ += static_cast<size_t>(std::to_chars(at, at + 20, n).ptr - at);
+  }
+  void Time(double time_us) {
+    char* at = Room(kTimeTextRoom);
+    if (char* end = WriteTime(at, time_us)) {
+      used_ += static_cast<size_t>(end - at);
+      return;
+    }
+    std::string text;  // the rare time fmt writes
+    AppendTime(&text, time_us);
+    Put(text);
+  }
+
+ private:
+  char* Room(size_t n) {
+    if (out_.size() - used_ < n) out_.resize(std::max(used_ + n, out_.size() * 2));
+    return out_.data() + used_;
+  }
+
+  std::string& out_;
+  size_t used_;  // out_'s bytes written; the rest is room
+};
+
 // Indentation stops growing at kMaxIndent levels and deeper lines say their depth, so a trace
 // nested 100,000 ops deep prints in linear, not quadratic, space.
 constexpr int kMaxIndent = 64;
-void AppendIndent(std::string* out, int depth) {
-  out->append(static_cast<size_t>(std::min(depth, kMaxIndent)) * 2, ' ');
-  if (depth > kMaxIndent) fmt::format_to(std::back_inserter(*out), "[depth {}] ", depth);
+void PutIndent(DirectText* out, int depth) {
+  out->Spaces(static_cast<size_t>(std::min(depth, kMaxIndent)) * 2);
+  if (depth > kMaxIndent) out->Put(fmt::format("[depth {}] ", depth));
 }
 
-void AppendCount(std::string* out, uint32_t count) {
-  if (count > 1) fmt::format_to(std::back_inserter(*out), " x{}", count);
+void PutCount(DirectText* out, uint32_t count) {
+  if (count <= 1) return;
+  out->Put(" x");
+  out->Number(count);
 }
 
 // Kernel names as text shows them: shortened unless --full-names, and printable, made once per
@@ -93,8 +140,7 @@ struct TreeTextLines::Text {
         looked(t.strings.size(), kNotLooked) {}
 
   // One group's lines, appended in place: millions of lines, so no string is made per line.
-  void AppendGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth,
-                   std::string* out);
+  void PutGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth, DirectText* out);
 
   const Trace& t;
   const passes::FunctionEventList& e;
@@ -122,9 +168,9 @@ struct TreeTextLines::Text {
   std::vector<uint32_t> kernel_ev;
 };
 
-void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint32_t count,
-                                      int depth, std::string* text) {
-  std::string& out = *text;
+void TreeTextLines::Text::PutGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth,
+                                   DirectText* text) {
+  DirectText& out = *text;
   auto us = [](int64_t ns) { return ns / 1000.0; };
   uint32_t rep = members[0];
   passes::EventTime sum;
@@ -135,22 +181,22 @@ void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint3
     sum.self_cpu_ns += x.self_cpu_ns;
     sum.cuda_total_ns += x.cuda_total_ns;
   }
-  AppendIndent(&out, depth);
-  out += Shown(TreeOpNameId(t, e, rep, step_name));
-  AppendCount(&out, count);
-  out += "  total ";
-  AppendTime(&out, us(sum.cpu_total_ns));
-  out += ", self ";
-  AppendTime(&out, us(sum.self_cpu_ns));
+  PutIndent(&out, depth);
+  out.Put(Shown(TreeOpNameId(t, e, rep, step_name)));
+  PutCount(&out, count);
+  out.Put("  total ");
+  out.Time(us(sum.cpu_total_ns));
+  out.Put(", self ");
+  out.Time(us(sum.self_cpu_ns));
   if (sum.cuda_total_ns) {
-    out += ", device ";
-    AppendTime(&out, us(sum.cuda_total_ns));
+    out.Put(", device ");
+    out.Time(us(sum.cuda_total_ns));
   }
   if (e.input_shapes[rep].value) {
-    out += "  ";
-    out += Shown(e.input_shapes[rep]);
+    out.Put("  ");
+    out.Put(Shown(e.input_shapes[rep]));
   }
-  out += "\n";
+  out.Put("\n");
   // The shown kernels of the representative, with durations summed over the members at each
   // position (the members show the same kernels in the same order).
   kernel_ev.clear();
@@ -177,15 +223,15 @@ void TreeTextLines::Text::AppendGroup(const uint32_t* members, uint32_t k, uint3
            t.events.thread[kernel_ev[q + run]] == t.events.thread[ev] &&
            t.events.device[kernel_ev[q + run]] == t.events.device[ev])
       ns += kernel_ns[q + run++];
-    AppendIndent(&out, depth);
-    out += "  -> ";
-    out += kernel_name(t.events.name[ev]);
-    AppendCount(&out, static_cast<uint32_t>(run));
-    out += "  ";
-    AppendTime(&out, us(ns));
-    out += " on ";
-    out += stream_label(ev);
-    out += "\n";
+    PutIndent(&out, depth);
+    out.Put("  -> ");
+    out.Put(kernel_name(t.events.name[ev]));
+    PutCount(&out, static_cast<uint32_t>(run));
+    out.Put("  ");
+    out.Time(us(ns));
+    out.Put(" on ");
+    out.Put(stream_label(ev));
+    out.Put("\n");
     q += run;
   }
 }
@@ -239,17 +285,18 @@ void TreeTextLines::Label(ThreadId thread) {
 
 void TreeTextLines::Format(Text* x, Batch* batch) {
   const std::vector<uint32_t>& records = batch->records;
-  std::string& out = batch->text;
-  out.clear();
+  batch->text.clear();
+  DirectText out(&batch->text);
   for (size_t at = 0; at < records.size();) {
     if (records[at] == kLabel) {
-      out += Printable(ThreadLabel(x->t, ThreadId(records[at + 1]))) + "\n";
+      out.Put(Printable(ThreadLabel(x->t, ThreadId(records[at + 1]))));
+      out.Put("\n");
       at += 2;
       continue;
     }
     int depth = static_cast<int>(records[at]);
     uint32_t count = records[at + 1], k = records[at + 2];
-    x->AppendGroup(&records[at + 3], k, count, depth, &out);
+    x->PutGroup(&records[at + 3], k, count, depth, &out);
     at += 3 + k;
   }
 }
