@@ -81,7 +81,7 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // Eight bytes of text at once (SWAR), the first byte lowest: timestamps have 13 to 16 digits, and
 // a loop over them, each digit waiting on the last and the loop's exit mispredicted, was the
 // import's costliest arithmetic.
-constexpr uint64_t kEachByte(uint8_t b) { return 0x0101010101010101ull * b; }
+constexpr uint64_t EachByte(uint8_t b) { return 0x0101010101010101ull * b; }
 
 uint64_t Load8(const char* p) {
   uint64_t w;
@@ -93,7 +93,7 @@ uint64_t Load8(const char* p) {
 int LeadingDigits(uint64_t values) {
   // A byte is not a digit when its value is 10 or more: adding 0x76 to its low seven bits sets
   // its high bit, without a carry into the next byte; a byte with the high bit set is not either.
-  uint64_t not_digit = (((values & kEachByte(0x7f)) + kEachByte(0x76)) | values) & kEachByte(0x80);
+  uint64_t not_digit = (((values & EachByte(0x7f)) + EachByte(0x76)) | values) & EachByte(0x80);
   return not_digit == 0 ? 8 : __builtin_ctzll(not_digit) / 8;
 }
 
@@ -119,7 +119,7 @@ bool ReadPlainDecimal(std::string_view t, Padding padding, bool* negative, uint6
   // Words are loaded only where all eight bytes may be read; the digits counted stop at n.
   size_t readable = padding == Padding::kEightBytes ? n + 8 : n;
   auto digits_at = [&](size_t at) {
-    return std::min(static_cast<size_t>(LeadingDigits(Load8(t.data() + at) ^ kEachByte('0'))),
+    return std::min(static_cast<size_t>(LeadingDigits(Load8(t.data() + at) ^ EachByte('0'))),
                     n - at);
   };
   *negative = n > 0 && t[0] == '-';
@@ -130,7 +130,7 @@ bool ReadPlainDecimal(std::string_view t, Padding padding, bool* negative, uint6
     size_t k = digits_at(i);
     if (k == 0) break;
     if (i - start + k > 18) return false;
-    v = v * kPowersOf10[k] + DigitsValue(Load8(t.data() + i) ^ kEachByte('0'), static_cast<int>(k));
+    v = v * kPowersOf10[k] + DigitsValue(Load8(t.data() + i) ^ EachByte('0'), static_cast<int>(k));
     i += k;
     if (k < 8) break;
   }
