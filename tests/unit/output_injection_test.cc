@@ -156,6 +156,17 @@ TEST_CASE("text reports and messages show control characters in names", "[inject
   CHECK_FALSE(HasControlByte(missing.err, true));
 }
 
+TEST_CASE("an op with an empty name prints its line with the name empty", "[injection]") {
+  // The empty name's text has no bytes at all (its view may hold a null pointer): the tree's
+  // writer must copy nothing for it rather than hand memcpy a null source.
+  Temp t("empty_name.json", Trace({"", "x"}));
+  auto r = Run({"tree", t.path});
+  REQUIRE(r.code == 0);
+  CHECK(r.out ==
+        "thread 1 (pid 1)\n    total 10.000us, self 10.000us\n"
+        "  x  total 10.000us, self 10.000us\n");
+}
+
 TEST_CASE("memory --by-op keeps its columns when a name holds control characters", "[injection]") {
   // Each op allocates 100 bytes on cuda:0 in its middle; the names are kNames.
   std::string events;

@@ -34,6 +34,7 @@ class DirectText {
   DirectText& operator=(const DirectText&) = delete;
 
   void Put(std::string_view s) {
+    if (s.empty()) return;  // its data() may be null, which memcpy must not be given
     std::memcpy(Room(s.size()), s.data(), s.size());
     used_ += s.size();
   }
