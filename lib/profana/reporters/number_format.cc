@@ -61,7 +61,23 @@ char* WriteThreeDecimals(char* at, double value, std::string_view unit) {
   return at + unit.size();
 }
 
-void AppendUnit(std::string* out, double value, std::string_view unit) {
+// A time in the unit _format_time picks for it: seconds, milliseconds or microseconds.
+struct TimeInUnit {
+  double value;
+  std::string_view unit;
+};
+TimeInUnit InUnit(double time_us) {
+  constexpr double kUsInSecond = 1000.0 * 1000.0;
+  constexpr double kUsInMs = 1000.0;
+  if (time_us >= kUsInSecond) return {time_us / kUsInSecond, "s"};
+  if (time_us >= kUsInMs) return {time_us / kUsInMs, "ms"};
+  return {time_us, "us"};
+}
+
+}  // namespace
+
+void AppendTime(std::string* out, double time_us) {
+  auto [value, unit] = InUnit(time_us);
   char text[kTimeTextRoom];
   if (char* end = WriteThreeDecimals(text, value, unit)) {
     out->append(text, end);
@@ -71,26 +87,9 @@ void AppendUnit(std::string* out, double value, std::string_view unit) {
   out->append(unit);
 }
 
-}  // namespace
-
-namespace {
-constexpr double kUsInSecond = 1000.0 * 1000.0;
-constexpr double kUsInMs = 1000.0;
-}  // namespace
-
-void AppendTime(std::string* out, double time_us) {
-  if (time_us >= kUsInSecond)
-    AppendUnit(out, time_us / kUsInSecond, "s");
-  else if (time_us >= kUsInMs)
-    AppendUnit(out, time_us / kUsInMs, "ms");
-  else
-    AppendUnit(out, time_us, "us");
-}
-
 char* WriteTime(char* at, double time_us) {
-  if (time_us >= kUsInSecond) return WriteThreeDecimals(at, time_us / kUsInSecond, "s");
-  if (time_us >= kUsInMs) return WriteThreeDecimals(at, time_us / kUsInMs, "ms");
-  return WriteThreeDecimals(at, time_us, "us");
+  auto [value, unit] = InUnit(time_us);
+  return WriteThreeDecimals(at, value, unit);
 }
 
 std::string FormatTime(double time_us) {
