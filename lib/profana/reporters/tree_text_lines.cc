@@ -81,26 +81,33 @@ void PutCount(DirectText* out, uint32_t count) {
   out->Number(count);
 }
 
-// Kernel names as text shows them: shortened unless --full-names, and printable, made once per
-// distinct name.
-class KernelNames {
+// Strings of the trace's pool as lines show them, made once per distinct string rather than once
+// per line: printable, and kernel names shortened unless --full-names. A string that shows as it
+// is is not copied.
+class ShownStrings {
  public:
-  KernelNames(const Trace& t, bool full) : t_(t), full_(full), made_(t.strings.size(), kNotMade) {}
-  std::string_view operator()(StringId name) {
-    uint32_t& made = made_[name.value];
+  ShownStrings(const Trace& t, bool shorten)
+      : t_(t), shorten_(shorten), made_(t.strings.size(), kNotMade) {}
+  std::string_view operator()(StringId id) {
+    uint32_t& made = made_[id.value];
     if (made == kNotMade) {
-      std::string_view text = t_.str(name);
-      made = static_cast<uint32_t>(shown_.size());
-      shown_.push_back(Printable(full_ ? std::string(text) : job::ShortKernelName(text)));
+      std::string_view text = t_.str(id);
+      std::string shown = Printable(shorten_ ? job::ShortKernelName(text) : std::string(text));
+      if (shown == text) {
+        made = kAsIs;
+      } else {
+        made = static_cast<uint32_t>(shown_.size());
+        shown_.push_back(std::move(shown));
+      }
     }
-    return shown_[made];
+    return made == kAsIs ? t_.str(id) : shown_[made];
   }
 
  private:
-  static constexpr uint32_t kNotMade = UINT32_MAX;
+  static constexpr uint32_t kNotMade = UINT32_MAX, kAsIs = UINT32_MAX - 1;
   const Trace& t_;
-  bool full_;
-  std::vector<uint32_t> made_;  // per string of the pool: its index in shown_
+  bool shorten_;
+  std::vector<uint32_t> made_;  // per string of the pool: kNotMade, kAsIs or its index in shown_
   std::vector<std::string> shown_;
 };
 
@@ -135,10 +142,10 @@ struct TreeTextLines::Text {
         e(e),
         times(times),
         a(a),
-        kernel_name(t, a.full_names),
+        shown(t, /*shorten=*/false),
+        kernel_name(t, /*shorten=*/!a.full_names),
         stream_label(t),
-        step_name(StepNameId(t)),
-        looked(t.strings.size(), kNotLooked) {}
+        step_name(StepNameId(t)) {}
 
   // One group's lines, appended in place: millions of lines, so no string is made per line.
   void PutGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth, DirectText* out);
@@ -147,24 +154,10 @@ struct TreeTextLines::Text {
   const passes::FunctionEventList& e;
   const passes::EventTimes& times;
   const TreeReportOptions& a;
-  // A name or shapes string as lines show it: looked at for control characters once per string,
-  // not once per line.
-  std::string_view Shown(StringId id) {
-    std::string_view text = t.str(id);
-    uint8_t& state = looked[id.value];
-    if (state == kNotLooked) {
-      state = HasControlCharacters(text) ? kEscaped : kPlain;
-      if (state == kEscaped) escaped[id.value] = Printable(text);
-    }
-    return state == kPlain ? text : escaped[id.value];
-  }
-
-  KernelNames kernel_name;
+  ShownStrings shown;  // op names and shapes
+  ShownStrings kernel_name;
   StreamLabels stream_label;
   StringId step_name;
-  enum : uint8_t { kNotLooked, kPlain, kEscaped };
-  std::vector<uint8_t> looked;  // per string of the pool
-  std::unordered_map<uint32_t, std::string> escaped;
   std::vector<int64_t> kernel_ns;
   std::vector<uint32_t> kernel_ev;
 };
@@ -183,7 +176,7 @@ void TreeTextLines::Text::PutGroup(const uint32_t* members, uint32_t k, uint32_t
     sum.cuda_total_ns += x.cuda_total_ns;
   }
   PutIndent(&out, depth);
-  out.Put(Shown(TreeOpNameId(t, e, rep, step_name)));
+  out.Put(shown(TreeOpNameId(t, e, rep, step_name)));
   PutCount(&out, count);
   out.Put("  total ");
   out.Time(us(sum.cpu_total_ns));
@@ -195,7 +188,7 @@ void TreeTextLines::Text::PutGroup(const uint32_t* members, uint32_t k, uint32_t
   }
   if (e.input_shapes[rep].value) {
     out.Put("  ");
-    out.Put(Shown(e.input_shapes[rep]));
+    out.Put(shown(e.input_shapes[rep]));
   }
   out.Put("\n");
   // The shown kernels of the representative, with durations summed over the members at each
