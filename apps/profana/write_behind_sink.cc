@@ -9,21 +9,22 @@ WriteBehindSink::WriteBehindSink(OutputSink* next) : next_(next) {
 WriteBehindSink::~WriteBehindSink() { static_cast<void>(Finish()); }
 
 Status WriteBehindSink::Write(std::string_view bytes) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return !has_pending_; });
-  if (!status_.ok()) return status_;
-  pending_.assign(bytes);
-  has_pending_ = true;
-  changed_.notify_all();
-  return Status::Ok();
+  return Hand([&] { pending_.assign(bytes); });
 }
 
 Status WriteBehindSink::Take(std::string* chunk) {
+  return Hand([&] {
+    pending_.swap(*chunk);
+    chunk->clear();
+  });
+}
+
+template <typename Fill>
+Status WriteBehindSink::Hand(Fill fill) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !has_pending_; });
   if (!status_.ok()) return status_;
-  pending_.swap(*chunk);
-  chunk->clear();
+  fill();
   has_pending_ = true;
   changed_.notify_all();
   return Status::Ok();

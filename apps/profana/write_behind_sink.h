@@ -29,6 +29,9 @@ class WriteBehindSink final : public OutputSink {
   Status Finish();
 
  private:
+  // Waits until the thread has taken the chunk before, then fill() makes pending_ the next one.
+  template <typename Fill>
+  Status Hand(Fill fill);
   void Work();
 
   OutputSink* next_;
