@@ -9,6 +9,7 @@
 
 #include "profana/importers/importer.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/memory_before_trace.h"
 #include "profana/passes/memory_summary.h"
 #include "test_util.h"
 
@@ -38,47 +39,87 @@ TEST_CASE("each categorisation rule on a hand-made trace", "[memory]") {
   const auto& t = b.timeline;
   std::map<int64_t, MemoryCategory> by_addr;
   for (const auto& blk : t.blocks) by_addr[blk.addr] = blk.category;
-  CHECK(by_addr.size() == 9);
+  CHECK(by_addr.size() == 12);
+  CHECK(by_addr[0x050] == MemoryCategory::kActivation);      // forward (aten::to, no host copy)
   CHECK(by_addr[0x100] == MemoryCategory::kActivation);      // forward, freed in backward
-  CHECK(by_addr[0x200] == MemoryCategory::kTemporary);       // freed inside its own op
-  CHECK(by_addr[0x300] == MemoryCategory::kUnknown);         // forward, freed outside backward
-  CHECK(by_addr[0x400] == MemoryCategory::kAutogradDetail);  // backward, outlives its op
-  CHECK(by_addr[0x500] == MemoryCategory::kGradient);        // under AccumulateGrad
+  CHECK(by_addr[0x200] == MemoryCategory::kTemporary);       // freed inside its own operator
+  CHECK(by_addr[0x300] == MemoryCategory::kActivation);      // forward, freed after the step
+  CHECK(by_addr[0xB00] == MemoryCategory::kUnknown);         // no op input of its size
+  CHECK(by_addr[0x400] == MemoryCategory::kAutogradDetail);  // backward, freed in backward
+  CHECK(by_addr[0x500] == MemoryCategory::kGradient);        // backward, outlives it
+  CHECK(by_addr[0xC00] == MemoryCategory::kUnknown);         // after backward, before the step
   CHECK(by_addr[0x600] == MemoryCategory::kOptimizerState);  // in Optimizer.step, outlives it
   CHECK(by_addr[0x700] == MemoryCategory::kUnknown);         // in Optimizer.step, freed in it
   CHECK(by_addr[0x800] == MemoryCategory::kGradient);        // pre-existing, freed by zero_grad
   CHECK(by_addr[0x900] == MemoryCategory::kUnknown);         // inside no op
   // Time order: the file's first two records are out of order.
-  CHECK(b.trace.memory.ts_ns[t.order[0]] == 25000);
-  CHECK(t.order[0] == 1);
+  CHECK(b.trace.memory.ts_ns[t.order[0]] == 4500);
+  CHECK(t.order[0] == 2);
 
   const auto& s = t.summary.at(0);
   CHECK(t.devices.at(0).name == "cuda:0");
   CHECK(s.preexisting_bytes == 2048);
-  CHECK(s.peak_bytes == 2048 + 1000 + 32 + 512);
-  CHECK(s.total_allocated.compared == 14);
-  CHECK(s.total_allocated.agreeing == 14);
+  CHECK(s.peak_bytes == 2048 + 1024 + 32 + 256 + 4096);
+  CHECK(s.trace_peak_bytes == 1024 + 32 + 256 + 4096);
+  CHECK(s.total_allocated.compared == 20);
+  CHECK(s.total_allocated.agreeing == 20);
   CHECK(s.total_allocated.offset == 6144);  // 2048 freed in the trace + 4096 never freed
+  // Before the trace: the gradients' highest level (the pre-existing 2048 and the 256 allocated in
+  // backward) stands for the parameters; the step allocates its own state; the rest is not
+  // identified.
+  CHECK(s.before_trace.bytes == 6144);
+  CHECK(s.before_trace.freed_in_trace == 2048);
+  CHECK(s.before_trace.parameters == 2304);
+  CHECK(s.before_trace.optimizer_state == 0);
+  CHECK(s.before_trace.unidentified == 6144 - 2048 - 2304);
 
   auto r = profana::passes::SummariseMemoryDevice(b.trace, b.events, t, 0);
   REQUIRE(r.peak_op.has_value());
-  CHECK(b.trace.str(b.events.name[r.peak_op->value]) == "aten::mm");
-  CHECK(r.peak_op_path.size() == 4);
-  CHECK(r.live_by_category[static_cast<int>(MemoryCategory::kActivation)] == 1000);
-  CHECK(r.live_by_category[static_cast<int>(MemoryCategory::kGradient)] == 2048);
+  CHECK(b.trace.str(b.events.name[r.peak_op->value]) == "aten::linalg_vector_norm");
+  CHECK(r.peak_op_path.size() == 2);
+  auto live = [&](MemoryCategory c) { return r.live_by_category[static_cast<int>(c)]; };
+  auto earlier = [&](MemoryCategory c) {
+    return r.live_before_trace_by_category[static_cast<int>(c)];
+  };
+  CHECK(live(MemoryCategory::kParameter) == 2304);
+  CHECK(earlier(MemoryCategory::kParameter) == 2304);
+  CHECK(live(MemoryCategory::kActivation) == 1024 + 32);
+  CHECK(live(MemoryCategory::kGradient) == 2048 + 256);
+  CHECK(earlier(MemoryCategory::kGradient) == 2048);
+  CHECK(live(MemoryCategory::kUnknown) == 4096);
   CHECK(r.not_freed_blocks == 3);
   CHECK(r.not_freed_bytes == 256 + 128 + 16);
   CHECK(r.preexisting_frees == 1);
 
-  // The coalesced timeline ends at the level of the last record, by category.
+  // The coalesced timeline ends at the level of the last record, by category, with the
+  // parameters identified from before the trace drawn from the first time.
   auto tl = profana::passes::CoalesceTimeline(b.trace, t, 0);
   REQUIRE(!tl.sizes.empty());
-  CHECK(tl.times_us.front() == 25);  // pre-existing memory at the first time, as the reference
+  CHECK(tl.times_us.front() == 4);  // pre-existing memory at the first time, as the reference
+  CHECK(tl.sizes.front()[1 + static_cast<int>(MemoryCategory::kParameter)] == 2304);
   CHECK(tl.sizes.back()[1 + static_cast<int>(MemoryCategory::kGradient)] == 256);
   CHECK(tl.sizes.back()[1 + static_cast<int>(MemoryCategory::kOptimizerState)] == 128);
   int64_t last = 0;
   for (int64_t v : tl.sizes.back()) last += v;
-  CHECK(last == t.level.back());
+  CHECK(last == t.level.back() + s.before_trace.identified());
+}
+
+TEST_CASE("a block the forward pass copies from the host is INPUT", "[memory]") {
+  Built b = Build("memory/host_copy.json");
+  std::map<int64_t, MemoryCategory> by_addr;
+  for (const auto& blk : b.timeline.blocks) by_addr[blk.addr] = blk.category;
+  CHECK(by_addr[0x100] == MemoryCategory::kInput);       // under aten::to, a Memcpy HtoD runs
+  CHECK(by_addr[0x200] == MemoryCategory::kActivation);  // the same size, no copy
+}
+
+TEST_CASE("optimizer state per parameter, by class and by what its steps ran", "[memory]") {
+  using profana::passes::OptimizerStatesPerParameter;
+  CHECK(OptimizerStatesPerParameter("Adam", true, false) == 2);
+  CHECK(OptimizerStatesPerParameter("AdamW", true, true) == 3);  // amsgrad's max_exp_avg_sq
+  CHECK(OptimizerStatesPerParameter("SGD", true, false) == 1);   // momentum_buffer
+  CHECK(OptimizerStatesPerParameter("SGD", false, false) == 0);
+  CHECK(OptimizerStatesPerParameter("Adagrad", false, false) == 1);
+  CHECK(OptimizerStatesPerParameter("Lion", true, false) == -1);  // not known: not identified
 }
 
 TEST_CASE("damaged memory records are counted, never fatal", "[memory][bad]") {

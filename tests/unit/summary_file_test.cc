@@ -159,15 +159,15 @@ TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summar
   CHECK(r8.groups[0].calls == 2);
   CHECK(r8.groups[1].calls == 1);
   CHECK(in_order.collectives[10].calls.empty());
-  // Memory peaks as `profana memory` prints them: categories.json's cuda:0 peaks at 3,592 B
-  // (max Total Allocated 7,688 B, reserved 1 MiB); cnn_train's CPU at 105,616 B.
+  // Memory peaks as `profana memory` prints them: categories.json's cuda:0 peaks at 7,456 B
+  // (max Total Allocated 11,552 B, reserved 1 MiB); cnn_train's CPU at 105,616 B.
   REQUIRE(in_order.memory_recorded);
   REQUIRE(in_order.memory_peaks.size() == 2);
   CHECK(in_order.memory_peaks[0].rank == 10);
   CHECK(in_order.memory_peaks[0].device == "cuda:0");
-  CHECK(in_order.memory_peaks[0].records == 14);
-  CHECK(in_order.memory_peaks[0].peak_bytes == 3592);
-  CHECK(in_order.memory_peaks[0].max_total_allocated == 7688);
+  CHECK(in_order.memory_peaks[0].records == 20);
+  CHECK(in_order.memory_peaks[0].peak_bytes == 7456);
+  CHECK(in_order.memory_peaks[0].max_total_allocated == 11552);
   CHECK(in_order.memory_peaks[0].max_total_reserved == 1048576);
   CHECK(in_order.memory_peaks[1].rank == 11);
   CHECK(in_order.memory_peaks[1].device == "cpu");

@@ -10,16 +10,13 @@
 
 #include "profana/base/parallel.h"
 #include "profana/passes/function_event_candidates.h"
+#include "profana/passes/memory_device_types.h"
 
 namespace profana::passes {
 namespace {
 
-// PyTorch's device types of a [memory] record (c10 numbering): CPU memory is CPU, MKLDNN and IDEEP
-// (0, 2, 5); device memory is CUDA, HIP and PrivateUse1 (1, 6, 20). Others count nowhere.
-bool IsCpuMemory(int8_t dev) { return dev == 0 || dev == 2 || dev == 5; }
-bool IsDeviceMemory(int8_t dev) { return dev == 1 || dev == 6 || dev == 20; }
-
-// A record's bytes as CPU memory and as device memory (0 where it counts as the other, or neither).
+// A record's bytes as CPU memory and as device memory (0 where it counts as the other, or neither:
+// other device types count nowhere).
 int64_t CpuBytes(const MemoryTable& mem, uint32_t r) {
   return IsCpuMemory(mem.device_type[r]) ? mem.bytes[r] : 0;
 }

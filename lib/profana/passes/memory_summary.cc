@@ -61,8 +61,10 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     FnEventId alloc_op = b.alloc_pos >= 0 ? t.op[b.alloc_pos] : FnEventId::None();
     if (peak >= 0 && b.alloc_pos <= peak && (b.free_pos < 0 || b.free_pos > peak)) {
       live.Add(ev, alloc_op, b.alloc_pos < 0, b.bytes);
-      r.live_by_category[static_cast<int>(b.category)] =
-          SatAdd(r.live_by_category[static_cast<int>(b.category)], b.bytes);
+      int c = static_cast<int>(b.category);
+      r.live_by_category[c] = SatAdd(r.live_by_category[c], b.bytes);
+      if (b.alloc_pos < 0)
+        r.live_before_trace_by_category[c] = SatAdd(r.live_before_trace_by_category[c], b.bytes);
       paired_live = SatAdd(paired_live, b.bytes);
     }
     if (b.alloc_pos >= 0 && b.free_pos < 0) {
@@ -81,6 +83,16 @@ MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEvent
     r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)] =
         SatAdd(r.live_by_category[static_cast<int>(MemoryCategory::kUnknown)],
                SatAdd(s.peak_bytes, paired_live == INT64_MIN ? INT64_MAX : -paired_live));
+  // What the trace identifies of the memory it never frees is live throughout.
+  if (peak >= 0) {
+    const MemoryBeforeTrace& before = s.before_trace;
+    for (auto [c, bytes] : {std::pair{MemoryCategory::kParameter, before.parameters},
+                            std::pair{MemoryCategory::kOptimizerState, before.optimizer_state}}) {
+      int i = static_cast<int>(c);
+      r.live_by_category[i] = SatAdd(r.live_by_category[i], bytes);
+      r.live_before_trace_by_category[i] = SatAdd(r.live_before_trace_by_category[i], bytes);
+    }
+  }
   r.live_by_op = live.Sorted(trace);
   r.not_freed_by_op = leaked.Sorted(trace);
   r.preexisting_by_op = preexisting.Sorted(trace);

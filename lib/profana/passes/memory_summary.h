@@ -26,8 +26,11 @@ struct MemoryDeviceReport {
   int64_t peak_total_allocated = kNoId;  // the allocator's total recorded at the peak record
   std::optional<FnEventId> peak_op;      // the innermost op at the peak record
   std::vector<FnEventId> peak_op_path;   // outermost first, ending with peak_op
-  std::array<int64_t, kMemoryCategories>
-      live_by_category{};                 // at the peak; Unknown includes unpaired
+  // At the peak, as the timeline's row there: every category, with what the trace identifies of
+  // the memory from before it; Unknown includes unpaired records. And the part of each allocated
+  // before the trace (pre-existing blocks, identified parameters and optimizer state).
+  std::array<int64_t, kMemoryCategories> live_by_category{};
+  std::array<int64_t, kMemoryCategories> live_before_trace_by_category{};
   std::vector<MemoryOpGroup> live_by_op;  // at the peak, largest first
   uint64_t not_freed_blocks = 0;
   int64_t not_freed_bytes = 0;

@@ -5,6 +5,8 @@
 #include <unordered_map>
 
 #include "profana/passes/innermost_op.h"
+#include "profana/passes/memory_before_trace.h"
+#include "profana/passes/memory_categories.h"
 
 namespace profana::passes {
 namespace {
@@ -149,50 +151,6 @@ std::vector<FnEventId> AttributeOps(const Trace& trace, const FunctionEventList&
 // A FunctionEvent as an index into per-event vectors, or -1.
 int32_t OpIndex(FnEventId op) { return op.valid() ? static_cast<int32_t>(op.value) : -1; }
 
-// What the op tree says about each CPU FunctionEvent, inherited from its parents.
-struct OpContext {
-  std::vector<uint8_t> backward;    // under a backward function (scope 1)
-  std::vector<uint8_t> accumulate;  // under AccumulateGrad
-  std::vector<uint8_t> zero_grad;   // under Optimizer.zero_grad#...
-  std::vector<int32_t> step;        // the enclosing Optimizer.step#... annotation, or -1
-};
-
-OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
-  OpContext c;
-  size_t n = ev.size();
-  c.backward.assign(n, 0);
-  c.accumulate.assign(n, 0);
-  c.zero_grad.assign(n, 0);
-  c.step.assign(n, -1);
-  // Parents come before their children in function_events order.
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view name = trace.str(ev.name[i]);
-    int32_t p = OpIndex(ev.parent[i]);
-    bool has_parent = p >= 0 && static_cast<size_t>(p) < i;
-    c.backward[i] = ev.scope[i] == 1 || (has_parent && c.backward[p]);
-    c.accumulate[i] =
-        name.find("AccumulateGrad") != std::string_view::npos || (has_parent && c.accumulate[p]);
-    c.zero_grad[i] = name.rfind("Optimizer.zero_grad#", 0) == 0 || (has_parent && c.zero_grad[p]);
-    c.step[i] = name.rfind("Optimizer.step#", 0) == 0 ? static_cast<int32_t>(i)
-                : has_parent                          ? c.step[p]
-                                                      : -1;
-  }
-  return c;
-}
-
-// The categorisation rules, first match wins (docs/memory.md).
-MemoryCategory Categorise(const MemoryBlock& b, int32_t a, int32_t f, int64_t free_ts,
-                          const FunctionEventList& ev, const OpContext& c) {
-  bool freed = b.free_pos >= 0;
-  if (a >= 0 && freed && free_ts <= ev.end_ns[a]) return MemoryCategory::kTemporary;
-  if ((a >= 0 && c.accumulate[a]) || (f >= 0 && c.zero_grad[f])) return MemoryCategory::kGradient;
-  if (a >= 0 && c.step[a] >= 0 && (!freed || free_ts > ev.end_ns[c.step[a]]))
-    return MemoryCategory::kOptimizerState;
-  if (a >= 0 && c.backward[a]) return MemoryCategory::kAutogradDetail;
-  if (a >= 0 && c.step[a] < 0 && f >= 0 && c.backward[f]) return MemoryCategory::kActivation;
-  return MemoryCategory::kUnknown;
-}
-
 }  // namespace
 
 const char* MemoryCategoryName(MemoryCategory c) {
@@ -258,8 +216,10 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
         ++c.agreeing;
       else if (c.first_disagreement < 0)
         c.first_disagreement = static_cast<int64_t>(p);
-      if (s.max_total_allocated == kNoId || total > s.max_total_allocated)
+      if (s.max_total_allocated == kNoId || total > s.max_total_allocated) {
         s.max_total_allocated = total;
+        s.max_allocated_pos = static_cast<int64_t>(p);
+      }
     }
     if (reserved != kNoId && reserved >= 0 &&
         (s.max_total_reserved == kNoId || reserved > s.max_total_reserved)) {
@@ -313,9 +273,21 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
     t.block[p] = b;
   }
 
-  // Levels start at the pre-existing memory the trace freed; the peak is the highest level.
+  // Levels start at the pre-existing memory the trace freed; the peak is the highest level. What
+  // the trace's own allocations hold is the running total plus the pre-existing memory freed so
+  // far.
+  std::vector<int64_t> freed_before(t.devices.size(), 0);
   for (size_t p = 0; p < n; ++p) {
-    MemoryDeviceSummary& s = t.summary[t.device[p]];
+    uint32_t d = t.device[p];
+    MemoryDeviceSummary& s = t.summary[d];
+    int32_t b = t.block[p];
+    if (b >= 0 && t.blocks[b].alloc_pos < 0)
+      freed_before[d] = SatAdd(freed_before[d], t.blocks[b].bytes);
+    int64_t own = SatAdd(t.level[p], freed_before[d]);
+    if (s.trace_peak_pos < 0 || own > s.trace_peak_bytes) {
+      s.trace_peak_bytes = own;
+      s.trace_peak_pos = static_cast<int64_t>(p);
+    }
     t.level[p] = SatAdd(t.level[p], s.preexisting_bytes);
     if (s.peak_pos < 0 || t.level[p] > s.peak_bytes) {
       s.peak_bytes = t.level[p];
@@ -325,13 +297,8 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
 
   t.op = AttributeOps(trace, ev, t);
   for (FnEventId o : t.op) k.without_op += !o.valid();
-  OpContext context = BuildOpContext(trace, ev);
-  for (MemoryBlock& b : t.blocks) {
-    int32_t a = b.alloc_pos >= 0 ? OpIndex(t.op[b.alloc_pos]) : -1;
-    int32_t f = b.free_pos >= 0 ? OpIndex(t.op[b.free_pos]) : -1;
-    int64_t free_ts = b.free_pos >= 0 ? m.ts_ns[t.order[b.free_pos]] : 0;
-    b.category = Categorise(b, a, f, free_ts, ev, context);
-  }
+  CategoriseMemoryBlocks(trace, ev, &t);
+  IdentifyMemoryBeforeTrace(trace, ev, &t);
   return t;
 }
 
@@ -361,10 +328,17 @@ std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline
   std::vector<RawMemoryEvent> out;
   // PyTorch's times are Unix-epoch nanoseconds; Kineto writes them less baseTimeNanoseconds.
   const int64_t base = trace.metadata.base_time_ns != kNoId ? trace.metadata.base_time_ns : 0;
-  // Pre-existing blocks first, at time -1, as the reference's timeline lists them.
+  // Pre-existing blocks first, at time -1, as the reference's timeline lists them, then what the
+  // trace identifies of the memory it never frees.
   for (const MemoryBlock& b : t.blocks)
     if (b.device == device && b.alloc_pos < 0)
       out.push_back({-1, MemoryAction::kPreexisting, b.bytes, b.category});
+  const MemoryBeforeTrace& before = t.summary[device].before_trace;
+  if (before.parameters > 0)
+    out.push_back({-1, MemoryAction::kPreexisting, before.parameters, MemoryCategory::kParameter});
+  if (before.optimizer_state > 0)
+    out.push_back(
+        {-1, MemoryAction::kPreexisting, before.optimizer_state, MemoryCategory::kOptimizerState});
   for (size_t p = 0; p < t.size(); ++p) {
     if (t.device[p] != device) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];

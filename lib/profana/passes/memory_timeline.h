@@ -11,7 +11,12 @@
 //    PREEXISTING action): the block is live from the trace's first record until that free.
 //  * Each record belongs to the innermost CPU FunctionEvent on its own thread whose closed
 //    interval [start, end] holds it (one stack sweep per thread, linear).
-//  * Categories come from the allocating and freeing ops only (see MemoryCategory).
+//  * Categories stand in for the reference's tensor identities with the ops that allocated and
+//    freed each block, its life relative to forward, backward and the optimizer step, and the
+//    input sizes record_shapes kept (memory_categories.h).
+//  * Memory allocated before the trace is the allocator's Total Allocated less the replay; the
+//    parameters and optimizer state in it are identified where the trace shows them
+//    (memory_before_trace.h).
 #pragma once
 
 #include <array>
@@ -31,15 +36,16 @@ inline bool RecordBytesInRange(int64_t b) { return b <= kMaxRecordBytes && b >= 
 
 // In the reference's _CATEGORY_TO_INDEX order, so an index here is the index its raw export
 // writes (and index + 1 its sizes column).
+// The rules: docs/memory.md, "Categories".
 enum class MemoryCategory : uint8_t {
-  kParameter,       // never inferred: a trace does not say which tensors are parameters
+  kParameter,       // before the trace: as large as one set of gradients
   kOptimizerState,  // allocated inside Optimizer.step#..., still live when that step ends
-  kInput,           // never inferred: a trace does not say which tensors are inputs
-  kTemporary,       // freed while the op that allocated it was still running
-  kActivation,      // allocated outside backward and the optimizer, freed in backward
-  kGradient,        // allocated under AccumulateGrad, or freed by Optimizer.zero_grad#...
-  kAutogradDetail,  // otherwise allocated under a backward function (scope 1)
-  kUnknown,         // none of the above, pre-existing memory, records without Addr
+  kInput,           // allocated in the forward pass by an op copying from the host
+  kTemporary,       // allocated and freed inside one operator
+  kActivation,      // otherwise allocated in the forward pass
+  kGradient,        // allocated in backward and outliving it, or freed by Optimizer.zero_grad#...
+  kAutogradDetail,  // allocated and freed in backward
+  kUnknown,         // none of the above, no tensor (no op input of its size), no Addr
 };
 constexpr int kMemoryCategories = 8;
 const char* MemoryCategoryName(MemoryCategory c);  // "PARAMETER", ..., "Unknown"
@@ -83,18 +89,38 @@ struct TotalAllocatedCheck {
   int64_t first_disagreement = -1;  // time-order position, or -1
 };
 
+// Memory live when a device's first record was written, as far as the trace tells it (bytes).
+// The timeline draws the parts it identifies (PARAMETER, OPTIMIZER_STATE, and the blocks the trace
+// frees in their categories) and leaves `unidentified` to a band of its own: together with the
+// replay they add up to the allocator's Total Allocated.
+struct MemoryBeforeTrace {
+  int64_t bytes = kNoId;         // Total Allocated less the replay; kNoId: none recorded
+  int64_t freed_in_trace = 0;    // of it, the blocks the trace frees (pre-existing blocks)
+  int64_t parameters = 0;        // never freed in the trace: as large as one set of gradients
+  int64_t optimizer_state = 0;   // never freed in the trace: the optimizer's state per parameter
+  int64_t unidentified = kNoId;  // the rest; kNoId without Total Allocated
+  int64_t identified() const { return parameters + optimizer_state; }
+};
+
 struct MemoryDeviceSummary {
   uint64_t records = 0;
   uint64_t without_addr = 0;            // of them; leaks and pre-existing memory need Addr
   int64_t preexisting_bytes = 0;        // sum of pre-existing frees: the timeline's starting level
   int64_t peak_bytes = 0;               // max of preexisting_bytes + running total
   int64_t peak_pos = -1;                // time-order position of the record that reached it
+  int64_t trace_peak_bytes = 0;         // max of what blocks allocated in the trace hold
+  int64_t trace_peak_pos = -1;          // time-order position of the record that reached it
   int64_t max_total_allocated = kNoId;  // as recorded
+  int64_t max_allocated_pos = -1;
   int64_t max_total_reserved = kNoId;
   int64_t max_reserved_pos = -1;
   int64_t first_ts_ns = 0;
   int64_t last_ts_ns = 0;
   TotalAllocatedCheck total_allocated;
+  MemoryBeforeTrace before_trace;
+  // The timeline's peak as drawn: the replay's peak and the identified memory from before the
+  // trace.
+  int64_t plotted_peak_bytes() const { return SatAdd(peak_bytes, before_trace.identified()); }
 };
 
 struct MemoryBlock {
@@ -130,14 +156,18 @@ MemoryTimeline BuildMemoryTimeline(const Trace& trace, const FunctionEventList& 
 int FindMemoryDevice(const MemoryTimeline& t, const std::string& name);
 
 // export_memory_timeline's [times, sizes]: times in microseconds (int(ns / 1000)), one sizes row
-// of 1 + kMemoryCategories bytes per distinct time (column 0 unused, as the reference's).
+// of 1 + kMemoryCategories bytes per distinct time (column 0 unused, as the reference's). Memory
+// from before the trace that the trace identifies is in it from the first time, as the
+// reference's pre-existing tensors are; the unidentified rest is not (MemoryBeforeTrace).
 struct CoalescedTimeline {
   std::vector<int64_t> times_us;
   std::vector<std::array<int64_t, kMemoryCategories + 1>> sizes;
 };
 CoalescedTimeline CoalesceTimeline(const Trace& trace, const MemoryTimeline& t, uint32_t device);
 
-// export_memory_timeline_raw's (time ns, action, bytes, category index) tuples of one device.
+// export_memory_timeline_raw's (time ns, action, bytes, category index) tuples of one device:
+// PREEXISTING entries first (the blocks the trace frees, then the identified parameters and
+// optimizer state, one entry each), then a CREATE or DESTROY per record.
 struct RawMemoryEvent {
   int64_t ts_ns;  // -1 for pre-existing
   MemoryAction action;

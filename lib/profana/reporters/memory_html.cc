@@ -187,7 +187,7 @@ std::string PeakMarker(const Plot& p, const Trace& trace, const passes::Function
                        int64_t origin_ns) {
   if (s.peak_pos < 0) return "";
   double px = p.X(static_cast<double>(r.peak_ts_ns / 1000) - p.t0),
-         py = p.Y(static_cast<double>(s.peak_bytes));
+         py = p.Y(static_cast<double>(s.plotted_peak_bytes()));
   std::string op = r.peak_op ? std::string(trace.str(ev.name[r.peak_op->value])) : "no op";
   if (op.size() > 60) op = op.substr(0, 57) + "...";
   bool right = px < kLeft + kPlotWidth * 0.6;
@@ -197,8 +197,8 @@ std::string PeakMarker(const Plot& p, const Trace& trace, const passes::Function
       "<text x=\"{3}\" y=\"{4}\" class=\"peaklabel\" text-anchor=\"{5}\">peak {6} at {7:.3f} ms: "
       "{8}</text>\n",
       Num(px), Num(py), kTop + kPlotHeight, Num(px + (right ? 10 : -10)),
-      Num(std::max(kTop + 14, py - 8)), right ? "start" : "end", FormatBytes(s.peak_bytes),
-      (r.peak_ts_ns - origin_ns) / 1e6, Escape(op));
+      Num(std::max(kTop + 14, py - 8)), right ? "start" : "end",
+      FormatBytes(s.plotted_peak_bytes()), (r.peak_ts_ns - origin_ns) / 1e6, Escape(op));
 }
 
 // The categories the plot draws (an area), in the reference's order, as its figure legend.
@@ -223,7 +223,8 @@ std::string Legend(const Plot& p) {
 // and what the plot leaves out, so the axis and the title lines agree.
 std::string TitleLines(const std::string& title, const std::string& device,
                        const passes::MemoryDeviceSummary& s) {
-  int64_t max_alloc = s.max_total_allocated != kNoId ? s.max_total_allocated : s.peak_bytes;
+  int64_t max_alloc =
+      s.max_total_allocated != kNoId ? s.max_total_allocated : s.plotted_peak_bytes();
   // The reference's GiB with two decimals; small values also in a unit that shows them.
   auto gib = [](int64_t bytes) {
     std::string text = fmt::format("{:.2f} GiB", bytes / 1073741824.0);
@@ -231,10 +232,10 @@ std::string TitleLines(const std::string& title, const std::string& device,
   };
   // The allocator's total counts memory allocated before the trace; the plot (and its peak
   // marker) only what the trace allocates: when they differ, both are given, labelled.
-  std::string plotted =
-      max_alloc != s.peak_bytes
-          ? fmt::format(", the allocator's total; plotted peak: {}", FormatBytes(s.peak_bytes))
-          : std::string();
+  std::string plotted = max_alloc != s.plotted_peak_bytes()
+                            ? fmt::format(", the allocator's total; plotted peak: {}",
+                                          FormatBytes(s.plotted_peak_bytes()))
+                            : std::string();
   std::string reserved =
       s.max_total_reserved != kNoId ? gib(s.max_total_reserved) : std::string("not recorded");
   std::string out = fmt::format(
@@ -244,14 +245,17 @@ std::string TitleLines(const std::string& title, const std::string& device,
       "<text x=\"{0}\" y=\"78\" class=\"subtitle\" text-anchor=\"middle\">Max memory reserved: "
       "{4}</text>\n",
       kWidth / 2, Escape(title), Escape(device), gib(max_alloc), reserved, plotted);
-  int64_t before =
-      s.total_allocated.compared > 0 ? s.total_allocated.offset - s.preexisting_bytes : 0;
-  std::string note =
-      before > 0 ? fmt::format(
-                       "Plotted: memory the trace allocates or frees; {} more was allocated "
-                       "before the trace and not freed in it",
-                       FormatBytes(before))
-                 : std::string("Plotted: memory the trace allocates or frees");
+  int64_t before = std::max<int64_t>(0, s.before_trace.unidentified);
+  std::string plotted_what = s.before_trace.identified() > 0
+                                 ? "memory the trace allocates or frees, and the parameters and "
+                                   "optimizer state from before it"
+                                 : "memory the trace allocates or frees";
+  std::string note = before > 0
+                         ? fmt::format(
+                               "Plotted: {}; {} more was allocated before the trace and is not "
+                               "identified",
+                               plotted_what, FormatBytes(before))
+                         : "Plotted: " + plotted_what;
   out += fmt::format("<text x=\"{}\" y=\"98\" class=\"note\" text-anchor=\"middle\">{}</text>\n",
                      kWidth / 2, Escape(note));
   return out;
@@ -284,7 +288,7 @@ std::string DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
                        const MemoryHtmlOptions& o, bool shown) {
   const passes::MemoryDeviceSummary& s = t.summary[view.device];
   const std::string& device = t.devices[view.device].name;
-  Plot plot = MakePlot(view.timeline, s.peak_bytes, o.origin_ns);
+  Plot plot = MakePlot(view.timeline, s.plotted_peak_bytes(), o.origin_ns);
   std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", Escape(device),
                                  shown ? "" : " style=\"display:none\"");
   page += fmt::format(

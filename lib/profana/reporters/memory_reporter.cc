@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/passes/memory_device_types.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
@@ -75,6 +76,51 @@ std::vector<std::pair<const char*, uint64_t>> Problems(const passes::MemoryCount
           {"records inside no CPU op", k.without_op}};
 }
 
+// "before the trace   69.64 MiB (73,017,344 B): 1.52 MiB parameters, ..., 65.07 MiB not
+// identified". A CPU's Total Allocated counts only allocations made while memory was profiled:
+// its figure is not the whole, and is said to be what it is.
+std::string BeforeTraceLine(const passes::MemoryBeforeTrace& b, bool cpu) {
+  std::vector<std::string> parts;
+  auto part = [&](int64_t bytes, const char* what) {
+    if (bytes > 0) parts.push_back(fmt::format("{} {}", FormatBytes(bytes), what));
+  };
+  part(b.parameters, "parameters");
+  part(b.optimizer_state, "optimizer state");
+  part(b.freed_in_trace, "freed in the trace");
+  part(b.unidentified, "not identified");
+  std::string list;
+  for (const std::string& p : parts) list += (list.empty() ? "" : ", ") + p;
+  if (b.bytes == kNoId)
+    return fmt::format("  before the trace   not recorded{}{}\n", list.empty() ? "" : "; at least ",
+                       list);
+  if (cpu)
+    return fmt::format(
+        "  before the trace   {} ({} B) in Total Allocated, which on the CPU counts only what was "
+        "allocated while memory was profiled{}{}\n",
+        FormatBytes(b.bytes), Thousands(b.bytes), list.empty() ? "" : "; ", list);
+  return fmt::format("  before the trace   {} ({} B){}{}\n", FormatBytes(b.bytes),
+                     Thousands(b.bytes), list.empty() ? "" : ": ", list);
+}
+
+// Live at the peak per category: allocated in the trace, and before it (with what the trace cannot
+// identify of that on a line of its own).
+void CategoryTable(const passes::MemoryDeviceReport& r, const passes::MemoryBeforeTrace& before,
+                   std::string* out) {
+  out->append(fmt::format("  live at the peak by category\n    {:<17}  {:>12}  {:>12}\n",
+                          "category", "in the trace", "before it"));
+  for (int cat = 0; cat < passes::kMemoryCategories; ++cat) {
+    int64_t all = r.live_by_category[cat], earlier = r.live_before_trace_by_category[cat];
+    if (all == 0 && earlier == 0) continue;
+    out->append(fmt::format("    {:<17}  {:>12}  {:>12}\n",
+                            passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)),
+                            FormatBytes(SatAdd(all, earlier == INT64_MIN ? INT64_MAX : -earlier)),
+                            FormatBytes(earlier)));
+  }
+  if (before.unidentified > 0)
+    out->append(fmt::format("    {:<17}  {:>12}  {:>12}\n", "not identified", "-",
+                            FormatBytes(before.unidentified)));
+}
+
 std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, FnEventId op) {
   std::string out;
   for (StringId f : trace.StackFrames(ev.stack[op.value]))
@@ -103,24 +149,28 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     out += fmt::format("\n== {} ==\n", t.devices[d].name);
     out += fmt::format("  records            {}, {} to {}\n", s.records,
                        Ms(s.first_ts_ns, c.origin_ns), Ms(s.last_ts_ns, c.origin_ns));
-    out += fmt::format(
-        "  peak allocated     {} ({} B) at {}: memory the trace allocates or frees\n",
-        FormatBytes(s.peak_bytes), Thousands(s.peak_bytes), Ms(r.peak_ts_ns, c.origin_ns));
+    auto at = [&](int64_t pos) { return Ms(trace.memory.ts_ns[t.order[pos]], c.origin_ns); };
+    // The allocator's numbers first: what the process held, the trace's part of it after.
     if (s.max_total_allocated != kNoId)
-      out += fmt::format(
-          "  allocator total    {} at the peak (Total Allocated); max recorded {}\n",
-          r.peak_total_allocated == kNoId ? "not recorded" : FormatBytes(r.peak_total_allocated),
-          FormatBytes(s.max_total_allocated));
+      out += fmt::format("  allocator peak     {} ({} B) allocated at {} (Total Allocated)\n",
+                         FormatBytes(s.max_total_allocated), Thousands(s.max_total_allocated),
+                         at(s.max_allocated_pos));
+    else
+      out += "  allocator peak     not recorded (the records carry no Total Allocated)\n";
     if (s.max_total_reserved != kNoId)
-      out += fmt::format("  peak reserved      {} ({} B) at {}\n",
+      out += fmt::format("  reserved peak      {} ({} B) at {} (Total Reserved)\n",
                          FormatBytes(s.max_total_reserved), Thousands(s.max_total_reserved),
-                         Ms(trace.memory.ts_ns[t.order[s.max_reserved_pos]], c.origin_ns));
+                         at(s.max_reserved_pos));
+    out += BeforeTraceLine(s.before_trace, passes::IsCpuMemory(t.devices[d].type));
+    out += fmt::format(
+        "  in the trace       {} ({} B) at {}: the most the trace's own allocations held\n",
+        FormatBytes(s.trace_peak_bytes), Thousands(s.trace_peak_bytes),
+        s.trace_peak_pos >= 0 ? at(s.trace_peak_pos) : Ms(s.first_ts_ns, c.origin_ns));
     const passes::TotalAllocatedCheck& chk = s.total_allocated;
     if (chk.compared > 0) {
       out += fmt::format("  replay check       {} of {} records: Total Allocated = replay + {} B ",
                          chk.agreeing, chk.compared, Thousands(chk.offset));
-      out += fmt::format("({} allocated before the trace and not freed in it)\n",
-                         FormatBytes(chk.offset - s.preexisting_bytes));
+      out += "(memory allocated before the trace)\n";
       if (chk.first_disagreement >= 0)
         out += fmt::format("                     first disagreement at {}\n",
                            Ms(trace.memory.ts_ns[t.order[chk.first_disagreement]], c.origin_ns));
@@ -141,11 +191,7 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     } else if (s.peak_pos >= 0) {
       out += "  op at the peak     none (the record is inside no CPU op on its thread)\n";
     }
-    out += "  live at the peak by category\n";
-    for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
-      if (r.live_by_category[cat] != 0)
-        out += fmt::format("    {:>12}  {}\n", FormatBytes(r.live_by_category[cat]),
-                           passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)));
+    CategoryTable(r, s.before_trace, &out);
     if (!r.live_by_op.empty()) {
       out += "  live at the peak by allocating op\n";
       GroupTable(trace, r.live_by_op, c.top, &out);
@@ -218,6 +264,7 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
     const passes::MemoryDeviceSummary& s = t.summary[d];
     const passes::MemoryDeviceReport& r = view.report;
     auto opt = [&](int64_t v) -> JsonWriter& { return v == kNoId ? w.Null() : w.Int(v); };
+    auto ts = [&](int64_t pos) { return trace.memory.ts_ns[t.order[pos]]; };
     w.BeginObject();
     w.Key("device").String(t.devices[d].name);
     w.Key("device_type").Int(t.devices[d].type).Key("device_id").Int(t.devices[d].id);
@@ -227,6 +274,19 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
         .Key("last_ts_us")
         .Micros(s.last_ts_ns - c.origin_ns);
     w.Key("preexisting_bytes").Int(s.preexisting_bytes);
+    const passes::MemoryBeforeTrace& before = s.before_trace;
+    w.Key("before_trace").BeginObject();
+    w.Key("bytes");
+    opt(before.bytes);
+    w.Key("freed_in_trace").Int(before.freed_in_trace);
+    w.Key("parameters").Int(before.parameters).Key("optimizer_state").Int(before.optimizer_state);
+    w.Key("unidentified");
+    opt(before.unidentified);
+    w.EndObject();
+    w.Key("trace_peak").BeginObject();
+    w.Key("bytes").Int(s.trace_peak_bytes).Key("ts_us");
+    s.trace_peak_pos >= 0 ? w.Micros(ts(s.trace_peak_pos) - c.origin_ns) : w.Null();
+    w.EndObject();
     w.Key("peak").BeginObject();
     w.Key("bytes").Int(s.peak_bytes).Key("ts_us").Micros(r.peak_ts_ns - c.origin_ns);
     w.Key("total_allocated");
@@ -248,13 +308,22 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
       w.Key(passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)))
           .Int(r.live_by_category[cat]);
     w.EndObject();
+    w.Key("live_before_trace_by_category").BeginObject();
+    for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
+      w.Key(passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)))
+          .Int(r.live_before_trace_by_category[cat]);
+    w.EndObject();
     w.Key("live_by_op");
     GroupsJson(trace, r.live_by_op, w);
     w.EndObject();
     w.Key("max_total_allocated");
     opt(s.max_total_allocated);
+    w.Key("max_total_allocated_ts_us");
+    s.max_allocated_pos >= 0 ? w.Micros(ts(s.max_allocated_pos) - c.origin_ns) : w.Null();
     w.Key("max_total_reserved");
     opt(s.max_total_reserved);
+    w.Key("max_total_reserved_ts_us");
+    s.max_reserved_pos >= 0 ? w.Micros(ts(s.max_reserved_pos) - c.origin_ns) : w.Null();
     w.Key("total_allocated_check").BeginObject();
     w.Key("compared")
         .Int(s.total_allocated.compared)
@@ -320,9 +389,12 @@ std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
   std::string out = "device,time_us";
   for (int cat = 0; cat < passes::kMemoryCategories; ++cat)
     out += fmt::format(",{}", passes::MemoryCategoryName(static_cast<MemoryCategory>(cat)));
-  out += ",total\n";
+  out += ",before_trace,total\n";
   for (const passes::MemoryDeviceView& view : views) {
     const passes::CoalescedTimeline& tl = view.timeline;
+    // The memory from before the trace that it cannot identify: a constant band, empty where the
+    // trace records no Total Allocated (then the total is the timeline's alone).
+    int64_t unidentified = t.summary[view.device].before_trace.unidentified;
     for (size_t i = 0; i < tl.times_us.size(); ++i) {
       out += fmt::format("{},{}", CsvField(t.devices[view.device].name), tl.times_us[i]);
       int64_t total = 0;
@@ -330,7 +402,10 @@ std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
         out += fmt::format(",{}", tl.sizes[i][cat + 1]);
         total = SatAdd(total, tl.sizes[i][cat + 1]);
       }
-      out += fmt::format(",{}\n", total);
+      if (unidentified == kNoId)
+        out += fmt::format(",,{}\n", total);
+      else
+        out += fmt::format(",{},{}\n", unidentified, SatAdd(total, unidentified));
     }
   }
   return out;
