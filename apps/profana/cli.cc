@@ -69,6 +69,8 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterStepsCommand(app, ctx);
   RegisterKernelsCommand(app, ctx);
   RegisterCollectivesCommand(app, ctx);
+  RegisterCriticalPathCommand(app, ctx);
+  RegisterAdviseCommand(app, ctx);
   RegisterSummarizeCommand(app, ctx);
   RegisterMergeCommand(app, ctx);
   RegisterMemoryCommand(app, ctx);

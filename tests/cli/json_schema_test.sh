@@ -29,6 +29,8 @@ for t in "${traces[@]}"; do
   "$profana" optimizable "$t" --format json --top 5 > "$tmp/optimizable.$n.json" 2>/dev/null
   "$profana" queue "$t" --format json > "$tmp/queue.$n.json" 2>/dev/null
   "$profana" idle "$t" --format json > "$tmp/idle.$n.json" 2>/dev/null
+  "$profana" critical-path "$t" --format json -n 5 > "$tmp/critical-path.$n.json" 2>/dev/null
+  "$profana" advise "$t" --format json > "$tmp/advise.$n.json" 2>/dev/null
   n=$((n + 1))
 done
 # profana memory on every kind of memory record: Addr + totals, no Addr (2021), damaged, none.
@@ -61,10 +63,14 @@ for t in "$dlrm" "$root/testdata/traces/hta/trace_filter" "$root/testdata/job/tw
   "$profana" table "$t" --format json > "$tmp/table-job.$n.json"
   "$profana" stacks "$t" --format json --stacks ops > "$tmp/stacks-job.$n.json"
   "$profana" collectives "$t" --format json --row-limit -1 > "$tmp/collectives.$n.json"
+  "$profana" critical-path "$t" --format json -n 3 > "$tmp/critical-path-job.$n.json" 2>/dev/null
+  "$profana" advise "$t" --format json > "$tmp/advise-job.$n.json" 2>/dev/null
   n=$((n + 1))
 done
 "$profana" collectives "$root/testdata/job/collectives_three_ranks" --format json --no-align > "$tmp/collectives.$n.json"
 "$profana" collectives "$root/testdata/job/no_collectives" --format json > "$tmp/collectives-none.$n.json"
+cp=$root/testdata/traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz
+"$profana" critical-path "$cp" --annotation 'measure|forward' --instance 1 --what-if 'kernel:gemm=0.5' --what-if 'sync:Synchronize=0' --format json > "$tmp/critical-path-whatif.$n.json"
 "$profana" summarize -q "$root/testdata/job/collectives_groups" -o "$tmp/groups.pfs"
 "$profana" collectives "$tmp/groups.pfs" --format json > "$tmp/collectives-summary.$n.json"
 # Summary files (profana.summary/1): one rank, a job of 8 ranks, named process groups, memory.
@@ -83,7 +89,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 120, checked
+assert checked == 141, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

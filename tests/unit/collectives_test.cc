@@ -355,7 +355,8 @@ TEST_CASE("a job without communication kernels says so", "[collectives]") {
   CHECK(r.code == 0);
   CHECK(r.out ==
         "Collectives: 0 matched on 2 ranks (0,1)\n\n"
-        "No communication kernels (NCCL or RCCL) in any rank: no collectives.\n");
+        "No communication kernels (NCCL or RCCL) or gloo collectives in any rank: no "
+        "collectives.\n");
   auto one = Run({"collectives", TestData("job/collectives_three_ranks"), "--ranks", "1"});
   CHECK(one.code == 0);
   CHECK(one.out.find("One rank: a collective is matched across two or more ranks") !=

@@ -177,5 +177,7 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx);
 void RegisterCollectivesCommand(CLI::App& app, Context& ctx);
 void RegisterSummarizeCommand(CLI::App& app, Context& ctx);
 void RegisterMergeCommand(CLI::App& app, Context& ctx);
+void RegisterCriticalPathCommand(CLI::App& app, Context& ctx);
+void RegisterAdviseCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

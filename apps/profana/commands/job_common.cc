@@ -5,6 +5,7 @@
 #include <map>
 
 #include "fmt/format.h"
+#include "profana/commands/advise_load.h"
 #include "profana/heap.h"
 #include "profana/job/job_budget.h"
 #include "profana/job/job_inputs.h"
@@ -236,12 +237,18 @@ Result<job::JobSummary> LoadBudgetJob(const std::string& input, const std::strin
 Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
                                                       const std::string& ranks,
                                                       const std::string& budget_file,
-                                                      const passes::Budget& budget,
+                                                      const passes::Budget& whole,
                                                       const CommonOptions& o, Context& ctx) {
+  // advise.* rules are measured on the findings of `profana advise`, the others as before.
+  passes::Budget budget, advice;
+  for (const passes::BudgetRule& rule : whole.rules)
+    (passes::IsAdviceMetric(rule.metric) ? advice : budget).rules.push_back(rule);
   bool job_metric = std::any_of(budget.rules.begin(), budget.rules.end(),
                                 [](const auto& r) { return passes::IsJobMetric(r.metric); });
-  Result<std::vector<passes::RuleResult>> r = Status(ErrorCode::kInternal, "not measured");
-  if (IsSingleTraceRun({{input}, ranks}) && !job_metric) {
+  Result<std::vector<passes::RuleResult>> r = std::vector<passes::RuleResult>();
+  if (budget.rules.empty()) {
+    // only advice
+  } else if (IsSingleTraceRun({{input}, ranks}) && !job_metric) {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, o, ctx, &index));
     passes::FunctionEventList events = BuildEventsForCommand(trace, index, o, ctx);
@@ -249,6 +256,18 @@ Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
   } else {
     PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadBudgetJob(input, ranks, o, ctx));
     r = job::EvaluateJobBudget(job, budget);
+  }
+  if (r.ok() && !advice.rules.empty()) {
+    PROFANA_ASSIGN_OR_RETURN(report::AdviceReport report, LoadAdvice({input}, o, ctx, {}));
+    Result<std::vector<passes::RuleResult>> a =
+        job::EvaluateAdviceRules(report.findings, advice.rules);
+    if (a.ok()) {
+      r->insert(r->end(), a->begin(), a->end());
+      std::stable_sort(r->begin(), r->end(),
+                       [](const auto& x, const auto& y) { return x.rule.index < y.rule.index; });
+    } else {
+      r = a.status();
+    }
   }
   // A rule that cannot be measured: the message names the budget, then the rule.
   if (!r.ok())

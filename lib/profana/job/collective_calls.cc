@@ -158,6 +158,31 @@ std::vector<CollectiveCall> FindCollectiveCalls(const Trace& t) {
     c.end_ns = ev.end_ns[e];
     out.push_back(std::move(c));
   }
+  // Without communication kernels, gloo's collectives, which run on the host: the ranges c10d
+  // records for them ("gloo:all_reduce", its profiling title), else record_param_comms ops that
+  // carry a collective's args.
+  if (out.empty()) {
+    constexpr std::string_view kGloo = "gloo:";
+    for (int pass = 0; pass < 2 && out.empty(); ++pass)
+      for (uint32_t e = 0; e < ev.size(); ++e) {
+        if (!IsOpOrAnnotation(ev.kind[e])) continue;
+        std::string_view name = t.str(ev.trace_name[e]);
+        CollectiveCall c;
+        if (pass == 0) {
+          if (name.substr(0, kGloo.size()) != kGloo) continue;
+          c.kind = CollectiveKindOfName(name.substr(kGloo.size()));
+          c.label =
+              c.kind == CollectiveKind::kOther ? std::string(name) : CollectiveKindName(c.kind);
+        } else {
+          if (name != "record_param_comms" || !ev.comm[e].value) continue;
+          c.label = std::string(name);
+        }
+        if (ev.comm[e].value) ReadCommArgs(t.str(ev.comm[e]), &c);
+        c.start_ns = ev.start_ns[e];
+        c.end_ns = ev.end_ns[e];
+        out.push_back(std::move(c));
+      }
+  }
   // Events are sorted by (start, -end) already; a stable sort keeps that for equal starts.
   std::stable_sort(out.begin(), out.end(), [](const CollectiveCall& a, const CollectiveCall& b) {
     return a.start_ns < b.start_ns;

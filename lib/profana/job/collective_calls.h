@@ -1,5 +1,6 @@
 // The collectives one rank took part in, read from its trace: one CollectiveCall per NCCL/RCCL
-// kernel (the GPU's start and end), in start order, with what the trace says of the collective.
+// kernel (the GPU's start and end), in start order, with what the trace says of the collective;
+// for gloo, which has no kernels, one per host range c10d records ("gloo:all_reduce").
 // Matching the calls of several ranks, and the statistics, are collective_analysis.h's job.
 #pragma once
 

@@ -167,6 +167,10 @@ Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
         PROFANA_ASSIGN_OR_RETURN(c, KernelShare(r, all.kernels));
         break;
       }
+      case BudgetMetric::kAdviceSaving:
+      case BudgetMetric::kAdviceCount:
+        return Status(ErrorCode::kInternal,
+                      fmt::format("rules[{}] ({}): measured by profana advise", r.index, r.name));
       case BudgetMetric::kStepTime:
         if (steps.steps == 0) return Unmeasurable(r, "the job has no ProfilerStep#N markers");
         c = Candidate{steps.mean_ns / 1000.0, ""};

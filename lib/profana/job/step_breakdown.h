@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profana/model/event_roles.h"
 #include "profana/model/trace.h"
 
 namespace profana::job {
@@ -48,8 +49,8 @@ struct StepRow {
 // Steps in order of N. Empty when the trace has no ProfilerStep#N markers.
 std::vector<StepRow> ComputeStepBreakdown(const Trace& trace);
 
-// Kernel categories as HTA's get_kernel_type names them (lower case).
-enum class DeviceCategory : uint8_t { kComputation, kCommunication, kMemory, kNone };
-DeviceCategory CategoryOf(const Trace& trace, uint32_t event);
+// Kernel categories (model/event_roles.h).
+using profana::CategoryOf;
+using profana::DeviceCategory;
 
 }  // namespace profana::job

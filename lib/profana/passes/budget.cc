@@ -38,7 +38,25 @@ constexpr MetricInfo kMetrics[] = {
     {BudgetMetric::kCommExposedShare, "comm_exposed_share", "share", false, true, true},
     {BudgetMetric::kIdleShare, "idle_share", "share", false, true, true},
     {BudgetMetric::kKernelShare, "kernel_share", "share", true, false, false},
+    {BudgetMetric::kAdviceSaving, "advise.<rule>.saving_ms", "ms", false, false, false},
+    {BudgetMetric::kAdviceCount, "advise.<rule>.count", "count", false, false, false},
 };
+
+// "advise.host-sync.saving_ms" -> kAdviceSaving and "host-sync"; false for other names.
+bool ParseAdviceMetric(std::string_view text, BudgetMetric* m, std::string* rule) {
+  constexpr std::string_view kPrefix = "advise.", kSaving = ".saving_ms", kCount = ".count";
+  if (text.substr(0, kPrefix.size()) != kPrefix) return false;
+  std::string_view rest = text.substr(kPrefix.size());
+  for (auto [suffix, metric] : {std::pair{kSaving, BudgetMetric::kAdviceSaving},
+                                std::pair{kCount, BudgetMetric::kAdviceCount}}) {
+    if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix) {
+      *m = metric;
+      *rule = std::string(rest.substr(0, rest.size() - suffix.size()));
+      return true;
+    }
+  }
+  return false;
+}
 
 const MetricInfo& Info(BudgetMetric m) {
   for (const MetricInfo& i : kMetrics)
@@ -153,6 +171,10 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
         return Bad(index, at, "\"metric\" must be a string");
       auto it = std::find_if(std::begin(kMetrics), std::end(kMetrics),
                              [&](const MetricInfo& i) { return text == i.name; });
+      if (ParseAdviceMetric(text, &r.metric, &r.advice)) {
+        have_metric = true;
+        continue;
+      }
       if (it == std::end(kMetrics))
         return Bad(index, at,
                    fmt::format("unknown metric \"{}\" (expected one of: {})", text, MetricNames()));
@@ -195,7 +217,10 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
   if (!r.device.empty() && !info.device_ok)
     return Bad(index, rule_at, fmt::format("metric {} takes no \"device\"", info.name));
   if (!r.max && !r.min) return Bad(index, rule_at, "needs a limit: \"max\" or \"min\"");
-  if (r.name.empty()) {
+  if (r.name.empty() && IsAdviceMetric(r.metric)) {
+    r.name = fmt::format("advise.{}.{}", r.advice,
+                         r.metric == BudgetMetric::kAdviceSaving ? "saving_ms" : "count");
+  } else if (r.name.empty()) {
     r.name = info.name;
     if (!r.op.empty()) r.name += " " + r.op;
     if (!r.device.empty()) r.name += " " + r.device;
@@ -268,6 +293,10 @@ bool IsJobMetric(BudgetMetric m) {
   return m == BudgetMetric::kMaxStepTime || m == BudgetMetric::kRankSkew ||
          m == BudgetMetric::kCommExposedShare || m == BudgetMetric::kIdleShare ||
          m == BudgetMetric::kKernelShare;
+}
+
+bool IsAdviceMetric(BudgetMetric m) {
+  return m == BudgetMetric::kAdviceSaving || m == BudgetMetric::kAdviceCount;
 }
 
 bool NeedsSingleTrace(BudgetMetric m) {
@@ -429,6 +458,10 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("rules[{}] ({}): {} is measured on a job", r.index, r.name,
                                   BudgetMetricName(r.metric)));
+      case BudgetMetric::kAdviceSaving:
+      case BudgetMetric::kAdviceCount:
+        return Status(ErrorCode::kInternal,
+                      fmt::format("rules[{}] ({}): measured by profana advise", r.index, r.name));
     }
     if (r.per_step) v /= static_cast<double>(steps.steps);
     res.value = v;

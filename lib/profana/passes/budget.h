@@ -34,6 +34,10 @@ enum class BudgetMetric {
   kCommExposedShare,  // 0..1: exposed communication / step wall; per_step: the worst step
   kIdleShare,         // 0..1: device idle / step wall; per_step: the worst step
   kKernelShare,       // 0..1: the kernel named "op" / all device activity time
+  // Measured by `profana advise` (job/advice/advice.h) on a trace or a job; "advice" names the
+  // rule: "advise.<rule>.saving_ms" and "advise.<rule>.count" in a budget file.
+  kAdviceSaving,  // ms: the rule's estimated saving (0 when it did not fire)
+  kAdviceCount,   // count: the rule's occurrences (0 when it did not fire)
 };
 
 const char* BudgetMetricName(BudgetMetric m);
@@ -43,6 +47,8 @@ bool IsJobMetric(BudgetMetric m);
 // True when a rule needs the trace itself, which a job does not keep: gpu_idle_share,
 // peak_memory.
 bool NeedsSingleTrace(BudgetMetric m);
+// True for the metrics `profana advise` measures.
+bool IsAdviceMetric(BudgetMetric m);
 
 struct BudgetRule {
   size_t index = 0;  // position in the file's "rules"
@@ -50,6 +56,7 @@ struct BudgetRule {
   BudgetMetric metric = BudgetMetric::kSelfCpuTime;
   std::string op;         // for op_* metrics: the key_averages name (ProfilerStep*)
   std::string device;     // "cuda:0" or "0"; peak_memory also "cpu"; empty = all
+  std::string advice;     // for advise metrics: the rule id ("host-sync")
   bool per_step = false;  // divide by the number of ProfilerStep#N markers
   std::optional<double> max;
   std::optional<double> min;

@@ -10,6 +10,7 @@
 #include "profana/base/duration.h"
 #include "profana/model/launch_index.h"
 #include "profana/passes/empty_selection.h"
+#include "profana/passes/name_matcher.h"
 
 namespace profana::passes {
 namespace {
@@ -42,38 +43,6 @@ void Compact(Table* table, const std::vector<uint8_t>& keep) {
     v.resize(out);
   });
 }
-
-// A regex matched once per distinct name, not once per event. RE2 runs in time linear in the
-// name, with no recursion: a 30,000-character name cannot blow the stack (std::regex's
-// backtracking did).
-class NameMatcher {
- public:
-  Status Compile(const std::string& pattern, const char* option, size_t strings) {
-    if (pattern.empty()) return Status::Ok();
-    RE2::Options options;
-    options.set_log_errors(false);  // the library never prints: the error goes in the Status
-    re_ = std::make_unique<RE2>(pattern, options);
-    if (!re_->ok())
-      return Status(
-          ErrorCode::kInvalidArgument,
-          fmt::format("{} \"{}\": bad regular expression: {}", option, pattern, re_->error()));
-    cache_.assign(strings, -1);
-    return Status::Ok();
-  }
-  bool active() const { return re_ != nullptr; }
-  bool Matches(const Trace& t, StringId id) {
-    int8_t& c = cache_[id.value];
-    if (c < 0) {
-      std::string_view s = t.str(id);
-      c = RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re_) ? 1 : 0;
-    }
-    return c == 1;
-  }
-
- private:
-  std::unique_ptr<RE2> re_;
-  std::vector<int8_t> cache_;
-};
 
 // The chosen ProfilerStep windows intersected with --window, merged and sorted; nullopt when
 // nothing selects by time.

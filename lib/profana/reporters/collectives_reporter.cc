@@ -102,7 +102,9 @@ std::string Heading(const CollectivesReport& r) {
 
 // Why there is nothing to show, or an empty string.
 std::string NothingText(const CollectivesReport& r) {
-  if (r.calls == 0) return "No communication kernels (NCCL or RCCL) in any rank: no collectives.\n";
+  if (r.calls == 0)
+    return "No communication kernels (NCCL or RCCL) or gloo collectives in any rank: no "
+           "collectives.\n";
   if (r.ranks.size() < 2)
     return "One rank: a collective is matched across two or more ranks; nothing to compare.\n";
   if (r.result->collectives.empty())

@@ -1,0 +1,197 @@
+// profana critical-path: HTA's critical path of each step (or one step, or an annotation's
+// instance) of a trace, or of every rank of a job; what-if predictions; the overlay trace.
+#include <algorithm>
+
+#include "profana/base/gzip_writer.h"
+#include "profana/base/output_file.h"
+#include "profana/commands/commands.h"
+#include "profana/commands/option_checks.h"
+#include "profana/importers/chrome_json/source_scan.h"
+#include "profana/job/collective_analysis.h"
+#include "profana/job/critical_path_waits.h"
+#include "profana/job/job_inputs.h"
+#include "profana/passes/critical_path/critical_path.h"
+#include "profana/reporters/critical_path_overlay.h"
+#include "profana/reporters/critical_path_reporter.h"
+
+namespace profana::app {
+namespace {
+
+struct CriticalPathArgs {
+  CommonOptions common;
+  std::vector<std::string> inputs;
+  int64_t step = -1;
+  std::string annotation;
+  bool annotation_given = false;
+  int64_t instance = 0;
+  std::vector<std::string> what_if;
+  int64_t events = 20;
+  std::string overlay;
+  bool overlay_all_edges = false;
+  passes::CpRequest request;
+};
+
+bool EndsWith(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// One trace: its critical paths, and the overlay when asked. The file is read a second time for
+// where its events lie (the cuda_sync waits, the overlay); a file that is not Chrome JSON (or
+// standard input) goes without: its event syncs add no edges.
+Result<report::CpRank> RunOne(const CriticalPathArgs& a, const std::string& path, Context& ctx,
+                              job::RankPathComm* comm) {
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(path, a.common, ctx));
+  InputLimits limits;
+  if (a.common.max_memory) limits.max_bytes = *a.common.max_memory;
+  std::optional<json::SourceFile> file;
+  if (Result<std::optional<json::SourceFile>> read = json::ReadSourceFile(path, trace, limits);
+      read.ok())
+    file = std::move(*read);
+  else
+    ctx.log.Warn("{}", read.status().message());
+  const SourceEvents* source = file ? &file->events : nullptr;
+  if (!a.overlay.empty() && !source)
+    return Status(ErrorCode::kInvalidArgument,
+                  InputName(path) +
+                      ": --overlay writes a Chrome-trace JSON file back, and needs "
+                      "one (a file, not standard input)");
+  PROFANA_ASSIGN_OR_RETURN(passes::CriticalPathResult result,
+                           passes::ComputeCriticalPaths(trace, source, a.request));
+  if (!a.overlay.empty()) {
+    report::OverlayCounts counts;
+    std::string doc = report::WriteCriticalPathOverlay(
+        file->bytes.view(), *source, trace, result.windows, a.overlay_all_edges, &counts);
+    if (EndsWith(a.overlay, ".gz")) {
+      PROFANA_ASSIGN_OR_RETURN(doc, GzipBytes(doc));
+    }
+    PROFANA_RETURN_IF_ERROR(WriteFileReplacing(a.overlay, doc));
+    ctx.log.Debug("overlay: {} critical events and {} critical edges marked in {}",
+                  counts.marked_events, counts.flow_pairs, a.overlay);
+  }
+  if (comm) {
+    // For a job: the communication spans on the paths, to find whom they waited for.
+    comm->calls = job::FindCollectiveCalls(trace);
+    for (size_t w = 0; w < result.windows.size(); ++w)
+      for (passes::CpEdgeId id : result.windows[w].path.edges) {
+        const passes::CpEdge& e = result.windows[w].graph.edges[id.value];
+        if (passes::BoundOf(trace, result.windows[w].graph, e) == passes::CpBound::kCommunication &&
+            e.attributed.valid())
+          comm->spans.push_back({w, trace.events.start_ns[e.attributed.value], e.weight_ns});
+      }
+  }
+  return report::MakeCpRank(InputName(path), trace, result);
+}
+
+Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
+  CriticalPathArgs a = args;
+  a.request.top_events = static_cast<size_t>(a.events);
+  if (a.step >= 0) {
+    a.request.select = passes::CpRequest::Select::kStep;
+    a.request.step = a.step;
+  }
+  if (a.annotation_given) {
+    a.request.select = passes::CpRequest::Select::kAnnotation;
+    a.request.annotation = a.annotation;
+    a.request.instance = a.instance;
+  }
+  for (const std::string& text : a.what_if) {
+    PROFANA_ASSIGN_OR_RETURN(passes::CpWhatIf w, passes::ParseWhatIf(text));
+    a.request.what_if.push_back(std::move(w));
+  }
+  PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
+  if (!a.overlay.empty() && inputs.size() != 1)
+    return Status(ErrorCode::kInvalidArgument, "--overlay takes one trace, not a job");
+  if (!a.overlay.empty()) ctx.inputs.push_back(a.overlay);
+  std::vector<report::CpRank> ranks;
+  std::vector<job::RankPathComm> comm(inputs.size());
+  bool job = inputs.size() > 1;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    PROFANA_ASSIGN_OR_RETURN(report::CpRank r,
+                             RunOne(a, inputs[i].path, ctx, job ? &comm[i] : nullptr));
+    if (job || r.rank < 0) r.rank = job::ResolveRank(inputs[i], r.rank);
+    comm[i].rank = r.rank;
+    ranks.push_back(std::move(r));
+  }
+  if (job) {
+    // Collective waits on the paths, attributed to the rank that arrived last.
+    std::vector<job::RankCalls> calls;
+    size_t windows = 0;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      calls.push_back({comm[i].rank, comm[i].calls, 0, 0, ""});
+      windows = std::max(windows, ranks[i].windows.size());
+    }
+    std::vector<size_t> by_rank(calls.size());
+    for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
+    std::sort(by_rank.begin(), by_rank.end(),
+              [&](size_t x, size_t y) { return calls[x].rank < calls[y].rank; });
+    std::vector<job::RankCalls> sorted;
+    for (size_t i : by_rank) sorted.push_back(calls[i]);
+    job::CollectivesResult collectives = job::AnalyzeCollectives(sorted, /*align=*/true);
+    auto waits = job::AttributeCommWaits(comm, collectives, windows);
+    for (size_t i = 0; i < ranks.size(); ++i)
+      for (size_t w = 0; w < ranks[i].windows.size(); ++w)
+        ranks[i].windows[w].comm_wait_by_rank = waits[i][w];
+  }
+  std::sort(ranks.begin(), ranks.end(),
+            [](const report::CpRank& x, const report::CpRank& y) { return x.rank < y.rank; });
+  switch (a.common.format) {
+    case OutputFormat::kJson:
+      return Emit(report::FormatCriticalPathJson(ranks), a.common, ctx);
+    case OutputFormat::kCsv:
+      return Emit(report::FormatCriticalPathCsv(ranks), a.common, ctx);
+    case OutputFormat::kMarkdown:
+      return Emit(report::FormatCriticalPathMarkdown(ranks), a.common, ctx);
+    default:
+      return Emit(report::FormatCriticalPathText(ranks), a.common, ctx);
+  }
+}
+
+}  // namespace
+
+void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<CriticalPathArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "critical-path",
+      "The chain of CPU ops, launches, kernels and synchronisations that sets each step's length "
+      "(HTA's critical path), what would change it (--what-if), and an overlay trace");
+  cmd->add_option("FILE", args->inputs,
+                  "Trace file, or a directory or glob of a job's rank traces; - reads standard "
+                  "input")
+      ->required();
+  cmd->add_option("--step", args->step, "Only ProfilerStep#N (default: every step)")
+      ->check(WholeNumber<int64_t>("--step", 0));
+  cmd->add_option_function<std::string>(
+      "--annotation",
+      [args](const std::string& v) {
+        args->annotation = v;
+        args->annotation_given = true;
+      },
+      "The window of an event whose name holds NAME (HTA's annotation); \"\" is the whole trace");
+  cmd->add_option("--instance", args->instance,
+                  "Which event --annotation means: 0 the first, in time order (default 0)")
+      ->check(WholeNumber<int64_t>("--instance", 0));
+  cmd->add_option("--data-load", args->request.data_load,
+                  "User annotations whose names match this regex are ops on the path (HTA's "
+                  "data_load_events)");
+  cmd->add_option("--what-if", args->what_if,
+                  "KIND:REGEX=FACTOR (KIND kernel, op, sync or launch): rescale the matching "
+                  "edges and predict the step's length; repeat for several, applied in turn");
+  cmd->add_option("-n,--events", args->events,
+                  "How many of the path's events to list per window (default 20)")
+      ->check(WholeNumber<int64_t>("--events", 0));
+  cmd->add_flag("--causal-launch-edges", args->request.causal_launch_edges,
+                "Add a zero-weight edge from every launch call to its kernel (HTA's "
+                "CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE; always on with --what-if)");
+  cmd->add_option("--overlay", args->overlay,
+                  "Write the trace back with \"critical\": 1 on the path's events and flow "
+                  "arrows on its edges, as HTA does (.gz: gzipped); opens in Perfetto");
+  cmd->add_flag("--overlay-all-edges", args->overlay_all_edges,
+                "Draw every critical edge in the overlay, not only dependency, launch and sync "
+                "edges");
+  AddCommonOptions(
+      cmd, &args->common,
+      {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
+  SetRun(cmd, ctx, args, RunCriticalPath);
+}
+
+}  // namespace profana::app

@@ -1,0 +1,25 @@
+// What an event is for the analyses that split time by role: which ProfilerStep#N marker it is,
+// and what kind of device work (computation, communication, memory). Written once here; the step
+// breakdown, the critical path and the advice ask these functions.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "profana/model/trace.h"
+
+namespace profana {
+
+// N of a ProfilerStep#N marker (a CPU op or user annotation so named); -1 for any other event.
+int64_t StepNumberOf(const Trace& trace, uint32_t event);
+
+// Kernel categories as HTA's get_kernel_type names them (lower case): communication when a
+// kernel's name holds "nccl" or "rccl" (any case), memory for memcpys, memsets and kernels named
+// Memcpy... or Memset..., computation for other kernels; kNone for anything else.
+enum class DeviceCategory : uint8_t { kComputation, kCommunication, kMemory, kNone };
+DeviceCategory CategoryOf(const Trace& trace, uint32_t event);
+
+// Whether `s` holds `word` (lower-case ASCII letters), ignoring ASCII case.
+bool ContainsNoCase(std::string_view s, std::string_view word);
+
+}  // namespace profana
