@@ -12,8 +12,8 @@
 // the trace allocated.
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -92,8 +92,8 @@ Comparison Compare(const std::string& session) {
   profana::InputBuffer b1, b2;
   std::vector<RawEvent> raw;
   for (simdjson::dom::array e : ParseJson(dir + "/memory_timeline.raw.json.gz", &p1, &b1))
-    raw.push_back({e.at(0).get_int64(), e.at(1).get_int64(), e.at(2).get_int64(),
-                   e.at(3).get_int64()});
+    raw.push_back(
+        {e.at(0).get_int64(), e.at(1).get_int64(), e.at(2).get_int64(), e.at(3).get_int64()});
   simdjson::dom::element timeline = ParseJson(dir + "/memory_timeline.json", &p2, &b2);
   std::vector<int64_t> times;
   for (int64_t us : timeline.at(0).get_array()) times.push_back(us);
@@ -118,8 +118,8 @@ Comparison Compare(const std::string& session) {
   for (size_t pos = 0; pos < t.size(); ++pos)
     if (t.device[pos] == static_cast<uint32_t>(d)) {
       uint32_t r = t.order[pos];
-      REQUIRE(record_at.emplace(std::make_pair(trace.memory.ts_ns[r] + base, trace.memory.bytes[r]),
-                                pos)
+      REQUIRE(record_at
+                  .emplace(std::make_pair(trace.memory.ts_ns[r] + base, trace.memory.bytes[r]), pos)
                   .second);
     }
   Comparison out;
@@ -183,7 +183,8 @@ TEST_CASE(
     INFO(session << " in the trace (PyTorch/profana): "
                  << Row(c.pytorch_in_trace, c.profana_in_trace));
     // The target is 10 % of PyTorch's bytes per category; every category is met exactly.
-    for (int cat = 0; cat < kMemoryCategories; ++cat) CHECK(c.profana_in_trace[cat] == c.pytorch_in_trace[cat]);
+    for (int cat = 0; cat < kMemoryCategories; ++cat)
+      CHECK(c.profana_in_trace[cat] == c.pytorch_in_trace[cat]);
     // And block by block: every byte allocated in the trace has PyTorch's category at creation.
     CHECK(c.in_trace_bytes > 0);
     CHECK(c.agreeing_bytes == c.in_trace_bytes);

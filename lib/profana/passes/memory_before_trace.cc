@@ -33,8 +33,8 @@ OptimizerSteps FindOptimizerSteps(const Trace& trace, const FunctionEventList& e
       uint32_t j = todo.back();
       todo.pop_back();
       std::string_view op = trace.str(ev.name[j]);
-      out.multiplies |= op.find("mul") != std::string_view::npos &&
-                        op.find("addcmul") == std::string_view::npos;
+      out.multiplies |=
+          op.find("mul") != std::string_view::npos && op.find("addcmul") == std::string_view::npos;
       out.takes_maximum |= op.find("maximum") != std::string_view::npos;
       for (uint32_t k = ev.child_begin[j]; k < ev.child_begin[j + 1]; ++k)
         todo.push_back(ev.child_index[k].value);
@@ -55,17 +55,17 @@ int OptimizerStatesPerParameter(std::string_view optimizer, bool step_multiplies
     int states;
   };
   static constexpr Known kKnown[] = {
-      {"Adam", 2},     // exp_avg, exp_avg_sq (+ max_exp_avg_sq with amsgrad)
-      {"AdamW", 2},    // as Adam
-      {"Adamax", 2},   // exp_avg, exp_inf
-      {"NAdam", 2},    // exp_avg, exp_avg_sq
-      {"RAdam", 2},    // exp_avg, exp_avg_sq
+      {"Adam", 2},      // exp_avg, exp_avg_sq (+ max_exp_avg_sq with amsgrad)
+      {"AdamW", 2},     // as Adam
+      {"Adamax", 2},    // exp_avg, exp_inf
+      {"NAdam", 2},     // exp_avg, exp_avg_sq
+      {"RAdam", 2},     // exp_avg, exp_avg_sq
       {"Adadelta", 2},  // square_avg, acc_delta
-      {"Rprop", 2},    // prev, step_size
-      {"Adagrad", 1},  // sum
-      {"RMSprop", 1},  // square_avg (momentum_buffer and grad_avg only with options)
-      {"ASGD", 1},     // ax
-      {"SGD", 0},      // momentum_buffer with momentum != 0
+      {"Rprop", 2},     // prev, step_size
+      {"Adagrad", 1},   // sum
+      {"RMSprop", 1},   // square_avg (momentum_buffer and grad_avg only with options)
+      {"ASGD", 1},      // ax
+      {"SGD", 0},       // momentum_buffer with momentum != 0
   };
   for (const Known& k : kKnown) {
     if (k.name != optimizer) continue;
@@ -98,9 +98,10 @@ void IdentifyMemoryBeforeTrace(const Trace& trace, const FunctionEventList& ev,
     peak_gradients[b.device] = std::max(peak_gradients[b.device], level);
   }
   OptimizerSteps steps = FindOptimizerSteps(trace, ev);
-  int states = steps.optimizer.empty() ? -1
-                                       : OptimizerStatesPerParameter(
-                                             steps.optimizer, steps.multiplies, steps.takes_maximum);
+  int states =
+      steps.optimizer.empty()
+          ? -1
+          : OptimizerStatesPerParameter(steps.optimizer, steps.multiplies, steps.takes_maximum);
   for (size_t d = 0; d < devices; ++d) {
     MemoryDeviceSummary& s = t.summary[d];
     MemoryBeforeTrace& before = s.before_trace;

@@ -56,7 +56,7 @@ OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
         ev.scope[i] == 1 || StartsWith(name, kEvaluateFunction) || (has_parent && c.backward[p]);
     c.zero_grad[i] = StartsWith(name, kZeroGrad) || (has_parent && c.zero_grad[p]);
     c.step[i] = StartsWith(name, kStep) ? static_cast<int32_t>(i) : has_parent ? c.step[p] : -1;
-    c.node[i] = has_parent && c.node[p] >= 0    ? c.node[p]
+    c.node[i] = has_parent && c.node[p] >= 0     ? c.node[p]
                 : IsOperator(trace, ev, i, name) ? static_cast<int32_t>(i)
                                                  : -1;
   }
@@ -67,9 +67,9 @@ OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
 // engine's threads): where each backward pass and each optimizer step starts, and the spans the
 // outermost backward events cover.
 struct Phases {
-  std::vector<int64_t> backward_starts;                // sorted
-  std::vector<int64_t> step_starts;                    // sorted
-  std::vector<std::pair<int64_t, int64_t>> backward;   // disjoint [start, end], sorted
+  std::vector<int64_t> backward_starts;               // sorted
+  std::vector<int64_t> step_starts;                   // sorted
+  std::vector<std::pair<int64_t, int64_t>> backward;  // disjoint [start, end], sorted
 
   // Forward: the next phase to start after t is a backward pass, not an optimizer step.
   bool InForward(int64_t t) const {
@@ -203,7 +203,7 @@ class TensorSizes {
 
  private:
   bool recorded_ = false;
-  FlatHashMap<int64_t, uint32_t> index_;   // block size -> starts_ entry
+  FlatHashMap<int64_t, uint32_t> index_;      // block size -> starts_ entry
   std::vector<std::vector<int64_t>> starts_;  // start times of ops with an input of that size
 };
 

@@ -1,9 +1,9 @@
 // The critical path overlay: the trace's own JSON written back with HTA's marks
 // (overlay_critical_path_analysis): "critical": 1 in the args of every event on a critical path,
 // and a pair of flow events ("s" and "f", name and category "critical_path", args weight,
-// critical and type, the edge's type) per critical edge that HTA draws by default (dependency, kernel launch
-// delay and sync edges; every critical edge with all_edges). Every other byte of the file is
-// kept, so every args field survives, and Perfetto and chrome://tracing open the result.
+// critical and type, the edge's type) per critical edge that HTA draws by default (dependency,
+// kernel launch delay and sync edges; every critical edge with all_edges). Every other byte of the
+// file is kept, so every args field survives, and Perfetto and chrome://tracing open the result.
 #pragma once
 
 #include <string>
