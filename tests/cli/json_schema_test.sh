@@ -79,6 +79,10 @@ cp "$tmp/groups.pfs" "$tmp/summary-groups.json"
 "$profana" summarize -q "$root/testdata/traces/param/dlrm_kineto" -o "$tmp/summary-job.json"
 "$profana" summarize -q "$root/testdata/memory/categories.json" -o "$tmp/summary-memory.json"
 "$profana" steps "$root/testdata/traces/hta/cpu_only/"*.json.gz --format json > "$tmp/steps.$n.json"
+# An allocator snapshot, and two compared.
+snapshot=$root/testdata/live/snapshot_resnet_amp/snapshot.pickle.gz
+"$profana" memory "$snapshot" --format json > "$tmp/memory-snapshot.$n.json"
+"$profana" diff "$snapshot" "$snapshot" --format json > "$tmp/memory-snapshot-diff.$n.json"
 $py - "$root/docs/schema" "$tmp" <<'PY'
 import json, sys, glob, os, jsonschema
 schema_dir, out_dir = sys.argv[1], sys.argv[2]
@@ -89,7 +93,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 141, checked
+assert checked == 143, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

@@ -7,6 +7,8 @@
 #   KIND nvprof:        the nvprof fixtures' text (the target reads its bytes as row values)
 #   KIND nsys, rpd, rocpd: their SQL fixtures' text, read the same way
 #   KIND rocprofv3_json: the rocprofv3 JSON files of testdata/ (hand-made and damaged ones)
+#   KIND allocator_snapshot: small snapshots cut from testdata/live's real one by Python's pickle
+#                       (a few segments and history entries each; protocols 2 and 4, one gzipped)
 set -euo pipefail
 kind="$1" fuzzer="$2" profana="$3" testdata="$4" corpus="$5" runs="${6:-2000}"
 mkdir -p "$corpus"
@@ -31,6 +33,23 @@ case "$kind" in
     cp "$testdata"/"$kind"/*.sql "$corpus"/ ;;
   rocprofv3_json)
     cp "$testdata"/rocprofv3/*.json "$testdata"/bad/rocprofv3_*.json "$corpus"/ ;;
+  allocator_snapshot)
+    /usr/bin/python3 - "$testdata/live/snapshot_resnet_amp/snapshot.pickle.gz" "$corpus" <<'PY'
+import gzip, pickle, sys
+# Our own test data: a plain-data pickle (profana's reader checks that; Python's is trusted here).
+s = pickle.loads(gzip.open(sys.argv[1]).read())
+trace = s["device_traces"][0]
+for i, (segs, start, n, proto) in enumerate([(1, 0, 20, 4), (3, 100, 60, 2), (2, 1750, 30, 5),
+                                             (0, 0, 0, 3)]):
+    cut = {"segments": s["segments"][:segs], "device_traces": [trace[start:start + n]],
+           "allocator_settings": s["allocator_settings"],
+           "external_annotations": s["external_annotations"][:2]}
+    data = pickle.dumps(cut, protocol=proto)
+    open(f"{sys.argv[2]}/seed{i}.pickle", "wb").write(data)
+open(f"{sys.argv[2]}/seed_gz.pickle.gz", "wb").write(gzip.compress(pickle.dumps(
+    {"segments": s["segments"][:1], "device_traces": [trace[:5]]}, protocol=4)))
+PY
+    ;;
   *) echo "smoke.sh: unknown kind $kind" >&2; exit 2 ;;
 esac
 # -rss_limit_mb: an input that makes profana take more than this is a finding, not a slow run.

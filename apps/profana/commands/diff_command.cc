@@ -1,10 +1,14 @@
-// profana diff BASE NEW: where one trace spent more time than the other, per key_averages key.
+// profana diff BASE NEW: where one trace spent more time than the other, per key_averages key;
+// for two allocator snapshots, how their memory differs.
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
+#include "profana/commands/snapshot_load.h"
+#include "profana/passes/memory/snapshot_diff.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/diff_reporter.h"
+#include "profana/reporters/snapshot_diff_reporter.h"
 
 namespace profana::app {
 namespace {
@@ -23,7 +27,29 @@ struct DiffArgs {
   bool by_rank = false;
 };
 
+Status RunSnapshotDiff(const DiffArgs& a, Context& ctx) {
+  OutputFormat f = a.common.format;
+  if (f == OutputFormat::kMarkdown)
+    return Status(ErrorCode::kInvalidArgument,
+                  "two allocator snapshots compare as text, json or csv");
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot base, LoadSnapshotForCommand(a.base, a.common, ctx));
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot next, LoadSnapshotForCommand(a.next, a.common, ctx));
+  passes::SnapshotAnalysis base_analysis = passes::AnalyzeSnapshot(base);
+  passes::SnapshotAnalysis next_analysis = passes::AnalyzeSnapshot(next);
+  report::SnapshotDiffContext c{&base, &next, a.base, a.next, a.row_limit};
+  return Emit(report::FormatSnapshotDiffAs(
+                  f, passes::DiffSnapshots(base, base_analysis, next, next_analysis), c),
+              a.common, ctx);
+}
+
 Status RunDiff(const DiffArgs& a, Context& ctx) {
+  bool base_snapshot = IsSnapshotInput(a.base), next_snapshot = IsSnapshotInput(a.next);
+  if (base_snapshot && next_snapshot) return RunSnapshotDiff(a, ctx);
+  if (base_snapshot || next_snapshot)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{} is an allocator snapshot and {} is not: diff compares two traces "
+                              "or two snapshots",
+                              base_snapshot ? a.base : a.next, base_snapshot ? a.next : a.base));
   report::DiffReportOptions r;
   r.base_name = a.base, r.new_name = a.next, r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
@@ -52,7 +78,8 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<DiffArgs>();
   CLI::App* cmd = app.add_subcommand("diff",
                                      "Compare two traces or jobs per op and kernel (key_averages "
-                                     "keys): counts, self and total times, changes");
+                                     "keys): counts, self and total times, changes; or two CUDA "
+                                     "allocator snapshots: memory by state and by allocation site");
   cmd->add_option("BASE", args->base,
                   "The reference: a trace, or a job (a directory of rank traces, a glob, a summary "
                   "file), its ranks combined")

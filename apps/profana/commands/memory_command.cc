@@ -1,13 +1,17 @@
 // profana memory: the memory timeline rebuilt from [memory] events: peaks, what was live at the
-// peak, blocks never freed, pre-existing memory, per-op memory, and PyTorch's export formats.
+// peak, blocks never freed, pre-existing memory, per-op memory, and PyTorch's export formats; or,
+// for an allocator snapshot (a pickle), its segments, blocks and history.
 #include <algorithm>
 
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
+#include "profana/commands/snapshot_load.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
 #include "profana/reporters/memory_output.h"
+#include "profana/reporters/snapshot_reporter.h"
 
 namespace profana::app {
 namespace {
@@ -46,7 +50,23 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
       {a.file, events.origin_ns, static_cast<int>(std::min<int64_t>(a.top, INT32_MAX))});
 }
 
+Status RunSnapshot(const MemoryArgs& a, Context& ctx) {
+  OutputFormat f = a.common.format;
+  if (a.by_op || f == OutputFormat::kTimeline || f == OutputFormat::kRaw)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: an allocator snapshot prints text, json, csv or html (--by-op, "
+                              "timeline and raw are for traces)",
+                              a.file));
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot s, LoadSnapshotForCommand(a.file, a.common, ctx));
+  PROFANA_ASSIGN_OR_RETURN(int64_t device, passes::SelectSnapshotDevice(s, a.device));
+  passes::SnapshotAnalysis analysis = passes::AnalyzeSnapshot(s, device);
+  return Emit(report::FormatSnapshotAs(
+                  f, s, analysis, {a.file, static_cast<int>(std::min<int64_t>(a.top, INT32_MAX))}),
+              a.common, ctx);
+}
+
 Status RunMemory(const MemoryArgs& a, Context& ctx) {
+  if (IsSnapshotInput(a.file)) return RunSnapshot(a, ctx);
   OutputFormat format = a.common.format;
   if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
       format != OutputFormat::kCsv)
@@ -76,8 +96,12 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "memory",
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
-      "PyTorch's export_memory_timeline formats");
-  cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
+      "PyTorch's export_memory_timeline formats; or a CUDA allocator snapshot "
+      "(torch.cuda.memory._dump_snapshot): segments, fragmentation, the allocation history");
+  cmd->add_option("FILE", args->file,
+                  "Trace file or allocator snapshot (a pickle, plain or gzipped); - reads a trace "
+                  "from standard input")
+      ->required();
   cmd->add_option("--device", args->device,
                   "Only this device (cpu, cuda:0, or a bare index 0 for the accelerator); "
                   "timeline, raw and html draw the accelerator with the "

@@ -106,6 +106,19 @@ void ByteSource::InflateAhead() {
   }
 }
 
+std::string ByteSource::Head(const std::string& path, size_t n) {
+  std::unique_ptr<ByteSource> src = Open(path);
+  std::string head(src ? n : 0, '\0');
+  size_t got = 0;
+  while (got < head.size()) {
+    size_t r = src->Read(head.data() + got, head.size() - got);
+    if (r == 0) break;
+    got += r;
+  }
+  head.resize(got);
+  return head;
+}
+
 size_t ByteSource::ReadInflated(char* dst, size_t n) {
   Gzip& g = *gz_;
   size_t out = 0;

@@ -18,6 +18,9 @@ class ByteSource {
  public:
   // Opens a regular file; null when it cannot be opened or is not a regular file.
   static std::unique_ptr<ByteSource> Open(const std::string& path);
+  // The first n bytes of a regular file's content (gunzipped), fewer when it is shorter; empty
+  // when it cannot be read. For telling kinds of input apart by content.
+  static std::string Head(const std::string& path, size_t n);
   ~ByteSource();
 
   // Fills up to n bytes of dst; 0 at the end (or on failure: see failed()).

@@ -1,4 +1,5 @@
 #include "fmt/format.h"
+#include "profana/importers/allocator_snapshot/snapshot_importer.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"
@@ -106,6 +107,11 @@ Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
                   fmt::format("{}: byte 0: empty input, not a trace", input.name));
   }
   const ImporterInfo* info = DetectFormat(input.view());
+  if (!info && snapshot::SniffPickle(input.view()))
+    return Status(ErrorCode::kUnrecognizedFormat,
+                  fmt::format("{}: byte 0: a pickle (a CUDA allocator snapshot?), not a trace: "
+                              "profana memory and profana diff read allocator snapshots",
+                              input.name));
   if (!info) {
     return Status(ErrorCode::kUnrecognizedFormat,
                   fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads {})",

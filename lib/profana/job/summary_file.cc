@@ -494,17 +494,7 @@ bool LooksLikeSummary(std::string_view first) {
 }
 
 bool IsSummaryFile(const std::string& path) {
-  if (path == "-") return false;
-  std::unique_ptr<ByteSource> src = ByteSource::Open(path);
-  if (!src) return false;
-  char head[64];
-  size_t got = 0;
-  while (got < sizeof(head)) {
-    size_t n = src->Read(head + got, sizeof(head) - got);
-    if (n == 0) break;
-    got += n;
-  }
-  return LooksLikeSummary(std::string_view(head, got));
+  return path != "-" && LooksLikeSummary(ByteSource::Head(path, 64));
 }
 
 Result<RankSummary> ReadSummaryFile(const std::string& path) {

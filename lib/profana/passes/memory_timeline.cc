@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "profana/passes/innermost_op.h"
+#include "profana/passes/memory/timeline_clock.h"
 #include "profana/passes/memory_before_trace.h"
 #include "profana/passes/memory_categories.h"
 
@@ -326,8 +327,7 @@ int FindMemoryDevice(const MemoryTimeline& t, const std::string& name) {
 std::vector<RawMemoryEvent> RawTimeline(const Trace& trace, const MemoryTimeline& t,
                                         uint32_t device) {
   std::vector<RawMemoryEvent> out;
-  // PyTorch's times are Unix-epoch nanoseconds; Kineto writes them less baseTimeNanoseconds.
-  const int64_t base = trace.metadata.base_time_ns != kNoId ? trace.metadata.base_time_ns : 0;
+  const int64_t base = EpochShiftNs(trace);
   // Pre-existing blocks first, at time -1, as the reference's timeline lists them, then what the
   // trace identifies of the memory it never frees.
   for (const MemoryBlock& b : t.blocks)

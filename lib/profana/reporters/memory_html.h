@@ -1,7 +1,6 @@
-// A self-contained HTML page of one device's memory timeline: stacked areas by category (the
-// reference's colours and order), the peak marked, the reference's title lines, axes with units,
-// values under the pointer. Inline SVG drawn here, a few lines of script for the hover readout;
-// no external scripts, fonts or styles.
+// The memory timeline's page (memory_page.h) for a trace: per device, stacked areas by category in
+// the reference's colours and order (torch.profiler._memory_profiler's _CATEGORY_TO_COLORS), the
+// reference's title lines, the peak marked with its op, times from the trace's start.
 #pragma once
 
 #include <string>
@@ -14,7 +13,7 @@ namespace profana::report {
 
 struct MemoryHtmlOptions {
   std::string title;      // the first line (the input file's name)
-  int64_t origin_ns = 0;  // the x axis starts here
+  int64_t origin_ns = 0;  // the x axis's 0, on the trace's clock (the trace's start)
 };
 
 // The views' devices, from their reports and timelines: one plot each; with several, a device
