@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "profana/base/input_buffer.h"
 #include "profana/importers/chrome_json/source_scan.h"
 #include "profana/importers/importer.h"
+#include "profana/job/critical_path_waits.h"
 #include "profana/reporters/critical_path_overlay.h"
 #include "test_util.h"
 
@@ -346,4 +348,46 @@ TEST_CASE(
     }
   }
   CHECK(windows > 38);
+}
+
+TEST_CASE("a job's collective waits on the critical path go to the rank that arrived last",
+          "[critical_path]") {
+  // PARAM's DLRM job on 8 ranks (testdata/traces/README.md), ProfilerStep#10 of each: rank 7
+  // arrives last at the collectives, so its path waits on nobody and the others' communication
+  // spans wait mostly on it.
+  std::vector<job::RankPathComm> comm;
+  std::vector<int64_t> comm_on_path;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(test::TestData("traces/param/dlrm_kineto"))) {
+    auto t = LoadTrace(entry.path().string());
+    REQUIRE(t.ok());
+    auto res = passes::ComputeCriticalPaths(t->trace, nullptr, CpRequest{});
+    REQUIRE(res.ok());
+    REQUIRE(res->windows.size() == 1);
+    job::RankPathComm c = job::PathCommOf(t->trace, *res);
+    c.rank = t->trace.metadata.rank;
+    int64_t on_path = 0;
+    for (const job::PathCommSpan& s : c.spans) on_path += s.ns;
+    comm_on_path.push_back(on_path);
+    comm.push_back(std::move(c));
+  }
+  REQUIRE(comm.size() == 8);
+  job::CommWaits waits = job::JobCommWaits(comm, 1);
+  REQUIRE(waits.size() == 8);
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> by_rank;
+  for (size_t i = 0; i < comm.size(); ++i) {
+    by_rank[comm[i].rank] = waits[i][0];
+    int64_t waited = 0;
+    for (const auto& [whom, ns] : waits[i][0]) {
+      CHECK(whom != comm[i].rank);
+      waited += ns;
+    }
+    // A wait is part of the communication time on the path, never more.
+    CHECK(waited <= comm_on_path[i]);
+  }
+  CHECK(by_rank[7].empty());
+  using Waits = std::vector<std::pair<int64_t, int64_t>>;
+  CHECK(by_rank[0] == Waits{{7, 3'613'000}, {5, 1'085'000}, {4, 883'000}});
+  CHECK(by_rank[1] == Waits{{7, 9'150'000}, {5, 1'116'000}, {4, 853'000}});
+  CHECK(by_rank[4] == Waits{{7, 6'269'000}, {5, 101'000}});
 }

@@ -7,7 +7,6 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/chrome_json/source_scan.h"
-#include "profana/job/collective_analysis.h"
 #include "profana/job/critical_path_waits.h"
 #include "profana/job/job_inputs.h"
 #include "profana/passes/critical_path/critical_path.h"
@@ -68,17 +67,7 @@ Result<report::CpRank> RunOne(const CriticalPathArgs& a, const std::string& path
     ctx.log.Debug("overlay: {} critical events and {} critical edges marked in {}",
                   counts.marked_events, counts.flow_pairs, a.overlay);
   }
-  if (comm) {
-    // For a job: the communication spans on the paths, to find whom they waited for.
-    comm->calls = job::FindCollectiveCalls(trace);
-    for (size_t w = 0; w < result.windows.size(); ++w)
-      for (passes::CpEdgeId id : result.windows[w].path.edges) {
-        const passes::CpEdge& e = result.windows[w].graph.edges[id.value];
-        if (passes::BoundOf(trace, result.windows[w].graph, e) == passes::CpBound::kCommunication &&
-            e.attributed.valid())
-          comm->spans.push_back({w, trace.events.start_ns[e.attributed.value], e.weight_ns});
-      }
-  }
+  if (comm) *comm = job::PathCommOf(trace, result);
   return report::MakeCpRank(InputName(path), trace, result);
 }
 
@@ -114,20 +103,9 @@ Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
   }
   if (job) {
     // Collective waits on the paths, attributed to the rank that arrived last.
-    std::vector<job::RankCalls> calls;
     size_t windows = 0;
-    for (size_t i = 0; i < ranks.size(); ++i) {
-      calls.push_back({comm[i].rank, comm[i].calls, 0, 0, ""});
-      windows = std::max(windows, ranks[i].windows.size());
-    }
-    std::vector<size_t> by_rank(calls.size());
-    for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
-    std::sort(by_rank.begin(), by_rank.end(),
-              [&](size_t x, size_t y) { return calls[x].rank < calls[y].rank; });
-    std::vector<job::RankCalls> sorted;
-    for (size_t i : by_rank) sorted.push_back(calls[i]);
-    job::CollectivesResult collectives = job::AnalyzeCollectives(sorted, /*align=*/true);
-    auto waits = job::AttributeCommWaits(comm, collectives, windows);
+    for (const report::CpRank& r : ranks) windows = std::max(windows, r.windows.size());
+    job::CommWaits waits = job::JobCommWaits(comm, windows);
     for (size_t i = 0; i < ranks.size(); ++i)
       for (size_t w = 0; w < ranks[i].windows.size(); ++w)
         ranks[i].windows[w].comm_wait_by_rank = waits[i][w];

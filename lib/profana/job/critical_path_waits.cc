@@ -7,8 +7,32 @@
 
 namespace profana::job {
 
-std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>> AttributeCommWaits(
-    const std::vector<RankPathComm>& ranks, const CollectivesResult& collectives, size_t windows) {
+RankPathComm PathCommOf(const Trace& trace, const passes::CriticalPathResult& result) {
+  RankPathComm comm;
+  comm.calls = FindCollectiveCalls(trace);
+  for (size_t w = 0; w < result.windows.size(); ++w) {
+    const passes::CpGraph& g = result.windows[w].graph;
+    for (passes::CpEdgeId id : result.windows[w].path.edges) {
+      const passes::CpEdge& e = g.edges[id.value];
+      if (passes::BoundOf(trace, g, e) == passes::CpBound::kCommunication && e.attributed.valid())
+        comm.spans.push_back({w, trace.events.start_ns[e.attributed.value], e.weight_ns});
+    }
+  }
+  return comm;
+}
+
+CommWaits JobCommWaits(const std::vector<RankPathComm>& ranks, size_t windows) {
+  std::vector<size_t> by_rank(ranks.size());
+  for (size_t i = 0; i < by_rank.size(); ++i) by_rank[i] = i;
+  std::sort(by_rank.begin(), by_rank.end(),
+            [&](size_t x, size_t y) { return ranks[x].rank < ranks[y].rank; });
+  std::vector<RankCalls> sorted;
+  for (size_t i : by_rank) sorted.push_back({ranks[i].rank, ranks[i].calls, 0, 0, ""});
+  return AttributeCommWaits(ranks, AnalyzeCollectives(sorted, /*align=*/true), windows);
+}
+
+CommWaits AttributeCommWaits(const std::vector<RankPathComm>& ranks,
+                             const CollectivesResult& collectives, size_t windows) {
   // The matched collectives by (matched by group, group or label, index).
   std::map<std::tuple<bool, std::string, int64_t>, const MatchedCollective*> by_key;
   for (const MatchedCollective& c : collectives.collectives)

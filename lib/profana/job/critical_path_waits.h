@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "profana/job/collective_analysis.h"
+#include "profana/model/trace.h"
+#include "profana/passes/critical_path/critical_path.h"
 
 namespace profana::job {
 
@@ -25,9 +27,17 @@ struct RankPathComm {
   std::vector<PathCommSpan> spans;
 };
 
-// Per rank (in the order given), per window: (the rank waited on, ns), most first.
-std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>> AttributeCommWaits(
-    const std::vector<RankPathComm>& ranks, const CollectivesResult& collectives,
-    size_t windows_per_rank_max);
+// A rank's collective calls and the communication spans on its critical paths.
+RankPathComm PathCommOf(const Trace& trace, const passes::CriticalPathResult& result);
+
+// Per rank (in the order given), per window: (the rank waited on, ns), most first: the job's
+// collectives are matched across ranks (ranks taken in rank order, aligned as `collectives`
+// aligns them) and each wait goes to the rank that arrived last.
+using CommWaits = std::vector<std::vector<std::vector<std::pair<int64_t, int64_t>>>>;
+CommWaits JobCommWaits(const std::vector<RankPathComm>& ranks, size_t windows_per_rank_max);
+
+// The same, given the matched collectives.
+CommWaits AttributeCommWaits(const std::vector<RankPathComm>& ranks,
+                             const CollectivesResult& collectives, size_t windows_per_rank_max);
 
 }  // namespace profana::job
