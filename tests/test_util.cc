@@ -66,6 +66,10 @@ const std::map<std::string, std::vector<std::string>>& PyTorchTableArgs() {
       {"table_self_cuda_mem.txt", {"--sort", "self_cuda_memory_usage", "--row-limit", "-1"}},
       {"table_raw_events_top25.txt",
        {"--raw", "--sort", "self_cpu_time_total", "--row-limit", "25"}},
+      {"table_flops.txt", {"--sort", "flops", "--row-limit", "-1"}},
+      {"table_cuda_total_w40_top12.txt",
+       {"--sort", "cuda_time_total", "--row-limit", "12", "--max-name-width", "40"}},
+      {"table_cpu_avg_top10.txt", {"--sort", "cpu_time", "--row-limit", "10"}},
   };
   return kArgs;
 }

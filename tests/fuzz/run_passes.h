@@ -14,6 +14,7 @@
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_times.h"
+#include "profana/passes/flops.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
@@ -133,8 +134,11 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   // info, check, diff
   p::TraceSummary summary = p::SummariseTrace(trace);
   p::GraphLaunchSummary graphs = p::SummariseGraphLaunches(trace, events, launches);
-  r::FormatInfoText(input, trace, summary, events, graphs);
-  r::FormatInfoJson(input, trace, summary, events, graphs);
+  r::InfoStacks info_stacks{p::FindPythonStackSources(trace), p::CountPythonStacks(trace, events)};
+  r::FormatInfoText(input, trace, summary, events, graphs, info_stacks);
+  r::FormatInfoJson(input, trace, summary, events, graphs, info_stacks);
+  p::EventFlops flops(trace);
+  for (size_t e = 0; e < trace.events.size(); ++e) flops.Of(EventId(static_cast<uint32_t>(e)));
   std::vector<p::ValidationCheck> checks = p::ValidateTrace(trace, launches);
   r::FormatValidationText(input, checks, trace);
   r::FormatValidationJson(input, checks);

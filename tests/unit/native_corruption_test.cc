@@ -462,7 +462,7 @@ TEST_CASE("the text twin reads back what it wrote and refuses what it cannot rea
   CHECK(err("profana-native-text 1", "profana-native-text 9") ==
         "t.txt: line 1: text twin version 9; this profana reads version 1");
   CHECK(err("string 2 ", "string 7 ").find("t.txt: line ") == 0);
-  CHECK(err("\nevents ", "\nevents 99999 ").find("values, expected 15") != std::string::npos);
+  CHECK(err("\nevents ", "\nevents 99999 ").find("values, expected 16") != std::string::npos);
   CHECK(err("metadata rank -1", "metadata rank x").find("bad value for metadata rank") !=
         std::string::npos);
   CHECK(err("metadata format \"kineto-json\"", "metadata format \"kineto").find("unterminated") !=

@@ -83,7 +83,8 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
       ->add_option_function<std::string>(
           "--link", [o](const std::string& name) { o->link = *passes::ParseLinkRule(name); },
           "How a kernel finds its op: auto (the link Kineto recorded, else the innermost cpu_op "
-          "enclosing its launch), pytorch (recorded links only), enclosing (enclosure only)")
+          "enclosing its launch), pytorch (recorded links only, and PyTorch's id collisions), "
+          "enclosing (enclosure only)")
       ->check(OneOf("--link", "rule", names))
       ->default_str("auto");
 }

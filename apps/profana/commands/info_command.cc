@@ -3,6 +3,7 @@
 #include "profana/commands/commands.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/graph_launches.h"
+#include "profana/passes/stacks.h"
 #include "profana/passes/trace_summary.h"
 #include "profana/reporters/info_reporter.h"
 
@@ -24,10 +25,12 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
       BuildEventsForCommand(trace, index, a.common, ctx, /*counts=*/true);
   passes::GraphLaunchSummary graphs =
       passes::SummariseGraphLaunches(trace, events, LaunchIndex(trace.events));
+  report::InfoStacks stacks{passes::FindPythonStackSources(trace),
+                            passes::CountPythonStacks(trace, events)};
   std::string name = InputName(a.file);
   return Emit(a.common.format == OutputFormat::kJson
-                  ? report::FormatInfoJson(name, trace, summary, events, graphs)
-                  : report::FormatInfoText(name, trace, summary, events, graphs),
+                  ? report::FormatInfoJson(name, trace, summary, events, graphs, stacks)
+                  : report::FormatInfoText(name, trace, summary, events, graphs, stacks),
               a.common, ctx);
 }
 

@@ -87,8 +87,10 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   AddNamedOption(
       cmd, "--stacks", &args->request.source, passes::ParseStackSource, "source",
       "auto, python, ops, both",
-      "Where stacks come from: python (recorded Python stacks), ops (the op tree; "
-      "kernels as leaves for self_cuda), both, or auto (python where recorded, else ops)")
+      "Where stacks come from: python (PyTorch's export_stacks: \"Call stack\" args, or, for a "
+      "PyTorch 2.x trace recorded without verbose=True, for which its export_stacks writes an "
+      "empty file, rebuilt from the python_function events), ops (the op tree; kernels as leaves "
+      "for self_cuda), both, or auto (python where recorded, else ops)")
       ->default_str("auto");
   cmd->add_flag("--merge", args->merge,
                 "One line per distinct stack with the summed weight, sorted");

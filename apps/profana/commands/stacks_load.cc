@@ -27,6 +27,8 @@ Result<TraceStackSamples> LoadStackSamples(const std::string& file, const Common
   out.samples = passes::ComputeStackSamples(out.trace, events, r.source, r.metric);
   ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", out.samples.stack.size(),
                 out.samples.trie.size() - 1, clock.Lap());
+  if (std::string note = report::StacksOriginNote(out.samples); !note.empty())
+    ctx.log.Warn("{}: {}", InputName(file), note);
   if (std::string why = report::EmptyStacksReason(out.samples, r.metric); !why.empty())
     ctx.log.Warn("{}: {}", InputName(file), why);
   return out;

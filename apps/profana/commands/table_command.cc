@@ -5,6 +5,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
+#include "profana/passes/flops.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/job_table_reporter.h"
@@ -51,13 +52,20 @@ Status RunTable(const TableArgs& a, Context& ctx) {
         "{}: no device time in the trace: sorting by it keeps the rows in the order they "
         "first appear",
         InputName(a.job.inputs[0]));
+  if (passes::FlopsPromisedButMissing(trace))
+    ctx.log.Warn(
+        "{}: recorded with_flops, but without the input shapes FLOP counts are made from "
+        "(record_shapes=True): no Total FLOPs column",
+        InputName(a.job.inputs[0]));
   ctx.log.Debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(),
                 PeakRssMb());
   report::RowsContext context = a.rows;
   context.input = a.job.inputs[0];
-  return Emit(report::FormatRowsAs(a.common.format, trace, rows, a.table, events.has_memory_records,
-                                   context),
-              a.common, ctx);
+  report::TableOptions table = a.table;
+  table.with_flops = trace.metadata.with_flops;
+  return Emit(
+      report::FormatRowsAs(a.common.format, trace, rows, table, events.has_memory_records, context),
+      a.common, ctx);
 }
 
 }  // namespace
@@ -95,8 +103,8 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
            args->table.memory_units =
                v == "1.13" ? report::MemoryUnits::kPyTorch113 : report::MemoryUnits::kPyTorch2;
          },
-         "Spell memory sizes as PyTorch 2.x does (2: KB, MB, GB, B) or as 1.13 did (1.13: Kb, Mb, "
-         "Gb, b)")
+         "Print the table as PyTorch 2.x does (2: KB, MB, GB, B, every frame of a row's stack) or "
+         "as 1.13 did (1.13: Kb, Mb, Gb, b, at most five frames)")
       ->check(OneOf("--memory-units", "version", {"2", "1.13"}))
       ->default_str("2");
   AddLinkOption(cmd, &args->common);

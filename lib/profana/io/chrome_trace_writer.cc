@@ -2,6 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
+#include "profana/model/flop_inputs.h"
 #include "profana/model/launch_index.h"
 
 namespace profana::io {
@@ -116,6 +117,7 @@ class Writer {
     if (e.device[i] != -1) arg("device"), Int(e.device[i]);
     if (e.input_shapes[i].value) InputDims(t_.str(e.input_shapes[i]), arg);
     if (e.comm[i].value) CommArgs(t_.str(e.comm[i]), arg);
+    if (e.flop_inputs[i].value) FlopArgs(t_.str(e.flop_inputs[i]), arg);
     if (e.stack[i].value) {
       arg("Call stack");
       std::string joined;
@@ -149,6 +151,26 @@ class Writer {
       else
         AppendJsonString(fields[f], &out_);
     }
+  }
+
+  // The args FLOP counts read besides the shapes (model/flop_inputs.h), written again from what
+  // they hold; left out when they do not read as what Kineto writes.
+  template <typename Arg>
+  void FlopArgs(std::string_view joined, Arg& arg) {
+    std::vector<std::string> types, concrete;
+    if (!ParseFlopInputLists(joined, &types, &concrete)) return;
+    auto list = [&](const char* key, const std::vector<std::string>& values) {
+      if (values.empty()) return;
+      arg(key);
+      out_ += '[';
+      for (size_t k = 0; k < values.size(); ++k) {
+        if (k) out_ += ", ";
+        AppendJsonString(values[k], &out_);
+      }
+      out_ += ']';
+    };
+    list("Input type", types);
+    list("Concrete Inputs", concrete);
   }
 
   // Input shapes are kept as Python's str() of the list; JSON is the same text with JSON's
@@ -308,6 +330,10 @@ std::string WriteChromeTrace(const Trace& t) {
       out += "},\n";
     }
     if (m.profile_memory) out += "\"profile_memory\":1,\n";
+    if (m.record_shapes) out += "\"record_shapes\":1,\n";
+    if (m.with_stack) out += "\"with_stack\":1,\n";
+    if (m.with_flops) out += "\"with_flops\":1,\n";
+    if (m.with_modules) out += "\"with_modules\":1,\n";
     // nvprof profiles are read legacy-style (kernels belong to the markers around their launch);
     // the key carries that through a round trip.
     if (m.legacy_kernels) out += "\"profanaLegacyKernels\":1,\n";

@@ -51,9 +51,10 @@ struct ColumnInfo {
 };
 
 // Columns added to version 1 after its first files: a file without the section reads as every
-// row's default (events.comm: 0, no collective args).
+// row's default (events.comm: 0, no collective args; events.flop_inputs: 0, no FLOP inputs).
 inline bool IsOptionalColumn(const ColumnInfo& c) {
-  return std::string_view(c.table) == "events" && std::string_view(c.name) == "comm";
+  std::string_view name(c.name);
+  return std::string_view(c.table) == "events" && (name == "comm" || name == "flop_inputs");
 }
 
 // What a column's values refer to follows from their type; the one flag column is named.

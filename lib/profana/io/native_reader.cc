@@ -523,6 +523,9 @@ Status ReadTables(const Sections& sections, bool views, Trace* trace) {
   PROFANA_RETURN_IF_ERROR(load.status());
   // A file written before events.comm existed: no event has collective args.
   if (t.events.comm.size() == 0) t.events.comm = Column<StringId>::Uniform(t.events.size(), {});
+  // One written before events.flop_inputs existed: no event has FLOP inputs.
+  if (t.events.flop_inputs.size() == 0)
+    t.events.flop_inputs = Column<StringId>::Uniform(t.events.size(), {});
   return Status::Ok();
 }
 

@@ -34,6 +34,10 @@ void ForEachMetadataField(M& m, F&& f) {
   f("raw_events", m.raw_events);
   f("metadata_events", m.metadata_events);
   f("instant_events", m.instant_events);
+  f("record_shapes", m.record_shapes);
+  f("with_stack", m.with_stack);
+  f("with_flops", m.with_flops);
+  f("with_modules", m.with_modules);
 }
 
 // The format does not store metadata.origin: a file keeps the original input's format name, and

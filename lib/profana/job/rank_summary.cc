@@ -123,6 +123,7 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   src.devices = trace.metadata.devices;
   s.sources.push_back(std::move(src));
   s.has_memory_records = passes::RecordsMemory(trace);
+  s.with_flops = trace.metadata.with_flops;
   if (options.table) {
     s.rows = Reinterned(
         trace.strings, passes::ComputeKeyAverages(trace, events, options.key_averages), &s.strings);
@@ -200,6 +201,7 @@ void Merge(RankSummary* into, const RankSummary& other) {
     ShowExactSums(&into->shape_rows);
   }
   into->has_memory_records = into->has_memory_records || other.has_memory_records;
+  into->with_flops = into->with_flops || other.with_flops;
   for (const auto& [stack, weight] : other.stacks) into->stacks[stack] += weight;
   into->steps.insert(into->steps.end(), other.steps.begin(), other.steps.end());
   std::stable_sort(into->steps.begin(), into->steps.end(),

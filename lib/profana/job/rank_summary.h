@@ -93,6 +93,7 @@ struct RankSummary {
   std::vector<passes::AverageRow> shape_rows;  // grouped by input shape, with shape_table
   std::vector<RowOrigin> shape_row_origin;
   bool has_memory_records = false;
+  bool with_flops = false;                // a source was recorded with_flops: its table shows FLOPs
   std::map<std::string, int64_t> stacks;  // collapsed stack -> weight
   std::vector<RankStep> steps;            // by (rank, step)
   KernelStats kernels;

@@ -72,13 +72,16 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
         "\"count\": {}, \"cpu_total_us\": {}, \"self_cpu_us\": {}, \"cuda_total_us\": {}, "
         "\"self_cuda_us\": {}, \"cpu_total_ns\": {}, \"self_cpu_ns\": {}, \"cuda_total_ns\": {}, "
         "\"self_cuda_ns\": {}, \"cpu_memory\": {}, \"self_cpu_memory\": {}, \"cuda_memory\": {}, "
-        "\"self_cuda_memory\": {}}}",
+        "\"self_cuda_memory\": {}{}}}",
         i ? "," : "", Str(s.strings.Get(r.key)),
         r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy, r.user_annotation,
         r.is_async, Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level,
         origin[i].rank, origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us,
         r.self_cuda_us, r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns,
-        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory);
+        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory,
+        // Written where there is a count, so that summaries of traces without one keep their
+        // bytes.
+        r.flops ? fmt::format(", \"flops\": {}", r.flops) : std::string());
   }
   out->append("]");
 }
@@ -185,6 +188,15 @@ class Reader {
     if (!ok() || o[key].get(e)) return false;
     bool v = false;
     if (e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
+    return v;
+  }
+  // A count that older files leave out (0 then).
+  uint64_t OptionalUInt(object o, std::string_view key, const std::string& where) {
+    element e;
+    if (!ok() || o[key].get(e)) return 0;
+    uint64_t v = 0;
+    if (e.get_uint64().get(v))
+      Fail(where + "." + std::string(key), "expected an integer of at least 0");
     return v;
   }
   std::string_view String(object o, std::string_view key, const std::string& where) {
@@ -320,6 +332,7 @@ void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
     row.self_cpu_memory = r.Int(o, "self_cpu_memory", where);
     row.cuda_memory = r.Int(o, "cuda_memory", where);
     row.self_cuda_memory = r.Int(o, "self_cuda_memory", where);
+    row.flops = r.OptionalUInt(o, "flops", where);
     if (r.ok() && row.count < 0) r.Fail(where + ".count", "negative");
     if (!r.ok()) return;
     rows->push_back(std::move(row));
@@ -516,6 +529,7 @@ std::string FormatSummary(const RankSummary& s) {
                    Str(src.format), src.input_bytes, devices);
   }
   fmt::format_to(std::back_inserter(out), "],\n\"has_memory_records\": {}", s.has_memory_records);
+  if (s.with_flops) out.append(",\n\"with_flops\": true");
   if (s.memory_recorded) WriteMemoryPeaks(s, &out);
   WriteRows("table", s, s.rows, s.row_origin, &out);
   WriteRows("table_by_shape", s, s.shape_rows, s.shape_row_origin, &out);
@@ -618,6 +632,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
     }
   if (r.ok() && s.sources.empty()) r.Fail("sources", "empty");
   if (r.ok()) s.has_memory_records = r.Bool(root, "has_memory_records", "summary");
+  s.with_flops = r.OptionalBool(root, "with_flops", "summary");
   // Sections added within version 1 (docs/summary-format.md): absent means not recorded.
   element optional;
   if (r.ok() && !root["memory_peaks"].get(optional)) {

@@ -60,6 +60,9 @@ struct EventTable {
   // the trace wrote it (strings unquoted); 0 when the event has none of those args. One string
   // per distinct combination, so a trace of a few collectives adds a few strings.
   Column<StringId> comm;
+  // For the ops PyTorch counts FLOPs for (model/flop_inputs.h), the recorded args its formulas
+  // read, joined; 0 for every other event and where the trace recorded no input shapes.
+  Column<StringId> flop_inputs;
 
   size_t size() const { return start_ns.size(); }
 };
@@ -153,6 +156,7 @@ std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEach
   f("stack", t.stack);
   f("device", t.device);
   f("comm", t.comm);
+  f("flop_inputs", t.flop_inputs);
 }
 
 template <typename Table, typename F>
@@ -215,7 +219,13 @@ struct TraceMetadata {
   int64_t world_size = -1;
   std::string backend;
   std::vector<std::string> devices;  // deviceProperties[].name
-  bool profile_memory = false;       // the header says memory was recorded
+  // The profiler options the header says were on (Kineto names each only when it was):
+  // profile_memory, record_shapes, with_stack, with_flops, with_modules.
+  bool profile_memory = false;
+  bool record_shapes = false;
+  bool with_stack = false;
+  bool with_flops = false;
+  bool with_modules = false;
   // Kernels belong to the CPU events that enclose their launch, and launches and device activities
   // are not events of their own (PyTorch's legacy and nvprof profiles; docs/semantics.md).
   bool legacy_kernels = false;

@@ -234,6 +234,7 @@ TraceBuilder::TraceBuilder() {
   t.stack = Column<StackId>::Uniform(0, StackId(0));
   t.device = Column<int32_t>::Uniform(0, -1);
   t.comm = Column<StringId>::Uniform(0, StringId(0));
+  t.flop_inputs = Column<StringId>::Uniform(0, StringId(0));
 }
 
 void TraceBuilder::LeaveUnread(const UnreadColumns& unread) {
@@ -339,6 +340,7 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.stack.push_back(unread_.stacks ? StackId(0) : e.stack);
   t.device.push_back(e.device);
   t.comm.push_back(unread_.collectives ? StringId(0) : e.comm);
+  t.flop_inputs.push_back(e.flop_inputs);
 }
 
 void TraceBuilder::ReserveEvents(size_t n) {
@@ -358,6 +360,7 @@ void TraceBuilder::ReserveEvents(size_t n) {
   t.stack.reserve(n);
   t.device.reserve(n);
   t.comm.reserve(n);
+  t.flop_inputs.reserve(n);
 }
 
 void TraceBuilder::AddMemory(const Memory& m) {

@@ -32,6 +32,7 @@ class TraceBuilder {
     StackId stack;
     int32_t device = -1;
     StringId comm;
+    StringId flop_inputs;  // model/flop_inputs.h
   };
   struct Memory {
     int64_t ts_ns = 0;

@@ -35,10 +35,10 @@ AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
 
 }  // namespace
 
-KinetoRules WorkOutKinetoRules(const Trace& trace) {
+KinetoRules WorkOutKinetoRules(const Trace& trace, LinkRule link) {
   bool links = TraceRecordsLinks(trace);
-  return {links, KinetoAnnotationCorrection(trace), PlaceKinetoEvents(trace, links),
-          AsyncWorkAnnotations(trace)};
+  return {links, KinetoAnnotationCorrection(trace),
+          PlaceKinetoEvents(trace, links, link == LinkRule::kPyTorch), AsyncWorkAnnotations(trace)};
 }
 
 namespace {

@@ -30,7 +30,8 @@ struct KinetoRules {
   KinetoPlacement placement;         // kineto_placement.h
   std::vector<uint8_t> async_event;  // per trace event (async_events.h); empty when none
 };
-KinetoRules WorkOutKinetoRules(const Trace& trace);
+// `link`: kPyTorch repeats PyTorch's id collisions in the placement too (kineto_placement.h).
+KinetoRules WorkOutKinetoRules(const Trace& trace, LinkRule link);
 
 // Where a candidate comes from, which says where its times are: a trace event's own, a GPU user
 // annotation's corrected by KinetoRules::annotation_fix, or a [memory] record's (zero length).

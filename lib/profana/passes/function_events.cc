@@ -1,11 +1,16 @@
 #include "profana/passes/function_events.h"
 
+#include <unordered_map>
+
+#include "profana/base/id_index.h"
 #include "profana/base/memory_release.h"
 #include "profana/base/parallel.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_event_candidates.h"
 #include "profana/passes/indexed_function_events.h"
+#include "profana/passes/kineto_placement.h"
+#include "profana/passes/python_calls.h"
 
 namespace profana::passes {
 namespace {
@@ -141,7 +146,123 @@ void LendOpStacksToCalls(const Trace& trace, FunctionEventList* list) {
   }
 }
 
+// PyTorch 2.x writes "Call stack" on ops only with verbose=True, and then with_stack has written
+// python_function events too; 1.x wrote "Call stack" with with_stack alone, and gave device events
+// no stack.
+bool RecordedVerboseStacks(const Trace& trace) {
+  for (ActivityKind k : trace.events.kind)
+    if (k == ActivityKind::kPythonFunction) return true;
+  return false;
+}
+
+// With verbose=True PyTorch 2.x gives device work a stack too: the Python frames above its
+// parent in its event tree (collection.cpp setParents), which is the call that launched it (the
+// flow), whose parent is the op it is linked to. So a kernel, memcpy or memset has the "Call
+// stack" of its launch's linked op as written, not the stack backward propagation lends that op
+// (device events are outside the CPU tree it walks). Work whose launch no op links has the
+// Python frames open on the main thread when it started, which the file does not give: none.
+void LendOpStacksToDeviceWork(const Trace& trace, FunctionEventList* list) {
+  FunctionEventList& o = *list;
+  const EventTable& ev = trace.events;
+  IdIndex op_by_external_id, launch_by_correlation;
+  op_by_external_id.Build(ev.size(), [&](uint32_t e, int64_t* id) {
+    if (ev.kind[e] != ActivityKind::kCpuOp || ev.external_id[e] == kNoId) return false;
+    *id = ev.external_id[e];
+    return true;
+  });
+  launch_by_correlation.Build(ev.size(), [&](uint32_t e, int64_t* id) {
+    if (!IsRuntimeOrDriver(ev.kind[e]) || ev.correlation[e] == kNoId) return false;
+    *id = ev.correlation[e];
+    return true;
+  });
+  std::vector<StackId>* stacks = nullptr;
+  for (size_t j = 0; j < o.size(); ++j) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || !IsDeviceWork(ev.kind[s.value]) || o.stack[j].value != 0) continue;
+    int64_t corr = ev.correlation[s.value];
+    const uint32_t* launch = corr != kNoId ? launch_by_correlation.find(corr) : nullptr;
+    uint32_t op;
+    if (!launch || !CallIsLinked(ev, op_by_external_id, *launch, &op) || !ev.stack[op].value)
+      continue;
+    if (!stacks) stacks = &o.stack.owned();
+    (*stacks)[j] = ev.stack[op];
+  }
+}
+
+// With verbose=True PyTorch gives the events no op links the Python frames open on their thread
+// when they started (their parent in its event tree is whatever ran there then): a runtime call
+// outside every op, a GPU user annotation (on its CPU label's thread, at its device start), and
+// device work launched by such a call (its parent is the call, by flow). The file has those
+// frames as python_function events (python_calls.h); stacks the trace's trie lacks are added to
+// the list's own (FunctionEventList::added_stacks).
+void LendOpenCallStacks(const Trace& trace, FunctionEventList* list) {
+  FunctionEventList& o = *list;
+  const EventTable& ev = trace.events;
+  StackTable chains;
+  FrameTrie chain_trie(&chains);
+  const std::vector<StackId> open = OpenPythonCalls(trace, o, &chain_trie);
+  // (parent, frame) -> node, over the trace's trie and the added stacks.
+  const uint32_t base = static_cast<uint32_t>(trace.stacks.size());
+  std::unordered_map<uint64_t, StackId> child;
+  auto key = [](StackId parent, StringId frame) {
+    return (uint64_t{parent.value} << 32) | frame.value;
+  };
+  for (uint32_t n = 1; n < base; ++n)
+    child.emplace(key(trace.stacks.parent[n], trace.stacks.frame[n]), StackId(n));
+  std::vector<StackId> converted(chains.size(), StackId(0));  // chain node -> list id
+  for (uint32_t n = 1; n < chains.size(); ++n) {              // parents come before children
+    StackId parent = converted[chains.parent[n].value];
+    StringId frame = chains.frame[n];
+    auto [it, added] = child.try_emplace(key(parent, frame), StackId(0));
+    if (added) {
+      StackTable& t = o.added_stacks;
+      it->second = StackId(base + static_cast<uint32_t>(t.size()) - 1);
+      t.parent.push_back(parent);
+      t.frame.push_back(frame);
+      t.depth.push_back(0);  // unused: frames are read by walking parents
+    }
+    converted[n] = it->second;
+  }
+  std::vector<StackId>& stacks = o.stack.owned();
+  for (size_t j = 0; j < o.size(); ++j) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || stacks[j].value != 0) continue;
+    ActivityKind kind = ev.kind[s.value];
+    if (IsRuntimeOrDriver(kind) || kind == ActivityKind::kGpuUserAnnotation)
+      stacks[j] = converted[open[j].value];
+  }
+  IdIndex call_by_correlation;
+  call_by_correlation.Build(o.size(), [&](uint32_t j, int64_t* id) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || !IsRuntimeOrDriver(ev.kind[s.value])) return false;
+    *id = ev.correlation[s.value];
+    return *id != kNoId;
+  });
+  for (size_t j = 0; j < o.size(); ++j) {
+    EventId s = o.source[j];
+    if (s == kSynthetic || !IsDeviceWork(ev.kind[s.value]) || stacks[j].value != 0) continue;
+    const uint32_t* call = call_by_correlation.find(ev.correlation[s.value]);
+    if (call) stacks[j] = stacks[*call];
+  }
+}
+
 }  // namespace
+
+std::vector<StringId> FunctionEventList::StackFrames(const Trace& trace, StackId id) const {
+  std::vector<StringId> frames;
+  const uint32_t base = static_cast<uint32_t>(trace.stacks.size());
+  for (uint32_t n = id.value; n != 0;) {
+    if (n < base) {
+      frames.push_back(trace.stacks.frame[n]);
+      n = trace.stacks.parent[n].value;
+    } else {
+      uint32_t k = n - base + 1;
+      frames.push_back(added_stacks.frame[k]);
+      n = added_stacks.parent[k].value;
+    }
+  }
+  return frames;
+}
 
 bool RecordsMemory(const Trace& trace) {
   return trace.memory.size() > 0 || trace.metadata.profile_memory;
@@ -150,7 +271,7 @@ bool RecordsMemory(const Trace& trace) {
 FunctionEventList BuildFunctionEvents(const Trace& trace,
                                       const std::optional<FunctionEventIndex>& index, LinkRule link,
                                       bool counts) {
-  const KinetoRules rules = WorkOutKinetoRules(trace);
+  const KinetoRules rules = WorkOutKinetoRules(trace, link);
   bool indexed = index && index->version == kFunctionEventIndexVersion && link == LinkRule::kAuto &&
                  !counts && rules.records_links;
   MemoryRecordsByTime memory;
@@ -166,7 +287,10 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
   // lend.
   const Column<StackId>& stacks = trace.events.stack;
   if (trace.stacks.size() > 1 && !(stacks.is_uniform() && stacks[0].value == 0)) {
+    bool verbose = RecordedVerboseStacks(trace);
+    if (verbose) LendOpStacksToDeviceWork(trace, &out);
     LendOpStacksToCalls(trace, &out);
+    if (verbose) LendOpenCallStacks(trace, &out);
     PropagateBackwardStacks(trace, out, &out.stack.owned());
   }
   out.has_memory_records = RecordsMemory(trace);
@@ -179,6 +303,7 @@ FunctionEventList BuildFunctionEvents(const Trace& trace,
     ReleaseFreedMemory();
   }
   if (indexed) out.trace_has_links = true;
+  out.id_collisions = rules.placement.id_collisions;
   return out;
 }
 

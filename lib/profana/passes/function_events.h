@@ -40,6 +40,9 @@ enum class DeviceType : uint8_t { kCPU, kCUDA };
 //    cpu_op enclosing the launch on its thread, else none. Files of 2022-2023 Kineto record no
 //    links (External id == correlation everywhere): there enclosure is what Kineto computed.
 //  kPyTorch: recorded links only, as PyTorch's parse; a trace without links credits nothing.
+//    PyTorch matches by id, so a call no op links whose correlation id equals an op's External id
+//    is credited that op's device work too, and the op's linked calls may take its thread
+//    (docs/semantics.md "Id collisions").
 //  kEnclosing: the innermost enclosing cpu_op only, whatever was recorded.
 // Never a user annotation (record_function) and never a runtime call: Kineto links launches to
 // the operator correlation stack only.
@@ -77,7 +80,7 @@ struct FunctionEventList {
   EventField<int32_t> sequence_nr;
   EventField<int32_t> fwd_thread;
   EventField<StringId> input_shapes;  // 0 = not recorded ("[]")
-  EventField<StackId> stack;          // after backward propagation
+  EventField<StackId> stack;          // after backward propagation; StackFrames reads it
   Column<FnEventId> parent;           // None() = top level (device events are never in the tree)
   Column<uint32_t> child_begin;  // children of i: child_index[child_begin[i] .. child_begin[i+1])
   Column<FnEventId> child_index;
@@ -120,7 +123,18 @@ struct FunctionEventList {
   // list's rule. Worked out from the events only (zero when the list came from an index).
   uint64_t launches_linked = 0, launches_enclosed = 0, launches_unattributed = 0;
   bool trace_has_links = false;  // some launch or activity records External id != correlation
+  // Calls no op links whose correlation id is an op's External id (kineto_placement.h); under
+  // kPyTorch they are credited that op's device work, as PyTorch does.
+  uint64_t id_collisions = 0;
   LinkRule link = LinkRule::kAuto;
+
+  // Stacks the trace's trie does not hold: with verbose=True, the Python calls open when an event
+  // no op links started (function_events.cc). They are named by ids from trace.stacks.size() on
+  // (node k of this table is id trace.stacks.size() + k - 1), and a parent may be either kind.
+  StackTable added_stacks;
+  // PyTorch's stack list for an id of `stack`: innermost frame first (Trace::StackFrames, and
+  // the added stacks).
+  std::vector<StringId> StackFrames(const Trace& trace, StackId id) const;
 
   size_t size() const { return source.size(); }
 };

@@ -292,7 +292,7 @@ std::string SourceCodeLocation(const Trace& trace, const FunctionEventList& even
     size_t py = frame.find(".py(");
     return py != std::string_view::npos && frame.find(')', py) != std::string_view::npos;
   };
-  for (StringId frame : trace.StackFrames(events.stack[event]))
+  for (StringId frame : events.StackFrames(trace, events.stack[event]))
     if (names_python_file(trace.str(frame))) return std::string(trace.str(frame));
   // Newer traces record Python calls as python_function events: the innermost one around the
   // event on its thread that names a file.

@@ -84,11 +84,13 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
     int64_t corr = c.ev.correlation[e];
     const uint32_t* launch = corr != kNoId ? launch_by_correlation.find(corr) : nullptr;
     int32_t linked = -1, enclosed = -1;
+    int64_t linked_id = kNoId;
     if (use_links) {
       int64_t ext = c.ev.external_id[e];
       if (launch && c.ev.external_id[c.source[*launch]] != kNoId)
         ext = c.ev.external_id[c.source[*launch]];
       linked = linked_op(ext, corr, launch);
+      if (linked >= 0) linked_id = ext;
     }
     // A call no op links sits in the main thread's tree (kineto_placement.h), where the op around
     // it is not the one that ran it: it has no enclosing op.
@@ -111,13 +113,33 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
     }
     ++c.kernels_attributed;
     owned.emplace_back(static_cast<uint32_t>(owner), EventId(e));
+    // PyTorch matches device work to FunctionEvents by id: a call no op links is keyed by its
+    // own correlation id, and when that equals the op's External id it is credited the op's work
+    // too (docs/semantics.md "Id collisions"). Literally so under --link pytorch only.
+    if (c.link == LinkRule::kPyTorch && linked >= 0) {
+      const uint32_t* call = launch_by_correlation.find(linked_id);
+      if (call && linked_op(c.ev.external_id[c.source[*call]], linked_id, call) < 0)
+        owned.emplace_back(*call, EventId(e));
+    }
   }
   // An overhead event takes the correlation id of the op it ran in, and PyTorch credits device
-  // work by id: it lists that op's kernels too (its parent then counts them twice).
+  // work by id: it lists that op's kernels too (its parent then counts them twice). One that
+  // began inside a runtime call of that op (Kineto asked for a buffer during the call; the tree
+  // pops a call the overhead outlives) is credited nothing: the file holds no id for overhead
+  // events, and this is what PyTorch's tables show (docs/semantics.md).
+  auto began_in_call = [&](uint32_t i, uint32_t op) {
+    for (uint32_t k = i; k-- > op + 1;)
+      if (c.parent[k] == static_cast<int32_t>(op) && !c.Synthetic(k) &&
+          IsRuntimeOrDriver(c.ev.kind[c.source[k]]) && c.ThreadOf(k) == c.ThreadOf(i) &&
+          c.Start(k) <= c.Start(i) && c.End(k) > c.Start(i))
+        return true;
+    return false;
+  };
   std::vector<std::vector<uint32_t>> overheads_of;  // by cpu_op candidate, when any
   for (uint32_t i = 0; i < n; ++i) {
     if (c.placement[i] != KinetoPlacement::kOverhead || c.parent[i] < 0 ||
-        !is_op(static_cast<uint32_t>(c.parent[i])))
+        !is_op(static_cast<uint32_t>(c.parent[i])) ||
+        began_in_call(i, static_cast<uint32_t>(c.parent[i])))
       continue;
     if (overheads_of.empty()) overheads_of.resize(n);
     overheads_of[c.parent[i]].push_back(i);

@@ -6,13 +6,23 @@
 #include "profana/base/int_sum.h"
 #include "profana/base/pipeline.h"
 #include "profana/passes/event_times.h"
+#include "profana/passes/flops.h"
 
 namespace profana::passes {
 namespace {
 
+// Python's ints do not overflow; a sum past 2^64 FLOPs stays at the largest count instead of
+// wrapping.
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 // FunctionEventAvg.add of one event, field by field (no AverageRow per event).
-void Add(const FunctionEventList& e, const EventTime& t, uint32_t i, AverageRow* row) {
+void Add(const FunctionEventList& e, const EventFlops& flops, const EventTime& t, uint32_t i,
+         AverageRow* row) {
   row->count += 1;
+  if (e.source[i] != kSynthetic) row->flops = SaturatingAdd(row->flops, flops.Of(e.source[i]));
   row->cpu_total_us += t.cpu_total_us;
   row->self_cpu_us += t.self_cpu_us;
   row->cuda_total_us += t.cuda_total_us;
@@ -88,6 +98,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
                                            const KeyAverageOptions& options) {
   std::vector<AverageRow> rows;
   EventTimes times(trace, events);
+  const EventFlops flops(trace);
   size_t n = options.group_by_stack_n > 0 ? static_cast<size_t>(options.group_by_stack_n) : 0;
   if (!options.group_by_input_shape && n == 0) {
     // The common case: key on (name, device) without building vectors.
@@ -100,7 +111,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
         slot = static_cast<uint32_t>(rows.size());
         rows.push_back(FirstRow(trace, events, i));
       }
-      Add(events, t, i, &rows[slot]);
+      Add(events, flops, t, i, &rows[slot]);
     });
     return rows;
   }
@@ -113,7 +124,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
     if (options.group_by_input_shape) key.push_back(events.input_shapes[i].value);
     std::vector<StringId> frames;
     if (n) {
-      frames = trace.StackFrames(events.stack[i]);
+      frames = events.StackFrames(trace, events.stack[i]);
       if (frames.size() > n) frames.resize(n);
       // Stacks of different lengths are different keys even when one is a prefix.
       key.push_back(static_cast<uint32_t>(frames.size()));
@@ -125,7 +136,7 @@ std::vector<AverageRow> ComputeKeyAverages(const Trace& trace, const FunctionEve
       rows.back().shapes_shown = options.group_by_input_shape;
       rows.back().stack = std::move(frames);
     }
-    Add(events, t, i, &rows[it->second]);
+    Add(events, flops, t, i, &rows[it->second]);
   });
   return rows;
 }
@@ -134,11 +145,12 @@ std::vector<AverageRow> RawEventRows(const Trace& trace, const FunctionEventList
   std::vector<AverageRow> rows;
   rows.reserve(events.size());
   EventTimes times(trace, events);
+  const EventFlops flops(trace);
   for (uint32_t i = 0; i < events.size(); ++i) {
     rows.push_back(FirstRow(trace, events, i));
     rows.back().shapes_shown = true;
-    rows.back().stack = trace.StackFrames(events.stack[i]);
-    Add(events, times[i], i, &rows.back());
+    rows.back().stack = events.StackFrames(trace, events.stack[i]);
+    Add(events, flops, times[i], i, &rows.back());
   }
   return rows;
 }
@@ -163,6 +175,7 @@ void AverageRow::Accumulate(const AverageRow& o) {
   self_cpu_memory = WrapAdd(self_cpu_memory, o.self_cpu_memory);
   cuda_memory = WrapAdd(cuda_memory, o.cuda_memory);
   self_cuda_memory = WrapAdd(self_cuda_memory, o.self_cuda_memory);
+  flops = SaturatingAdd(flops, o.flops);
 }
 
 }  // namespace profana::passes
@@ -186,6 +199,7 @@ constexpr SortKeyName kSortKeys[] = {
     {"self_cpu_memory_usage", SortKey::kSelfCpuMemoryUsage},
     {"self_cuda_memory_usage", SortKey::kSelfCudaMemoryUsage},
     {"count", SortKey::kCount},
+    {"flops", SortKey::kFlops},
     // Short aliases.
     {"cpu_total", SortKey::kCpuTimeTotal},
     {"cuda_total", SortKey::kCudaTimeTotal},
@@ -267,7 +281,7 @@ bool ParseSortKey(std::string_view text, SortKey* key) {
 const char* SortKeyHelp() {
   return "Sort rows by this attribute, descending (cpu_time, cuda_time, cpu_time_total, "
          "cuda_time_total, self_cpu_time_total, self_cuda_time_total, cpu_memory_usage, "
-         "cuda_memory_usage, self_cpu_memory_usage, self_cuda_memory_usage, count; short "
+         "cuda_memory_usage, self_cpu_memory_usage, self_cuda_memory_usage, count, flops; short "
          "aliases self_cpu, self_cuda, cpu_total, cuda_total, cpu_mem, self_cpu_mem, "
          "cuda_mem, self_cuda_mem, calls; PyTorch 2's device_* spellings of the cuda_* keys)";
 }
@@ -285,6 +299,7 @@ void SortRows(std::vector<AverageRow>* rows, SortKey key) {
   if (key == SortKey::kNone) return;
   std::stable_sort(rows->begin(), rows->end(), [key](const AverageRow& a, const AverageRow& b) {
     if (IsTimeKey(key)) return TimeValue(a, key) > TimeValue(b, key);
+    if (key == SortKey::kFlops) return a.flops > b.flops;
     return IntegerValue(a, key) > IntegerValue(b, key);
   });
 }

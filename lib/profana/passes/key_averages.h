@@ -40,6 +40,9 @@ struct AverageRow {
   int64_t self_cpu_memory = 0;
   int64_t cuda_memory = 0;
   int64_t self_cuda_memory = 0;
+  // FunctionEvent.flops summed (passes/flops.h): PyTorch's count, whether or not the trace was
+  // recorded with_flops.
+  uint64_t flops = 0;
 
   // FunctionEventAvg.add: sums every total (the first event's fields stay).
   void Accumulate(const AverageRow& other);
@@ -81,6 +84,7 @@ enum class SortKey {
   kSelfCpuMemoryUsage,
   kSelfCudaMemoryUsage,
   kCount,
+  kFlops,
 };
 
 // PyTorch's names ("self_cpu_time_total") and short aliases ("self_cpu"). False if unknown.

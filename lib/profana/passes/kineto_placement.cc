@@ -58,7 +58,7 @@ bool IsChromeTraceJson(const Trace& trace) {
   return format == "kineto-json" || format == "chrome-json-array";
 }
 
-KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
+KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_ids) {
   KinetoPlacement out;
   if (!IsChromeTraceJson(trace)) return out;
   const EventTable& ev = trace.events;
@@ -107,16 +107,36 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links) {
   // id, or an equal one whose op encloses the call on its thread (kernel_attribution.cc's rule).
   std::vector<ThreadId> main_of(trace.threads.size());  // by thread: its process's main thread
   for (size_t t = 0; t < main_of.size(); ++t) main_of[t] = main.Of(trace.threads[t].pid);
+  auto placed = [&](size_t i) {  // the thread an unlinked call is on in PyTorch's list
+    return ev.thread[i].value < main_of.size() ? main_of[ev.thread[i].value] : ev.thread[i];
+  };
   for (size_t i = 0; i < n; ++i) {
     if (!IsRuntimeOrDriver(ev.kind[i]) || ev.thread[i].value >= trace.threads.size()) continue;
     ThreadId to = main_of[ev.thread[i].value];
     if (to == ev.thread[i]) continue;
-    int64_t ext = ev.external_id[i];
-    const uint32_t* op = ext != kNoId ? op_by_external_id.find(ext) : nullptr;
-    bool linked = op && (ext != ev.correlation[i] ||
-                         (ev.thread[*op] == ev.thread[i] && ev.start_ns[*op] <= ev.start_ns[i] &&
-                          ev.end_ns[i] <= ev.end_ns[*op]));
-    if (!linked) mark(i, KinetoPlacement::kUnlinkedCall, to);
+    if (!CallIsLinked(ev, op_by_external_id, i)) mark(i, KinetoPlacement::kUnlinkedCall, to);
+  }
+  // Id collisions: PyTorch keys an unlinked call by its correlation id (CUPTI's counter) and an
+  // op by its External id (its own counter), and hands the calls linked to id X the thread of
+  // the last of those keyed X, in start order (an op before a call that starts with it).
+  IdIndex unlinked_by_correlation;
+  unlinked_by_correlation.Build(n, [&](uint32_t i, int64_t* id) {
+    if (!IsRuntimeOrDriver(ev.kind[i]) || ev.correlation[i] == kNoId ||
+        CallIsLinked(ev, op_by_external_id, i))
+      return false;
+    *id = ev.correlation[i];
+    return true;
+  });
+  std::vector<uint8_t> colliding;  // by trace event: an unlinked call counted already
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t op;
+    if (!IsRuntimeOrDriver(ev.kind[i]) || !CallIsLinked(ev, op_by_external_id, i, &op)) continue;
+    const uint32_t* call = unlinked_by_correlation.find(ev.external_id[i]);
+    if (!call) continue;
+    if (colliding.empty()) colliding.assign(n, 0);
+    if (!colliding[*call]) colliding[*call] = 1, ++out.id_collisions;
+    if (literal_ids && ev.start_ns[*call] >= ev.start_ns[op])
+      mark(i, KinetoPlacement::kCollision, placed(*call));
   }
   return out;
 }

@@ -40,7 +40,10 @@ struct StackSamples {
   std::vector<int64_t> weight_us;
   std::vector<int64_t> weight_ns;
   StackSource source = StackSource::kPython;  // what kAuto resolved to
-  StackId orphan_root;                        // the "[no launching op]" frame, 0 if none
+  // The Python stacks were rebuilt from python_function events: the trace was recorded without
+  // verbose=True, and PyTorch 2.x's own export_stacks of it is empty (PythonStackSources).
+  bool rebuilt_python_stacks = false;
+  StackId orphan_root;  // the "[no launching op]" frame, 0 if none
   static constexpr std::string_view kOrphanFrame = "[no launching op]";
   static constexpr std::string_view kDeeperFrame =
       "[deeper frames]";  // at depth kMaxStackFrames + 1
@@ -49,5 +52,20 @@ struct StackSamples {
 
 StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events,
                                  StackSource source, StackMetric metric);
+
+// Where a trace's Python stacks come from. PyTorch 2.x writes "Call stack" on ops only when it
+// ran with experimental_config=_ExperimentalConfig(verbose=True) (1.x did with with_stack); with
+// with_stack alone it writes python_function events, and its own FunctionEvents (so
+// export_stacks, and tables grouped by stack) then have no stacks at all, while profana rebuilds
+// them from those events.
+struct PythonStackSources {
+  bool call_stacks = false;       // ops carry "Call stack" args
+  uint64_t python_functions = 0;  // python_function events
+};
+PythonStackSources FindPythonStackSources(const Trace& trace);
+
+// The distinct non-empty Python stacks the function events have, as `stacks --stacks python`
+// gives them ("Call stack" strings, else rebuilt from python_function events).
+size_t CountPythonStacks(const Trace& trace, const FunctionEventList& events);
 
 }  // namespace profana::passes

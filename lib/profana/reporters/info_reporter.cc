@@ -2,6 +2,8 @@
 
 #include <map>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "profana/reporters/diagnostics_text.h"
@@ -75,11 +77,44 @@ void WriteGraphLaunches(JsonWriter* w, const Trace& t, const passes::FunctionEve
   w->Key("unlaunched_shared_activities").Int(g.unlaunched_activities);
 }
 
+// The profiler options a Kineto header names (it writes each only when it was on), in the order
+// of torch.profiler.profile's arguments.
+std::vector<std::pair<std::string_view, bool>> HeaderOptions(const TraceMetadata& m) {
+  return {{"record_shapes", m.record_shapes},
+          {"profile_memory", m.profile_memory},
+          {"with_stack", m.with_stack},
+          {"with_flops", m.with_flops},
+          {"with_modules", m.with_modules}};
+}
+
+std::string OptionsText(const Trace& t, const InfoStacks& stacks) {
+  if (t.metadata.format != "kineto-json") return "";
+  std::string on;
+  for (const auto& [option, set] : HeaderOptions(t.metadata))
+    if (set) on += fmt::format("{}{}", on.empty() ? "" : ", ", option);
+  if (on.empty()) on = "none named in the header";
+  if (stacks.sources.call_stacks)
+    on += "; ops carry \"Call stack\" (PyTorch 2.x: experimental_config verbose=True)";
+  return fmt::format("profiler options: {}\n", on);
+}
+
+std::string StacksText(const InfoStacks& stacks) {
+  const passes::PythonStackSources& src = stacks.sources;
+  if (src.call_stacks)
+    return fmt::format("distinct stacks: {} (\"Call stack\" args)\n", stacks.distinct);
+  if (src.python_functions)
+    return fmt::format(
+        "distinct stacks: {} (rebuilt from {} python_function events; PyTorch 2.x gives its "
+        "events no stacks without verbose=True)\n",
+        stacks.distinct, src.python_functions);
+  return "distinct stacks: 0\n";
+}
+
 }  // namespace
 
 std::string FormatInfoText(const std::string& name, const Trace& t, const passes::TraceSummary& s,
                            const passes::FunctionEventList& fe,
-                           const passes::GraphLaunchSummary& graphs) {
+                           const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks) {
   const TraceMetadata& m = t.metadata;
   std::string out;
   out += fmt::format("file:            {}\n", name);
@@ -97,7 +132,8 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
   out += fmt::format("metadata events: {}\n", m.metadata_events);
   out +=
       fmt::format("threads:         {} CPU, {} device streams\n", s.cpu_threads, s.device_streams);
-  out += fmt::format("distinct stacks: {}\n", t.stacks.size() - 1);
+  out += OptionsText(t, stacks);
+  out += StacksText(stacks);
   out += fmt::format("function events: {} ({} duplicate nodes removed)\n", fe.size(),
                      fe.removed_duplicates);
   if (fe.kernels_attributed + fe.kernels_unattributed)
@@ -110,6 +146,11 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
         "where link and enclosing op disagree{}\n",
         fe.launches_linked, fe.launches_enclosed, fe.launches_unattributed,
         fe.external_id_mismatches, fe.trace_has_links ? "" : " (the trace records no links)");
+  if (fe.id_collisions)
+    out += fmt::format(
+        "id collisions:   {} calls no op links have an op's External id as their correlation id; "
+        "PyTorch credits them that op's device work (--link pytorch does too)\n",
+        fe.id_collisions);
   out += FormatGraphLaunches(t, fe, graphs);
   if (t.events.size() != 0)
     out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
@@ -146,7 +187,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
 
 std::string FormatInfoJson(const std::string& name, const Trace& t, const passes::TraceSummary& s,
                            const passes::FunctionEventList& fe,
-                           const passes::GraphLaunchSummary& graphs) {
+                           const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks) {
   const TraceMetadata& m = t.metadata;
   std::string out;
   JsonWriter w(&out);
@@ -166,6 +207,12 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.EndObject();
   w.Key("memory_events").Int(static_cast<int64_t>(t.memory.size()));
   w.Key("flow_events").Int(static_cast<int64_t>(t.flows.size()));
+  w.Key("profiler_options").BeginObject();
+  for (const auto& [option, set] : HeaderOptions(m)) w.Key(option).Bool(set);
+  w.Key("call_stacks").Bool(stacks.sources.call_stacks);
+  w.EndObject();
+  w.Key("python_function_events").Int(static_cast<int64_t>(stacks.sources.python_functions));
+  w.Key("distinct_stacks").Int(static_cast<int64_t>(stacks.distinct));
   w.Key("function_events").Int(static_cast<int64_t>(fe.size()));
   w.Key("duplicates_removed").Int(static_cast<int64_t>(fe.removed_duplicates));
   w.Key("link_rule").String(passes::LinkRuleName(fe.link));
@@ -176,6 +223,7 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.Key("launches_linked").Int(static_cast<int64_t>(fe.launches_linked));
   w.Key("launches_enclosed").Int(static_cast<int64_t>(fe.launches_enclosed));
   w.Key("launches_unattributed").Int(static_cast<int64_t>(fe.launches_unattributed));
+  w.Key("id_collisions").Int(static_cast<int64_t>(fe.id_collisions));
   WriteGraphLaunches(&w, t, fe, graphs);
   w.Key("cpu_threads").Int(static_cast<int64_t>(s.cpu_threads));
   w.Key("device_streams").Int(static_cast<int64_t>(s.device_streams));

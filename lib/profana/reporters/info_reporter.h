@@ -9,18 +9,26 @@
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/graph_launches.h"
+#include "profana/passes/stacks.h"
 #include "profana/passes/trace_summary.h"
 
 namespace profana::report {
+
+// What info says of the trace's Python stacks: where they come from, and how many distinct ones
+// the function events have (passes/stacks.h).
+struct InfoStacks {
+  passes::PythonStackSources sources;
+  size_t distinct = 0;
+};
 
 // name: the input as messages name it ("<stdin>" for standard input).
 std::string FormatInfoText(const std::string& name, const Trace& trace,
                            const passes::TraceSummary& summary,
                            const passes::FunctionEventList& events,
-                           const passes::GraphLaunchSummary& graphs);
+                           const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks);
 std::string FormatInfoJson(const std::string& name, const Trace& trace,
                            const passes::TraceSummary& summary,
                            const passes::FunctionEventList& events,
-                           const passes::GraphLaunchSummary& graphs);
+                           const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks);
 
 }  // namespace profana::report

@@ -65,7 +65,9 @@ std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> pa
                           job::FormatRankList(c.ranks));
     }
     Trace names = NamesOf(&s);
-    std::string part = FormatRowsAs(format, names, s.rows, table, s.has_memory_records, c);
+    TableOptions shown = table;
+    shown.with_flops = s.with_flops;
+    std::string part = FormatRowsAs(format, names, s.rows, shown, s.has_memory_records, c);
     if (format == OutputFormat::kText) {
       text += title + "\n";
     } else if (format == OutputFormat::kCsv && i) {

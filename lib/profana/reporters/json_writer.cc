@@ -81,6 +81,12 @@ JsonWriter& JsonWriter::Int(int64_t value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::UInt(uint64_t value) {
+  BeforeValue();
+  out_->append(fmt::format("{}", value));
+  return *this;
+}
+
 JsonWriter& JsonWriter::Double(double value) {
   BeforeValue();
   if (!std::isfinite(value))

@@ -20,6 +20,7 @@ class JsonWriter {
   JsonWriter& Key(std::string_view key);
   JsonWriter& String(std::string_view value);
   JsonWriter& Int(int64_t value);
+  JsonWriter& UInt(uint64_t value);
   JsonWriter& Double(double value);  // shortest round-trip text; non-finite as null
   JsonWriter& Micros(int64_t ns);    // nanoseconds as microseconds, exact to the nanosecond
   JsonWriter& Bool(bool value);

@@ -29,6 +29,7 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.Key("self_cpu_memory_usage").Int(r.self_cpu_memory);
   w.Key("cuda_memory_usage").Int(r.cuda_memory);
   w.Key("self_cuda_memory_usage").Int(r.self_cuda_memory);
+  w.Key("flops").UInt(r.flops);
   w.Key("top_level").Bool(r.top_level);
   w.Key("input_shapes");
   if (r.shapes_shown)
@@ -106,7 +107,7 @@ std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& row
   std::string out =
       "name,device_type,count,self_cpu_time_total_us,cpu_time_total_us,self_cuda_time_total_us,"
       "cuda_time_total_us,cpu_memory_usage,self_cpu_memory_usage,cuda_memory_usage,"
-      "self_cuda_memory_usage,top_level,input_shapes,stack\n";
+      "self_cuda_memory_usage,flops,top_level,input_shapes,stack\n";
   for (size_t i : shown) {
     const AverageRow& r = rows[i];
     std::string stack;
@@ -114,11 +115,11 @@ std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& row
       if (k) stack += ';';
       stack += trace.str(r.stack[k]);
     }
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(trace.str(r.key)),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(trace.str(r.key)),
                        r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA", r.count,
                        MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns),
                        MicrosText(r.self_cuda_ns), MicrosText(r.cuda_total_ns), r.cpu_memory,
-                       r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory,
+                       r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory, r.flops,
                        r.top_level ? "true" : "false",
                        r.shapes_shown ? CsvField(Shapes(trace, r)) : "", CsvField(stack));
   }

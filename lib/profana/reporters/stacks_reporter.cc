@@ -223,6 +223,13 @@ std::string EmptyStacksReason(const passes::StackSamples& samples, passes::Stack
   return "";
 }
 
+std::string StacksOriginNote(const passes::StackSamples& samples) {
+  if (!samples.rebuilt_python_stacks) return "";
+  return "recorded without experimental_config=_ExperimentalConfig(verbose=True): PyTorch 2.x's "
+         "export_stacks writes an empty file for it; these Python stacks are rebuilt from its "
+         "python_function events";
+}
+
 std::map<std::string, int64_t> StacksByRank(const std::vector<job::RankSummary>& ranks) {
   std::map<std::string, int64_t> out;
   for (const job::RankSummary& s : ranks)

@@ -62,6 +62,10 @@ std::string FormatStacksAs(OutputFormat format, const StacksText& stacks, const 
 
 // Why the samples hold nothing to draw, for a warning: no device activity for self_cuda, or no
 // Python stacks recorded. Empty when there is no such reason.
+// Where the Python stacks came from, when a user comparing with PyTorch's file must know: stacks
+// rebuilt from python_function events, for which PyTorch 2.x's export_stacks writes nothing.
+// "" otherwise.
+std::string StacksOriginNote(const passes::StackSamples& samples);
 std::string EmptyStacksReason(const passes::StackSamples& samples, passes::StackMetric metric);
 
 // A whole job's stacks, each rank's under a "rank N" root frame (--by-rank), so that one

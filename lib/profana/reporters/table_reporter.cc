@@ -1,6 +1,8 @@
 #include "profana/reporters/table_reporter.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 #include "fmt/format.h"
 #include "profana/reporters/number_format.h"
@@ -14,7 +16,7 @@ using passes::DeviceType;
 
 constexpr int kDefaultColumnWidth = 12;
 constexpr int kSpacing = 2;
-constexpr size_t kMaxStackEntry = 5;
+constexpr size_t kMaxStackEntry113 = 5;
 
 // PyTorch's row_format: each column is '{: >W}' or '{: <W}' followed by two spaces.
 class RowFormat {
@@ -65,6 +67,19 @@ std::string TrimPath(std::string_view path, size_t width) {
 std::string ShapesText(const Trace& trace, const AverageRow& row) {
   if (!row.shapes_shown) return "";  // key_averages() without grouping sets input_shapes = ""
   return row.input_shapes.value ? std::string(trace.str(row.input_shapes)) : "[]";
+}
+
+// _build_table's auto_scale_flops: the unit of the smallest count above 0 sets the column's.
+struct FlopsUnit {
+  double scale = 1;
+  const char* header = "FLOPs";
+};
+FlopsUnit AutoScaleFlops(uint64_t flops) {
+  static constexpr const char* kHeaders[] = {"FLOPs",  "KFLOPs", "MFLOPs",
+                                             "GFLOPs", "TFLOPs", "PFLOPs"};
+  constexpr double kLast = std::size(kHeaders) - 1;
+  double log_flops = std::max(0.0, std::min(std::log10(static_cast<double>(flops)) / 3, kLast));
+  return {std::pow(10.0, std::floor(log_flops) * -3.0), kHeaders[static_cast<int>(log_flops)]};
 }
 
 }  // namespace
@@ -154,6 +169,22 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     headers.push_back("Source Location");
     format.AddColumn(static_cast<int>(src_width), /*left=*/true);
   }
+  // The FLOPs column comes last, after Source Location, while each row puts its count before its
+  // source location: with both, _build_table prints the count under "Source Location" and the
+  // frame under "Total FLOPs", and so does this.
+  bool with_flops = false;
+  FlopsUnit flops_unit;
+  if (options.with_flops) {
+    uint64_t smallest = 0;
+    for (const AverageRow& r : rows)
+      if (r.flops > 0 && (smallest == 0 || r.flops < smallest)) smallest = r.flops;
+    if (smallest > 0) {
+      with_flops = true;
+      flops_unit = AutoScaleFlops(smallest);
+      headers.push_back(std::string("Total ") + flops_unit.header);
+      format.AddColumn(kDefaultColumnWidth);
+    }
+  }
 
   // Python's sum() over the rows in their printed order.
   double sum_self_cpu_us = 0, sum_self_cuda_us = 0;
@@ -213,12 +244,20 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     cells.push_back(fmt::format("{}", r.count));
     if (has_input_shapes)
       cells.push_back(std::string(CodePointPrefix(ShapesText(trace, r), shapes_width)));
+    if (with_flops)
+      cells.push_back(
+          r.flops == 0 ? std::string("--")
+                       : fmt::format("{:8.3f}", static_cast<double>(r.flops) * flops_unit.scale));
     if (has_stack)
       cells.push_back(r.stack.empty() ? "" : TrimPath(Printable(trace.str(r.stack[0])), src_width));
     append(format.Format(cells));
     if (has_stack) {
       std::vector<std::string> empty(headers.size() - 1);
-      for (size_t k = 1; k < r.stack.size() && k < kMaxStackEntry; ++k) {
+      // Every further frame on a line of its own: PyTorch 2.x prints them all, 1.13 stopped at
+      // MAX_STACK_ENTRY = 5 (a row grouped by stack has at most N frames anyway).
+      size_t lines =
+          options.memory_units == MemoryUnits::kPyTorch113 ? kMaxStackEntry113 : r.stack.size();
+      for (size_t k = 1; k < r.stack.size() && k < lines; ++k) {
         empty.push_back(TrimPath(Printable(trace.str(r.stack[k])), src_width));
         append(format.Format(empty));
         empty.pop_back();

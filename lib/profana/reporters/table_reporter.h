@@ -20,8 +20,11 @@ struct TableOptions {
   std::optional<std::string> header;
   bool top_level_only = false;
   bool profile_memory = false;  // show the memory columns
-  bool no_truncate = false;     // --no-truncate: never shorten, whatever the widths say
-  MemoryUnits memory_units = MemoryUnits::kPyTorch2;  // --memory-units
+  // The trace was recorded with_flops: a "Total FLOPs" column, when some row has a count.
+  bool with_flops = false;
+  bool no_truncate = false;  // --no-truncate: never shorten, whatever the widths say
+  // --memory-units: 2.x's table, or 1.13's (Kb/Mb, and at most five Source Location lines a row)
+  MemoryUnits memory_units = MemoryUnits::kPyTorch2;
 };
 
 // The rows a table shows, in order: PyTorch stops at row_limit rows (-1: no limit), counting

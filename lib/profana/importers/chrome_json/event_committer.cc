@@ -155,6 +155,7 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       e.stack = b_->InternCallStack(s.call_stack);
       e.device = static_cast<int32_t>(s.device);
       e.comm = s.comm;
+      e.flop_inputs = s.flop_inputs;
       if (s.ph == 'X')
         b_->AddEvent(e);
       else

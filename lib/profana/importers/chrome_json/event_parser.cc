@@ -10,6 +10,7 @@
 #include "profana/base/json_string.h"
 #include "profana/importers/chrome_json/json_numbers.h"
 #include "profana/importers/chrome_json/shapes_text.h"
+#include "profana/model/flop_inputs.h"
 
 namespace profana::json {
 
@@ -202,6 +203,25 @@ void EventParser::JoinCommArgs(StagedEvent* s) {
   comm_seen_ = 0;
 }
 
+error_code EventParser::ReadFlopArg(od::value& v, std::string_view* raw) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  if (type != od::json_type::array) return simdjson::SUCCESS;  // not what Kineto writes: ignored
+  od::array list;
+  if (auto err = v.get_array().get(list)) return err;
+  return list.raw_json().get(*raw);
+}
+
+void EventParser::JoinFlopInputs(StagedEvent* s) {
+  if (!CountsFlops(pool_->Get(s->name))) return;
+  flop_joined_.assign(flop_dims_);
+  flop_joined_ += kFlopInputsSeparator;
+  flop_joined_ += flop_types_;
+  flop_joined_ += kFlopInputsSeparator;
+  flop_joined_ += flop_concrete_;
+  s->flop_inputs = pool_->Intern(flop_joined_);
+}
+
 error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
   comm_seen_ = 0;
   for (auto field_result : args) {
@@ -230,6 +250,8 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
       case 'I':
         if (key == "In msg nelems") {
           err = ReadCommArg(v, CommField::kInNelems);
+        } else if (key == "Input type") {
+          err = ReadFlopArg(v, &flop_types_);
         } else if (key == "Input Dims" || key == "Input dims") {
           od::json_type type;
           if ((err = v.type().get(type))) break;
@@ -240,6 +262,7 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
           od::array dims;
           std::string_view raw;
           if ((err = v.get_array().get(dims)) || (err = dims.raw_json().get(raw))) break;
+          flop_dims_ = raw;
           shapes_buffer_.clear();
           // An empty list and no list both print as "[]": both are StringId 0.
           if (RenderPythonShapes(raw, &shapes_buffer_))
@@ -251,6 +274,8 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
       case 'C':
         if (key == "Call stack")
           err = ReadString(v, &s->call_stack, s, "args.Call stack");
+        else if (key == "Concrete Inputs")
+          err = ReadFlopArg(v, &flop_concrete_);
         else if (key == "Collective name")
           err = ReadCommArg(v, CommField::kCollectiveName);
         break;
@@ -316,6 +341,7 @@ error_code EventParser::Read(od::value& value, int64_t index, StagedEvent* out) 
   }
   StagedEvent& s = *out;
   s = kFreshEvent;
+  flop_dims_ = flop_types_ = flop_concrete_ = std::string_view();
   for (auto field_result : obj) {
     if (auto err = field_result.error()) return err;
     od::field& field = InPlace(field_result);
@@ -385,6 +411,8 @@ error_code EventParser::Read(od::value& value, int64_t index, StagedEvent* out) 
     }
     if (err) return err;
   }
+  // Without input sizes no formula applies.
+  if (!flop_dims_.empty()) JoinFlopInputs(&s);
   return simdjson::SUCCESS;
 }
 

@@ -43,7 +43,8 @@ struct StagedEvent {
   int64_t external_id = kNoId, correlation = kNoId;
   int64_t sequence_nr = -1, fwd_thread = 0, device = -1;
   StringId input_shapes, call_stack, arg_name;
-  StringId comm;  // EventTable::comm: the collective's args, joined
+  StringId comm;         // EventTable::comm: the collective's args, joined
+  StringId flop_inputs;  // EventTable::flop_inputs (model/flop_inputs.h)
   bool has_bytes = false;
   int64_t bytes = 0, addr = kNoId, total_allocated = kNoId, total_reserved = kNoId;
   int64_t device_type = 0, device_id = -1;
@@ -87,6 +88,10 @@ class EventParser {
   // StagedEvent::comm. A value of another type than Kineto writes is ignored (the event stays).
   error_code ReadCommArg(simdjson::ondemand::value& v, CommField field);
   void JoinCommArgs(StagedEvent* s);
+  // The raw JSON of one of the args FLOP counts read (an array), kept as a view of the input.
+  error_code ReadFlopArg(simdjson::ondemand::value& v, std::string_view* raw);
+  // EventTable::flop_inputs, once the event's name is known: for the ops PyTorch counts FLOPs of.
+  void JoinFlopInputs(StagedEvent* s);
 
   StringPool* pool_;
   // The one-character phases ("X", "i", ...) the pool holds already, a bit per ASCII character:
@@ -97,6 +102,10 @@ class EventParser {
   std::string comm_[kCommFields];
   uint32_t comm_seen_ = 0;  // bit per CommField
   std::string comm_joined_;
+  // The current event's "Input Dims", "Input type" and "Concrete Inputs" as written: views of the
+  // input, which outlives the event's parse.
+  std::string_view flop_dims_, flop_types_, flop_concrete_;
+  std::string flop_joined_;
   std::string fatal_;
 };
 

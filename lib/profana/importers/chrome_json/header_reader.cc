@@ -27,16 +27,19 @@ error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::st
     meta.legacy_kernels = on != 0;
     return simdjson::SUCCESS;
   }
-  if (key == "profile_memory") {
-    if (type == od::json_type::boolean) {
-      bool on = false;
-      if (auto err = value.get_bool().get(on)) return err;
-      meta.profile_memory = on;
-    } else {
-      int64_t on = 0;
-      if (auto err = parser->ReadInt(value, &on, &scratch, "profile_memory")) return err;
-      meta.profile_memory = on != 0;
-    }
+  // The profiler's options, which Kineto's header names only when they were on (1; some writers
+  // put true).
+  bool* option = key == "profile_memory"  ? &meta.profile_memory
+                 : key == "record_shapes" ? &meta.record_shapes
+                 : key == "with_stack"    ? &meta.with_stack
+                 : key == "with_flops"    ? &meta.with_flops
+                 : key == "with_modules"  ? &meta.with_modules
+                                          : nullptr;
+  if (option) {
+    if (type == od::json_type::boolean) return value.get_bool().get(*option);
+    int64_t on = 0;
+    if (auto err = parser->ReadInt(value, &on, &scratch, "profiler option")) return err;
+    *option = on != 0;
     return simdjson::SUCCESS;
   }
   if (key == "distributedInfo" && type == od::json_type::object) {

@@ -149,7 +149,7 @@ class Merger {
       }
       StagedEvent& s = batch.events[i];
       for (StringId* id : {&s.name, &s.cat, &s.ph_text, &s.pid_text, &s.tid_text, &s.input_shapes,
-                           &s.call_stack, &s.arg_name, &s.comm})
+                           &s.call_stack, &s.arg_name, &s.comm, &s.flop_inputs})
         *id = remap[id->value];
       ++b_->metadata().raw_events;
       committer_.Commit(s, index_++, batch.offsets[i]);
