@@ -38,6 +38,6 @@ if command -v script > /dev/null; then
 fi
 
 # scripts/demo sends its build through the filter, with ninja's status in the form it reads.
-grep -q 'NINJA_STATUS="\[%f/%t\] " scripts/build release | scripts/build-progress' "$src/scripts/demo" ||
+grep -q 'NINJA_STATUS="\[%f/%t\] " scripts/build release --target profana | scripts/build-progress' "$src/scripts/demo" ||
   fail "scripts/demo does not pipe its build through scripts/build-progress"
 echo "1 passed, 0 failed"
