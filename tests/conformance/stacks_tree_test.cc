@@ -1,6 +1,8 @@
 // profana stacks and profana tree against PyTorch 1.13 (export_stacks files and events.json of
 // testdata/oracle), and stack invariants on real GPU traces.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -88,13 +90,24 @@ TEST_CASE("merged stacks sum to the unmerged total", "[stacks]") {
   };
   for (auto args : cases) {
     INFO(args[1]);
-    auto plain = Run(args);
+    // In nanoseconds a merge adds exactly what the lines add. In microseconds each line is cut
+    // to whole microseconds (export_stacks) while each merged stack's exact sum is rounded once,
+    // so the merge stays within half a microsecond per stack of the exact total.
+    auto in_ns = args;
+    in_ns.insert(in_ns.end(), {"--unit", "ns"});
+    auto plain_ns = Run(in_ns);
+    in_ns.push_back("--merge");
+    auto merged_ns = Run(in_ns);
     args.push_back("--merge");
     auto merged = Run(args);
-    REQUIRE(plain.code == 0);
+    REQUIRE(plain_ns.code == 0);
+    REQUIRE(merged_ns.code == 0);
     REQUIRE(merged.code == 0);
-    CHECK_FALSE(plain.out.empty());
-    CHECK(SumWeights(plain.out) == SumWeights(merged.out));
+    CHECK_FALSE(plain_ns.out.empty());
+    int64_t exact = SumWeights(plain_ns.out);
+    CHECK(SumWeights(merged_ns.out) == exact);
+    int64_t stacks = std::count(merged_ns.out.begin(), merged_ns.out.end(), '\n');
+    CHECK(std::abs(SumWeights(merged.out) * 1000 - exact) <= 500 * stacks);
     // Merged lines are distinct and sorted.
     std::istringstream in(merged.out);
     std::string prev, line;
@@ -232,4 +245,21 @@ TEST_CASE("the tree command has PyTorch's cpu_parent / cpu_children structure",
     ++sessions;
   }
   CHECK(sessions >= 20);
+}
+
+TEST_CASE("the flamegraph SVG is drawn from exact nanoseconds, not export_stacks' microseconds",
+          "[stacks]") {
+  // A live PyTorch 2.11 H100 session: export_stacks' self_cuda lines, each kernel cut to whole
+  // microseconds, add up to 343 us of the 393.472 us the same stacks hold exactly.
+  const std::string file = "testdata/live/cnn_train/all/trace.json.gz";
+  auto lines = Run({"stacks", file, "--metric", "self_cuda"});
+  auto exact = Run({"stacks", file, "--metric", "self_cuda", "--unit", "ns"});
+  REQUIRE(lines.code == 0);
+  REQUIRE(exact.code == 0);
+  CHECK(SumWeights(lines.out) == 343);
+  CHECK(SumWeights(exact.out) == 393472);
+  auto svg = Run({"stacks", file, "--metric", "self_cuda", "--svg", "-"});
+  REQUIRE(svg.code == 0);
+  CHECK(svg.out.find("<title>record_live_oracle.py(680): &lt;module&gt; (393.472us, 100.00%)") !=
+        std::string::npos);
 }

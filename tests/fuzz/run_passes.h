@@ -85,10 +85,10 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     p::StackSamples samples =
         p::ComputeStackSamples(trace, events, source, p::StackMetric::kSelfCuda);
     r::FormatCollapsed(trace, samples, r::StackUnit::kMicros);
-    auto merged = r::MergeStacks(trace, samples, r::StackUnit::kNanos);
+    auto merged = r::MergeStacks(trace, samples);
     r::FormatMerged(merged);
     r::FormatDiff(merged, merged);
-    RequireNoControls(r::FormatFlamegraphSvg(merged, input, "us"));
+    RequireNoControls(r::FormatFlamegraphSvg(merged, input));
     r::FormatStacksJson(input, p::StackMetric::kSelfCuda, samples.source, r::StackUnit::kMicros,
                         merged);
   }

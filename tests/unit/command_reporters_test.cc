@@ -113,12 +113,14 @@ TEST_CASE("why stacks are empty, and which stacks text is printed", "[reporters]
   CHECK(report::EmptyStacksReason(none, passes::StackMetric::kSelfCpu).empty());
 
   report::StacksText t;
-  t.merged = {{"a;b", 7}};
+  // Merges hold nanoseconds; in microseconds each stack's sum is rounded once, and a stack that
+  // rounds to nothing is left out.
+  t.merged = {{"a;b", 6500}, {"a;c", 7499}, {"a;d", 499}};
   auto as = [&](report::OutputFormat f) {
     return report::FormatStacksAs(f, t, "x.json", passes::StackMetric::kSelfCpu,
                                   report::StackUnit::kMicros, {});
   };
-  CHECK(as(report::OutputFormat::kText) == "a;b 7\n");
+  CHECK(as(report::OutputFormat::kText) == "a;b 7\na;c 7\n");
   CHECK(as(report::OutputFormat::kJson).find("\"profana.stacks/1\"") != std::string::npos);
   CHECK(report::FlamegraphTitle("x.json", "self_cpu", passes::StackSource::kOps) ==
         "x.json (self_cpu, ops stacks)");

@@ -23,24 +23,39 @@ TEST_CASE("differential colours: red grew, blue shrank, by relative change", "[r
 }
 
 TEST_CASE("a differential flamegraph draws the new run coloured by change", "[reporters]") {
-  // Base: a;b 100, a;c 50, x 30. New: a;b 150, a;d 20.
+  // Weights in nanoseconds. Base: a;b 100 us, a;c 50 us, x 30 us. New: a;b 150 us, a;d 20 us.
   // Drawn frames (new widths): a (base 150 -> new 170: int(210 * (1 - 20/170)) = 185), a;b
   // (100 -> 150: 140), a;d (new: full red). a;c and x have no width in the new run: 2 frames,
   // 80 us, counted in the note.
-  std::map<std::string, int64_t> base = {{"a;b", 100}, {"a;c", 50}, {"x", 30}};
-  std::map<std::string, int64_t> next = {{"a;b", 150}, {"a;d", 20}};
-  std::string svg = report::FormatFlamegraphSvg(next, "base.json vs new.json", "us", &base);
+  std::map<std::string, int64_t> base = {{"a;b", 100000}, {"a;c", 50000}, {"x", 30000}};
+  std::map<std::string, int64_t> next = {{"a;b", 150000}, {"a;d", 20000}};
+  std::string svg = report::FormatFlamegraphSvg(next, "base.json vs new.json", &base);
   CHECK(svg.find("data-frames=\"3\"") != std::string::npos);
-  CHECK(svg.find("<title>a (170 us, 100.00%, base 150 us, +13.3%)</title>") != std::string::npos);
+  CHECK(svg.find("<title>a (170.000us, 100.00%, base 150.000us, +13.3%)</title>") !=
+        std::string::npos);
   CHECK(svg.find("fill=\"rgb(255,185,185)\"") != std::string::npos);
-  CHECK(svg.find("<title>b (150 us, 88.24%, base 100 us, +50.0%)</title>") != std::string::npos);
+  CHECK(svg.find("<title>b (150.000us, 88.24%, base 100.000us, +50.0%)</title>") !=
+        std::string::npos);
   CHECK(svg.find("fill=\"rgb(255,140,140)\"") != std::string::npos);
-  CHECK(svg.find("<title>d (20 us, 11.76%, base 0 us, new)</title>") != std::string::npos);
+  CHECK(svg.find("<title>d (20.000us, 11.76%, base 0.000us, new)</title>") != std::string::npos);
   CHECK(svg.find("fill=\"rgb(255,0,0)\"") != std::string::npos);
-  CHECK(svg.find("2 frame(s) only in base, 80 us, not drawn") != std::string::npos);
+  CHECK(svg.find("2 frame(s) only in base, 80.000us, not drawn") != std::string::npos);
   CHECK(svg.find("<title>c ") == std::string::npos);
   // Without a base: the warm palette, no note.
-  std::string plain = report::FormatFlamegraphSvg(next, "new.json", "us");
+  std::string plain = report::FormatFlamegraphSvg(next, "new.json");
   CHECK(plain.find("only in base") == std::string::npos);
   CHECK(plain.find("rgb(255,140,140)") == std::string::npos);
+}
+
+TEST_CASE("a flamegraph's times are exact: sub-microsecond parts are kept", "[reporters]") {
+  // Two kernels of 574.484 us and 0.9 us under one op: cut to whole microseconds they would be
+  // 574 and 0 (the second not drawn at all); the SVG keeps both and their shares of 575.384 us.
+  std::map<std::string, int64_t> ns = {{"op;gemm", 574484}, {"op;tiny", 900}};
+  std::string svg = report::FormatFlamegraphSvg(ns, "run.json");
+  CHECK(svg.find("<title>op (575.384us, 100.00%)</title>") != std::string::npos);
+  CHECK(svg.find("<title>gemm (574.484us, 99.84%)</title>") != std::string::npos);
+  CHECK(svg.find("<title>tiny (0.900us, 0.16%)</title>") != std::string::npos);
+  // Long times read as the tables print them.
+  std::string long_run = report::FormatFlamegraphSvg({{"step", 12816000}}, "run.json");
+  CHECK(long_run.find("<title>step (12.816ms, 100.00%)</title>") != std::string::npos);
 }

@@ -38,7 +38,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   report::StacksText first;
   if (stream) {
     PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
-    first = report::ShapeStacks(one->trace, one->samples, r.unit, r.merged, r.display);
+    first = report::ShapeStacks(one->trace, one->samples, r.merged, r.display);
   } else {
     PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                         : LoadStacks(files[0], a.common, ctx, r));
@@ -54,7 +54,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
     svg_out.output = a.svg;
     std::string title = report::FlamegraphTitle(input, a.metric_text, first.source);
     PROFANA_RETURN_IF_ERROR(
-        Emit(report::StacksSvg(a.diff ? second : first, a.diff ? &first : nullptr, title, a.unit,
+        Emit(report::StacksSvg(a.diff ? second : first, a.diff ? &first : nullptr, title,
                                {a.fold_instances, !a.full_paths}),
              svg_out, ctx));
     if (a.common.output.empty()) return Status::Ok();  // the SVG was what was asked for
@@ -65,7 +65,8 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
                                     sink);
     });
   std::string text =
-      a.diff ? report::FormatDiff(first.merged, second.merged)
+      a.diff ? report::FormatDiff(report::StacksInUnit(first.merged, r.unit),
+                                  report::StacksInUnit(second.merged, r.unit))
              : report::FormatStacksAs(a.common.format, first, input, r.metric, r.unit, ranks);
   return Emit(std::move(text), a.common, ctx);
 }
@@ -97,11 +98,15 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--diff", args->diff,
                 "Differential folded stacks of BASE and NEW: 'stack weight_base weight_new'");
   cmd->add_option("--unit", args->unit,
-                  "Weights in integer microseconds (PyTorch's) or nanoseconds (exact sums)")
+                  "Weights in whole microseconds or nanoseconds. A line per event (the default "
+                  "text) in us is PyTorch's export_stacks: each event's time cut to whole "
+                  "microseconds. --merge, --diff, JSON and the SVG sum exact nanoseconds (us: "
+                  "each stack's sum rounded once)")
       ->check(OneOf("--unit", "unit", {"us", "ns"}))
       ->default_str("us");
   cmd->add_option("--svg", args->svg,
-                  "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o)");
+                  "Also draw an interactive flamegraph SVG to FILE (stdout stays empty unless -o), "
+                  "from exact nanoseconds whatever --unit says");
   cmd->add_flag("--fold-instances", args->fold_instances,
                 "nn.Module: Block_0 ... Block_35 as one frame nn.Module: Block_* (text and SVG)");
   cmd->add_flag("--full-paths", args->full_paths,

@@ -38,7 +38,7 @@ Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptio
                                       Context& ctx, const StacksRequest& r) {
   PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(file, options, ctx, r));
   Stopwatch clock;
-  report::StacksText out = report::ShapeStacks(s.trace, s.samples, r.unit, r.merged, r.display);
+  report::StacksText out = report::ShapeStacks(s.trace, s.samples, r.merged, r.display);
   ctx.log.Debug("stacks merged: {} in {:.1f} ms", out.merged.size(), clock.Lap());
   return out;
 }
@@ -52,7 +52,7 @@ Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOption
   auto reduce = [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
     job::RankSummary s = job::SummarizeRank(t, e, p, {});
     passes::StackSamples samples = passes::ComputeStackSamples(t, e, r.source, r.metric);
-    s.stacks = report::MergeStacks(t, samples, r.unit);
+    s.stacks = report::MergeStacks(t, samples);
     std::lock_guard<std::mutex> lock(mutex);
     if (out.source != passes::StackSource::kPython) out.source = samples.source;
     return s;

@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
 #include "profana/reporters/assets.h"
+#include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
@@ -102,8 +103,10 @@ struct Layout {
   int64_t only_base_weight = 0;
 };
 
-void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
-          const std::string& unit, Layout* out) {
+// A weight (nanoseconds) as the tables print times: "574.484us".
+std::string Time(int64_t ns) { return FormatTime(static_cast<double>(ns) / 1000.0); }
+
+void Emit(const Node& n, int depth, double x, double scale, int64_t root_total, Layout* out) {
   if (depth > 0 && out->diff && n.total == 0) {
     // Only in the base run: no width in the new one. Counted once at its top frame.
     ++out->only_base;
@@ -114,20 +117,20 @@ void Emit(const Node& n, int depth, double x, double scale, int64_t root_total,
     double width = n.total * scale;
     out->max_depth = std::max(out->max_depth, depth);
     ++out->count;
-    std::string change = out->diff ? fmt::format(", base {} {}, {}", n.base_total, unit,
-                                                 Change(n.base_total, n.total))
-                                   : "";
+    std::string change =
+        out->diff ? fmt::format(", base {}, {}", Time(n.base_total), Change(n.base_total, n.total))
+                  : "";
     out->frames += fmt::format(
-        "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({} {}, "
+        "<g class=\"f\" data-d=\"{}\" data-x=\"{:.3f}\" data-w=\"{:.3f}\"><title>{} ({}, "
         "{:.2f}%{})</title>"
         "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text "
         "x=\"0\" y=\"0\"></text></g>\n",
-        depth, x, width, Escape(n.name), n.total, unit, 100.0 * n.total / root_total, change, x,
+        depth, x, width, Escape(n.name), Time(n.total), 100.0 * n.total / root_total, change, x,
         width, kFrameHeight - 1, out->diff ? DiffColour(n.base_total, n.total) : Colour(n.name));
   }
   double child_x = x;
   for (const auto& [name, child] : n.children) {
-    Emit(*child, depth + 1, child_x, scale, root_total, unit, out);
+    Emit(*child, depth + 1, child_x, scale, root_total, out);
     child_x += child->total * scale;
   }
 }
@@ -143,7 +146,7 @@ std::string DiffColour(int64_t base, int64_t next) {
 }
 
 std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
-                                const std::string& title, const std::string& unit,
+                                const std::string& title,
                                 const std::map<std::string, int64_t>* base) {
   Node root;
   for (const auto& [stack, weight] : merged) Add(&root, stack, weight, false);
@@ -153,7 +156,7 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
   Layout layout;
   layout.diff = base != nullptr;
   double scale = total > 0 ? static_cast<double>(kWidth - 2 * kPad) / total : 0;
-  Emit(root, 0, kPad, scale, std::max<int64_t>(total, 1), unit, &layout);
+  Emit(root, 0, kPad, scale, std::max<int64_t>(total, 1), &layout);
   int height = kTop + (layout.max_depth + 1) * kFrameHeight + 24;
   std::string out = fmt::format(
       "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -177,8 +180,8 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
   if (layout.diff) {
     std::string gone = layout.only_base == 0
                            ? ""
-                           : fmt::format(" {} frame(s) only in base, {} {}, not drawn.",
-                                         layout.only_base, layout.only_base_weight, unit);
+                           : fmt::format(" {} frame(s) only in base, {}, not drawn.",
+                                         layout.only_base, Time(layout.only_base_weight));
     out += fmt::format(
         "<text id=\"note\" x=\"{}\" y=\"42\" text-anchor=\"middle\">Widths: new run. Red grew, "
         "blue shrank (darker: larger relative change).{}</text>\n",

@@ -9,13 +9,15 @@
 
 namespace profana::report {
 
-// merged: folded stack text ("a;b;c") -> weight. unit labels the weights in titles ("us").
+// merged: folded stack text ("a;b;c") -> weight in exact nanoseconds; frame titles show it as
+// the tables print times ("574.484us") with its share of the total, so the drawing is never made
+// from times cut to whole microseconds.
 // With `base` (a differential flamegraph, as flamegraph.pl draws difffolded.pl's output): frame
 // widths come from `merged` (the new run) and each frame is coloured by DiffColour of its
 // inclusive weights in base and new; frames only in base have no width in the new run and are
 // counted in a note under the title instead.
 std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
-                                const std::string& title, const std::string& unit,
+                                const std::string& title,
                                 const std::map<std::string, int64_t>* base = nullptr);
 
 // A differential frame's fill, from its inclusive weight before and after. Red where it grew,

@@ -97,10 +97,10 @@ std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samp
 }
 
 std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           StackUnit unit, bool export_text) {
+                                           bool export_text) {
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
-    int64_t w = Weight(samples, i, unit);
+    int64_t w = samples.weight_ns[i];
     if (w > 0 && samples.stack[i].value) {
       int64_t& sum = per_node[samples.stack[i].value];
       sum = SatAdd(sum, w);
@@ -114,6 +114,15 @@ std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::Sta
       sum = SatAdd(sum, per_node[n]);
     }
   return merged;
+}
+
+std::map<std::string, int64_t> StacksInUnit(const std::map<std::string, int64_t>& merged_ns,
+                                            StackUnit unit) {
+  if (unit == StackUnit::kNanos) return merged_ns;
+  std::map<std::string, int64_t> out;
+  for (const auto& [stack, ns] : merged_ns)
+    if (int64_t us = ns / 1000 + (ns % 1000 >= 500); us > 0) out.emplace_hint(out.end(), stack, us);
+  return out;
 }
 
 std::string FormatMerged(const std::map<std::string, int64_t>& merged) {
@@ -186,33 +195,34 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
   return out;
 }
 
-StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool merged, bool display) {
+StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, bool merged,
+                       bool display) {
   StacksText out;
   out.source = samples.source;
-  if (merged) out.merged = MergeStacks(trace, samples, unit);
-  if (display) out.display = MergeStacks(trace, samples, unit, false);
+  if (merged) out.merged = MergeStacks(trace, samples);
+  if (display) out.display = MergeStacks(trace, samples, false);
   return out;
 }
 
 void FoldStackInstances(StacksText* s) { s->merged = RelabelStacks(s->merged, {true, false}); }
 
 std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
-                      const std::string& unit, FrameLabels labels) {
+                      FrameLabels labels) {
   auto named = [&](const StacksText& s) {
     return RelabelStacks(s.display.empty() ? s.merged : s.display, labels);
   };
-  if (!base) return FormatFlamegraphSvg(named(run), title, unit);
+  if (!base) return FormatFlamegraphSvg(named(run), title);
   std::map<std::string, int64_t> before = named(*base);
-  return FormatFlamegraphSvg(named(run), title, unit, &before);
+  return FormatFlamegraphSvg(named(run), title, &before);
 }
 
 std::string FormatStacksAs(OutputFormat format, const StacksText& stacks, const std::string& input,
                            passes::StackMetric metric, StackUnit unit,
                            const std::vector<int64_t>& ranks) {
+  std::map<std::string, int64_t> merged = StacksInUnit(stacks.merged, unit);
   if (format == OutputFormat::kJson)
-    return FormatStacksJson(input, metric, stacks.source, unit, stacks.merged, ranks);
-  return FormatMerged(stacks.merged);
+    return FormatStacksJson(input, metric, stacks.source, unit, merged, ranks);
+  return FormatMerged(merged);
 }
 
 std::string EmptyStacksReason(const passes::StackSamples& samples, passes::StackMetric metric) {

@@ -16,7 +16,10 @@
 
 namespace profana::report {
 
-enum class StackUnit { kMicros, kNanos };  // integer microseconds (PyTorch's) or nanoseconds
+// How weights are printed. export_stacks' lines in kMicros are PyTorch's: each event's time cut
+// to whole microseconds. Every merge (--merge, --diff, JSON, a job, the SVG) sums exact
+// nanoseconds, and kMicros rounds each stack's sum once (StacksInUnit).
+enum class StackUnit { kMicros, kNanos };
 
 // One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
 // Written to `sink` as it is made (a line per event runs to hundreds of MB on traces with
@@ -25,25 +28,30 @@ Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, S
                       FrameLabels labels, OutputSink* sink);
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
                             StackUnit unit);
-// Distinct stack text -> summed weight of the lines FormatCollapsed would print. Without
-// `export_text`, frames keep their spaces (the flamegraph SVG's names; only ";", tab and newline
-// become "_").
+// Distinct stack text -> summed exact weight in nanoseconds of the samples FormatCollapsed would
+// print. Without `export_text`, frames keep their spaces (the flamegraph SVG's names; only ";",
+// tab and newline become "_").
 std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           StackUnit unit, bool export_text = true);
+                                           bool export_text = true);
+// A merge (nanoseconds) in `unit`: microseconds rounded to the nearest, stacks that round to
+// nothing left out.
+std::map<std::string, int64_t> StacksInUnit(const std::map<std::string, int64_t>& merged_ns,
+                                            StackUnit unit);
 std::string FormatMerged(const std::map<std::string, int64_t>& merged);
 // "stack weight_base weight_new" for every stack in either, sorted (difffolded.pl's format).
 std::string FormatDiff(const std::map<std::string, int64_t>& base,
                        const std::map<std::string, int64_t>& next);
 
 // One trace's stacks merged as the commands print them (for --merge, --diff, JSON, a whole job
-// and the SVG) when `merged` is asked for. export_stacks' lines are written by WriteCollapsed.
+// and the SVG) when `merged` is asked for, in nanoseconds. export_stacks' lines are written by
+// WriteCollapsed.
 struct StacksText {
   std::map<std::string, int64_t> merged;
   std::map<std::string, int64_t> display;  // the merge with real spaces, for the SVG (`display`)
   passes::StackSource source = passes::StackSource::kAuto;  // where the stacks came from
 };
-StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                       bool merged, bool display = false);
+StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, bool merged,
+                       bool display = false);
 
 // --fold-instances: numbered module instances folded into one frame (FoldInstance) in the merge;
 // the display merge is left to StacksSvg.
@@ -52,10 +60,10 @@ void FoldStackInstances(StacksText* stacks);
 // The flamegraph SVG of `run` (a differential from `base` when given): frames named from the
 // display merge where there is one (real spaces), else the merge, relabelled by `labels`.
 std::string StacksSvg(const StacksText& run, const StacksText* base, const std::string& title,
-                      const std::string& unit, FrameLabels labels);
+                      FrameLabels labels);
 
 // What `stacks` prints for a merged result (the differential and export_stacks' lines aside):
-// JSON or the merge's lines. `input` and `ranks` name what the JSON describes.
+// JSON or the merge's lines, in `unit`. `input` and `ranks` name what the JSON describes.
 std::string FormatStacksAs(OutputFormat format, const StacksText& stacks, const std::string& input,
                            passes::StackMetric metric, StackUnit unit,
                            const std::vector<int64_t>& ranks);
@@ -79,9 +87,9 @@ std::string FlamegraphTitle(const std::string& input, const std::string& metric,
 // "python", "ops", "both", "auto": as --stacks names the source.
 const char* StackSourceName(passes::StackSource source);
 
-// The merged stacks as JSON (schema "profana.stacks/1", docs/json.md): each stack's frames, root
-// first, and its weight. `ranks`: the ranks a whole job's stacks were summed over (none for one
-// trace).
+// The merged stacks (weights in `unit`) as JSON (schema "profana.stacks/1", docs/json.md): each
+// stack's frames, root first, and its weight. `ranks`: the ranks a whole job's stacks were summed
+// over (none for one trace).
 std::string FormatStacksJson(const std::string& input, passes::StackMetric metric,
                              passes::StackSource source, StackUnit unit,
                              const std::map<std::string, int64_t>& merged,
