@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <new>
+#include <string_view>
 #include <system_error>
 
 #include "fmt/format.h"
@@ -104,6 +105,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   } catch (const BadOptionValue& e) {
     // The message says what the option expects; no need to point at --help.
     return Finish(Status(ErrorCode::kInvalidArgument, e.what()), err);
+  } catch (const CLI::ExtrasError& e) {
+    err->append(fmt::format("profana: error: {}\n", UnexpectedArgumentMessage(app, e.what())));
+    return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     // A subcommand's own --help arrives here as well.
     if (e.get_exit_code() == 0) {
@@ -117,7 +121,13 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   if (!ctx.run) return kExitBadInput;
   if (cap_memory) cap_memory(MemoryLimitOf(app));
   try {
-    return Finish(ctx.run(), err);
+    Status status = ctx.run();
+    constexpr std::string_view kDirectory = ": is a directory";
+    const std::string& message = status.message();
+    if (message.size() >= kDirectory.size() &&
+        message.compare(message.size() - kDirectory.size(), kDirectory.size(), kDirectory) == 0)
+      status = Status(status.code(), message + DirectoryHint(app));
+    return Finish(status, err);
   } catch (const std::bad_alloc&) {
     return Finish(Status(ErrorCode::kInternal, "out of memory"), err);
   } catch (const std::exception& e) {

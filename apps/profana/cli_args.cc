@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "fmt/format.h"
+#include "profana/base/nearest_names.h"
 
 namespace profana::app {
 namespace {
@@ -58,22 +59,6 @@ std::vector<std::string> CommandNames(const CLI::App& app) {
   return names;
 }
 
-// Optimal string alignment distance: edits, with a swap of two neighbours as one ("tabel").
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 }  // namespace
 
 void AddLeadingCommonOptions(CLI::App& app) {
@@ -90,24 +75,47 @@ void AddLeadingCommonOptions(CLI::App& app) {
 
 std::string UnknownCommandMessage(const CLI::App& app, const std::string& word) {
   std::vector<std::string> names = CommandNames(app);
-  std::vector<std::pair<size_t, std::string>> near;
-  for (const std::string& name : names) {
-    size_t distance = EditDistance(word, name);
-    bool prefix = word.size() >= 2 && name.compare(0, word.size(), word) == 0;
-    // At most two edits, and fewer than the word has letters ("ls" is not near "help").
-    if (prefix || (distance <= 2 && distance < word.size())) near.emplace_back(distance, name);
+  std::string hint = DidYouMean(word, names);
+  if (!hint.empty()) return fmt::format("unknown command \"{}\"; {}", word, hint);
+  return fmt::format("unknown command \"{}\" (commands: {})", word, fmt::join(names, ", "));
+}
+
+std::string UnexpectedArgumentMessage(const CLI::App& app, const std::string& fallback) {
+  std::vector<CLI::App*> parsed = app.get_subcommands();
+  if (parsed.empty()) return fallback;
+  const CLI::App& command = *parsed.back();
+  std::vector<std::string> extra = command.remaining();
+  if (extra.empty()) return fallback;
+  const std::string& name = command.get_name();
+  std::string word = extra.front();
+  if (word.size() < 2 || word[0] != '-')
+    return fmt::format("{} takes no argument \"{}\" here (see 'profana {} --help')", name, word,
+                       name);
+  word = word.substr(0, word.find('='));
+  std::vector<std::string> options;
+  for (const CLI::Option* o : command.get_options()) {
+    for (const std::string& l : o->get_lnames()) options.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) options.push_back("-" + s);
   }
-  std::stable_sort(near.begin(), near.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (near.empty()) {
-    std::string all;
-    for (const std::string& name : names) all += fmt::format("{}{}", all.empty() ? "" : ", ", name);
-    return fmt::format("unknown command \"{}\" (commands: {})", word, all);
+  std::string hint = DidYouMean(word, options);
+  if (hint.empty()) hint = fmt::format("see 'profana {} --help'", name);
+  return fmt::format("{} has no option \"{}\"; {}", name, word, hint);
+}
+
+std::string DirectoryHint(const CLI::App& app) {
+  std::vector<CLI::App*> parsed = app.get_subcommands();
+  std::vector<std::string> readers;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    for (const CLI::Option* o : command->get_options()) {
+      if (o->get_positional() && o->get_description().find("director") != std::string::npos) {
+        readers.push_back(command->get_name());
+        break;
+      }
+    }
   }
-  std::string suggestions;
-  for (size_t i = 0; i < near.size() && i < 3; ++i)
-    suggestions += fmt::format("{}\"{}\"", i == 0 ? "" : " or ", near[i].second);
-  return fmt::format("unknown command \"{}\"; did you mean {}?", word, suggestions);
+  std::string name = parsed.empty() ? "this command" : parsed.back()->get_name();
+  return fmt::format(" ({} reads trace files; a directory of rank traces is read by: {})", name,
+                     fmt::join(readers, ", "));
 }
 
 Result<std::vector<std::string>> NormalizeArgs(const CLI::App& app,

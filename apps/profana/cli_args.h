@@ -24,4 +24,15 @@ Result<std::vector<std::string>> NormalizeArgs(const CLI::App& app,
 // "unknown command "tabel"; did you mean "table"?" (or the list of commands when none is near).
 std::string UnknownCommandMessage(const CLI::App& app, const std::string& word);
 
+// After CLI11 refused an argument no option of the parsed command takes: `table has no option
+// "--sorr"; did you mean "--sort"?` (or where to see its options), or for an extra positional
+// word `table takes no argument "x.json" here`. `fallback` (CLI11's own message) where no command
+// was parsed.
+std::string UnexpectedArgumentMessage(const CLI::App& app, const std::string& fallback);
+
+// For a command given a directory it cannot read: " (optimizable reads one trace file; a
+// directory of rank traces is read by: table, stacks, ...)", the commands whose input help
+// names directories.
+std::string DirectoryHint(const CLI::App& app);
+
 }  // namespace profana::app

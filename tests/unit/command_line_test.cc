@@ -106,6 +106,37 @@ TEST_CASE("common options are accepted before the command", "[cli]") {
   CHECK(value.err.find("unknown command") == std::string::npos);
 }
 
+TEST_CASE("mistyped names, options and inputs get the nearest and where to look", "[cli]") {
+  // A sort key, a metric, a format: the nearest name, then the whole list.
+  test::CliRun key = Run({"table", kTrace, "--sort", "self_cud"});
+  CHECK(key.code == 2);
+  CHECK(key.err.find("profana: error: --sort: unknown key \"self_cud\"; did you mean "
+                     "\"self_cuda\"") == 0);
+  CHECK(key.err.find("(expected one of: ") != std::string::npos);
+  CHECK(Run({"stacks", kTrace, "--metric", "self_cup"}).err.find("did you mean \"self_cpu\"") !=
+        std::string::npos);
+  CHECK(Run({"table", kTrace, "--format", "jsno"}).err.find("did you mean \"json\"?") !=
+        std::string::npos);
+  CHECK(Run({"stacks", kTrace, "--unit", "nss"}).err.find("did you mean \"ns\"") !=
+        std::string::npos);
+  // Nothing near: the list alone.
+  CHECK(Run({"table", kTrace, "--sort", "zzzzzz"}).err.find("did you mean") == std::string::npos);
+  // An option the command does not take: the command and its nearest option.
+  test::CliRun option = Run({"table", kTrace, "--srot", "count"});
+  CHECK(option.code == 2);
+  CHECK(option.err == "profana: error: table has no option \"--srot\"; did you mean \"--sort\"?\n");
+  CHECK(Run({"table", kTrace, "--row-limt=5"}).err.find("did you mean \"--row-limit\"?") !=
+        std::string::npos);
+  CHECK(Run({"info", kTrace, "--frobnicate"}).err ==
+        "profana: error: info has no option \"--frobnicate\"; see 'profana info --help'\n");
+  // A directory given to a command that reads one trace: which commands take directories.
+  test::CliRun dir = Run({"optimizable", test::TestData("job/two_ranks")});
+  CHECK(dir.code == 2);
+  CHECK(dir.err.find(": is a directory (optimizable reads trace files; a directory of rank "
+                     "traces is read by: table, stacks, ") != std::string::npos);
+  CHECK(dir.err.find("optimizable,") == std::string::npos);
+}
+
 TEST_CASE("help shows FILE... and every input format of the importer table", "[cli]") {
   std::string top = Run({"--help"}).out;
   for (const ImporterInfo& info : Importers())

@@ -2,7 +2,10 @@
 // parses. The checks of numbers are in option_numbers.cc.
 #include "profana/commands/option_checks.h"
 
+#include <algorithm>
+
 #include "fmt/format.h"
+#include "profana/base/nearest_names.h"
 
 namespace profana::app {
 CLI::Validator Check(std::string description,
@@ -18,9 +21,18 @@ CLI::Validator Check(std::string description,
 
 namespace {
 
+// `names` is the list as the message prints it: "a, b, c".
 std::string UnknownName(const std::string& option, const std::string& noun,
                         const std::string& value, const std::string& names) {
-  return fmt::format("{}: unknown {} \"{}\" (expected one of: {})", option, noun, value, names);
+  std::vector<std::string> each;
+  for (size_t at = 0; at <= names.size();) {
+    size_t end = std::min(names.find(", ", at), names.size());
+    each.push_back(names.substr(at, end - at));
+    at = end + 2;
+  }
+  std::string hint = DidYouMean(value, each);
+  return fmt::format("{}: unknown {} \"{}\"{} (expected one of: {})", option, noun, value,
+                     hint.empty() ? "" : "; " + hint, names);
 }
 
 }  // namespace
