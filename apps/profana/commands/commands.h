@@ -47,6 +47,7 @@ struct CommonOptions {
   bool quiet = false;
   std::optional<uint64_t> max_memory;  // --max-memory; unset = the default (base/memory_limit.h)
   // Filters, applied by LoadForCommand before any analysis (passes/trace_filter.h).
+  std::string step_marker;  // --step-marker REGEX: these ranges are the steps (step_marker.h)
   std::string steps;
   bool skip_first_step = false;
   std::string window;

@@ -13,6 +13,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
+#include "profana/passes/step_marker.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
 #include "profana/reporters/diagnostics_text.h"
@@ -121,6 +122,12 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       ->group(group);
   command
       ->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")
+      ->group(group);
+  command
+      ->add_option("--step-marker", o->step_marker,
+                   "Steps are the outermost ranges whose name matches REGEX (a record_function "
+                   "or NVTX range such as train_step), numbered from 0, in place of "
+                   "ProfilerStep#N: for --steps and every step analysis")
       ->group(group);
   command
       ->add_option("--window", o->window,
@@ -255,6 +262,11 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
                      ? std::string("it holds no events")
                      : fmt::format("no duration events or [memory] records among its {} events",
                                    trace.metadata.raw_events));
+  if (!o.step_marker.empty()) {
+    loaded.function_index.reset();  // it names the markers as the file does
+    Status st = passes::MarkSteps(o.step_marker, &trace);
+    if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
+  }
   if (!filter.empty()) {
     loaded.function_index.reset();  // it describes every event of the file
     size_t before = trace.events.size();

@@ -1,7 +1,10 @@
 // profana steps: where each ProfilerStep#N's time goes, per rank, and across the job.
+#include <mutex>
+
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/job/step_summary.h"
+#include "profana/passes/step_marker.h"
 #include "profana/reporters/steps_reporter.h"
 
 namespace profana::app {
@@ -15,16 +18,24 @@ struct StepsArgs {
 Status RunSteps(const StepsArgs& a, Context& ctx) {
   job::SummaryOptions so;
   so.steps = true;
+  std::mutex mutex;
+  std::string no_steps;  // what to try, from the first trace without steps
   PROFANA_ASSIGN_OR_RETURN(
       job::JobSummary job,
       LoadJob(
           a.job, a.common, ctx,
           [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
+            if (!passes::HasStepMarkers(t)) {
+              std::string hint = passes::NoStepsHint(t);
+              std::lock_guard<std::mutex> lock(mutex);
+              if (no_steps.empty()) no_steps = InputName(p) + ": " + hint;
+            }
             return job::SummarizeRank(t, e, p, so);
           },
           [](job::RankSummary*, const std::string&) { return Status::Ok(); },
           /*function_events=*/false));
   job::RankSummary all = job.Combine();
+  if (all.steps.empty() && !no_steps.empty()) ctx.log.Warn("{}", no_steps);
   report::StepsReport r;
   r.inputs = a.job.inputs;
   r.ranks = job.RankList();

@@ -11,6 +11,7 @@
 #include "profana/model/launch_index.h"
 #include "profana/passes/empty_selection.h"
 #include "profana/passes/name_matcher.h"
+#include "profana/passes/step_marker.h"
 
 namespace profana::passes {
 namespace {
@@ -73,8 +74,7 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
       if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
     }
     if (steps.empty())
-      return Status(ErrorCode::kInvalidArgument,
-                    "--steps/--skip-first-step: the trace has no ProfilerStep#N markers");
+      return Status(ErrorCode::kInvalidArgument, "--steps/--skip-first-step: " + NoStepsHint(t));
     int64_t first = steps[0].n, last = steps[0].n;
     for (const Step& s : steps) first = std::min(first, s.n), last = std::max(last, s.n);
     for (const Step& s : steps) {
