@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "profana/commands/option_checks.h"
 
 namespace profana::app {
 namespace {
@@ -40,6 +41,25 @@ Spec Describe(const CLI::Option& opt) {
       size_t comma = list.find(',');
       s.values.emplace_back(list.substr(0, comma));
       list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+  }
+  // Names the library parses (option_checks.h, Named): the validator's name lists them. CLI11
+  // gives a validator only from a non-const option, by index, throwing past the last.
+  auto& named = const_cast<CLI::Option&>(opt);
+  for (int i = 0; s.values.empty(); ++i) {
+    const CLI::Validator* v = nullptr;
+    try {
+      v = named.get_validator(i);
+    } catch (const CLI::OptionNotFound&) {
+      break;
+    }
+    std::string_view name = v->get_name();
+    if (name.substr(0, std::string_view(kNamedValues).size()) != kNamedValues) continue;
+    name.remove_prefix(std::string_view(kNamedValues).size());
+    while (!name.empty()) {
+      size_t comma = name.find(',');
+      s.values.emplace_back(name.substr(0, comma));
+      name = comma == std::string_view::npos ? std::string_view() : name.substr(comma + 1);
     }
   }
   // Numbers, sizes and formats (INT, FLOAT, SIZE, ...) have nothing to offer; strings may be files.

@@ -49,9 +49,14 @@ CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::stri
 
 CLI::Validator Named(std::string option, std::string noun, std::string names,
                      std::function<bool(const std::string&)> valid) {
-  return Check("", [option, noun, names, valid](const std::string& value) {
-    return valid(value) ? std::string() : UnknownName(option, noun, value, names);
-  });
+  std::string values = kNamedValues;  // what shell completion offers (cli_completion.cc)
+  for (char c : names)
+    if (c != ' ') values += c;
+  return Check("",
+               [option, noun, names, valid](const std::string& value) {
+                 return valid(value) ? std::string() : UnknownName(option, noun, value, names);
+               })
+      .name(values);
 }
 
 CLI::Validator ParsedBy(std::function<Status(const std::string&)> parse) {

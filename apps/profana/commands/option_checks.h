@@ -34,7 +34,9 @@ CLI::Validator Check(std::string description, std::function<std::string(const st
 // format "x" (expected one of: text, json)`.
 CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names);
 // The same message for names the library parses (with aliases): valid(value) says whether it
-// is one. `names` lists them for the message; --help shows no set.
+// is one. `names` lists them ("a, b, c") for the message; --help shows no set. The validator is
+// named kNamedValues followed by them ("values:a,b,c"), which shell completion offers.
+constexpr const char* kNamedValues = "values:";
 CLI::Validator Named(std::string option, std::string noun, std::string names,
                      std::function<bool(const std::string&)> valid);
 // An option whose text the library parses into *value (`parse`, with its aliases); a bad name
