@@ -42,6 +42,8 @@ for command in $("$installed" --help | awk '/^Subcommands:/ {on = 1; next} on &&
   grep -q "^\.SS \"profana $command\"" "$man" || fail "man page has no section for $command"
 done
 grep -q -- "--max-memory" "$man" || fail "man page lacks the common options"
+grep -q '^\.SH "EXIT STATUS"' "$man" || fail "man page has no EXIT STATUS"
+grep -q '^\.SH EXAMPLES' "$man" || fail "man page has no EXAMPLES"
 if command -v groff > /dev/null; then
   groff -man -Tutf8 -ww -z "$man" 2> "$tmp/groff.err" || fail "groff failed"
   [[ ! -s $tmp/groff.err ]] || fail "groff warnings: $(head -3 "$tmp/groff.err")"
