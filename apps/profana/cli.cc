@@ -77,6 +77,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   RegisterMemoryCommand(app, ctx);
   RegisterInfoCommand(app, ctx);
   RegisterConvertCommand(app, ctx);
+  RegisterSqlCommand(app, ctx);
   RegisterDiffCommand(app, ctx);
   RegisterCheckCommand(app, ctx);
   RegisterHelpCommand(app, ctx);

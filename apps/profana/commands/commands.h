@@ -146,6 +146,8 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& optio
 // (base/input_buffer.h).
 Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& options,
                                  bool (*could_start)(std::string_view) = nullptr);
+// Refuses -o FILE when it is one of ctx.inputs (Emit and EmitStreamed ask this first).
+Status RefuseToOverwriteInput(const CommonOptions& options, const Context& ctx);
 // Writes text to -o FILE (replaced whole, base/output_file.h) or stdout. Refuses to write over
 // one of ctx.inputs. Text and markdown results pass through report::MakePrintable first.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
@@ -180,5 +182,6 @@ void RegisterSummarizeCommand(CLI::App& app, Context& ctx);
 void RegisterMergeCommand(CLI::App& app, Context& ctx);
 void RegisterCriticalPathCommand(CLI::App& app, Context& ctx);
 void RegisterAdviseCommand(CLI::App& app, Context& ctx);
+void RegisterSqlCommand(CLI::App& app, Context& ctx);
 
 }  // namespace profana::app

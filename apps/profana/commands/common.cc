@@ -295,16 +295,6 @@ bool MakesPrintable(const CommonOptions& o) {
   return !o.data_output && (o.format == OutputFormat::kText || o.format == OutputFormat::kMarkdown);
 }
 
-Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
-  for (const std::string& input : ctx.inputs)
-    if (input != "-" && IsSameFile(o.output, input))
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: refusing to write over an input of this command; choose "
-                                "another output file",
-                                o.output));
-  return Status::Ok();
-}
-
 // Hands each chunk on, made printable first where Emit would make the whole text printable.
 // Reporters cut their chunks between lines, so no escape sequence is split.
 class PrintableSink final : public OutputSink {
@@ -347,6 +337,16 @@ Status WriteBehind(OutputSink* sink, const std::function<Status(OutputSink*)>& w
 }
 
 }  // namespace
+
+Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
+  for (const std::string& input : ctx.inputs)
+    if (input != "-" && IsSameFile(o.output, input))
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: refusing to write over an input of this command; choose "
+                                "another output file",
+                                o.output));
+  return Status::Ok();
+}
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
   if (MakesPrintable(o)) report::MakePrintable(&text, /*keep_colors=*/true);

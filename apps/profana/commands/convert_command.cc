@@ -1,13 +1,16 @@
-// profana convert: any trace to profana's native file (.pfa), its text twin (.txt), or Chrome-
-// trace JSON (.json, .json.gz). The output format follows the extension unless --to names it.
+// profana convert: any trace to profana's native file (.pfa), its text twin (.txt), Chrome-trace
+// JSON (.json, .json.gz), or a SQLite database (.sqlite; a directory or glob too: one database
+// for the job). The output format follows the extension unless --to names it.
 #include "fmt/format.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
+#include "profana/commands/sql_load.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/io/convert_target.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
+#include "profana/job/job_inputs.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::app {
@@ -20,14 +23,37 @@ struct ConvertArgs {
   bool no_index = false;
 };
 
+// The database is written beside -o FILE and renamed into place when complete.
+Status ConvertToDatabase(const ConvertArgs& a, Context& ctx) {
+  if (a.common.output.empty() || a.common.output == "-")
+    return Status(ErrorCode::kInvalidArgument,
+                  "convert: a database is written to a file: name it with -o FILE.sqlite");
+  Stopwatch clock;
+  PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<report::SqlDatabaseWriter> writer,
+                           report::SqlDatabaseWriter::Create(a.common.output));
+  PROFANA_RETURN_IF_ERROR(WriteTracesToDatabase({a.file}, a.common, ctx, writer.get()));
+  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(a.common, ctx));
+  Stopwatch indexes;
+  PROFANA_RETURN_IF_ERROR(writer->Finish());
+  ctx.log.Debug("convert: indexes and views in {:.1f} ms; database written in {:.1f} ms",
+                indexes.Lap(), clock.Lap());
+  return Status::Ok();
+}
+
 Status RunConvert(const ConvertArgs& a, Context& ctx) {
   std::string to = a.to.empty() ? io::ConvertTargetFromName(a.common.output) : a.to;
   if (to.empty())
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("convert: cannot tell the output format from \"{}\": name it "
-                              "*.pfa, *.txt, *.json or *.json.gz, or say --to "
-                              "native|text|json|json.gz",
+                              "*.pfa, *.txt, *.json, *.json.gz or *.sqlite, or say --to "
+                              "native|text|json|json.gz|sqlite",
                               a.common.output.empty() ? "standard output" : a.common.output));
+  if (to == "sqlite") return ConvertToDatabase(a, ctx);
+  if (!job::IsSingleTrace({a.file}))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("convert: {} is several traces: only a database (-o FILE.sqlite) "
+                              "holds a whole job",
+                              a.file));
   // A native input's index, written out again as it is unless a new one is made.
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
@@ -55,13 +81,15 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* cmd = app.add_subcommand("convert",
                                      "Convert a trace: to profana's native file (.pfa, fast to "
-                                     "load), its text twin (.txt), or Chrome-trace JSON "
-                                     "(.json, .json.gz) for Perfetto and chrome://tracing");
+                                     "load), its text twin (.txt), Chrome-trace JSON "
+                                     "(.json, .json.gz) for Perfetto and chrome://tracing, or a "
+                                     "SQLite database (.sqlite: docs/sql.md)");
   cmd->add_option("FILE", args->file,
-                  "Trace file (any format profana reads); - reads standard input")
+                  "Trace file (any format profana reads); - reads standard input. A directory or "
+                  "a glob: a job, into one database")
       ->required();
   cmd->add_option("--to", args->to, "Output format; default: from the -o file's extension")
-      ->check(OneOf("--to", "format", {"native", "text", "json", "json.gz"}));
+      ->check(OneOf("--to", "format", {"native", "text", "json", "json.gz", "sqlite"}));
   CommonOptions& o = args->common;
   o.data_output = true;
   o.keeps_flows = true;

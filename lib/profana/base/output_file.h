@@ -36,6 +36,11 @@ class ReplacingFile {
   Status Write(std::string_view bytes);
   Status Commit();
 
+  // After Open: the file being written, for a writer that opens it by name (SQLite): the
+  // temporary file, or the path itself when it is written in place (in_place()).
+  const std::string& writing_path() const { return in_place_ ? path_ : temp_; }
+  bool in_place() const { return in_place_; }
+
  private:
   void Abandon();
 

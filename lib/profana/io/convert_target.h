@@ -5,8 +5,8 @@
 
 namespace profana::io {
 
-// "native" (*.pfa), "text" (*.txt), "json.gz" (*.json.gz) or "json" (*.json); empty when the
-// name says none of them.
+// "native" (*.pfa), "text" (*.txt), "json.gz" (*.json.gz), "json" (*.json) or "sqlite"
+// (*.sqlite, *.sqlite3, *.db); empty when the name says none of them.
 std::string ConvertTargetFromName(const std::string& file_name);
 
 }  // namespace profana::io

@@ -7,16 +7,12 @@
 #include <unordered_map>
 
 #include "profana/job/intervals.h"
+#include "profana/model/activity_device.h"
 
 namespace profana::job {
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-int32_t DeviceOf(const Trace& t, uint32_t e) {
-  return t.events.device[e] >= 0 ? t.events.device[e]
-                                 : static_cast<int32_t>(t.threads[t.events.thread[e].value].pid);
-}
 
 struct DeviceUnions {
   std::vector<Interval> compute, comm, memory;
@@ -66,7 +62,7 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
     DeviceCategory c = CategoryOf(t, e);
     Interval iv{ev.start_ns[e], ev.end_ns[e]};
     if (c != DeviceCategory::kNone) {
-      DeviceUnions& d = devices[DeviceOf(t, e)];
+      DeviceUnions& d = devices[ActivityDevice(t, e)];
       (c == DeviceCategory::kComputation     ? d.compute
        : c == DeviceCategory::kCommunication ? d.comm
                                              : d.memory)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "profana/model/activity_device.h"
 #include "profana/passes/graph_launches.h"
 #include "profana/passes/innermost_op.h"
 
@@ -32,9 +33,7 @@ IdleBreakdown ComputeIdleBreakdown(const Trace& trace, const FunctionEventList& 
   std::map<std::pair<int32_t, uint32_t>, std::vector<uint32_t>> by_stream;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     if (!IsDeviceWork(ev.kind[e])) continue;
-    int32_t device = ev.device[e] >= 0
-                         ? ev.device[e]
-                         : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
+    int32_t device = ActivityDevice(trace, e);
     by_device[device].push_back(e);
     by_stream[{device, ev.thread[e].value}].push_back(e);
   }
@@ -134,12 +133,6 @@ struct QueueChange {
   }
 };
 
-int32_t StreamDevice(const Trace& trace, uint32_t e) {
-  const EventTable& ev = trace.events;
-  return ev.device[e] >= 0 ? ev.device[e]
-                           : static_cast<int32_t>(trace.threads[ev.thread[e].value].pid);
-}
-
 }  // namespace
 
 std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchIndex& launches,
@@ -163,7 +156,7 @@ std::vector<StreamQueue> ComputeStreamQueues(const Trace& trace, const LaunchInd
       c.push_back({enqueued, +1, e, +1});
       c.push_back({ev.end_ns[e], -1, e, -1});
     }
-    devices[ev.thread[e].value] = StreamDevice(trace, e);
+    devices[ev.thread[e].value] = ActivityDevice(trace, e);
   }
   std::vector<StreamQueue> out;
   for (auto& [stream, c] : changes) {

@@ -1,0 +1,41 @@
+// The analyses that a database (`profana convert -o trace.sqlite`) and a timeline overlay
+// (`convert --annotate`) hold beside the events, worked out once per trace: the steps and their
+// breakdown, the GPU's idle gaps by cause, the queue length of every stream, the memory replay,
+// the collectives, and which op each device activity is credited to.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "profana/job/collective_calls.h"
+#include "profana/job/step_breakdown.h"
+#include "profana/model/launch_index.h"
+#include "profana/passes/device_owners.h"
+#include "profana/passes/function_events.h"
+#include "profana/passes/gpu_streams.h"
+#include "profana/passes/memory_timeline.h"
+
+namespace profana::job {
+
+struct TraceAnalyses {
+  std::unique_ptr<LaunchIndex> launches;  // of the trace's events
+  std::vector<StepRow> steps;             // in order of time
+  // Every gap of every stream (IdleBreakdown::longest holds them all, longest first), with HTA's
+  // consecutive kernel delay.
+  passes::IdleBreakdown idle;
+  std::vector<passes::StreamQueue> queues;  // QueueModel::kProfana
+  passes::MemoryTimeline memory;            // empty when the trace has no [memory] records
+  std::vector<CollectiveCall> collectives;
+  std::vector<passes::DeviceOwner> owners;  // per trace event
+};
+
+// `events` is the trace's; keep both alive while the result is used.
+TraceAnalyses AnalyseTrace(const Trace& trace, const passes::FunctionEventList& events);
+
+// The step (N of ProfilerStep#N) whose window holds time t: windows never overlap
+// (step_breakdown.h), so at most one does. nullopt outside every window.
+std::optional<int64_t> StepAt(const std::vector<StepRow>& steps, int64_t t);
+
+}  // namespace profana::job

@@ -1,0 +1,64 @@
+// Writes traces into a SQLite database of profana's schema (sql_schema.h, docs/sql.md): one
+// database for one trace or a whole job, each trace's rows tagged with its rank. Rows go from the
+// model's columns straight into prepared statements, a trace at a time, so the writer holds no
+// second copy of a trace; the indexes are built after the last row, and the whole database is
+// one transaction with no journal (a failed write leaves no file: the database is written beside
+// its destination and renamed into place by Finish).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "profana/base/output_file.h"
+#include "profana/base/status.h"
+#include "profana/job/trace_analyses.h"
+#include "profana/model/trace.h"
+#include "profana/passes/function_events.h"
+
+struct sqlite3;
+
+namespace profana::report {
+
+// What the database says of where a trace came from.
+struct SqlTraceSource {
+  int64_t rank = 0;
+  std::string file;  // as given on the command line
+};
+
+class SqlDatabaseWriter {
+ public:
+  // A database that replaces `path` when Finish succeeds (the path must name a regular file or
+  // none), or, with an empty path, a private temporary database that lives as long as the writer
+  // (`profana sql` queries it, then it is gone).
+  static Result<std::unique_ptr<SqlDatabaseWriter>> Create(const std::string& path);
+  ~SqlDatabaseWriter();
+  SqlDatabaseWriter(const SqlDatabaseWriter&) = delete;
+  SqlDatabaseWriter& operator=(const SqlDatabaseWriter&) = delete;
+
+  // Adds one trace's rows. `events` is the trace's FunctionEventList, `analyses` what AnalyseTrace
+  // made of both. Two traces of one rank are refused.
+  Status AddTrace(const Trace& trace, const passes::FunctionEventList& events,
+                  const job::TraceAnalyses& analyses, const SqlTraceSource& source);
+
+  // Builds the indexes and views and commits; a file database is then renamed into place.
+  Status Finish();
+
+  // The open database, for queries after Finish (a temporary one stays open until destruction).
+  sqlite3* handle() const { return db_; }
+
+ private:
+  SqlDatabaseWriter() = default;
+
+  sqlite3* db_ = nullptr;
+  std::unique_ptr<ReplacingFile> file_;  // null for a temporary database
+  std::string path_;
+  // Where the next trace's ids start: events (op, runtime, kernel, copy, device_range share one
+  // id space, a trace's event index plus its base), threads, stacks.
+  int64_t event_base_ = 0;
+  int64_t thread_base_ = 0;
+  int64_t stack_base_ = 0;
+  std::vector<int64_t> ranks_;
+};
+
+}  // namespace profana::report

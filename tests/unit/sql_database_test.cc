@@ -1,0 +1,169 @@
+// The database of `profana convert -o trace.sqlite` and `profana sql` checked against the other
+// commands on the same traces: key_averages by SQL equals `profana table`'s rows (every column,
+// in the same order), the rows per table equal `info`'s counts per kind, and PyTorch's own count
+// of FunctionEvents (the oracle sessions' index) is the function_event view's.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "simdjson.h"
+#include "test_util.h"
+
+using profana::test::ReadFile;
+using profana::test::Run;
+using profana::test::TestData;
+
+namespace {
+
+// Traces of every importer kind that holds host ops: CPU-only oracle sessions, GPU sessions of
+// PyTorch 2.x (live H100 and the pytorch2 corpus), a ROCm trace and an Nsight Systems database.
+const std::vector<std::string>& Traces() {
+  static const std::vector<std::string> traces = {
+      TestData("oracle/cnn_train/memory/trace.json"),
+      TestData("oracle/lstm_forward/all/trace.kineto_like.json"),
+      TestData("oracle/nested_labels/all/trace.json"),
+      TestData("live/gpt_train/all/trace.json.gz"),
+      TestData("live/cnn_memory/memory/trace.json.gz"),
+      TestData("live/multistream/plain/trace.json.gz"),
+      TestData(
+          "traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz"),
+      TestData("traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz"),
+      TestData("traces/nsys/fuser-matmul/report1.sqlite.gz"),
+      TestData("traces/rocpd/rocmprofiledata/matmul_result.rpd.gz"),
+  };
+  return traces;
+}
+
+// Micros as the JSON reports write them, back to nanoseconds (they are exact: ns / 1000 with at
+// most three decimals).
+int64_t Nanos(simdjson::dom::element us) {
+  double v = us.is_int64() ? static_cast<double>(int64_t(us)) : double(us);
+  return static_cast<int64_t>(v * 1000 + (v < 0 ? -0.5 : 0.5));
+}
+
+simdjson::dom::element Sql(simdjson::dom::parser& parser, const std::string& input,
+                           const std::string& query, std::string* keep) {
+  profana::test::CliRun r = Run({"sql", input, query, "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  *keep = r.out;
+  return parser.parse(*keep);
+}
+
+}  // namespace
+
+TEST_CASE("key_averages by SQL is profana table's rows", "[sql]") {
+  for (const std::string& trace : Traces()) {
+    INFO(trace);
+    profana::test::CliRun table = Run({"table", trace, "-n", "-1", "--format", "json"});
+    REQUIRE(table.code == 0);
+    simdjson::dom::parser tp, sp;
+    simdjson::dom::array expected = tp.parse(table.out)["rows"];
+    std::string keep;
+    simdjson::dom::array rows =
+        Sql(sp, trace,
+            "SELECT name, device_type, count, self_cpu_ns, cpu_total_ns, self_device_ns, "
+            "device_total_ns, cpu_memory, self_cpu_memory, device_memory, self_device_memory "
+            "FROM key_averages",
+            &keep)["rows"];
+    REQUIRE(rows.size() == expected.size());
+    REQUIRE(rows.size() > 0);
+    size_t i = 0;
+    for (simdjson::dom::element want : expected) {
+      simdjson::dom::array got = rows.at(i++);
+      INFO("row " << i << ": " << std::string_view(want["name"]));
+      CHECK(std::string_view(got.at(0)) == std::string_view(want["name"]));
+      CHECK(std::string_view(got.at(1)) == std::string_view(want["device_type"]));
+      CHECK(int64_t(got.at(2)) == int64_t(want["count"]));
+      CHECK(int64_t(got.at(3)) == Nanos(want["self_cpu_time_total_us"]));
+      CHECK(int64_t(got.at(4)) == Nanos(want["cpu_time_total_us"]));
+      CHECK(int64_t(got.at(5)) == Nanos(want["self_cuda_time_total_us"]));
+      CHECK(int64_t(got.at(6)) == Nanos(want["cuda_time_total_us"]));
+      CHECK(int64_t(got.at(7)) == int64_t(want["cpu_memory_usage"]));
+      CHECK(int64_t(got.at(8)) == int64_t(want["self_cpu_memory_usage"]));
+      CHECK(int64_t(got.at(9)) == int64_t(want["cuda_memory_usage"]));
+      CHECK(int64_t(got.at(10)) == int64_t(want["self_cuda_memory_usage"]));
+    }
+  }
+}
+
+TEST_CASE("rows per table are info's counts per kind", "[sql]") {
+  for (const std::string& trace : Traces()) {
+    INFO(trace);
+    profana::test::CliRun info = Run({"info", trace, "--format", "json"});
+    REQUIRE(info.code == 0);
+    simdjson::dom::parser ip, sp;
+    simdjson::dom::element want = ip.parse(info.out);
+    std::map<std::string, int64_t> by_kind;
+    for (auto [kind, n] : simdjson::dom::object(want["by_kind"]))
+      by_kind[std::string(kind)] = int64_t(n);
+    std::string keep;
+    simdjson::dom::array rows =
+        Sql(sp, trace,
+            "SELECT kind, COUNT(*) FROM (SELECT kind FROM op WHERE kind <> 'memory' "
+            "UNION ALL SELECT kind FROM runtime UNION ALL SELECT 'kernel' FROM kernel "
+            "UNION ALL SELECT kind FROM copy UNION ALL SELECT kind FROM device_range) "
+            "GROUP BY kind",
+            &keep)["rows"];
+    std::map<std::string, int64_t> got;
+    for (simdjson::dom::array row : rows) got[std::string(row.at(0))] = int64_t(row.at(1));
+    CHECK(got == by_kind);
+
+    std::string keep2;
+    simdjson::dom::array counts =
+        Sql(sp, trace,
+            "SELECT (SELECT COUNT(*) FROM function_event), (SELECT COUNT(*) FROM memory), "
+            "(SELECT COUNT(*) FROM thread)",
+            &keep2)["rows"];
+    simdjson::dom::array c = counts.at(0);
+    CHECK(int64_t(c.at(0)) == int64_t(want["function_events"]));
+    CHECK(int64_t(c.at(1)) == int64_t(want["memory_events"]));
+  }
+}
+
+TEST_CASE("the function_event view counts PyTorch's FunctionEvents", "[sql]") {
+  // testdata/oracle/index.json: len(prof.function_events) of each session, as PyTorch counted.
+  simdjson::dom::parser ip;
+  simdjson::dom::element index = ip.load(TestData("oracle/index.json"));
+  std::map<std::string, int64_t> want;
+  for (simdjson::dom::element s : simdjson::dom::array(index["sessions"]))
+    want[std::string(std::string_view(s["session"]))] = int64_t(s["num_function_events"]);
+  for (const char* session : {"cnn_train/all", "lstm_forward/memory", "nested_labels/shapes"}) {
+    INFO(session);
+    // The Kineto-like file: it keeps the [memory] records, which are FunctionEvents too.
+    std::string trace = TestData(std::string("oracle/") + session + "/trace.kineto_like.json");
+    simdjson::dom::parser sp;
+    std::string keep;
+    simdjson::dom::array rows =
+        Sql(sp, trace, "SELECT COUNT(*) FROM function_event", &keep)["rows"];
+    CHECK(int64_t(simdjson::dom::array(rows.at(0)).at(0)) == want.at(session));
+  }
+}
+
+TEST_CASE("a database convert wrote answers as the trace does, and opens read-only", "[sql]") {
+  std::string trace = TestData("live/gpt_train/all/trace.json.gz");
+  std::string db = std::string(std::tmpnam(nullptr)) + ".sqlite";
+  profana::test::CliRun conv = Run({"convert", trace, "-o", db});
+  INFO(conv.err);
+  REQUIRE(conv.code == 0);
+  const char* query =
+      "SELECT short_name, COUNT(*), SUM(dur_ns) FROM kernel GROUP BY short_name "
+      "ORDER BY SUM(dur_ns) DESC, short_name LIMIT 5";
+  profana::test::CliRun from_db = Run({"sql", db, query, "--format", "csv"});
+  profana::test::CliRun from_trace = Run({"sql", trace, query, "--format", "csv"});
+  REQUIRE(from_db.code == 0);
+  CHECK(from_db.out == from_trace.out);
+  CHECK(from_db.out.find("short_name") == 0);
+  // A query never changes the file.
+  profana::test::CliRun write = Run({"sql", db, "DELETE FROM kernel"});
+  CHECK(write.code == 2);
+  profana::test::CliRun two = Run({"sql", db, "SELECT 1; SELECT 2"});
+  CHECK(two.code == 2);
+  CHECK(two.err.find("one statement") != std::string::npos);
+  profana::test::CliRun bad = Run({"sql", db, "SELECT nope FROM kernel"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("no such column: nope") != std::string::npos);
+  std::remove(db.c_str());
+}
