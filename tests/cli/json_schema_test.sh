@@ -83,6 +83,9 @@ cp "$tmp/groups.pfs" "$tmp/summary-groups.json"
 snapshot=$root/testdata/live/snapshot_resnet_amp/snapshot.pickle.gz
 "$profana" memory "$snapshot" --format json > "$tmp/memory-snapshot.$n.json"
 "$profana" diff "$snapshot" "$snapshot" --format json > "$tmp/memory-snapshot-diff.$n.json"
+# profana sql: a trace's key_averages view, and a job's kernels per rank.
+"$profana" sql "${traces[0]}" "SELECT * FROM key_averages" --format json > "$tmp/sql.0.json"
+"$profana" sql "$root/testdata/job/two_ranks" "SELECT rank, COUNT(*), AVG(dur_ns), MIN(stream) FROM kernel GROUP BY rank" --format json > "$tmp/sql.1.json"
 $py - "$root/docs/schema" "$tmp" <<'PY'
 import json, sys, glob, os, jsonschema
 schema_dir, out_dir = sys.argv[1], sys.argv[2]
@@ -93,7 +96,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 143, checked
+assert checked == 145, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

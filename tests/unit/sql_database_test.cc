@@ -167,3 +167,71 @@ TEST_CASE("a database convert wrote answers as the trace does, and opens read-on
   CHECK(bad.err.find("no such column: nope") != std::string::npos);
   std::remove(db.c_str());
 }
+
+TEST_CASE("a job's directory is one database: step and step_device are profana steps' rows",
+          "[sql]") {
+  std::string job = TestData("job/two_ranks");
+  profana::test::CliRun steps = Run({"steps", job, "--format", "json"});
+  REQUIRE(steps.code == 0);
+  simdjson::dom::parser tp, sp;
+  simdjson::dom::array expected = tp.parse(steps.out)["steps"];
+  std::string keep;
+  simdjson::dom::array rows =
+      Sql(sp, job,
+          "SELECT s.rank, s.step, d.device, s.dur_ns, d.compute_ns, d.comm_exposed_ns, "
+          "d.memory_exposed_ns, d.idle_ns, d.comm_ns, d.comm_hidden_ns, s.host_ns, "
+          "s.host_untraced_ns, s.host_dataloader_ns, s.host_optimizer_ns, s.host_sync_ns "
+          "FROM step s JOIN step_device d USING (rank, step) ORDER BY s.rank, s.step, d.device",
+          &keep)["rows"];
+  REQUIRE(expected.size() == 4);
+  REQUIRE(rows.size() == expected.size());
+  const char* keys[] = {"rank",
+                        "step",
+                        "device",
+                        "wall",
+                        "compute",
+                        "comm_exposed",
+                        "memory_exposed",
+                        "idle",
+                        "comm",
+                        "comm_hidden",
+                        "host",
+                        "host_untraced",
+                        "host_dataloader",
+                        "host_optimizer",
+                        "host_sync"};
+  size_t i = 0;
+  for (simdjson::dom::element want : expected) {
+    simdjson::dom::array got = rows.at(i++);
+    for (size_t k = 0; k < 15; ++k) {
+      INFO("row " << i << " " << keys[k]);
+      int64_t w = k < 3 ? int64_t(want[keys[k]]) : Nanos(want[keys[k]]);
+      CHECK(int64_t(got.at(k)) == w);
+    }
+  }
+  // One rank's file from the directory as its rank: the header's rank 0, the file name's 1.
+  std::string ranks;
+  simdjson::dom::array files =
+      Sql(sp, job, "SELECT rank, file FROM rank ORDER BY rank", &ranks)["rows"];
+  REQUIRE(files.size() == 2);
+  CHECK(std::string_view(simdjson::dom::array(files.at(1)).at(1)).find("worker1.json") !=
+        std::string_view::npos);
+}
+
+TEST_CASE("docs/sql.md names every table, view and column of the schema", "[sql]") {
+  std::string doc = ReadFile(TestData("../docs/sql.md"));
+  simdjson::dom::parser sp;
+  std::string keep;
+  simdjson::dom::array rows =
+      Sql(sp, TestData("live/mlp_train/all/trace.json.gz"),
+          "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+          "WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid",
+          &keep)["rows"];
+  REQUIRE(rows.size() > 200);
+  for (simdjson::dom::array row : rows) {
+    std::string table(std::string_view(row.at(0))), column(std::string_view(row.at(1)));
+    INFO(table << "." << column);
+    CHECK(doc.find("`" + table + "`") != std::string::npos);
+    CHECK(doc.find("`" + column + "`") != std::string::npos);
+  }
+}
