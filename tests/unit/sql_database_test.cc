@@ -235,3 +235,62 @@ TEST_CASE("docs/sql.md names every table, view and column of the schema", "[sql]
     CHECK(doc.find("`" + column + "`") != std::string::npos);
   }
 }
+
+TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked, the rest kept",
+          "[sql][overlay]") {
+  std::string trace = TestData("live/mlp_train/all/trace.json.gz");
+  std::string base = std::tmpnam(nullptr);
+  std::string annotated = base + ".annotated.json", overlay = base + ".overlay.json";
+  profana::test::CliRun conv = Run({"convert", trace, "-o", annotated, "--annotate", "-q"});
+  INFO(conv.err);
+  REQUIRE(conv.code == 0);
+  REQUIRE(Run({"critical-path", trace, "--overlay", overlay, "-q"}).code == 0);
+  simdjson::dom::parser ap, op, sp;
+  simdjson::dom::array events = ap.load(annotated)["traceEvents"];
+  simdjson::dom::array overlay_events = op.load(overlay)["traceEvents"];
+  std::map<std::string, int64_t> added;  // ph and cat (or counter name) of the analysis tracks
+  int64_t critical = 0, critical_in_overlay = 0;
+  for (simdjson::dom::object e : events) {
+    int64_t pid = 0;
+    if (e["pid"].get(pid) == simdjson::SUCCESS && pid == 999'999'999) {
+      std::string_view ph = e["ph"], what;
+      if (ph == "X") what = e["cat"];
+      if (ph == "C") what = e["name"];
+      ++added[std::string(ph) + " " + std::string(what)];
+    }
+    int64_t c = 0;
+    if (e["args"]["critical"].get(c) == simdjson::SUCCESS && c == 1) ++critical;
+  }
+  for (simdjson::dom::object e : overlay_events) {
+    int64_t c = 0;
+    if (e["args"]["critical"].get(c) == simdjson::SUCCESS && c == 1) ++critical_in_overlay;
+  }
+  // The same trace as a database: the tracks hold its rows.
+  std::string keep;
+  simdjson::dom::array n =
+      Sql(sp, trace,
+          "SELECT (SELECT COUNT(*) FROM step), (SELECT COUNT(*) FROM idle_interval), "
+          "(SELECT COUNT(*) FROM queue_depth), (SELECT COUNT(*) FROM memory)",
+          &keep)["rows"];
+  simdjson::dom::array counts = n.at(0);
+  CHECK(int64_t(counts.at(0)) == 2);
+  CHECK(added["X profana_step"] == 2);
+  CHECK(added["X profana_idle"] == int64_t(counts.at(1)));
+  CHECK(added["C queue depth GPU 0 stream 7"] == int64_t(counts.at(2)));
+  CHECK(added["C memory device 1.0 allocated"] == int64_t(counts.at(3)));
+  CHECK(added["C memory device 1.0 reserved"] == int64_t(counts.at(3)));
+  CHECK(added["M "] == 3);  // the process and two thread names
+  // The critical path is marked as critical-path --overlay marks it, and every event of that
+  // overlay (the trace's own, every field kept) is here too.
+  CHECK(critical > 0);
+  CHECK(critical == critical_in_overlay);
+  int64_t ours = 0;
+  for (auto& [k, v] : added) ours += v;
+  CHECK(int64_t(events.size()) == int64_t(overlay_events.size()) + ours);
+  // Round trip: the annotated trace's table is the trace's.
+  profana::test::CliRun t1 = Run({"table", trace, "-q"});
+  profana::test::CliRun t2 = Run({"table", annotated, "-q"});
+  CHECK(t1.out == t2.out);
+  std::remove(annotated.c_str());
+  std::remove(overlay.c_str());
+}

@@ -6,12 +6,17 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/commands/sql_load.h"
+#include "profana/importers/chrome_json/source_scan.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/io/convert_target.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
 #include "profana/job/job_inputs.h"
+#include "profana/job/trace_analyses.h"
+#include "profana/passes/critical_path/critical_path.h"
 #include "profana/passes/function_events.h"
+#include "profana/reporters/analysis_overlay.h"
+#include "profana/reporters/critical_path_overlay.h"
 
 namespace profana::app {
 namespace {
@@ -21,7 +26,42 @@ struct ConvertArgs {
   std::string file;
   std::string to;
   bool no_index = false;
+  bool annotate = false;
 };
+
+// The trace's own JSON written back with the analyses as tracks and the critical path marked.
+Status ConvertAnnotated(const ConvertArgs& a, const std::string& to, Context& ctx) {
+  if (to != "json" && to != "json.gz")
+    return Status(ErrorCode::kInvalidArgument,
+                  "convert: --annotate writes a Chrome trace: -o FILE.json or FILE.json.gz");
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
+  InputLimits limits;
+  if (a.common.max_memory) limits.max_bytes = *a.common.max_memory;
+  PROFANA_ASSIGN_OR_RETURN(std::optional<json::SourceFile> file,
+                           json::ReadSourceFile(a.file, trace, limits));
+  if (!file)
+    return Status(ErrorCode::kInvalidArgument,
+                  InputName(a.file) +
+                      ": --annotate writes a Chrome-trace JSON file back, and "
+                      "needs one (a file, not standard input)");
+  // A trace whose critical path cannot be found (no steps) still gets its tracks.
+  std::vector<passes::CpWindowResult> windows;
+  if (Result<passes::CriticalPathResult> paths =
+          passes::ComputeCriticalPaths(trace, &file->events, {});
+      paths.ok())
+    windows = std::move(paths->windows);
+  else
+    ctx.log.Warn("{}: no critical path marked: {}", InputName(a.file), paths.status().message());
+  passes::FunctionEventList events = BuildEventsForCommand(trace, std::nullopt, a.common, ctx);
+  job::TraceAnalyses analyses = job::AnalyseTrace(trace, events);
+  std::string bytes = report::WriteCriticalPathOverlay(
+      file->bytes.view(), file->events, trace, windows, /*all_edges=*/false, nullptr,
+      report::WriteAnalysisTracks(trace, analyses));
+  if (to == "json.gz") {
+    PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));
+  }
+  return Emit(std::move(bytes), a.common, ctx);
+}
 
 // The database is written beside -o FILE and renamed into place when complete.
 Status ConvertToDatabase(const ConvertArgs& a, Context& ctx) {
@@ -49,6 +89,7 @@ Status RunConvert(const ConvertArgs& a, Context& ctx) {
                               "native|text|json|json.gz|sqlite",
                               a.common.output.empty() ? "standard output" : a.common.output));
   if (to == "sqlite") return ConvertToDatabase(a, ctx);
+  if (a.annotate) return ConvertAnnotated(a, to, ctx);
   if (!job::IsSingleTrace({a.file}))
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("convert: {} is several traces: only a database (-o FILE.sqlite) "
@@ -93,6 +134,10 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   CommonOptions& o = args->common;
   o.data_output = true;
   o.keeps_flows = true;
+  cmd->add_flag("--annotate", args->annotate,
+                "Chrome JSON: write the trace's own JSON back (every field kept) with the analyses "
+                "as tracks (steps, GPU idle gaps by cause, queue depth and memory counters) and "
+                "the critical path marked, for Perfetto and chrome://tracing");
   cmd->add_flag("--no-index", args->no_index,
                 "Native files: leave out the function event index (about 40 % smaller; every "
                 "analysis then rebuilds the op tree and sums the CUDA totals)");

@@ -58,7 +58,8 @@ void WriteFlow(JsonWriter& w, const Trace& t, const CpGraph& g, const CpEdge& e,
 std::string WriteCriticalPathOverlay(std::string_view doc, const SourceEvents& source,
                                      const Trace& trace,
                                      const std::vector<passes::CpWindowResult>& windows,
-                                     bool all_edges, OverlayCounts* counts) {
+                                     bool all_edges, OverlayCounts* counts,
+                                     std::string_view extra_events) {
   std::unordered_set<uint32_t> critical;  // elements
   std::string flows;
   int64_t id = kOverlayFirstFlowId, pairs = 0;
@@ -80,6 +81,7 @@ std::string WriteCriticalPathOverlay(std::string_view doc, const SourceEvents& s
       ++pairs;
     }
   }
+  flows += extra_events;
   std::string out;
   out.reserve(doc.size() + critical.size() * 16 + flows.size() + 64);
   size_t at = 0;

@@ -25,9 +25,12 @@ struct OverlayCounts {
 };
 
 // document: the bytes the trace was imported from (SourceEvents' offsets point into them).
+// extra_events: more events for the same array, each preceded by a comma (the analysis tracks
+// of analysis_overlay.h), written after the flows.
 std::string WriteCriticalPathOverlay(std::string_view document, const SourceEvents& source,
                                      const Trace& trace,
                                      const std::vector<passes::CpWindowResult>& windows,
-                                     bool all_edges, OverlayCounts* counts = nullptr);
+                                     bool all_edges, OverlayCounts* counts = nullptr,
+                                     std::string_view extra_events = {});
 
 }  // namespace profana::report

@@ -1,0 +1,30 @@
+// The analyses as extra tracks of a Chrome trace (`profana convert TRACE -o OUT.json --annotate`):
+// the steps as slices, the GPU's idle gaps as slices named by their cause, each stream's queue
+// depth and each device's allocated and reserved memory as counter tracks. The events are added
+// to the trace's own JSON by the overlay writer of critical_path_overlay.h, which keeps every
+// other byte (so every args field survives) and marks the critical path.
+#pragma once
+
+#include <string>
+
+#include "profana/job/trace_analyses.h"
+#include "profana/model/trace.h"
+
+namespace profana::report {
+
+// The process the tracks are drawn under: a pid no Kineto trace uses for a device or a process.
+constexpr int64_t kOverlayPid = 999'999'999;
+
+struct AnalysisTrackCounts {
+  int64_t steps = 0;
+  int64_t idle_gaps = 0;
+  int64_t queue_points = 0;
+  int64_t memory_points = 0;
+};
+
+// The events, each preceded by a comma (Trace Event Format: "X" slices, "C" counters, "M" track
+// names), to go after the trace's last event.
+std::string WriteAnalysisTracks(const Trace& trace, const job::TraceAnalyses& analyses,
+                                AnalysisTrackCounts* counts = nullptr);
+
+}  // namespace profana::report
