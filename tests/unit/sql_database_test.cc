@@ -52,6 +52,14 @@ simdjson::dom::element Sql(simdjson::dom::parser& parser, const std::string& inp
   return parser.parse(*keep);
 }
 
+// The one row of a query that returns one.
+simdjson::dom::array SqlRow(simdjson::dom::parser& parser, const std::string& input,
+                            const std::string& query, std::string* keep) {
+  simdjson::dom::array rows = Sql(parser, input, query, keep)["rows"];
+  REQUIRE(rows.size() == 1);
+  return rows.at(0);
+}
+
 }  // namespace
 
 TEST_CASE("key_averages by SQL is profana table's rows", "[sql]") {
@@ -112,12 +120,9 @@ TEST_CASE("rows per table are info's counts per kind", "[sql]") {
     CHECK(got == by_kind);
 
     std::string keep2;
-    simdjson::dom::array counts =
-        Sql(sp, trace,
-            "SELECT (SELECT COUNT(*) FROM function_event), (SELECT COUNT(*) FROM memory), "
-            "(SELECT COUNT(*) FROM thread)",
-            &keep2)["rows"];
-    simdjson::dom::array c = counts.at(0);
+    simdjson::dom::array c = SqlRow(
+        sp, trace, "SELECT (SELECT COUNT(*) FROM function_event), (SELECT COUNT(*) FROM memory)",
+        &keep2);
     CHECK(int64_t(c.at(0)) == int64_t(want["function_events"]));
     CHECK(int64_t(c.at(1)) == int64_t(want["memory_events"]));
   }
@@ -136,9 +141,8 @@ TEST_CASE("the function_event view counts PyTorch's FunctionEvents", "[sql]") {
     std::string trace = TestData(std::string("oracle/") + session + "/trace.kineto_like.json");
     simdjson::dom::parser sp;
     std::string keep;
-    simdjson::dom::array rows =
-        Sql(sp, trace, "SELECT COUNT(*) FROM function_event", &keep)["rows"];
-    CHECK(int64_t(simdjson::dom::array(rows.at(0)).at(0)) == want.at(session));
+    simdjson::dom::array row = SqlRow(sp, trace, "SELECT COUNT(*) FROM function_event", &keep);
+    CHECK(int64_t(row.at(0)) == want.at(session));
   }
 }
 
@@ -267,12 +271,11 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
   }
   // The same trace as a database: the tracks hold its rows.
   std::string keep;
-  simdjson::dom::array n =
-      Sql(sp, trace,
-          "SELECT (SELECT COUNT(*) FROM step), (SELECT COUNT(*) FROM idle_interval), "
-          "(SELECT COUNT(*) FROM queue_depth), (SELECT COUNT(*) FROM memory)",
-          &keep)["rows"];
-  simdjson::dom::array counts = n.at(0);
+  simdjson::dom::array counts =
+      SqlRow(sp, trace,
+             "SELECT (SELECT COUNT(*) FROM step), (SELECT COUNT(*) FROM idle_interval), "
+             "(SELECT COUNT(*) FROM queue_depth), (SELECT COUNT(*) FROM memory)",
+             &keep);
   CHECK(int64_t(counts.at(0)) == 2);
   CHECK(added["X profana_step"] == 2);
   CHECK(added["X profana_idle"] == int64_t(counts.at(1)));
