@@ -252,14 +252,16 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
   simdjson::dom::parser ap, op, sp;
   simdjson::dom::array events = ap.load(annotated)["traceEvents"];
   simdjson::dom::array overlay_events = op.load(overlay)["traceEvents"];
-  std::map<std::string, int64_t> added;  // ph and cat (or counter name) of the analysis tracks
+  std::map<std::string, int64_t> added;   // ph and cat (or counter or rule name) of the tracks
+  std::map<std::string, int64_t> saving;  // each finding's, in its instant's args
   int64_t critical = 0, critical_in_overlay = 0;
   for (simdjson::dom::object e : events) {
     int64_t pid = 0;
     if (e["pid"].get(pid) == simdjson::SUCCESS && pid == 999'999'999) {
       std::string_view ph = e["ph"], what;
       if (ph == "X") what = e["cat"];
-      if (ph == "C") what = e["name"];
+      if (ph == "C" || ph == "i") what = e["name"];
+      if (ph == "i") saving[std::string(what)] = Nanos(e["args"]["saving_us"]);
       ++added[std::string(ph) + " " + std::string(what)];
     }
     int64_t c = 0;
@@ -282,7 +284,16 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
   CHECK(added["C queue depth GPU 0 stream 7"] == int64_t(counts.at(2)));
   CHECK(added["C memory device 1.0 allocated"] == int64_t(counts.at(3)));
   CHECK(added["C memory device 1.0 reserved"] == int64_t(counts.at(3)));
-  CHECK(added["M "] == 3);  // the process and two thread names
+  CHECK(added["M "] == 4);  // the process and three thread names
+  // Each advise finding is an instant with its saving: profana advise's.
+  simdjson::dom::parser vp;
+  profana::test::CliRun advise = Run({"advise", trace, "--format", "json", "-q"});
+  REQUIRE(advise.code == 0);
+  std::map<std::string, int64_t> advised;
+  for (simdjson::dom::element f : simdjson::dom::array(vp.parse(advise.out)["findings"]))
+    advised[std::string(std::string_view(f["rule"]))] = Nanos(f["saving"]);
+  CHECK(advised.size() == 2);
+  CHECK(saving == advised);
   // The critical path is marked as critical-path --overlay marks it, and every event of that
   // overlay (the trace's own, every field kept) is here too.
   CHECK(critical > 0);

@@ -44,19 +44,8 @@ Status ConvertAnnotated(const ConvertArgs& a, const std::string& to, Context& ct
                   InputName(a.file) +
                       ": --annotate writes a Chrome-trace JSON file back, and "
                       "needs one (a file, not standard input)");
-  // A trace whose critical path cannot be found (no steps) still gets its tracks.
-  std::vector<passes::CpWindowResult> windows;
-  if (Result<passes::CriticalPathResult> paths =
-          passes::ComputeCriticalPaths(trace, &file->events, {});
-      paths.ok())
-    windows = std::move(paths->windows);
-  else
-    ctx.log.Warn("{}: no critical path marked: {}", InputName(a.file), paths.status().message());
   passes::FunctionEventList events = BuildEventsForCommand(trace, std::nullopt, a.common, ctx);
-  job::TraceAnalyses analyses = job::AnalyseTrace(trace, events);
-  std::string bytes = report::WriteCriticalPathOverlay(
-      file->bytes.view(), file->events, trace, windows, /*all_edges=*/false, nullptr,
-      report::WriteAnalysisTracks(trace, analyses));
+  std::string bytes = report::WriteAnnotatedTrace(file->bytes.view(), file->events, trace, events);
   if (to == "json.gz") {
     PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));
   }

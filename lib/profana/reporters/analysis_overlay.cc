@@ -1,8 +1,9 @@
 #include "profana/reporters/analysis_overlay.h"
 
-#include <string_view>
+#include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/reporters/critical_path_overlay.h"
 #include "profana/reporters/json_writer.h"
 
 namespace profana::report {
@@ -11,6 +12,7 @@ namespace {
 // Track ids under kOverlayPid: the steps, then per device its idle gaps; counters name their own
 // series.
 constexpr int64_t kStepsTid = 1;
+constexpr int64_t kAdviceTid = 2;
 constexpr int64_t kIdleTidBase = 100;
 
 class Tracks {
@@ -40,6 +42,21 @@ class Tracks {
     w_.EndObject();
   }
 
+  // A thread-scoped instant with the finding's rule, saving and evidence as its args.
+  void Finding(int64_t tid, const job::Finding& f, int64_t ts_ns) {
+    Begin("i", tid).Key("name").String(f.rule);
+    w_.Key("cat").String("profana_advice");
+    w_.Key("s").String("t");
+    w_.Key("ts").Micros(ts_ns);
+    w_.Key("args").BeginObject();
+    w_.Key("rule").String(f.rule);
+    w_.Key("saving_us").Micros(f.saving_ns);
+    w_.Key("count").Int(f.count);
+    w_.Key("evidence").String(f.evidence);
+    w_.EndObject();
+    w_.EndObject();
+  }
+
   void Counter(std::string_view name, int64_t ts_ns, std::string_view key, int64_t value) {
     Begin("C", 0).Key("name").String(name);
     w_.Key("ts").Micros(ts_ns);
@@ -61,6 +78,7 @@ std::string StreamName(const Trace& t, ThreadId stream) {
 }  // namespace
 
 std::string WriteAnalysisTracks(const Trace& trace, const job::TraceAnalyses& a,
+                                const std::vector<job::Finding>& findings,
                                 AnalysisTrackCounts* counts) {
   std::string out;
   Tracks tracks(&out);
@@ -71,6 +89,20 @@ std::string WriteAnalysisTracks(const Trace& trace, const job::TraceAnalyses& a,
     tracks.Slice(kStepsTid, fmt::format("step {}", s.step), s.start_ns, s.start_ns + s.wall_ns,
                  "profana_step");
     ++n.steps;
+  }
+  // A finding is drawn where it was first seen: its first step's start, else the trace's start.
+  int64_t trace_start = 0;
+  for (size_t e = 0; e < trace.events.size(); ++e)
+    trace_start =
+        e == 0 ? trace.events.start_ns[e] : std::min(trace_start, trace.events.start_ns[e]);
+  if (!findings.empty()) tracks.Name("thread_name", kAdviceTid, "advice");
+  for (const job::Finding& f : findings) {
+    int64_t ts = trace_start;
+    if (!f.steps.empty())
+      for (const job::StepRow& s : a.steps)
+        if (s.step == f.steps.front()) ts = s.start_ns;
+    tracks.Finding(kAdviceTid, f, ts);
+    ++n.findings;
   }
   std::vector<int32_t> named;
   for (const passes::Gap& g : a.idle.longest) {
@@ -101,6 +133,23 @@ std::string WriteAnalysisTracks(const Trace& trace, const job::TraceAnalyses& a,
   }
   if (counts) *counts = n;
   return out;
+}
+
+std::string WriteAnnotatedTrace(std::string_view document, const SourceEvents& source,
+                                const Trace& trace, const passes::FunctionEventList& events,
+                                AnalysisTrackCounts* counts) {
+  job::TraceAnalyses analyses = job::AnalyseTrace(trace, events);
+  job::AdviceContext advice =
+      job::MakeAdviceContext(trace, events, *analyses.launches, &source, job::AdviceOptions{});
+  std::vector<job::Finding> findings = job::AdviseTrace(advice, trace.metadata.rank);
+  // The paths of `critical-path`'s default request (the advice context keeps only their
+  // lengths); a trace whose paths cannot be found gets its tracks without marks.
+  Result<passes::CriticalPathResult> paths =
+      passes::ComputeCriticalPaths(trace, &source, passes::CpRequest{});
+  std::vector<passes::CpWindowResult> none;
+  return WriteCriticalPathOverlay(document, source, trace, paths.ok() ? paths->windows : none,
+                                  /*all_edges=*/false, nullptr,
+                                  WriteAnalysisTracks(trace, analyses, findings, counts));
 }
 
 }  // namespace profana::report
