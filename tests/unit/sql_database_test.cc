@@ -172,6 +172,25 @@ TEST_CASE("a database convert wrote answers as the trace does, and opens read-on
   std::remove(db.c_str());
 }
 
+TEST_CASE("sql and convert to a database refuse what they cannot do, exit 2 with the reason",
+          "[sql]") {
+  std::string trace = TestData("job/two_ranks/rank0.json");
+  profana::test::CliRun to_stdout = Run({"convert", trace, "--to", "sqlite"});
+  CHECK(to_stdout.code == 2);
+  CHECK(to_stdout.err.find("-o FILE.sqlite") != std::string::npos);
+  profana::test::CliRun no_query = Run({"sql", trace});
+  CHECK(no_query.code == 2);
+  profana::test::CliRun broken = Run({"sql", TestData("bad/syntax_error.json"), "SELECT 1"});
+  CHECK(broken.code == 2);
+  CHECK(broken.err.find("syntax_error.json: byte 393") != std::string::npos);
+  profana::test::CliRun twice = Run({"sql", trace, trace, "SELECT 1"});
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find("rank 0 is in the database already") != std::string::npos);
+  profana::test::CliRun not_json = Run({"convert", trace, "-o", "/tmp/x.pfa", "--annotate"});
+  CHECK(not_json.code == 2);
+  CHECK(not_json.err.find("--annotate writes a Chrome trace") != std::string::npos);
+}
+
 TEST_CASE("a job's directory is one database: step and step_device are profana steps' rows",
           "[sql]") {
   std::string job = TestData("job/two_ranks");
@@ -259,6 +278,15 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
     int64_t pid = 0;
     if (e["pid"].get(pid) == simdjson::SUCCESS && pid == 999'999'999) {
       std::string_view ph = e["ph"], what;
+      // Trace Event Format: every event has ph, pid, tid; all but metadata a ts; a complete
+      // event a dur; a counter numeric args; an instant a scope.
+      CHECK((ph == "X" || ph == "C" || ph == "i" || ph == "M"));
+      CHECK(e["tid"].is_int64());
+      if (ph != "M") CHECK(e["ts"].is_number());
+      if (ph == "X") CHECK(double(e["dur"]) >= 0);
+      if (ph == "C")
+        for (auto [k, v] : simdjson::dom::object(e["args"])) CHECK(v.is_int64());
+      if (ph == "i") CHECK(std::string_view(e["s"]) == "t");
       if (ph == "X") what = e["cat"];
       if (ph == "C" || ph == "i") what = e["name"];
       if (ph == "i") saving[std::string(what)] = Nanos(e["args"]["saving_us"]);
