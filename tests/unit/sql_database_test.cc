@@ -160,6 +160,11 @@ TEST_CASE("a database convert wrote answers as the trace does, and opens read-on
   REQUIRE(from_db.code == 0);
   CHECK(from_db.out == from_trace.out);
   CHECK(from_db.out.find("short_name") == 0);
+  // Other commands read traces; they name the command that reads the database.
+  profana::test::CliRun table = Run({"table", db});
+  CHECK(table.code == 2);
+  CHECK(table.err.find("a database profana wrote (docs/sql.md), not a trace: query it with "
+                       "profana sql") != std::string::npos);
   // A query never changes the file.
   profana::test::CliRun write = Run({"sql", db, "DELETE FROM kernel"});
   CHECK(write.code == 2);

@@ -325,6 +325,12 @@ Result<Trace> Importer::Run() {
 bool SniffSqlite(std::string_view bytes) { return sqlite::HasSqliteMagic(bytes); }
 
 Result<Trace> ImportNvprof(const InputBuffer& input) {
+  // The last SQLite format tried: a database profana wrote is answered by `profana sql`.
+  if (sqlite::IsProfanaDatabaseHeader(input.view()))
+    return Status(ErrorCode::kUnrecognizedFormat,
+                  fmt::format("{}: a database profana wrote (docs/sql.md), not a trace: query it "
+                              "with profana sql {} \"SELECT ...\"",
+                              input.name, input.name));
   PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(input));
   return Importer(*db, input).Run();
 }

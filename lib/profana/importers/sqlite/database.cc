@@ -98,6 +98,13 @@ bool HasSqliteMagic(std::string_view bytes) {
   return bytes.size() >= 16 && std::memcmp(bytes.data(), kMagic, 16) == 0;
 }
 
+bool IsProfanaDatabaseHeader(std::string_view bytes) {
+  if (bytes.size() < 72 || !HasSqliteMagic(bytes)) return false;
+  uint32_t id = 0;
+  for (size_t k = 68; k < 72; ++k) id = id << 8 | static_cast<unsigned char>(bytes[k]);
+  return id == kProfanaDatabaseId;
+}
+
 int Database::OnProgress(void* self) {
   auto* d = static_cast<Database*>(self);
   d->steps_ += kStepsPerCall;

@@ -28,6 +28,12 @@ std::string Excerpt(std::string_view text, size_t max = 80);
 // The 16-byte magic every SQLite 3 file starts with.
 bool HasSqliteMagic(std::string_view bytes);
 
+// PRAGMA application_id of the databases profana writes (reporters/sql, docs/sql.md): "PFSQ".
+constexpr uint32_t kProfanaDatabaseId = 0x50465351;
+// Whether the file's first bytes (at least the 100-byte header) are one of those databases: the
+// application id is the big-endian 32-bit number at offset 68.
+bool IsProfanaDatabaseHeader(std::string_view bytes);
+
 class Database {
  public:
   // Opens `input` (its bytes are read in place, never copied; keep `input` alive and unchanged

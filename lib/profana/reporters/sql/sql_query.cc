@@ -105,11 +105,7 @@ bool IsProfanaDatabase(const std::string& path) {
   char header[72];
   std::ifstream in(path, std::ios::binary);
   if (!in.read(header, sizeof header)) return false;
-  if (!sqlite::HasSqliteMagic(std::string_view(header, sizeof header))) return false;
-  // The application id: a big-endian 32-bit number at offset 68 of the header.
-  uint32_t id = 0;
-  for (int k = 68; k < 72; ++k) id = id << 8 | static_cast<unsigned char>(header[k]);
-  return id == static_cast<uint32_t>(kSqlApplicationId);
+  return sqlite::IsProfanaDatabaseHeader(std::string_view(header, sizeof header));
 }
 
 Result<SqliteHandle> OpenProfanaDatabase(const std::string& path) {

@@ -6,12 +6,14 @@
 
 #include <cstdint>
 
+#include "profana/importers/sqlite/database.h"
+
 namespace profana::report {
 
 constexpr int kSqlSchemaVersion = 1;
 constexpr const char* kSqlSchemaName = "profana.database/1";
 // PRAGMA application_id: "PFSQ", so file(1) and profana tell its databases from other SQLite files.
-constexpr int32_t kSqlApplicationId = 0x50465351;
+constexpr int32_t kSqlApplicationId = static_cast<int32_t>(sqlite::kProfanaDatabaseId);
 
 const char* SqlTablesDdl();   // CREATE TABLE statements, run before any row
 const char* SqlViewsDdl();    // CREATE VIEW statements
