@@ -162,7 +162,7 @@ TEST_CASE("help shows FILE... and every input format of the importer table", "[c
     CHECK(help.find("Chrome-trace JSON, plain or gzip)") == std::string::npos);
     CHECK(help.find("Kineto JSON or nvprof)") == std::string::npos);
   }
-  CHECK(with_file == 17);  // every command but help, completion and merge
+  CHECK(with_file == 18);  // every command but help, completion and merge
   std::string stacks = Run({"stacks", "--help"}).out;
   CHECK(stacks.find("Usage: profana stacks [OPTIONS] FILE...\n") != std::string::npos);
 }
