@@ -24,11 +24,11 @@ constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;  // bad input or usage
 
 // The one place a command's outcome becomes a message and an exit code.
-// Messages may quote names from the input: their control characters are shown, not sent.
+// Messages may quote names from the input (a file name, a trace's text): each is one line, with
+// control characters, a newline too, shown and not sent.
 int Finish(const Status& status, std::string* err) {
   if (status.ok()) return kExitOk;
-  std::string message = status.message();
-  report::MakePrintable(&message);
+  std::string message = report::Printable(status.message());
   if (status.code() == ErrorCode::kCheckFailed) {
     err->append(fmt::format("profana: check failed: {}\n", message));
     return kExitCheckFailed;
@@ -86,7 +86,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   Result<std::vector<std::string>> words = NormalizeArgs(app, args);
   if (!words.ok()) {
     err->append(fmt::format("profana: error: {}\nRun 'profana --help' for the list of commands.\n",
-                            words.status().message()));
+                            report::Printable(words.status().message())));
     return kExitBadInput;
   }
   try {
@@ -115,8 +115,9 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
       out->append(e.what());
       return kExitOk;
     }
-    err->append(fmt::format(
-        "profana: error: {}\nRun 'profana --help' or 'profana COMMAND --help'.\n", e.what()));
+    err->append(
+        fmt::format("profana: error: {}\nRun 'profana --help' or 'profana COMMAND --help'.\n",
+                    report::Printable(e.what() + DashFileHint(*words))));
     return kExitBadInput;
   }
   if (!ctx.run) return kExitBadInput;

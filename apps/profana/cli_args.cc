@@ -1,5 +1,7 @@
 #include "profana/cli_args.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -148,6 +150,17 @@ Result<std::vector<std::string>> NormalizeArgs(const CLI::App& app,
   before.insert(before.end(), hoisted.begin(), hoisted.end());
   before.insert(before.end(), args.begin() + i + 1, args.end());
   return before;
+}
+
+std::string DashFileHint(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& word = args[i];
+    if (word == "--") break;  // files from here on
+    if (word.size() < 2 || word[0] != '-' || access(word.c_str(), F_OK) != 0) continue;
+    return fmt::format(" ({} was read as an option; for the file, write -- {} or ./{})", word, word,
+                       word);
+  }
+  return "";
 }
 
 }  // namespace profana::app

@@ -35,4 +35,9 @@ std::string UnexpectedArgumentMessage(const CLI::App& app, const std::string& fa
 // names directories.
 std::string DirectoryHint(const CLI::App& app);
 
+// For a line CLI11 refused: when a word after the command starts with '-' and names a file (a
+// rank file "-rank0.json"), how to give it as a file: " (-rank0.json was read as an option; for
+// the file, write -- -rank0.json or ./-rank0.json)". Empty when no word does.
+std::string DashFileHint(const std::vector<std::string>& args);
+
 }  // namespace profana::app

@@ -13,8 +13,10 @@
 
 #include "fmt/format.h"
 #include "profana/base/byte_size.h"
+#include "profana/base/mapped_file.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/sanitizers.h"
 
 namespace profana::app {
@@ -27,8 +29,10 @@ void OnFatalSignal(int signal) {
 }
 
 constexpr char kInputCutShort[] =
-    "profana: error: an input file was cut short while it was being read (another program "
-    "truncated or rewrote it); read it again once it is whole\n";
+    "cut short while it was being read (another program truncated or rewrote it); read it again "
+    "once it is whole\n";
+
+void WriteError(std::string_view s) { (void)!write(STDERR_FILENO, s.data(), s.size()); }
 
 void OnBusError(int signal, siginfo_t* info, void*) {
   // BUS_ADRERR: a mapped page past the end of its file. Anything else (another fault, a SIGBUS
@@ -38,7 +42,16 @@ void OnBusError(int signal, siginfo_t* info, void*) {
     return;
   }
   RemovePendingOutputFile();
-  (void)!write(STDERR_FILENO, kInputCutShort, sizeof kInputCutShort - 1);
+  // Only writes of text made beforehand: the file's name was stored, shown, when it was mapped.
+  const char* name = MappedFileAt(info->si_addr);
+  WriteError("profana: error: ");
+  if (name) {
+    WriteError(name);
+    WriteError(": ");
+  } else {
+    WriteError("an input file was ");
+  }
+  WriteError(kInputCutShort);
   _exit(2);
 }
 
@@ -111,6 +124,7 @@ void RemoveOutputFileOnSignals() {
 }
 
 void ReportInputCutShortOnSigbus() {
+  SetMappedFileNameStyle(report::Printable);
   struct sigaction action {};
   action.sa_sigaction = OnBusError;
   sigemptyset(&action.sa_mask);

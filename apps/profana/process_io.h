@@ -20,10 +20,10 @@ bool HoldStandardDescriptors();
 // the same signal. Signals the caller ignores (nohup, a background job) stay ignored.
 void RemoveOutputFileOnSignals();
 
-// Ends the process with exit code 2 and a message saying so when an input file profana has
+// Ends the process with exit code 2 and a message naming the file when an input file profana has
 // mapped is cut short under it (SIGBUS at an address past the file's new end: another program
 // truncated it while it was read), after removing the output file being written. Any other
-// SIGBUS ends the process as before.
+// SIGBUS ends the process as before. Call it before any file is mapped.
 void ReportInputCutShortOnSigbus();
 
 // Caps the memory the process may hold (RLIMIT_DATA: heap, anonymous mappings, thread stacks)

@@ -1,8 +1,10 @@
 // What every fuzz target does with a Trace its importer accepted: runs what each command runs on
 // it, passes and reporters, in every format the command writes (table, tree, stacks with its
 // SVG, queue, idle, optimizable, memory with its page, info, check, diff), so a value an
-// importer lets through cannot crash (or overflow in) a pass or a report. A native file's
-// function event index comes along, as the commands use it.
+// importer lets through cannot crash (or overflow in) a pass or a report, and every JSON output
+// parses as strict JSON (UTF-8 included). Only a trace the commands accept gets there: one whose
+// sums fit (model/trace_sums.h, passes/event_sums.h). A native file's function event index comes
+// along, as the commands use it.
 // Header-only: each fuzz target is one translation unit plus the library.
 #pragma once
 
@@ -13,6 +15,8 @@
 #include "profana/base/output_sink.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/model/trace.h"
+#include "profana/model/trace_sums.h"
+#include "profana/passes/event_sums.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/flops.h"
 #include "profana/passes/function_events.h"
@@ -41,6 +45,7 @@
 #include "profana/reporters/stacks_reporter.h"
 #include "profana/reporters/table_reporter.h"
 #include "profana/reporters/tree_reporter.h"
+#include "simdjson.h"
 
 namespace profana::fuzz {
 
@@ -50,12 +55,21 @@ inline void RequireNoControls(const std::string& page) {
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f) std::abort();
 }
 
+// What profana writes as JSON must read back: strict JSON, valid UTF-8.
+inline void RequireJson(const std::string& text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(simdjson::padded_string(text)).get(doc)) std::abort();
+}
+
 inline void RunReports(const Trace& trace, const std::optional<FunctionEventIndex>& index) {
   namespace p = profana::passes;
   namespace r = profana::report;
   const std::string input = "fuzz";
+  if (!CheckSumsFit(trace, input).ok()) return;  // refused by every command
   // table (key averages, grouped and not; text, csv, json)
   p::FunctionEventList events = p::BuildFunctionEvents(trace, index, p::LinkRule::kAuto, true);
+  if (!p::CheckEventSumsFit(trace, events, input).ok()) return;
   for (p::KeyAverageOptions keys : {p::KeyAverageOptions{false, 0}, {true, 5}}) {
     std::vector<p::AverageRow> rows = p::ComputeKeyAverages(trace, events, keys);
     p::SortRows(&rows, p::SortKey::kCpuTimeTotal);
@@ -66,7 +80,7 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     r::FormatRowsCsv(trace, rows, shown);
     r::RowsContext context;
     context.input = input;
-    r::FormatRowsJson(trace, rows, shown, context);
+    RequireJson(r::FormatRowsJson(trace, rows, shown, context));
   }
   r::FormatTable(trace, p::RawEventRows(trace, events), {});
   // tree
@@ -78,7 +92,9 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     std::string text;
     StringSink sink(&text);
     (void)r::WriteTreeText(trace, events, times, threads, options, &sink);
+    text.clear();
     (void)r::WriteTreeJson(trace, events, times, threads, options, &sink);
+    RequireJson(text);
   }
   // stacks: per event, merged, SVG, JSON
   for (p::StackSource source : {p::StackSource::kAuto, p::StackSource::kBoth}) {
@@ -89,8 +105,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     r::FormatMerged(merged);
     r::FormatDiff(merged, merged);
     RequireNoControls(r::FormatFlamegraphSvg(merged, input));
-    r::FormatStacksJson(input, p::StackMetric::kSelfCuda, samples.source, r::StackUnit::kMicros,
-                        merged);
+    RequireJson(r::FormatStacksJson(input, p::StackMetric::kSelfCuda, samples.source,
+                                    r::StackUnit::kMicros, merged));
   }
   // queue, idle, optimizable
   LaunchIndex launches(trace.events);
@@ -98,17 +114,17 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   std::vector<p::StreamQueue> streams = p::ComputeStreamQueues(trace, launches);
   r::FormatQueueText(trace, eval, streams);
   r::FormatQueueCsv(trace, events.origin_ns, eval, streams);
-  r::FormatQueueJson(input, trace, events.origin_ns, eval, streams);
+  RequireJson(r::FormatQueueJson(input, trace, events.origin_ns, eval, streams));
   std::vector<p::StreamQueue> hta = p::ComputeStreamQueues(trace, launches, p::QueueModel::kHta, 1);
   r::FormatQueueText(trace, eval, hta, p::QueueModel::kHta, 1);
   p::IdleBreakdown idle =
       p::ComputeIdleBreakdown(trace, events, launches, p::kHtaConsecutiveKernelDelayNs, 5);
   r::FormatIdleText(trace, events, idle, r::IdleTextOptions{5});
   r::FormatIdleCsv(trace, idle);
-  r::FormatIdleJson(input, trace, events, idle);
+  RequireJson(r::FormatIdleJson(input, trace, events, idle));
   p::OptimizableEvents found = p::FindOptimizableEvents(trace, events, 10);
   r::FormatOptimizableText(trace, events, found);
-  r::FormatOptimizableJson(input, trace, events, found);
+  RequireJson(r::FormatOptimizableJson(input, trace, events, found));
   // memory: report, timeline, raw, by op, page
   p::MemoryTimeline memory = p::BuildMemoryTimeline(trace, events);
   if (auto devices = p::SelectMemoryDevices(memory, ""); devices.ok()) {
@@ -116,17 +132,17 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     auto views = p::ViewMemoryDevices(trace, events, memory, *devices,
                                       p::kMemoryReport | p::kMemoryOps | p::kMemoryTimeline);
     r::FormatMemoryText(trace, events, memory, views, c);
-    r::FormatMemoryJson(trace, events, memory, views, c);
+    RequireJson(r::FormatMemoryJson(trace, events, memory, views, c));
     r::FormatTimelineCsv(memory, views);
     std::vector<p::MemoryOpRow> by_op = p::MemoryByOp(trace, events, memory, -1);
     r::FormatByOpText(trace, by_op, "");
     r::FormatByOpCsv(trace, by_op);
-    r::FormatByOpJson(trace, by_op, input, "");
+    RequireJson(r::FormatByOpJson(trace, by_op, input, ""));
   }
   if (!memory.devices.empty()) {
     uint32_t device = p::DefaultMemoryDevice(memory);
-    r::FormatTimelineJson(p::CoalesceTimeline(trace, memory, device));
-    r::FormatRawJson(p::RawTimeline(trace, memory, device));
+    RequireJson(r::FormatTimelineJson(p::CoalesceTimeline(trace, memory, device)));
+    RequireJson(r::FormatRawJson(p::RawTimeline(trace, memory, device)));
     auto views = p::ViewMemoryDevices(trace, events, memory, {device},
                                       p::kMemoryReport | p::kMemoryTimeline);
     RequireNoControls(r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
@@ -136,21 +152,21 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   p::GraphLaunchSummary graphs = p::SummariseGraphLaunches(trace, events, launches);
   r::InfoStacks info_stacks{p::FindPythonStackSources(trace), p::CountPythonStacks(trace, events)};
   r::FormatInfoText(input, trace, summary, events, graphs, info_stacks);
-  r::FormatInfoJson(input, trace, summary, events, graphs, info_stacks);
+  RequireJson(r::FormatInfoJson(input, trace, summary, events, graphs, info_stacks));
   p::EventFlops flops(trace);
   for (size_t e = 0; e < trace.events.size(); ++e) flops.Of(EventId(static_cast<uint32_t>(e)));
   std::vector<p::ValidationCheck> checks = p::ValidateTrace(trace, launches);
   r::FormatValidationText(input, checks, trace);
-  r::FormatValidationJson(input, checks);
+  RequireJson(r::FormatValidationJson(input, checks));
   p::TraceDiff diff = p::DiffTraces(trace, events, trace, events, {});
   r::DiffReportOptions d;
   d.base_name = d.new_name = input;
   r::FormatDiffText(diff, d);
   r::FormatDiffMarkdown(diff, d);
   r::FormatDiffCsv(diff, d);
-  r::FormatDiffJson(diff, d);
+  RequireJson(r::FormatDiffJson(diff, d));
   // convert to JSON
-  io::WriteChromeTrace(trace);
+  RequireJson(io::WriteChromeTrace(trace));
 }
 
 inline void RunPasses(const Trace& trace) { RunReports(trace, std::nullopt); }

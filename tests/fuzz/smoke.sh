@@ -9,6 +9,8 @@
 #   KIND rocprofv3_json: the rocprofv3 JSON files of testdata/ (hand-made and damaged ones)
 #   KIND allocator_snapshot: small snapshots cut from testdata/live's real one by Python's pickle
 #                       (a few segments and history entries each; protocols 2 and 4, one gzipped)
+#   KIND summary:       summary files made by PROFANA: ranks of the jobs in testdata/job, merged
+#                       and alone, and one trace with memory records
 set -euo pipefail
 kind="$1" fuzzer="$2" profana="$3" testdata="$4" corpus="$5" runs="${6:-2000}"
 mkdir -p "$corpus"
@@ -50,6 +52,16 @@ open(f"{sys.argv[2]}/seed_gz.pickle.gz", "wb").write(gzip.compress(pickle.dumps(
     {"segments": s["segments"][:1], "device_traces": [trace[:5]]}, protocol=4)))
 PY
     ;;
+  summary)
+    n=0
+    for job in "$testdata"/job/*/; do
+      "$profana" summarize -q "$job" -o "$corpus/job$n.pfs"
+      for trace in "$job"*.json; do
+        "$profana" summarize -q "$trace" -o "$corpus/rank$n.pfs"
+        n=$((n + 1))
+      done
+    done
+    "$profana" summarize -q "$testdata"/oracle/mlp_train/all/trace.kineto_like.json -o "$corpus/memory.pfs" ;;
   *) echo "smoke.sh: unknown kind $kind" >&2; exit 2 ;;
 esac
 # -rss_limit_mb: an input that makes profana take more than this is a finding, not a slow run.

@@ -153,9 +153,9 @@ TEST_CASE("a mapped input cut short under the reader ends the process with exit 
   REQUIRE(waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
-  CHECK(ReadFile(err) ==
-        "profana: error: an input file was cut short while it was being read (another program "
-        "truncated or rewrote it); read it again once it is whole\n");
+  CHECK(ReadFile(err) == "profana: error: " + path +
+                             ": cut short while it was being read (another program truncated or "
+                             "rewrote it); read it again once it is whole\n");
   fs::remove(path);
   fs::remove(err);
 }

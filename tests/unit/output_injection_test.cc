@@ -1,7 +1,9 @@
 // Names are text whoever wrote the trace chose. Text reports and messages show control
-// characters visibly (`\e]52;...\a` would set the terminal's clipboard, `\e[2J` clear its screen),
-// SVG stays well-formed XML, CSV cells a spreadsheet would run as formulas get a leading ', and
-// markdown names stay inside their table cell and code span.
+// characters visibly (`\e]52;...\a` would set the terminal's clipboard, `\e[2J` clear its screen,
+// a newline would forge a row), SVG stays well-formed XML, CSV cells a spreadsheet would run as
+// formulas get a leading ', and markdown names stay inside their table cell and code span. One
+// escaping function per output kind does it (terminal_text.h, markup_text.h, csv_field.h,
+// base/json_string.h); the last test runs every command and format on a trace of hostile names.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/terminal_text.h"
+#include "simdjson.h"
 #include "test_util.h"
 
 using profana::report::CsvField;
@@ -123,7 +126,7 @@ TEST_CASE("CSV cells that start a formula get a leading quote; numbers stay", "[
   CHECK(CsvField("-0.25") == "-0.25");
   CHECK(CsvField("+12.5%") == "+12.5%");
   CHECK(CsvField("-1e-3") == "-1e-3");
-  CHECK(CsvField("-") == "'-");
+  CHECK(CsvField("-") == "-");  // the reports' "no value"
   CHECK(CsvField("-1-2") == "'-1-2");
 }
 
@@ -248,4 +251,144 @@ TEST_CASE("JSON escapes C0 and C1 controls as \\u escapes", "[injection]") {
   CHECK(json.out.find("clip\\u001b]52;c;aGk=\\u0007board") != std::string::npos);
   CHECK(json.out.find("c1\\u009bx") != std::string::npos);
   CHECK(json.out.find("tick`s``x|y\\nz") != std::string::npos);
+}
+
+namespace {
+
+// A GPU trace whose every name is hostile: ops, a step, launches, kernels, a collective, memory.
+// Each name holds a newline followed by "FORGED", which must never start a line (or a CSV
+// record) of any output, and the other characters each format escapes: ESC, tab, |, backtick,
+// quotes, backslash, <, &, and a leading =.
+std::string HostileGpuTrace() {
+  const std::string tail = "\\nFORGED | row \\u001b[2J\\t|`x`\\\"q\\\" \\\\ <b>&amp;";
+  auto name = [&](const std::string& base) { return "=" + base + tail; };
+  std::string e;
+  auto add = [&](const std::string& event) { e += (e.empty() ? "" : ",\n") + event; };
+  add("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 0, \"dur\": 1000}");
+  add("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name("op") +
+      "\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 500, \"args\": {\"Input Dims\": [[2, "
+      "2]]}}");
+  add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 20, \"dur\": 5, \"args\": {\"correlation\": 1}}");
+  add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + name("kernel") +
+      "\", \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 50, \"args\": {\"device\": 0, "
+      "\"stream\": 7, \"correlation\": 1}}");
+  add("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name("nccl:all_reduce") +
+      "\", \"pid\": 1, \"tid\": 1, \"ts\": 600, \"dur\": 50}");
+  add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 610, \"dur\": 5, \"args\": {\"correlation\": 2}}");
+  add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + name("ncclKernel_AllReduce") +
+      "\", \"pid\": 0, \"tid\": 20, \"ts\": 700, \"dur\": 100, \"args\": {\"device\": 0, "
+      "\"stream\": 20, \"correlation\": 2, \"Collective name\": \"allreduce\", "
+      "\"Process Group Name\": \"" +
+      name("pg") + "\"}}");
+  add("{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 30, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+      "\"Bytes\": 4096, \"Addr\": 64}}");
+  add("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"" +
+      name("thread") + "\"}}");
+  return "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [\n" + e +
+         "\n]}\n";
+}
+
+// The records of a CSV text (RFC 4180): fields split at commas outside quotes, records at line
+// breaks outside quotes.
+std::vector<std::vector<std::string>> CsvRecords(const std::string& text) {
+  std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        records.back().back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        records.back().back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      records.back().emplace_back();
+    } else if (c == '\n') {
+      records.emplace_back(1);
+    } else {
+      records.back().back() += c;
+    }
+  }
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("every command and format keeps hostile names inside their row and cell", "[injection]") {
+  Temp t("hostile_gpu.json", HostileGpuTrace());
+  struct Command {
+    std::vector<std::string> args;
+    std::vector<std::string> formats;
+  };
+  const std::vector<std::string> all = {"text", "json", "csv", "markdown"};
+  const Command commands[] = {
+      {{"table"}, {"text", "json", "csv"}},
+      {{"table", "--raw"}, {"text", "json", "csv"}},
+      {{"table", "--group-by-input-shape"}, {"text", "json", "csv"}},
+      {{"tree"}, {"text", "json"}},
+      {{"stacks"}, {"text", "json"}},
+      {{"stacks", "--metric", "self_cuda"}, {"text", "json"}},
+      {{"optimizable"}, {"text", "json"}},
+      {{"queue"}, {"text", "json", "csv"}},
+      {{"idle"}, {"text", "json", "csv"}},
+      {{"steps"}, all},
+      {{"kernels"}, all},
+      {{"kernels", "--by-op"}, all},
+      {{"kernels", "--api"}, all},
+      {{"collectives"}, all},
+      {{"memory"}, {"text", "json", "csv", "timeline", "raw"}},
+      {{"memory", "--by-op"}, {"text", "json", "csv"}},
+      {{"info"}, {"text", "json"}},
+      {{"diff", t.path}, all},
+      {{"check"}, {"text", "json"}},
+      {{"summarize"}, {"json"}},
+  };
+  for (const Command& c : commands) {
+    for (const std::string& format : c.formats) {
+      std::vector<std::string> args = {c.args[0], t.path};
+      args.insert(args.end(), c.args.begin() + 1, c.args.end());
+      args.insert(args.end(), {"--format", format});
+      auto r = Run(args);
+      std::string line;
+      for (const std::string& a : args) line += a + " ";
+      INFO(line << "\n" << r.out << r.err);
+      REQUIRE(r.code == (c.args[0] == "check" && r.code == 1 ? 1 : 0));  // check may fail a rule
+      CHECK_FALSE(HasControlByte(r.err, true));
+      CHECK(r.err.find("\nFORGED") == std::string::npos);
+      if (format == "json") {
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        CHECK_FALSE(parser.parse(simdjson::padded_string(r.out)).get(doc));
+      } else if (format == "csv" || format == "timeline" || format == "raw") {
+        for (const auto& record : CsvRecords(r.out)) CHECK(record.front().rfind("FORGED", 0) != 0);
+      } else {
+        CHECK_FALSE(HasControlByte(r.out, true));
+        CHECK(r.out.find("\nFORGED") == std::string::npos);
+      }
+    }
+  }
+  // The SVG and the HTML page: well-formed (no control character, names as entities).
+  std::string svg = "/tmp/profana_injection_" + std::to_string(::getpid()) + "_hostile.svg";
+  REQUIRE(Run({"stacks", t.path, "--svg", svg}).code == 0);
+  std::string text = profana::test::ReadFile(svg);
+  CHECK_FALSE(HasControlByte(text, true));
+  CHECK(text.find("<b>") == std::string::npos);
+  std::remove(svg.c_str());
+  auto html = Run({"memory", t.path, "--format", "html"});
+  REQUIRE(html.code == 0);
+  CHECK_FALSE(HasControlByte(html.out, true));
+  // A file name with a newline in an error line: shown escaped, on one line.
+  auto missing = Run({"table", "/nonexistent/a\nFORGED.json"});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("/nonexistent/a\\x0aFORGED.json") != std::string::npos);
+  CHECK(missing.err.find("\nFORGED") == std::string::npos);
 }

@@ -111,12 +111,12 @@ void AddLinkOption(CLI::App* command, CommonOptions* options);
 // there is no link to miss).
 bool TraceWritesExternalIds(const Trace& trace);
 
-// BuildFunctionEvents under --link. When the trace records no kernel-op links and kernels were
-// credited by enclosure, says so on standard error (the tables keep PyTorch's layout).
-passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
-                                                const std::optional<FunctionEventIndex>& index,
-                                                const CommonOptions& options, Context& ctx,
-                                                bool counts = false);
+// BuildFunctionEvents under --link, on the trace read from `input`. When the trace records no
+// kernel-op links and kernels were credited by enclosure, says so on standard error (the tables
+// keep PyTorch's layout). An error when the events' sums would not fit (passes/event_sums.h).
+Result<passes::FunctionEventList> BuildEventsForCommand(
+    const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
+    const CommonOptions& options, Context& ctx, bool counts = false);
 
 // Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q.
 template <typename Args>

@@ -14,6 +14,7 @@
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/passes/step_marker.h"
+#include "profana/passes/event_sums.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
 #include "profana/reporters/diagnostics_text.h"
@@ -96,12 +97,12 @@ bool TraceWritesExternalIds(const Trace& trace) {
   return false;
 }
 
-passes::FunctionEventList BuildEventsForCommand(const Trace& trace,
-                                                const std::optional<FunctionEventIndex>& index,
-                                                const CommonOptions& options, Context& ctx,
-                                                bool counts) {
+Result<passes::FunctionEventList> BuildEventsForCommand(
+    const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
+    const CommonOptions& options, Context& ctx, bool counts) {
   passes::FunctionEventList events =
       passes::BuildFunctionEvents(trace, index, options.link, counts);
+  PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(trace, events, InputName(input)));
   // Only a list worked out from the events has launch counts; one from an index has links.
   if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
       events.launches_enclosed > 0 && TraceWritesExternalIds(trace))

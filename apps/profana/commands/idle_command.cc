@@ -22,7 +22,8 @@ Status RunIdle(const IdleArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   // (the text report says it in its place)
   if (a.common.format != OutputFormat::kText) WarnWithoutDeviceActivity(trace, a.file, ctx);
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.file, a.common, ctx));
   passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
       trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
   switch (a.common.format) {

@@ -21,8 +21,9 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(
       Trace trace, LoadForCommand(a.file, a.common, ctx, &index, DiagnosticWarning::kSilent));
   passes::TraceSummary summary = passes::SummariseTrace(trace);
-  passes::FunctionEventList events =
-      BuildEventsForCommand(trace, index, a.common, ctx, /*counts=*/true);
+  PROFANA_ASSIGN_OR_RETURN(
+      passes::FunctionEventList events,
+      BuildEventsForCommand(trace, index, a.file, a.common, ctx, /*counts=*/true));
   passes::GraphLaunchSummary graphs =
       passes::SummariseGraphLaunches(trace, events, LaunchIndex(trace.events));
   report::InfoStacks stacks{passes::FindPythonStackSources(trace),

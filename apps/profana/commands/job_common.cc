@@ -6,11 +6,13 @@
 
 #include "fmt/format.h"
 #include "profana/commands/advise_load.h"
+#include "profana/commands/option_checks.h"
 #include "profana/heap.h"
 #include "profana/job/job_budget.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/process_split.h"
 #include "profana/job/summary_file.h"
+#include "profana/passes/event_sums.h"
 
 namespace profana::app {
 
@@ -28,7 +30,7 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
       ->add_option("--jobs", a->jobs,
                    "Traces read at once (each held until summarised; default: the cores this "
                    "process may use)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(WholeNumber<int>("--jobs", 0));
   if (by_rank)
     command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
 }
@@ -69,9 +71,13 @@ Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, 
     local.log.set_quiet(ctx.log.quiet());
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
-    auto reduce_one = [&](const Trace& t, const std::optional<FunctionEventIndex>& ix) {
+    auto reduce_one = [&](const Trace& t,
+                          const std::optional<FunctionEventIndex>& ix) -> Result<job::RankSummary> {
       passes::FunctionEventList events;
-      if (function_events) events = passes::BuildFunctionEvents(t, ix, options.link, false);
+      if (function_events) {
+        events = passes::BuildFunctionEvents(t, ix, options.link, false);
+        PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(t, events, in.path));
+      }
       if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(t)) {
         unlinked_traces.fetch_add(1);
         enclosed_launches.fetch_add(events.launches_enclosed);
@@ -176,8 +182,10 @@ Result<passes::TraceDiff> DiffInputs(const std::string& base_path, const std::st
     std::optional<FunctionEventIndex> base_index, next_index;
     PROFANA_ASSIGN_OR_RETURN(Trace base, LoadForCommand(base_path, o, ctx, &base_index));
     PROFANA_ASSIGN_OR_RETURN(Trace next, LoadForCommand(next_path, o, ctx, &next_index));
-    passes::FunctionEventList base_events = BuildEventsForCommand(base, base_index, o, ctx);
-    passes::FunctionEventList next_events = BuildEventsForCommand(next, next_index, o, ctx);
+    PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList base_events,
+                             BuildEventsForCommand(base, base_index, base_path, o, ctx));
+    PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList next_events,
+                             BuildEventsForCommand(next, next_index, next_path, o, ctx));
     return passes::DiffTraces(base, base_events, next, next_events, options);
   }
   PROFANA_ASSIGN_OR_RETURN(job::RankSummary base,
@@ -251,7 +259,8 @@ Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
   } else if (IsSingleTraceRun({{input}, ranks}) && !job_metric) {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, o, ctx, &index));
-    passes::FunctionEventList events = BuildEventsForCommand(trace, index, o, ctx);
+    PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                             BuildEventsForCommand(trace, index, input, o, ctx));
     r = passes::EvaluateBudget(trace, events, budget);
   } else {
     PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadBudgetJob(input, ranks, o, ctx));

@@ -32,7 +32,7 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
             return job::SummarizeRank(t, e, p, so);
           },
           [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
-  job::RankSummary all = job.Combine();
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
   report::KernelsReport r;
   r.inputs = a.job.inputs;
   r.ranks = job.RankList();

@@ -39,9 +39,9 @@ class Log {
  private:
   template <typename... Args>
   void Line(fmt::format_string<Args...> format, Args&&... args) {
-    // Messages quote names from the trace: their control characters are shown, not sent.
-    std::string line = fmt::format(format, std::forward<Args>(args)...);
-    report::MakePrintable(&line);
+    // Messages quote names from the trace and file names: their control characters, a newline
+    // too, are shown and not sent, so each message is one line.
+    std::string line = report::Printable(fmt::format(format, std::forward<Args>(args)...));
     err_->append("profana: ");
     err_->append(line);
     err_->push_back('\n');

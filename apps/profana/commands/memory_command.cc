@@ -74,7 +74,8 @@ Status RunMemory(const MemoryArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.file, a.common, ctx));
   ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
   ctx.log.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),

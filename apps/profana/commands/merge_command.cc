@@ -31,8 +31,9 @@ Status RunMerge(const MergeArgs& a, Context& ctx) {
     PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, job::ReadSummaryFile(in.path));
     for (const job::SourceInfo& src : s.sources) {
       if (!src.hash.empty()) {
+        // One file's sources may share a hash: the processes of one export, one rank each.
         auto [it, added] = by_hash.emplace(src.hash, in.path);
-        if (!added)
+        if (!added && it->second != in.path)
           return Status(ErrorCode::kInvalidArgument,
                         fmt::format("{} and {} both hold {} (same content): merging would count "
                                     "it twice",
@@ -43,7 +44,8 @@ Status RunMerge(const MergeArgs& a, Context& ctx) {
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("{} and {} both hold rank {}", it->second, in.path, src.rank));
     }
-    job::Merge(&merged, s);
+    if (Status st = job::Merge(&merged, s); !st.ok())
+      return Status(st.code(), fmt::format("merging {}: {}", in.path, st.message()));
   }
   ctx.log.Debug("{} summar{} merged in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
                 inputs.size() == 1 ? "y" : "ies", clock.Lap(), PeakRssMb());

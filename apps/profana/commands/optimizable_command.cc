@@ -18,7 +18,8 @@ Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.file, a.common, ctx));
   passes::OptimizableEvents found =
       passes::FindOptimizableEvents(trace, events, static_cast<size_t>(a.top));
   const passes::GpuEvaluation& eval = found.evaluation;

@@ -21,7 +21,8 @@ Status RunQueue(const QueueArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
   WarnWithoutDeviceActivity(trace, a.file, ctx);
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.file, a.common, ctx));
   LaunchIndex launches(trace.events);
   passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events, launches);
   passes::QueueModel model =

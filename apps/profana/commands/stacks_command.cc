@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "fmt/format.h"
+#include "profana/base/output_file.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/commands/stacks_load.h"
@@ -26,6 +27,12 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   const std::vector<std::string>& files = a.job.inputs;
   if (a.diff && files.size() != 2)
     return Status(ErrorCode::kInvalidArgument, "--diff needs two files: BASE NEW");
+  // Two outputs: one file cannot hold both (the second would replace the first).
+  if (!a.svg.empty() && !a.common.output.empty() && IsSameFile(a.common.output, a.svg))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("--svg {} and -o {} name the same file: the folded stacks would "
+                              "replace the SVG; give -o another file (or leave it out)",
+                              a.svg, a.common.output));
   bool job = !a.diff && !IsSingleTraceRun(a.job);
   StacksRequest r = ShapeRequest(a.request, a.unit, a.merge || a.diff,
                                  a.common.format == OutputFormat::kJson, !a.svg.empty());

@@ -22,7 +22,8 @@ Result<TraceStackSamples> LoadStackSamples(const std::string& file, const Common
   TraceStackSamples out;
   PROFANA_ASSIGN_OR_RETURN(out.trace, LoadForCommand(file, options, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(out.trace, index, options, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(out.trace, index, file, options, ctx));
   ctx.log.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   out.samples = passes::ComputeStackSamples(out.trace, events, r.source, r.metric);
   ctx.log.Debug("stack samples: {} ({} distinct stacks) in {:.1f} ms", out.samples.stack.size(),
@@ -59,7 +60,12 @@ Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOption
   };
   PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadJob(args, options, ctx, reduce));
   *ranks = job.RankList();
-  out.merged = args.by_rank ? report::StacksByRank(job.ranks) : job.Combine().stacks;
+  if (args.by_rank) {
+    out.merged = report::StacksByRank(job.ranks);
+  } else {
+    PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
+    out.merged = std::move(all.stacks);
+  }
   return out;
 }
 

@@ -34,7 +34,7 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
           },
           [](job::RankSummary*, const std::string&) { return Status::Ok(); },
           /*function_events=*/false));
-  job::RankSummary all = job.Combine();
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
   if (all.steps.empty() && !no_steps.empty()) ctx.log.Warn("{}", no_steps);
   report::StepsReport r;
   r.inputs = a.job.inputs;

@@ -28,7 +28,8 @@ Status RunSummarize(const SummarizeArgs& a, Context& ctx) {
           },
           // Summaries among the inputs are merged in: summarize then is a merge as well.
           [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
-  return Emit(job::FormatSummary(job.Combine()), a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
+  return Emit(job::FormatSummary(all), a.common, ctx);
 }
 
 }  // namespace

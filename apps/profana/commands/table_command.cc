@@ -27,9 +27,10 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
     return Status(ErrorCode::kInvalidArgument,
                   "--raw lists the events of one trace: it cannot combine several");
   PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadTableJob(a.job, a.common, ctx, a.rows.keys));
-  return Emit(report::FormatJobTable(a.common.format,
-                                     job::TableParts(std::move(job), a.job.by_rank, a.rows.sort),
-                                     a.job.by_rank, a.job.inputs, a.table, a.rows),
+  PROFANA_ASSIGN_OR_RETURN(std::vector<job::RankSummary> parts,
+                           job::TableParts(std::move(job), a.job.by_rank, a.rows.sort));
+  return Emit(report::FormatJobTable(a.common.format, std::move(parts), a.job.by_rank, a.job.inputs,
+                                     a.table, a.rows),
               a.common, ctx);
 }
 
@@ -42,7 +43,8 @@ Status RunTable(const TableArgs& a, Context& ctx) {
   common.unread = TableUnread(a.rows.keys, a.rows.raw);
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], common, ctx, &index));
   Stopwatch clock;
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.job.inputs[0], common, ctx));
   ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
                 PeakRssMb());
   std::vector<passes::AverageRow> rows =

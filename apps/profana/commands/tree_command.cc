@@ -26,7 +26,8 @@ Status RunTree(const TreeArgs& a, Context& ctx) {
   common.unread.stacks = true;
   common.unread.collectives = true;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, ctx, &index));
-  passes::FunctionEventList events = BuildEventsForCommand(trace, index, common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, index, a.file, common, ctx));
   passes::EventTimes times(trace, events);
   std::vector<passes::ThreadRoots> threads = passes::RootsByThread(trace, events, a.thread);
   report::TreeReportOptions options = a.report;

@@ -1,7 +1,11 @@
 #include "profana/base/json_string.h"
 
+#include "profana/base/utf8.h"
+
 namespace profana {
 namespace {
+
+constexpr std::string_view kReplacement = "\xef\xbf\xbd";  // U+FFFD
 
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -46,6 +50,18 @@ void AppendJsonString(std::string_view s, std::string* out) {
       out->push_back(kHex[next & 15]);
       continue;
     }
+    if (u >= 0x80) {
+      // JSON is UTF-8: an invalid sequence (a name from a file that never checked it) is written
+      // as U+FFFD, as a reader would decode it, never as bytes that make the document invalid.
+      bool valid;
+      size_t n = Utf8Sequence(s.substr(i), &valid);
+      if (valid)
+        out->append(s.data() + i, n);
+      else
+        out->append(kReplacement);
+      i += n - 1;
+      continue;
+    }
     switch (c) {
       case '"':
         out->append("\\\"");
@@ -85,6 +101,18 @@ bool ParseJsonString(std::string_view in, std::string* out, size_t* used, bool* 
       return true;
     }
     if (static_cast<unsigned char>(c) < 0x20) return false;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      bool valid;
+      size_t n = Utf8Sequence(in.substr(i), &valid);
+      if (valid) {
+        out->append(in.data() + i, n);
+      } else {
+        out->append(kReplacement);
+        if (replaced) *replaced = true;
+      }
+      i += n - 1;
+      continue;
+    }
     if (c != '\\') {
       out->push_back(c);
       continue;

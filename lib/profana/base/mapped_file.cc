@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -20,11 +21,63 @@ size_t PageSize() {
   return page;
 }
 
+// The files mapped now, by address range, so that a SIGBUS can say which one was cut short. A
+// fixed table of slots, each claimed with a compare-and-swap; the handler only reads it.
+struct MappedName {
+  enum : int { kFree, kWriting, kLive };
+  std::atomic<int> state{kFree};
+  const char* begin = nullptr;
+  size_t size = 0;
+  char name[512];
+};
+constexpr size_t kNamedMappings = 64;  // a job maps one file per worker; more go unnamed
+MappedName g_mapped[kNamedMappings];
+std::string (*g_show_name)(std::string_view) = nullptr;
+
+void Remember(const void* data, size_t size, const std::string& path) {
+  std::string shown = g_show_name ? g_show_name(path) : path;
+  if (shown.size() >= sizeof(MappedName::name)) shown.resize(sizeof(MappedName::name) - 1);
+  for (MappedName& m : g_mapped) {
+    int expected = MappedName::kFree;
+    if (!m.state.compare_exchange_strong(expected, MappedName::kWriting)) continue;
+    m.begin = static_cast<const char*>(data);
+    m.size = size;
+    std::memcpy(m.name, shown.c_str(), shown.size() + 1);
+    m.state.store(MappedName::kLive, std::memory_order_release);
+    return;
+  }
+}
+
+void Drop(const void* data) {
+  for (MappedName& m : g_mapped)
+    if (m.state.load(std::memory_order_acquire) == MappedName::kLive && m.begin == data) {
+      m.state.store(MappedName::kFree, std::memory_order_release);
+      return;
+    }
+}
+
 }  // namespace
+
+const char* MappedFileAt(const void* address) {
+  const char* a = static_cast<const char*>(address);
+  for (const MappedName& m : g_mapped)
+    if (m.state.load(std::memory_order_acquire) == MappedName::kLive && a >= m.begin &&
+        a < m.begin + m.size)
+      return m.name;
+  return nullptr;
+}
+
+void SetMappedFileNameStyle(std::string (*show)(std::string_view name)) { g_show_name = show; }
+
+void MappedFile::Forget() {
+  if (!data_) return;
+  Drop(data_);
+  munmap(data_, mapped_);
+}
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   if (this != &o) {
-    if (data_) munmap(data_, mapped_);
+    Forget();
     data_ = o.data_;
     size_ = o.size_;
     mapped_ = o.mapped_;
@@ -35,9 +88,7 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   return *this;
 }
 
-MappedFile::~MappedFile() {
-  if (data_) munmap(data_, mapped_);
-}
+MappedFile::~MappedFile() { Forget(); }
 
 Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, bool read_ahead) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -72,6 +123,7 @@ Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, boo
       return Status(ErrorCode::kIo, fmt::format("{}: cannot map: {}", path, std::strerror(e)));
     }
     madvise(p, size, read_ahead ? MADV_WILLNEED : MADV_SEQUENTIAL);
+    Remember(p, total, path);
     file.data_ = p;
     file.size_ = size;
     file.mapped_ = total;

@@ -15,6 +15,14 @@
 
 namespace profana {
 
+// For the program's SIGBUS handler: the name of the mapped file whose pages hold `address`, or
+// null (not a file profana mapped, or more files mapped at once than are kept). Only reads
+// memory: async-signal-safe.
+const char* MappedFileAt(const void* address);
+// How the names MappedFileAt returns are shown (the app's escaping of text for a terminal): set
+// once, before any file is mapped. Without it they are kept as given.
+void SetMappedFileNameStyle(std::string (*show)(std::string_view name));
+
 class MappedFile {
  public:
   MappedFile() = default;
@@ -40,6 +48,8 @@ class MappedFile {
   void Release(size_t offset);
 
  private:
+  void Forget();  // unmaps, and drops the name MappedFileAt knows it by
+
   void* data_ = nullptr;
   size_t size_ = 0;
   size_t mapped_ = 0;    // bytes of address space held: the file's pages and the padding's

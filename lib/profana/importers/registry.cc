@@ -1,5 +1,6 @@
 #include "fmt/format.h"
 #include "profana/importers/allocator_snapshot/snapshot_importer.h"
+#include "profana/base/utf8.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"
@@ -8,6 +9,7 @@
 #include "profana/importers/rocm/rocpd_importer.h"
 #include "profana/importers/rocm/rocprofv3_json_importer.h"
 #include "profana/importers/rocm/rpd_importer.h"
+#include "profana/model/trace_sums.h"
 
 namespace profana {
 namespace {
@@ -113,11 +115,18 @@ Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
                               "profana memory and profana diff read allocator snapshots",
                               input.name));
   if (!info) {
+    if (const char* encoding = OtherUnicodeEncoding(input.view().substr(0, 8)))
+      return Status(ErrorCode::kUnrecognizedFormat,
+                    fmt::format("{}: byte 0: {} text; profana reads traces in UTF-8 (as JSON is "
+                                "written): convert it first, e.g. iconv -f {} -t UTF-8",
+                                input.name, encoding, encoding));
     return Status(ErrorCode::kUnrecognizedFormat,
                   fmt::format("{}: byte 0: unrecognized format (not JSON{}; profana reads {})",
                               input.name, input.gzipped ? " after gunzip" : "", FormatsSummary()));
   }
-  return info->import(input);
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, info->import(input));
+  PROFANA_RETURN_IF_ERROR(CheckSumsFit(loaded.trace, input.name));
+  return loaded;
 }
 
 Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
@@ -129,7 +138,9 @@ Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& option
     for (const ImporterInfo& info : Importers()) {
       if (!info.open) continue;
       PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(path, options));
-      if (loaded) return unread(std::move(*loaded));
+      if (!loaded) continue;
+      PROFANA_RETURN_IF_ERROR(CheckSumsFit(loaded->trace, path));
+      return unread(std::move(*loaded));
     }
   }
   InputLimits limits = options.limits;

@@ -10,8 +10,10 @@
 #include "profana/base/byte_reader.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/parallel.h"
+#include "profana/base/utf8.h"
 #include "profana/io/native_format.h"
 #include "profana/io/native_records.h"
+#include "profana/model/trace_sums.h"
 
 namespace profana::native {
 namespace {
@@ -67,7 +69,20 @@ Status Bad(ErrorCode code, const std::string& name, const std::string& what) {
   return Status(code, fmt::format("{}: {}", name, what));
 }
 
-Status ReadStrings(std::string_view bytes, StringPool* pool) {
+// Strings that were not UTF-8 (a file another program wrote, or one written before profana
+// checked its text): each is read with U+FFFD for its invalid sequences and counted as a
+// kInvalidString diagnostic, as the importers count such text.
+struct RepairedStrings {
+  uint64_t count = 0;
+  std::vector<std::string> samples;
+  void AddTo(Diagnostics* d) const {
+    for (const std::string& sample : samples)
+      d->Add(DiagnosticKind::kInvalidString, UINT64_MAX, -1, sample);
+    d->AddUnsampled(DiagnosticKind::kInvalidString, count - samples.size());
+  }
+};
+
+Status ReadStrings(std::string_view bytes, StringPool* pool, RepairedStrings* repaired) {
   ByteReader r(bytes);
   uint64_t count = r.U64();
   if (!r.ok() || count == 0 || count > UINT32_MAX || count + 1 > r.remaining() / 8)
@@ -92,10 +107,20 @@ Status ReadStrings(std::string_view bytes, StringPool* pool) {
       if (!s.empty()) return Status(ErrorCode::kMalformed, "string 0 is not empty");
       continue;
     }
+    std::string scratch;
+    size_t sequences = 0;
+    s = ToValidUtf8(s, &scratch, &sequences);
+    if (sequences && repaired->count++ < Diagnostics::kMaxSamplesPerKind)
+      repaired->samples.push_back(
+          fmt::format("section strings, string {}: text that is not UTF-8 ({} invalid byte "
+                      "sequence{} kept as U+FFFD)",
+                      i, sequences, sequences == 1 ? "" : "s"));
     // Ids are positions: a string twice (or an empty one) would shift every id after it.
     if (pool->Intern(s).value != i)
-      return Status(ErrorCode::kMalformed,
-                    fmt::format("string {} is empty or repeats an earlier one", i));
+      return Status(
+          ErrorCode::kMalformed,
+          fmt::format("string {} is empty or repeats an earlier one{}", i,
+                      sequences ? " (once its bytes that are not UTF-8 are replaced)" : ""));
   }
   if (prev != text.size()) return Status(ErrorCode::kMalformed, "bytes after the last string");
   return Status::Ok();
@@ -306,6 +331,13 @@ Status ValidateFunctionIndex(const Trace& t, const FunctionEventIndex& x) {
     return bad("cuda_total_ns", i,
                fmt::format("CUDA total {} ns / {} us must be a finite sum of durations", cuda_ns[i],
                            cuda_us[i]));
+  // Rows of key averages add them up: together they stay within what profana's sums hold
+  // (model/trace_sums.h), as the totals worked out from the events do.
+  __int128 sum = 0;
+  for (i = 0; i < n && (sum += cuda_ns[i]) <= kMaxTraceTotal;) ++i;
+  if (i < n)
+    return bad("cuda_total_ns", i,
+               "the CUDA totals add up past the 2^61 ns (73 years) that profana's sums hold");
   return Status::Ok();
 }
 
@@ -500,13 +532,22 @@ Status ReadTables(const Sections& sections, bool views, Trace* trace) {
   Trace& t = *trace;
   std::string_view s;
   PROFANA_RETURN_IF_ERROR(sections.Get(kStrings, &s));
-  if (Status st = ReadStrings(s, &t.strings); !st.ok()) return sections.InSection(kStrings, st);
+  RepairedStrings repaired;
+  if (Status st = ReadStrings(s, &t.strings, &repaired); !st.ok())
+    return sections.InSection(kStrings, st);
   PROFANA_RETURN_IF_ERROR(sections.Get(kMetadata, &s));
-  if (Status st = DecodeMetadata(s, &t.metadata); !st.ok())
+  uint64_t other_texts = 0;  // metadata and diagnostics' texts that were not UTF-8
+  if (Status st = DecodeMetadata(s, &t.metadata, &other_texts); !st.ok())
     return sections.InSection(kMetadata, st);
   PROFANA_RETURN_IF_ERROR(sections.Get(kDiagnostics, &s));
-  if (Status st = DecodeDiagnostics(s, &t.diagnostics); !st.ok())
+  if (Status st = DecodeDiagnostics(s, &t.diagnostics, &other_texts); !st.ok())
     return sections.InSection(kDiagnostics, st);
+  if (other_texts && repaired.count++ < Diagnostics::kMaxSamplesPerKind)
+    repaired.samples.push_back(fmt::format(
+        "sections metadata and diagnostics: {} text{} not UTF-8 (invalid byte sequences kept as "
+        "U+FFFD)",
+        other_texts, other_texts == 1 ? "" : "s"));
+  repaired.AddTo(&t.diagnostics);
   PROFANA_RETURN_IF_ERROR(sections.Get(kThreads, &s));
   if (s.size() % sizeof(ThreadInfo))
     return sections.InSection(

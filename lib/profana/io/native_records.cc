@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/byte_reader.h"
+#include "profana/base/utf8.h"
 
 namespace profana::native {
 namespace {
@@ -39,6 +40,13 @@ void PutRecord(std::string* out, std::string_view key, const T& value) {
   PutString(out, payload);
 }
 
+// `s` as UTF-8 (base/utf8.h); counts it in *repaired when it was not.
+std::string Utf8Text(std::string_view s, uint64_t* repaired) {
+  std::string out;
+  if (AppendValidUtf8(s, &out)) ++*repaired;
+  return out;
+}
+
 }  // namespace
 
 void RestoreTimeOrigin(Trace* trace) {
@@ -57,7 +65,7 @@ std::string EncodeMetadata(const TraceMetadata& m) {
   return out;
 }
 
-Status DecodeMetadata(std::string_view bytes, TraceMetadata* m) {
+Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repaired) {
   ByteReader r(bytes);
   uint32_t n = r.U32();
   for (uint32_t i = 0; i < n && r.ok(); ++i) {
@@ -73,14 +81,14 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m) {
       matched = true;
       if constexpr (std::is_same_v<T, std::string>) {
         good = type == kText;
-        field.assign(payload.data(), payload.size());
+        field = Utf8Text(payload, repaired);
       } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
         good = type == kTextList;
         uint32_t count = p.U32();
         field.clear();
         for (uint32_t k = 0; k < count && p.ok(); ++k) {
           std::string_view s = p.String();
-          if (p.ok()) field.emplace_back(s);
+          if (p.ok()) field.push_back(Utf8Text(s, repaired));
         }
         good = good && p.ok() && p.remaining() == 0;
       } else {
@@ -124,7 +132,7 @@ std::string EncodeDiagnostics(const Diagnostics& d) {
   return out;
 }
 
-Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d) {
+Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d, uint64_t* repaired) {
   // Kinds this profana does not know (written by a newer one) are skipped.
   ByteReader r(bytes);
   uint32_t kinds = r.U32();
@@ -142,7 +150,7 @@ Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d) {
     std::string_view detail = r.String();
     DiagnosticKind kind;
     if (r.ok() && DiagnosticKindByName(name, &kind))
-      d->AddSample(DiagnosticSample{kind, offset, index, std::string(detail)});
+      d->AddSample(DiagnosticSample{kind, offset, index, Utf8Text(detail, repaired)});
   }
   if (!r.ok())
     return Status(ErrorCode::kTruncated,

@@ -46,8 +46,9 @@ void RestoreTimeOrigin(Trace* trace);
 
 std::string EncodeMetadata(const TraceMetadata& m);
 std::string EncodeDiagnostics(const Diagnostics& d);
-// Errors are "<what>" relative to the section; the caller adds file and section.
-Status DecodeMetadata(std::string_view bytes, TraceMetadata* m);
-Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d);
+// Errors are "<what>" relative to the section; the caller adds file and section. Text that is not
+// UTF-8 is kept with U+FFFD in place of its invalid sequences; *repaired counts such texts.
+Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repaired);
+Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d, uint64_t* repaired);
 
 }  // namespace profana::native

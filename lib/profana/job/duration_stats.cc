@@ -20,23 +20,32 @@ double DurationStats::BucketValue(int32_t bucket) {
   return 2 * std::pow(kGamma, bucket - 1) / (kGamma + 1);
 }
 
-void DurationStats::Add(int64_t ns, int64_t times) {
-  if (times <= 0) return;
+bool DurationStats::Add(int64_t ns, int64_t times) {
+  if (times <= 0) return true;
+  int64_t count, sum, product;
+  __int128 squares;
+  if (__builtin_add_overflow(count_, times, &count) ||
+      __builtin_mul_overflow(ns, times, &product) || __builtin_add_overflow(sum_, product, &sum) ||
+      __builtin_mul_overflow(static_cast<__int128>(ns) * ns, static_cast<__int128>(times),
+                             &squares) ||
+      __builtin_add_overflow(sum_squares_, squares, &squares))
+    return false;
   if (count_ == 0) {
     min_ = max_ = ns;
   } else {
     min_ = std::min(min_, ns);
     max_ = std::max(max_, ns);
   }
-  count_ += times;
-  sum_ += ns * times;
-  sum_squares_ += static_cast<__int128>(ns) * ns * times;
+  count_ = count;
+  sum_ = sum;
+  sum_squares_ = squares;
   if (sketch_.empty()) {
     exact_[ns] += times;
     if (exact_.size() > kExactLimit) ToSketch();
   } else {
     sketch_[Bucket(ns)] += times;
   }
+  return true;
 }
 
 void DurationStats::ToSketch() {
@@ -44,8 +53,14 @@ void DurationStats::ToSketch() {
   exact_.clear();
 }
 
-void DurationStats::Merge(const DurationStats& o) {
-  if (o.count_ == 0) return;
+bool DurationStats::Merge(const DurationStats& o) {
+  if (o.count_ == 0) return true;
+  int64_t count, sum;
+  __int128 squares;
+  if (__builtin_add_overflow(count_, o.count_, &count) ||
+      __builtin_add_overflow(sum_, o.sum_, &sum) ||
+      __builtin_add_overflow(sum_squares_, o.sum_squares_, &squares))
+    return false;
   if (count_ == 0) {
     min_ = o.min_;
     max_ = o.max_;
@@ -53,17 +68,19 @@ void DurationStats::Merge(const DurationStats& o) {
     min_ = std::min(min_, o.min_);
     max_ = std::max(max_, o.max_);
   }
-  count_ += o.count_;
-  sum_ += o.sum_;
-  sum_squares_ += o.sum_squares_;
+  count_ = count;
+  sum_ = sum;
+  sum_squares_ = squares;
+  // Each value's or bucket's count is at most count_, which fits.
   if (sketch_.empty() && o.sketch_.empty()) {
     for (const auto& [ns, n] : o.exact_) exact_[ns] += n;
     if (exact_.size() > kExactLimit) ToSketch();
-    return;
+    return true;
   }
   if (sketch_.empty()) ToSketch();
   for (const auto& [ns, n] : o.exact_) sketch_[Bucket(ns)] += n;
   for (const auto& [b, n] : o.sketch_) sketch_[b] += n;
+  return true;
 }
 
 bool DurationStats::Restore(int64_t count, int64_t sum, __int128 sum_squares, int64_t min,
@@ -91,10 +108,17 @@ bool DurationStats::Restore(int64_t count, int64_t sum, __int128 sum_squares, in
 
 double DurationStats::stddev() const {
   if (count_ < 2) return 0;
-  // n * sum(x^2) - sum(x)^2, exact in 128 bits, over n (n - 1).
-  __int128 num = sum_squares_ * count_ - static_cast<__int128>(sum_) * sum_;
-  if (num <= 0) return 0;
-  return std::sqrt(static_cast<double>(num) / (static_cast<double>(count_) * (count_ - 1)));
+  // n * sum(x^2) - sum(x)^2, exact in 128 bits where it fits (it does for all but durations of
+  // decades), over n (n - 1); else in long double.
+  __int128 product, num;
+  if (!__builtin_mul_overflow(sum_squares_, static_cast<__int128>(count_), &product) &&
+      !__builtin_sub_overflow(product, static_cast<__int128>(sum_) * sum_, &num)) {
+    if (num <= 0) return 0;
+    return std::sqrt(static_cast<double>(num) / (static_cast<double>(count_) * (count_ - 1)));
+  }
+  long double n = count_, mean = static_cast<long double>(sum_) / n;
+  long double var = (static_cast<long double>(sum_squares_) - mean * sum_) / (n - 1);
+  return var > 0 ? static_cast<double>(std::sqrt(var)) : 0;
 }
 
 double DurationStats::Quantile(double q) const {

@@ -19,8 +19,11 @@ class DurationStats {
  public:
   static constexpr size_t kExactLimit = 4096;
 
-  void Add(int64_t ns, int64_t times = 1);
-  void Merge(const DurationStats& other);
+  // Both return false, leaving the stats as they were, when the count, the sum or the sum of
+  // squares would not fit (stats merged from summary files can be any numbers; one trace's
+  // always fit, model/trace_sums.h).
+  bool Add(int64_t ns, int64_t times = 1);
+  bool Merge(const DurationStats& other);
 
   int64_t count() const { return count_; }
   int64_t sum() const { return sum_; }

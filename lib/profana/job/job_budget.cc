@@ -46,7 +46,9 @@ Candidate Worst(const BudgetRule& r, const std::vector<Candidate>& all) {
 
 // Per rank, the mean wall time of its steps, in ns.
 std::map<int64_t, double> RankMeanWalls(const std::vector<RankStep>& steps) {
-  std::map<int64_t, std::pair<int64_t, int64_t>> sums;  // rank -> (wall sum, steps)
+  // rank -> (wall sum, steps); 128 bits: summary files from many ranks add up (widened, as the
+  // shares below are)
+  std::map<int64_t, std::pair<__int128, int64_t>> sums;
   for (const RankStep& s : steps) {
     sums[s.rank].first += s.row.wall_ns;
     ++sums[s.rank].second;
@@ -97,7 +99,7 @@ Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankSte
   int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
   if (!r.device.empty() && !passes::ParseDeviceIndex(r.device, &device)) device = -2;
   bool comm = r.metric == BudgetMetric::kCommExposedShare;
-  int64_t part = 0, wall = 0;
+  __int128 part = 0, wall = 0;
   std::vector<Candidate> all;
   for (const RankStep& s : steps) {
     for (const StepDevice& d : s.row.devices) {
@@ -118,7 +120,7 @@ Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankSte
 }
 
 Result<Candidate> KernelShare(const BudgetRule& r, const KernelStats& stats) {
-  int64_t part = 0, total = 0;
+  __int128 part = 0, total = 0;
   bool found = false;
   for (const auto& [name, k] : stats.kernels) {
     total += k.duration.sum();
@@ -136,7 +138,7 @@ Result<Candidate> KernelShare(const BudgetRule& r, const KernelStats& stats) {
 
 Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
                                                           const passes::Budget& budget) {
-  RankSummary all = job.Combine();
+  PROFANA_ASSIGN_OR_RETURN(RankSummary all, job.Combine());
   passes::StepStats steps = JobStepStats(all);
   auto name = [&all](StringId id) { return all.strings.Get(id); };
   std::vector<passes::RuleResult> out;

@@ -41,22 +41,31 @@ bool LooksLikeTrace(const std::string& path) {
   return DetectFormat(head) != nullptr || LooksLikeSummary(head);
 }
 
+// What a directory or a glob names: its regular files (a FIFO would block the run, a device never
+// end), sorted, that an importer claims or that are summaries. Returns how many were regular.
+size_t AddListedTraces(std::vector<std::string> names, std::vector<std::string>* out) {
+  std::vector<std::string> files;
+  for (std::string& name : names) {
+    std::error_code ec;
+    if (fs::is_regular_file(name, ec)) files.push_back(std::move(name));  // links followed
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files)
+    if (LooksLikeTrace(f)) out->push_back(f);
+  return files.size();
+}
+
 Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
   std::error_code ec;
-  std::vector<std::string> files;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    std::error_code type_ec;
-    if (entry.is_regular_file(type_ec)) files.push_back(entry.path().string());
-  }
+  std::vector<std::string> names;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
+    names.push_back(entry.path().string());
   if (ec) return Status(ErrorCode::kIo, fmt::format("{}: cannot list: {}", dir, ec.message()));
-  std::sort(files.begin(), files.end());
-  size_t before = out->size();
-  for (std::string& f : files)
-    if (LooksLikeTrace(f)) out->push_back(std::move(f));
+  size_t before = out->size(), files = AddListedTraces(std::move(names), out);
   if (out->size() == before)
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: no trace in this directory (looked at {} file{})", dir,
-                              files.size(), files.size() == 1 ? "" : "s"));
+                  fmt::format("{}: no trace in this directory (looked at {} file{})", dir, files,
+                              files == 1 ? "" : "s"));
   return Status::Ok();
 }
 
@@ -67,14 +76,15 @@ Status ExpandGlob(const std::string& pattern, std::vector<std::string>* out) {
     globfree(&g);
     return Status(ErrorCode::kIo, fmt::format("{}: no such file, and no file matches it", pattern));
   }
-  std::vector<std::string> files(g.gl_pathv, g.gl_pathv + g.gl_pathc);
+  std::vector<std::string> names(g.gl_pathv, g.gl_pathv + g.gl_pathc);
   globfree(&g);
-  std::sort(files.begin(), files.end());
-  for (std::string& f : files) {
-    std::error_code ec;
-    if (fs::is_directory(f, ec)) continue;  // a glob names traces, not folders
-    out->push_back(std::move(f));
-  }
+  size_t before = out->size(), matched = names.size(),
+         files = AddListedTraces(std::move(names), out);
+  if (out->size() == before)
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("{}: no trace matches it ({} match{}, {} of them regular file{})", pattern,
+                    matched, matched == 1 ? "" : "es", files, files == 1 ? "" : "s"));
   return Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 #include "profana/job/kernel_stats.h"
 
+#include "fmt/format.h"
 #include "profana/job/step_breakdown.h"
 
 namespace profana::job {
@@ -34,18 +35,31 @@ bool IsTransfer(KernelCategory c) {
   return c >= KernelCategory::kMemcpyHtoD && c <= KernelCategory::kMemset;
 }
 
-void KernelStat::Merge(const KernelStat& o) {
+bool KernelStat::Merge(const KernelStat& o) {
+  KernelCategory merged = category;
   if (duration.count() == 0)
-    category = o.category;
+    merged = o.category;
   else if (o.duration.count() > 0 && o.category != category)
-    category = KernelCategory::kMixed;
-  duration.Merge(o.duration);
+    merged = KernelCategory::kMixed;
+  if (!duration.Merge(o.duration)) return false;
+  category = merged;
+  return true;
 }
 
-void KernelStats::Merge(const KernelStats& o) {
-  for (const auto& [k, v] : o.kernels) kernels[k].Merge(v);
-  for (const auto& [k, v] : o.by_op) by_op[k].Merge(v);
-  for (const auto& [k, v] : o.api) api[k].Merge(v);
+Status KernelStats::Merge(const KernelStats& o) {
+  auto overflow = [](const char* what, const std::string& name) {
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{} \"{}\": its count, total or sum of squares passes what 64 "
+                              "(128) bits hold once merged: the summaries' numbers cannot be right",
+                              what, name));
+  };
+  for (const auto& [k, v] : o.kernels)
+    if (!kernels[k].Merge(v)) return overflow("kernel", k);
+  for (const auto& [k, v] : o.by_op)
+    if (!by_op[k].Merge(v)) return overflow("the kernels of op", k);
+  for (const auto& [k, v] : o.api)
+    if (!api[k].Merge(v)) return overflow("call", k);
+  return Status::Ok();
 }
 
 KernelCategory KernelCategoryOf(const Trace& t, uint32_t e) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "profana/base/status.h"
 #include "profana/job/duration_stats.h"
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
@@ -33,14 +34,15 @@ bool IsTransfer(KernelCategory c);                 // memcpy or memset
 struct KernelStat {
   KernelCategory category = KernelCategory::kComputation;
   DurationStats duration;
-  void Merge(const KernelStat& o);
+  bool Merge(const KernelStat& o);  // false when the sums do not fit (DurationStats::Merge)
 };
 
 struct KernelStats {
   std::map<std::string, KernelStat> kernels;  // by kernel (or memcpy/memset) name
   std::map<std::string, KernelStat> by_op;    // by the op that launched them; "(no op)"
   std::map<std::string, DurationStats> api;   // runtime and driver calls, by name
-  void Merge(const KernelStats& o);
+  // An error naming the kernel, op or call whose sums would not fit in 64 bits.
+  Status Merge(const KernelStats& o);
 };
 
 KernelCategory KernelCategoryOf(const Trace& trace, uint32_t event);

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/passes/memory_timeline.h"
 
 namespace profana::job {
@@ -42,10 +43,17 @@ std::vector<RowOrigin> Positions(int64_t rank, size_t n) {
 
 // Adds other's rows into into's by key. A key seen earlier (by origin) in `other` takes its
 // first-event fields from there, so the result does not depend on the order of merging.
-void MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin,
-               StringPool* strings, const std::vector<passes::AverageRow>& other_rows,
-               const std::vector<RowOrigin>& other_origin, const StringPool& other_strings) {
-  if (other_rows.empty()) return;
+Status SumTooLarge(std::string_view what) {
+  return Status(ErrorCode::kMalformed,
+                fmt::format("{}: the merged sum passes the largest 64-bit integer; the "
+                            "summaries' numbers cannot be right",
+                            what));
+}
+
+Status MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin,
+                 StringPool* strings, const std::vector<passes::AverageRow>& other_rows,
+                 const std::vector<RowOrigin>& other_origin, const StringPool& other_strings) {
+  if (other_rows.empty()) return Status::Ok();
   std::map<RowKey, size_t> index;
   for (size_t i = 0; i < rows->size(); ++i) index.emplace(KeyOf((*rows)[i]), i);
   for (size_t k = 0; k < other_rows.size(); ++k) {
@@ -66,7 +74,8 @@ void MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* or
       into.input_shapes = r.input_shapes;
       into.top_level = r.top_level;
     }
-    into.Accumulate(r);
+    if (const char* field = into.Accumulate(r))
+      return SumTooLarge(fmt::format("table row \"{}\", {}", strings->Get(into.key), field));
   }
   // First-appearance order: by origin.
   std::vector<size_t> order(rows->size());
@@ -83,6 +92,46 @@ void MergeRows(std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* or
   }
   *rows = std::move(sorted_rows);
   *origin = std::move(sorted_origin);
+  return Status::Ok();
+}
+
+// Sums of magnitudes in 128 bits: while one stays within int64_t, so does every sum of any of
+// its values, whatever their signs (a report's total, a subset of rows, a relabelled stack).
+struct Magnitude {
+  __int128 sum = 0;
+  void Add(int64_t v) { sum += v < 0 ? -static_cast<__int128>(v) : v; }
+  bool Fits() const { return sum <= INT64_MAX; }
+};
+
+Status RowTotalsFit(const std::vector<passes::AverageRow>& rows) {
+  const char* kNames[] = {"count",           "cpu_total_ns", "self_cpu_ns",
+                          "cuda_total_ns",   "self_cuda_ns", "cpu_memory",
+                          "self_cpu_memory", "cuda_memory",  "self_cuda_memory"};
+  Magnitude m[std::size(kNames)];
+  for (const passes::AverageRow& r : rows) {
+    int64_t v[] = {r.count,           r.cpu_total_ns, r.self_cpu_ns,
+                   r.cuda_total_ns,   r.self_cuda_ns, r.cpu_memory,
+                   r.self_cpu_memory, r.cuda_memory,  r.self_cuda_memory};
+    for (size_t k = 0; k < std::size(kNames); ++k) m[k].Add(v[k]);
+  }
+  for (size_t k = 0; k < std::size(kNames); ++k)
+    if (!m[k].Fits()) return SumTooLarge(fmt::format("the table rows' total {}", kNames[k]));
+  return Status::Ok();
+}
+
+// The totals of one map of duration stats: counts, sums and sums of squares.
+template <typename Map, typename Stats>
+Status StatTotalsFit(const Map& map, Stats stats, const char* what) {
+  Magnitude count, sum;
+  __int128 squares = 0;
+  for (const auto& [name, v] : map) {
+    const DurationStats& d = stats(v);
+    count.Add(d.count());
+    sum.Add(d.sum());
+    if (__builtin_add_overflow(squares, d.sum_squares(), &squares) || !count.Fits() || !sum.Fits())
+      return SumTooLarge(fmt::format("the total of the {}", what));
+  }
+  return Status::Ok();
 }
 
 void SortPeaks(std::vector<MemoryPeak>* peaks) {
@@ -184,17 +233,17 @@ void SetRank(RankSummary* s, int64_t rank) {
   for (MemoryPeak& p : s->memory_peaks) p.rank = rank;
 }
 
-void Merge(RankSummary* into, const RankSummary& other) {
+Status Merge(RankSummary* into, const RankSummary& other) {
   bool first = into->sources.empty();
   into->sources.insert(into->sources.end(), other.sources.begin(), other.sources.end());
   std::stable_sort(into->sources.begin(), into->sources.end(),
                    [](const SourceInfo& a, const SourceInfo& b) {
                      return std::tie(a.rank, a.hash, a.path) < std::tie(b.rank, b.hash, b.path);
                    });
-  MergeRows(&into->rows, &into->row_origin, &into->strings, other.rows, other.row_origin,
-            other.strings);
-  MergeRows(&into->shape_rows, &into->shape_row_origin, &into->strings, other.shape_rows,
-            other.shape_row_origin, other.strings);
+  PROFANA_RETURN_IF_ERROR(MergeRows(&into->rows, &into->row_origin, &into->strings, other.rows,
+                                    other.row_origin, other.strings));
+  PROFANA_RETURN_IF_ERROR(MergeRows(&into->shape_rows, &into->shape_row_origin, &into->strings,
+                                    other.shape_rows, other.shape_row_origin, other.strings));
   if (into->sources.size() > 1) {
     // Several sources: display the exact sums (float sums would depend on the merge order).
     ShowExactSums(&into->rows);
@@ -202,14 +251,16 @@ void Merge(RankSummary* into, const RankSummary& other) {
   }
   into->has_memory_records = into->has_memory_records || other.has_memory_records;
   into->with_flops = into->with_flops || other.with_flops;
-  for (const auto& [stack, weight] : other.stacks) into->stacks[stack] += weight;
+  for (const auto& [stack, weight] : other.stacks)
+    if (!CheckedAdd(&into->stacks[stack], weight))
+      return SumTooLarge(fmt::format("the weight of stack \"{}\"", stack));
   into->steps.insert(into->steps.end(), other.steps.begin(), other.steps.end());
   std::stable_sort(into->steps.begin(), into->steps.end(),
                    [](const RankStep& a, const RankStep& b) {
                      return std::tie(a.rank, a.row.step, a.row.start_ns) <
                             std::tie(b.rank, b.row.step, b.row.start_ns);
                    });
-  into->kernels.Merge(other.kernels);
+  PROFANA_RETURN_IF_ERROR(into->kernels.Merge(other.kernels));
   MergePerRank(first, other.collectives_recorded, other.collectives, &into->collectives_recorded,
                &into->collectives);
   std::stable_sort(
@@ -219,14 +270,30 @@ void Merge(RankSummary* into, const RankSummary& other) {
                &into->memory_peaks);
   SortPeaks(&into->memory_peaks);
   into->ranks_settled = into->ranks_settled || other.ranks_settled;
+  return CheckTotalsFit(*into);
 }
 
-std::vector<RankSummary> TableParts(JobSummary job, bool by_rank, passes::SortKey sort) {
+Status CheckTotalsFit(const RankSummary& s) {
+  PROFANA_RETURN_IF_ERROR(RowTotalsFit(s.rows));
+  PROFANA_RETURN_IF_ERROR(RowTotalsFit(s.shape_rows));
+  Magnitude stacks;
+  for (const auto& [stack, weight] : s.stacks) stacks.Add(weight);
+  if (!stacks.Fits()) return SumTooLarge("the stacks' total weight");
+  auto kernel = [](const KernelStat& k) -> const DurationStats& { return k.duration; };
+  PROFANA_RETURN_IF_ERROR(StatTotalsFit(s.kernels.kernels, kernel, "kernels"));
+  PROFANA_RETURN_IF_ERROR(StatTotalsFit(s.kernels.by_op, kernel, "kernels by op"));
+  return StatTotalsFit(
+      s.kernels.api, [](const DurationStats& d) -> const DurationStats& { return d; }, "calls");
+}
+
+Result<std::vector<RankSummary>> TableParts(JobSummary job, bool by_rank, passes::SortKey sort) {
   std::vector<RankSummary> parts;
-  if (by_rank)
+  if (by_rank) {
     parts = std::move(job.ranks);
-  else
-    parts.push_back(job.Combine());
+  } else {
+    PROFANA_ASSIGN_OR_RETURN(RankSummary all, job.Combine());
+    parts.push_back(std::move(all));
+  }
   for (RankSummary& s : parts) passes::SortRows(&s.rows, sort);
   return parts;
 }
@@ -240,9 +307,14 @@ std::vector<int64_t> JobSummary::RankList() const {
   return out;
 }
 
-RankSummary JobSummary::Combine() const {
+Result<RankSummary> JobSummary::Combine() const {
   RankSummary out;
-  for (const RankSummary& r : ranks) Merge(&out, r);
+  for (const RankSummary& r : ranks)
+    if (Status st = Merge(&out, r); !st.ok())
+      return Status(
+          st.code(),
+          fmt::format("adding rank {} ({}): {}", r.rank(),
+                      r.sources.empty() ? std::string() : r.sources.front().path, st.message()));
   return out;
 }
 

@@ -125,21 +125,27 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
 
 // Adds `other` into `into`: associative and commutative (sources sorted by rank and hash, rows
 // by their origin, steps by rank and step). Once `into` holds several sources its rows' float
-// times are the exact sums / 1000.
-void Merge(RankSummary* into, const RankSummary& other);
+// times are the exact sums / 1000. Every sum is checked: an error names the row, stack or kernel
+// whose merged count or total would not fit in 64 bits (`into` is then half merged).
+Status Merge(RankSummary* into, const RankSummary& other);
+
+// What every report of a summary adds up besides its merged sums (a table's totals, the kernels'
+// total, a stack relabelled into another) fits in 64 bits: Merge checks it, and so does reading a
+// summary file. An error names the total that does not.
+Status CheckTotalsFit(const RankSummary& summary);
 
 struct JobSummary {
   // One per input, by its (lowest) rank; a merged summary file holds several ranks.
   std::vector<RankSummary> ranks;
   // The ranks of every source, ascending (a summary may hold several).
   std::vector<int64_t> RankList() const;
-  // Every rank merged; table times then show the exact sums.
-  RankSummary Combine() const;
+  // Every rank merged; table times then show the exact sums. Merge's error, naming the source.
+  Result<RankSummary> Combine() const;
 };
 
 // What a whole-job table shows: the ranks combined, or (by_rank) each rank on its own, with the
 // rows sorted by `sort`.
-std::vector<RankSummary> TableParts(JobSummary job, bool by_rank, passes::SortKey sort);
+Result<std::vector<RankSummary>> TableParts(JobSummary job, bool by_rank, passes::SortKey sort);
 
 // The (rank, step) pairs of a summary and the mean length of their ProfilerStep#N events: what
 // `diff` divides by when two jobs ran different numbers of steps.

@@ -8,8 +8,10 @@
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
+#include "profana/base/int_sum.h"
 #include "profana/base/json_string.h"
 #include "profana/job/collective_analysis.h"
+#include "profana/job/summary_checks.h"
 #include "simdjson.h"
 
 namespace profana::job {
@@ -21,19 +23,6 @@ std::string Str(std::string_view s) {
   std::string out;
   AppendJsonString(s, &out);
   return out;
-}
-
-std::string Int128Text(__int128 v) {
-  if (v == 0) return "0";
-  bool negative = v < 0;
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
-  std::string digits;
-  while (u) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  if (negative) digits.push_back('-');
-  return std::string(digits.rbegin(), digits.rend());
 }
 
 void WriteStats(const DurationStats& d, std::string* out) {
@@ -272,7 +261,9 @@ DurationStats ReadStats(Reader& r, element e, const std::string& where) {
     if (r.ok())
       for (element v : a) {
         auto [k, n] = r.Pair(v, where + ".exact");
-        exact[k] += n;
+        if (r.ok() && !exact.empty() && k <= exact.rbegin()->first)
+          r.Fail(where + ".exact", "durations are listed once each, in increasing order");
+        exact[k] = n;
       }
   } else {
     array a = r.Array(o, "sketch", where);
@@ -281,7 +272,9 @@ DurationStats ReadStats(Reader& r, element e, const std::string& where) {
         auto [k, n] = r.Pair(v, where + ".sketch");
         if (k < std::numeric_limits<int32_t>::min() || k > std::numeric_limits<int32_t>::max())
           r.Fail(where + ".sketch", "bucket out of range");
-        sketch[static_cast<int32_t>(k)] += n;
+        if (r.ok() && !sketch.empty() && k <= sketch.rbegin()->first)
+          r.Fail(where + ".sketch", "buckets are listed once each, in increasing order");
+        sketch[static_cast<int32_t>(k)] = n;
       }
   }
   if (r.ok() && !DurationStats::Restore(count, sum, squares, min, max, std::move(exact),
@@ -708,10 +701,15 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
         r.Fail(fmt::format("stacks[{}]", i), "expected [string, integer]");
         break;
       }
-      s.stacks[std::string(stack)] += weight;
+      if (!s.stacks.empty() && stack <= s.stacks.rbegin()->first) {
+        r.Fail(fmt::format("stacks[{}]", i), "stacks are listed once each, in order");
+        break;
+      }
+      s.stacks.emplace_hint(s.stacks.end(), std::string(stack), weight);
       ++i;
     }
   if (!r.ok()) return bad(error);
+  if (Status st = CheckSummary(s); !st.ok()) return bad(st.message());
   return s;
 }
 

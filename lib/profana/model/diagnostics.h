@@ -29,7 +29,8 @@ namespace profana {
   X(kKernelWithoutLaunch, kInfo, "device activity whose launch could not be found")               \
   X(kExternalIdMismatch, kInfo, "kernel launch's enclosing op disagrees with External id")        \
   X(kUnknownLaunchCallback, kInfo, "device activity correlated with a call that is not a launch") \
-  X(kInvalidString, kWarning, "string with a lone UTF-16 surrogate escape (kept with U+FFFD)")    \
+  X(kInvalidString, kWarning,                                                                     \
+    "text that is not UTF-8, or a lone UTF-16 surrogate escape (kept as U+FFFD)")                 \
   X(kMismatchedEnd, kWarning, "E event whose name differs from the B it closes (closed anyway)")  \
   X(kWalNotRead, kWarning, "a SQLite database's write-ahead log (FILE-wal) holds changes not read")
 
@@ -62,6 +63,8 @@ class Diagnostics {
   static constexpr size_t kMaxSamplesPerKind = 5;
 
   void Add(DiagnosticKind kind, uint64_t byte_offset, int64_t event_index, std::string detail);
+  // Counts `n` more of `kind` without a sample (their first few were added with Add).
+  void AddUnsampled(DiagnosticKind kind, uint64_t n) { counts_[static_cast<size_t>(kind)] += n; }
   uint64_t count(DiagnosticKind kind) const { return counts_[static_cast<size_t>(kind)]; }
   uint64_t CountAtLeast(Severity severity) const;
   const std::vector<DiagnosticSample>& samples() const { return samples_; }

@@ -1,6 +1,7 @@
 #include "profana/passes/budget.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
@@ -196,8 +197,13 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
         return Bad(index, at, "\"per_step\" must be true or false");
       r.per_step = flag;
     } else if (key_copy == "max" || key_copy == "min") {
-      if (type != od::json_type::number || v.get_double().get(number))
+      if (type != od::json_type::number)
         return Bad(index, at, fmt::format("\"{}\" must be a number", key_copy));
+      if (v.get_double().get(number) || !std::isfinite(number))
+        return Bad(index, at,
+                   fmt::format("\"{}\" is a number out of range (a limit is at most about "
+                               "1.8e308)",
+                               key_copy));
       (key_copy == "max" ? r.max : r.min) = number;
     } else {
       return Bad(

@@ -39,6 +39,11 @@ bool NoneOk(const std::vector<uint8_t>& ok) {
 
 }  // namespace
 
+bool SelectsNoTrack(const TraceFilter& f, const std::vector<uint8_t>& thread_ok,
+                    const std::vector<uint8_t>& stream_ok) {
+  return (!f.threads.empty() && NoneOk(thread_ok)) || (!f.streams.empty() && NoneOk(stream_ok));
+}
+
 std::string EmptySelectionMessage(const TraceFilter& f, const Trace& t,
                                   const std::vector<uint8_t>& thread_ok,
                                   const std::vector<uint8_t>& stream_ok, bool name_matched) {

@@ -19,4 +19,9 @@ std::string EmptySelectionMessage(const TraceFilter& filter, const Trace& trace,
                                   const std::vector<uint8_t>& thread_ok,
                                   const std::vector<uint8_t>& stream_ok, bool name_matched);
 
+// True when --thread or --stream names none of the trace's tracks: the selection keeps nothing it
+// asked for, even where device activity without a launch (kept whatever --thread says) remains.
+bool SelectsNoTrack(const TraceFilter& filter, const std::vector<uint8_t>& thread_ok,
+                    const std::vector<uint8_t>& stream_ok);
+
 }  // namespace profana::passes

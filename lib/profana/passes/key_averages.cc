@@ -161,21 +161,28 @@ AverageRow TotalAverage(const std::vector<AverageRow>& rows) {
   return total;
 }
 
-void AverageRow::Accumulate(const AverageRow& o) {
-  count += o.count;
+const char* AverageRow::Accumulate(const AverageRow& o) {
   cpu_total_us += o.cpu_total_us;
   self_cpu_us += o.self_cpu_us;
   cuda_total_us += o.cuda_total_us;
   self_cuda_us += o.self_cuda_us;
-  cpu_total_ns = WrapAdd(cpu_total_ns, o.cpu_total_ns);
-  self_cpu_ns = WrapAdd(self_cpu_ns, o.self_cpu_ns);
-  cuda_total_ns = WrapAdd(cuda_total_ns, o.cuda_total_ns);
-  self_cuda_ns = WrapAdd(self_cuda_ns, o.self_cuda_ns);
-  cpu_memory = WrapAdd(cpu_memory, o.cpu_memory);
-  self_cpu_memory = WrapAdd(self_cpu_memory, o.self_cpu_memory);
-  cuda_memory = WrapAdd(cuda_memory, o.cuda_memory);
-  self_cuda_memory = WrapAdd(self_cuda_memory, o.self_cuda_memory);
-  flops = SaturatingAdd(flops, o.flops);
+  std::pair<int64_t*, int64_t> sums[] = {{&count, o.count},
+                                         {&cpu_total_ns, o.cpu_total_ns},
+                                         {&self_cpu_ns, o.self_cpu_ns},
+                                         {&cuda_total_ns, o.cuda_total_ns},
+                                         {&self_cuda_ns, o.self_cuda_ns},
+                                         {&cpu_memory, o.cpu_memory},
+                                         {&self_cpu_memory, o.self_cpu_memory},
+                                         {&cuda_memory, o.cuda_memory},
+                                         {&self_cuda_memory, o.self_cuda_memory}};
+  static constexpr const char* kNames[] = {"count",           "cpu_total_ns", "self_cpu_ns",
+                                           "cuda_total_ns",   "self_cuda_ns", "cpu_memory",
+                                           "self_cpu_memory", "cuda_memory",  "self_cuda_memory"};
+  flops = SaturatingAdd(flops, o.flops);  // FLOPs saturate: an estimate, not a sum of times
+  const char* overflow = nullptr;
+  for (size_t k = 0; k < std::size(sums); ++k)
+    if (!CheckedAdd(sums[k].first, sums[k].second) && !overflow) overflow = kNames[k];
+  return overflow;
 }
 
 }  // namespace profana::passes

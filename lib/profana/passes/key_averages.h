@@ -44,8 +44,10 @@ struct AverageRow {
   // recorded with_flops.
   uint64_t flops = 0;
 
-  // FunctionEventAvg.add: sums every total (the first event's fields stay).
-  void Accumulate(const AverageRow& other);
+  // FunctionEventAvg.add: sums every total (the first event's fields stay). Returns the name of
+  // a field whose exact sum does not fit in 64 bits ("count", "self_cpu_ns", ...), or null. The
+  // rows of one trace always fit (model/trace_sums.h); merged ranks may not.
+  const char* Accumulate(const AverageRow& other);
   // Whether the row's self device time counts in _build_table's "Self CUDA time total": device
   // rows other than GPU user annotations, and legacy rows (PyTorch 2.x's
   // sum_self_device_time_total).

@@ -232,6 +232,9 @@ Status FilterTrace(const TraceFilter& f, Trace* trace, const LaunchIndex* index)
   const std::optional<std::vector<Interval>>& time = *selection;
   std::vector<uint8_t> thread_ok = ThreadSelection(f, t);
   std::vector<uint8_t> stream_ok = StreamSelection(f, t);
+  if (SelectsNoTrack(f, thread_ok, stream_ok))
+    return Status(ErrorCode::kInvalidArgument,
+                  EmptySelectionMessage(f, t, thread_ok, stream_ok, true));
 
   // Host events, one sweep per thread: an event inherits its enclosing event's name verdicts.
   enum : uint8_t { kTimeOk = 1, kThreadOk = 2, kNameOk = 4, kExcluded = 8 };

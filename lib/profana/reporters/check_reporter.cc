@@ -5,6 +5,7 @@
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -105,7 +106,7 @@ std::string FormatValidationText(const std::string& file,
                        c.count, c.description);
     if (c.first_event)
       out += fmt::format("; first: \"{}\" at event #{}",
-                         Shorten(t.str(t.events.trace_name[c.first_event->value])),
+                         Shorten(Printable(t.str(t.events.trace_name[c.first_event->value]))),
                          c.first_event->value);
     out += "\n";
   }

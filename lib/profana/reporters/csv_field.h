@@ -1,7 +1,7 @@
 // One CSV field, quoted (RFC 4180) only when it holds a comma, a quote or a line break. A text
 // field a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
 // return) gets a leading ' (OWASP's advice on CSV injection); numbers, negative ones included,
-// stay numbers.
+// and a lone - stay as they are.
 #pragma once
 
 #include <string>
@@ -28,8 +28,9 @@ inline bool IsCsvNumber(std::string_view s) {
 }
 
 inline std::string CsvField(std::string_view s) {
+  // A lone "-" (the reports' "no value") is no formula.
   bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos &&
-                 !IsCsvNumber(s);
+                 s != "-" && !IsCsvNumber(s);
   if (!formula && s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
   std::string out = formula ? "'" : "";
   if (s.find_first_of(",\"\n\r") == std::string_view::npos) return out.append(s);

@@ -8,6 +8,7 @@
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 #include "profana/reporters/terminal_text.h"
@@ -49,20 +50,6 @@ std::string Label(const DiffRow& r, const DiffReportOptions& o) {
   if (!r.input_shapes.empty()) s += " " + r.input_shapes;
   if (!r.stack.empty()) s += " @ " + r.stack.front();
   return Printable(s);
-}
-
-// A markdown code span nothing in `s` can end: its fence is one backtick longer than the longest
-// run of backticks inside, with a space inside the fence when `s` starts or ends with one.
-std::string CodeSpan(std::string_view s) {
-  std::string text = Printable(s);
-  size_t longest = 0, run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  std::string fence(longest + 1, '`');
-  const char* pad = !text.empty() && (text.front() == '`' || text.back() == '`') ? " " : "";
-  return fence + pad + text + pad + fence;
 }
 
 // The widest name a format shows: --max-name-width, else the format's own width; SIZE_MAX under
@@ -164,7 +151,7 @@ std::string Names(const TraceDiff& d, const DiffReportOptions& o, bool added, co
     if (!(added ? (r.in_new && !r.in_base) : (r.in_base && !r.in_new))) continue;
     if (n++ == kListed) break;
     std::string label = TruncateName(Label(r, o), width);
-    out += fmt::format("{}{}", n > 1 ? sep : "", code ? CodeSpan(label) : label);
+    out += fmt::format("{}{}", n > 1 ? sep : "", code ? MarkdownCode(label) : label);
   }
   if (total > kListed) out += fmt::format("{}and {} more", sep, total - kListed);
   return out;
@@ -259,14 +246,9 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
 }
 
 std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
-  auto cell = [](std::string s) {
-    std::string out;
-    for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
-  };
   std::string out = fmt::format("### profana diff{}\n\nBASE {}, NEW {}: {}.\n\n",
                                 o.rank ? fmt::format(", rank {}", *o.rank) : std::string(),
-                                CodeSpan(o.base_name), CodeSpan(o.new_name), Scope(d));
+                                MarkdownCode(o.base_name), MarkdownCode(o.new_name), Scope(d));
   out += "| | BASE | NEW | Change |\n|---|---:|---:|---:|\n";
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("| {} | {} | {} | {} |\n", l.label, SummaryValue(l.base, l.is_count),
@@ -282,17 +264,18 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& r = d.rows[i];
     out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
-                       cell(CodeSpan(TruncateName(Label(r, o), NameWidth(o, 100)))), Device(r),
-                       Count(r.base.count), Count(r.next.count), FormatTime(r.base.self_cpu_us),
-                       FormatTime(r.next.self_cpu_us), FormatTime(r.base.self_device_us),
-                       FormatTime(r.next.self_device_us), Change(r.change, d.sort), Relative(r));
+                       MarkdownCell(MarkdownCode(TruncateName(Label(r, o), NameWidth(o, 100)))),
+                       Device(r), Count(r.base.count), Count(r.next.count),
+                       FormatTime(r.base.self_cpu_us), FormatTime(r.next.self_cpu_us),
+                       FormatTime(r.base.self_device_us), FormatTime(r.next.self_device_us),
+                       Change(r.change, d.sort), Relative(r));
   }
   if (d.added)
     out += fmt::format("\n**Added** ({}): {}\n", d.added,
-                       cell(Names(d, o, true, ", ", true, NameWidth(o, kNameWidth))));
+                       MarkdownCell(Names(d, o, true, ", ", true, NameWidth(o, kNameWidth))));
   if (d.removed)
     out += fmt::format("\n**Removed** ({}): {}\n", d.removed,
-                       cell(Names(d, o, false, ", ", true, NameWidth(o, kNameWidth))));
+                       MarkdownCell(Names(d, o, false, ", ", true, NameWidth(o, kNameWidth))));
   return out;
 }
 

@@ -7,8 +7,8 @@
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
 #include "profana/reporters/assets.h"
+#include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -50,30 +50,6 @@ void Add(Node* root, const std::string& stack, int64_t weight, bool base) {
   }
   int64_t& sum = base ? n->base_self : n->self;
   sum = SatAdd(sum, weight);
-}
-
-// Text for an attribute or element; control characters (not allowed in XML) shown visibly.
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : Printable(s)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
 }
 
 // Warm colours, stable per name (flamegraph.pl's "hot" palette, hashed instead of random).
@@ -125,7 +101,7 @@ void Emit(const Node& n, int depth, double x, double scale, int64_t root_total, 
         "{:.2f}%{})</title>"
         "<rect x=\"{:.3f}\" y=\"0\" width=\"{:.3f}\" height=\"{}\" fill=\"{}\" rx=\"2\"/><text "
         "x=\"0\" y=\"0\"></text></g>\n",
-        depth, x, width, Escape(n.name), Time(n.total), 100.0 * n.total / root_total, change, x,
+        depth, x, width, MarkupText(n.name), Time(n.total), 100.0 * n.total / root_total, change, x,
         width, kFrameHeight - 1, out->diff ? DiffColour(n.base_total, n.total) : Colour(n.name));
   }
   double child_x = x;
@@ -175,7 +151,7 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
       "<text id=\"matched\" x=\"{sx}\" y=\"{dy}\"></text>\n"
       "<text id=\"details\" x=\"{pad}\" y=\"{dy}\"></text>\n",
       fmt::arg("w", kWidth), fmt::arg("h", height), fmt::arg("n", layout.count),
-      fmt::arg("cx", kWidth / 2), fmt::arg("title", Escape(title)), fmt::arg("pad", kPad),
+      fmt::arg("cx", kWidth / 2), fmt::arg("title", MarkupText(title)), fmt::arg("pad", kPad),
       fmt::arg("sx", kWidth - 120), fmt::arg("dy", height - 6));
   if (layout.diff) {
     std::string gone = layout.only_base == 0
@@ -185,7 +161,7 @@ std::string FormatFlamegraphSvg(const std::map<std::string, int64_t>& merged,
     out += fmt::format(
         "<text id=\"note\" x=\"{}\" y=\"42\" text-anchor=\"middle\">Widths: new run. Red grew, "
         "blue shrank (darker: larger relative change).{}</text>\n",
-        kWidth / 2, Escape(gone));
+        kWidth / 2, MarkupText(gone));
   }
   out += layout.frames;
   // Zoom on click, reset on Escape or the "Reset zoom" button, search by regular expression,

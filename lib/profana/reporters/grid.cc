@@ -6,14 +6,24 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/csv_field.h"
+#include "profana/reporters/markup_text.h"
 #include "profana/reporters/table_reporter.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 
 std::string Grid::Text() const {
+  // Cells as terminal text shows them (a name's newline cannot start a row of its own), measured
+  // as shown.
+  std::vector<std::vector<std::string>> shown;
+  shown.reserve(rows.size());
+  for (const auto& row : rows) {
+    shown.emplace_back();
+    for (const std::string& cell : row) shown.back().push_back(Printable(cell));
+  }
   std::vector<size_t> width(headers.size(), 0);
   for (size_t c = 0; c < headers.size(); ++c) width[c] = CodePointLength(headers[c]);
-  for (const auto& row : rows)
+  for (const auto& row : shown)
     for (size_t c = 0; c < row.size() && c < width.size(); ++c)
       width[c] = std::max(width[c], CodePointLength(row[c]));
   auto line = [&](const std::vector<std::string>& cells, std::string* out) {
@@ -36,28 +46,20 @@ std::string Grid::Text() const {
   std::vector<std::string> rule;
   for (size_t w : width) rule.emplace_back(w, '-');
   line(rule, &out);
-  for (const auto& row : rows) line(row, &out);
+  for (const auto& row : shown) line(row, &out);
   return out;
 }
 
 std::string Grid::Markdown() const {
-  auto cell = [](const std::string& s) {
-    std::string out;
-    for (char c : s) {
-      if (c == '|') out += '\\';
-      out += c;
-    }
-    return out;
-  };
   std::string out = "|";
-  for (const std::string& h : headers) out += " " + cell(h) + " |";
+  for (const std::string& h : headers) out += " " + MarkdownCell(h) + " |";
   out += "\n|";
   for (size_t c = 0; c < headers.size(); ++c)
     out += c < left.size() && left[c] ? " :--- |" : " ---: |";
   out += "\n";
   for (const auto& row : rows) {
     out += "|";
-    for (const std::string& v : row) out += " " + cell(v) + " |";
+    for (const std::string& v : row) out += " " + MarkdownCell(v) + " |";
     out += "\n";
   }
   return out;

@@ -14,8 +14,10 @@ struct Grid {
   std::vector<std::vector<std::string>> rows;
 
   void AddRow(std::vector<std::string> row) { rows.push_back(std::move(row)); }
+  // Cells are text as given (names with any bytes); each format escapes them by its own rule
+  // (terminal_text.h, markup_text.h, csv_field.h).
   std::string Text() const;      // two spaces between columns, a dashed rule under the headers
-  std::string Markdown() const;  // | a | b |, with | in cells escaped
+  std::string Markdown() const;  // | a | b |
   std::string Csv() const;       // the header line, then the rows
 };
 

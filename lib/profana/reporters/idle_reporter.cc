@@ -9,6 +9,7 @@
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -38,7 +39,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
   for (const passes::IdleTrack& tr : b.tracks) {
     out += fmt::format(
         "  {:>6}  {:<12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>8}  {:>12}  {:>12}  {:>12}\n",
-        tr.device, StreamName(t, tr.stream), tr.kernels, FormatTime(Us(tr.window_ns)),
+        tr.device, Printable(StreamName(t, tr.stream)), tr.kernels, FormatTime(Us(tr.window_ns)),
         FormatTime(Us(tr.busy_ns)), FormatTime(Us(tr.idle_ns())),
         Percent(tr.idle_ns(), tr.window_ns), FormatTime(Us(tr.gap_ns[0])),
         FormatTime(Us(tr.gap_ns[1])), FormatTime(Us(tr.gap_ns[2])));
@@ -53,7 +54,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
   size_t width = o.max_name_width && !o.no_truncate
                      ? static_cast<size_t>(std::max(*o.max_name_width, 1))
                      : SIZE_MAX;
-  auto name = [&](std::string_view s) { return TruncateName(std::string(s), width); };
+  auto name = [&](std::string_view s) { return TruncateName(Printable(s), width); };
   for (const passes::Gap& g : b.longest) {
     std::string_view next = t.str(t.events.name[g.next_activity.value]);
     std::string op = g.running_op ? name(t.str(e.name[g.running_op->value]))
@@ -64,7 +65,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
     out +=
         fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
                     FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
-                    g.device, StreamName(t, g.stream), passes::GapKindName(g.kind),
+                    g.device, Printable(StreamName(t, g.stream)), passes::GapKindName(g.kind),
                     name(o.full_names ? std::string(next) : job::ShortKernelName(next)), op);
   }
   return out;

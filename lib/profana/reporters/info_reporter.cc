@@ -35,12 +35,13 @@ std::string FormatGraphLaunches(const Trace& t, const passes::FunctionEventList&
     std::string what =
         r.activities == 0
             ? "no device activity in the trace"
-            : fmt::format("{} activities on {} from {:.3f} ms, {:.3f} ms busy, {}", r.activities,
-                          StreamName(t, r.stream), (r.first_ns - fe.origin_ns) / 1e6,
-                          r.busy_ns / 1e6,
-                          r.op ? fmt::format("credited to {}", t.str(fe.name[r.op->value]))
-                               : std::string("credited to no op (no op around the launch)"));
-    out += fmt::format("  {} at {:.3f} ms: {}\n", t.str(t.events.name[r.launch.value]),
+            : fmt::format(
+                  "{} activities on {} from {:.3f} ms, {:.3f} ms busy, {}", r.activities,
+                  Printable(StreamName(t, r.stream)), (r.first_ns - fe.origin_ns) / 1e6,
+                  r.busy_ns / 1e6,
+                  r.op ? fmt::format("credited to {}", Printable(t.str(fe.name[r.op->value])))
+                       : std::string("credited to no op (no op around the launch)"));
+    out += fmt::format("  {} at {:.3f} ms: {}\n", Printable(t.str(t.events.name[r.launch.value])),
                        (t.events.start_ns[r.launch.value] - fe.origin_ns) / 1e6, what);
   }
   if (g.replays.size() > kGraphLinesShown)
@@ -160,12 +161,12 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
     for (const std::string& d : m.devices) ++devices[d.empty() ? "(unnamed)" : d];
     std::string list;
     for (const auto& [d, n] : devices)
-      list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", d, n);
+      list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", Printable(d), n);
     out += fmt::format("devices:         {}\n", list);
   }
   if (m.rank >= 0)
     out += fmt::format("rank:            {} of {}{}\n", m.rank, m.world_size,
-                       m.backend.empty() ? "" : fmt::format(" ({})", m.backend));
+                       m.backend.empty() ? "" : fmt::format(" ({})", Printable(m.backend)));
   if (t.diagnostics.empty()) {
     out += "diagnostics:     none\n";
     return out;
@@ -179,7 +180,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
     for (const DiagnosticSample& d : t.diagnostics.samples()) {
       if (d.kind != kind) continue;
       std::string where = DiagnosticWhere(d);
-      out += fmt::format("    {}{}{}\n", where, where.empty() ? "" : ": ", d.detail);
+      out += fmt::format("    {}{}{}\n", where, where.empty() ? "" : ": ", Printable(d.detail));
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 
@@ -59,7 +60,7 @@ std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> pa
       c.input = s.sources.front().path;
       c.ranks.clear();
       c.rank = s.rank();
-      title = fmt::format("{}rank {}: {}", i ? "\n" : "", c.rank, c.input);
+      title = fmt::format("{}rank {}: {}", i ? "\n" : "", c.rank, Printable(c.input));
     } else {
       title = fmt::format("{} rank{} ({}), summed", c.ranks.size(), c.ranks.size() == 1 ? "" : "s",
                           job::FormatRankList(c.ranks));

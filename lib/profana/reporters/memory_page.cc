@@ -8,7 +8,7 @@
 #include "profana/reporters/assets.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/reporters/markup_text.h"
 
 namespace profana::report {
 namespace {
@@ -17,30 +17,6 @@ constexpr double kWidth = 1200, kHeight = 720;
 constexpr double kLeft = 90, kRight = 40, kTop = 130, kBottom = 70;
 constexpr double kPlotWidth = kWidth - kLeft - kRight, kPlotHeight = kHeight - kTop - kBottom;
 constexpr size_t kMaxColumns = 2400;  // more rows than pixels: keep each column's highest row
-
-// Text for HTML; control characters shown visibly.
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : Printable(s)) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // A "nice" step (1, 2 or 5 times a power of ten) giving about `ticks` intervals over span.
 double NiceStep(double span, int ticks) {
@@ -157,7 +133,7 @@ std::string Areas(const Plot& p) {
     svg += fmt::format(
         "<path class=\"area\" d=\"{}{} Z\" fill=\"{}\" "
         "fill-opacity=\"0.7\"><title>{}</title></path>\n",
-        upper, lower, Escape(m.series[c].colour), Escape(m.series[c].name));
+        upper, lower, MarkupText(m.series[c].colour), MarkupText(m.series[c].name));
   }
   return svg;
 }
@@ -222,7 +198,7 @@ std::string PeakMarker(const Plot& p) {
       Num(px), Num(py), kTop + kPlotHeight, Num(px + (right ? 10 : -10)),
       Num(std::max(kTop + 14, py - 8)), right ? "start" : "end", FormatBytes(m.peak_bytes),
       m.timed ? "" : "entry ", TimeText(v, p.unit, decimals), label.empty() ? "" : ": ",
-      Escape(label));
+      MarkupText(label));
 }
 
 // Event markers (out-of-memory errors): a dotted line each, named on hover.
@@ -233,7 +209,7 @@ std::string Markers(const Plot& p) {
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"marker\"><title>{3}</title>"
         "</line>\n",
-        Num(x), kTop, kTop + kPlotHeight, Escape(mk.label));
+        Num(x), kTop, kTop + kPlotHeight, MarkupText(mk.label));
   }
   return out;
 }
@@ -248,7 +224,7 @@ std::string Legend(const Plot& p) {
     legend += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" fill-opacity=\"0.7\" "
         "class=\"swatch\"/><text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>\n",
-        Num(lx), kTop - 24, Escape(s.colour), Num(lx + 19), kTop - 13, Escape(s.name));
+        Num(lx), kTop - 24, MarkupText(s.colour), Num(lx + 19), kTop - 13, MarkupText(s.name));
     lx += 34 + s.name.size() * 8.0;  // 13px text is about 8px a character
   }
   return legend;
@@ -257,14 +233,14 @@ std::string Legend(const Plot& p) {
 std::string TitleLines(const std::string& title, const MemoryPlot& m) {
   std::string out =
       fmt::format("<text x=\"{}\" y=\"30\" class=\"title\" text-anchor=\"middle\">{} ({})</text>",
-                  kWidth / 2, Escape(title), Escape(m.name));
+                  kWidth / 2, MarkupText(title), MarkupText(m.name));
   for (size_t i = 0; i < m.headers.size() && i < 2; ++i)
     out +=
         fmt::format("<text x=\"{}\" y=\"{}\" class=\"subtitle\" text-anchor=\"middle\">{}</text>",
-                    kWidth / 2, 56 + 22 * i, Escape(m.headers[i]));
+                    kWidth / 2, 56 + 22 * i, MarkupText(m.headers[i]));
   if (!m.note.empty())
     out += fmt::format("<text x=\"{}\" y=\"98\" class=\"note\" text-anchor=\"middle\">{}</text>",
-                       kWidth / 2, Escape(m.note));
+                       kWidth / 2, MarkupText(m.note));
   return out + "\n";
 }
 
@@ -296,7 +272,7 @@ std::string HoverData(const Plot& p) {
 // and zoom.
 std::string PlotBlock(const std::string& title, const MemoryPlot& m, bool shown) {
   Plot plot = MakePlot(m);
-  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", Escape(m.name),
+  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", MarkupText(m.name),
                                  shown ? "" : " style=\"display:none\"");
   page += fmt::format(
       "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
@@ -324,8 +300,8 @@ std::string PlotBlock(const std::string& title, const MemoryPlot& m, bool shown)
 std::string FormatMemoryPage(const std::string& title, const std::vector<MemoryPlot>& plots) {
   std::string page =
       "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\" /><title>Memory Timeline: ";
-  page += Escape(title);
-  if (!plots.empty()) page += " (" + Escape(plots.front().name) + ")";
+  page += MarkupText(title);
+  if (!plots.empty()) page += " (" + MarkupText(plots.front().name) + ")";
   page += "</title>\n<style>\n";
   page += assets::kMemoryTimelineCss;
   page += "</style>\n<script>\n";
@@ -334,7 +310,7 @@ std::string FormatMemoryPage(const std::string& title, const std::vector<MemoryP
   if (plots.size() > 1) {
     // Several plots: a selector shows one at a time.
     page += "<div class=\"picker\"><label>Device <select id=\"device\">";
-    for (const MemoryPlot& m : plots) page += fmt::format("<option>{}</option>", Escape(m.name));
+    for (const MemoryPlot& m : plots) page += fmt::format("<option>{}</option>", MarkupText(m.name));
     page += "</select></label></div>\n";
   }
   for (size_t i = 0; i < plots.size(); ++i) page += PlotBlock(title, plots[i], i == 0);

@@ -31,7 +31,7 @@ std::string Thousands(int64_t v) {
 std::string GroupName(const Trace& trace, const MemoryOpGroup& g) {
   if (g.kind == MemoryOpGroup::kBeforeTrace) return "<allocated before the trace>";
   if (g.kind == MemoryOpGroup::kNoOp) return "[memory] (inside no op)";
-  return std::string(trace.str(g.name));
+  return Printable(trace.str(g.name));
 }
 
 void GroupTable(const Trace& trace, const std::vector<MemoryOpGroup>& groups, int top,
@@ -124,7 +124,7 @@ void CategoryTable(const passes::MemoryDeviceReport& r, const passes::MemoryBefo
 std::string Stack(const Trace& trace, const passes::FunctionEventList& ev, FnEventId op) {
   std::string out;
   for (StringId f : trace.StackFrames(ev.stack[op.value]))
-    out += fmt::format("      {}\n", trace.str(f));
+    out += fmt::format("      {}\n", Printable(trace.str(f)));
   return out;
 }
 
@@ -180,11 +180,12 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
     if (r.peak_op) {
       const ThreadInfo& th = trace.threads[ev.thread[r.peak_op->value].value];
       out += fmt::format(
-          "  op at the peak     {} (thread {})\n", trace.str(ev.name[r.peak_op->value]),
-          th.tid_text.value ? std::string(trace.str(th.tid_text)) : std::to_string(th.tid));
+          "  op at the peak     {} (thread {})\n", Printable(trace.str(ev.name[r.peak_op->value])),
+          th.tid_text.value ? Printable(trace.str(th.tid_text)) : std::to_string(th.tid));
       std::string path;
       for (FnEventId o : r.peak_op_path)
-        path += fmt::format("{}{}", path.empty() ? "" : " > ", trace.str(ev.name[o.value]));
+        path +=
+            fmt::format("{}{}", path.empty() ? "" : " > ", Printable(trace.str(ev.name[o.value])));
       out += fmt::format("    ops: {}\n", path);
       std::string stack = Stack(trace, ev, *r.peak_op);
       if (!stack.empty()) out += "    stack (innermost first):\n" + stack;
@@ -204,7 +205,7 @@ std::string FormatMemoryText(const Trace& trace, const passes::FunctionEventList
       out += fmt::format(
           "    {:>12}  {:>7}  {:>12}  {}\n", FormatBytes(ops[i].self_alloc_bytes),
           ops[i].self_alloc_count, FormatBytes(ops[i].self_freed_bytes),
-          ops[i].name.value ? std::string(trace.str(ops[i].name)) : "[memory] (inside no op)");
+          ops[i].name.value ? Printable(trace.str(ops[i].name)) : "[memory] (inside no op)");
     if (s.without_addr > 0)
       out += fmt::format(
           "  {} of {} records have no Addr: blocks cannot be paired, so leaks and pre-existing "

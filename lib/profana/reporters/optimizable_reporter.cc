@@ -2,6 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/json_writer.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 
@@ -17,8 +18,8 @@ std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventLis
     if (k) out += "\n";
     out += fmt::format(
         "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
-        rule, t.str(e.trace_name[ev.event.value]), o.source_locations[k], ev.idle_fraction * 100,
-        rule);
+        rule, Printable(t.str(e.trace_name[ev.event.value])), Printable(o.source_locations[k]),
+        ev.idle_fraction * 100, rule);
   }
   return out + "\n";
 }

@@ -4,6 +4,7 @@
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -39,7 +40,7 @@ std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
                      "mean", "time at max", "blocked");
   for (const passes::StreamQueue& q : streams)
     out += fmt::format("  {:>6}  {:<12}  {:>8}  {:>8.2f}  {:>12}  {:>12}\n", q.device,
-                       StreamName(t, q.stream), q.max_length, q.mean_length,
+                       Printable(StreamName(t, q.stream)), q.max_length, q.mean_length,
                        FormatTime(Us(q.time_at_max_ns)), FormatTime(Us(q.blocked_ns)));
   if (limit != passes::kCudaLaunchQueueLimit)
     out += fmt::format("  blocked: time with {} or more operations outstanding\n", limit);

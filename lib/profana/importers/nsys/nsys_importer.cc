@@ -442,7 +442,7 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadSyncs());
   PROFANA_RETURN_IF_ERROR(ReadGraphTraces());
   PROFANA_RETURN_IF_ERROR(NameThreads());
-  db_.NoteWal(&b_.diagnostics());
+  db_.NoteProblems(&b_.diagnostics());
   return std::move(b_).Finish();
 }
 

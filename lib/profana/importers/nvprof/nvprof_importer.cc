@@ -312,7 +312,7 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadMemcpys());
   PROFANA_RETURN_IF_ERROR(ReadMemsets());
   CheckLaunches();
-  db_.NoteWal(&b_.diagnostics());
+  db_.NoteProblems(&b_.diagnostics());
   // PyTorch reads nvprof profiles legacy-style: the markers are the events, and each carries the
   // kernels launched inside it (no runtime or kernel rows of their own). A profile without markers
   // (not made with emit_nvtx) would then show nothing: its calls and kernels are listed instead.

@@ -317,7 +317,7 @@ Result<Trace> Importer::Run() {
                               file_));
   int64_t family = 0;
   for (const auto& [suffix, f] : families) PROFANA_RETURN_IF_ERROR(ReadFamily(f, family++));
-  db_.NoteWal(&b_.diagnostics());
+  db_.NoteProblems(&b_.diagnostics());
   return std::move(b_).Finish();
 }
 

@@ -53,6 +53,37 @@ error_code Elements(od::value v, F&& f) {
   return SUCCESS;
 }
 
+// Every value of `v` is JSON (RFC 8259). On-Demand skips what the walk does not read without
+// looking at its scalars, so a literal outside JSON's grammar (NaN, Infinity, 0x10) would pass
+// unseen there: the document is checked whole first. Nesting is bounded by the parser's depth.
+error_code CheckJson(od::value v) {
+  od::json_type type;
+  PROFANA_JSON_TRY(v.type().get(type));
+  switch (type) {
+    case od::json_type::object:
+      return Fields(v, [](std::string_view, od::value field) { return CheckJson(field); });
+    case od::json_type::array:
+      return Elements(v, [](od::value element) { return CheckJson(element); });
+    case od::json_type::number: {
+      od::number n;
+      return v.get_number().get(n);
+    }
+    case od::json_type::string: {
+      std::string_view text;
+      return v.get_string().get(text);
+    }
+    case od::json_type::boolean: {
+      bool b;
+      return v.get_bool().get(b);
+    }
+    default: {
+      bool null = false;
+      PROFANA_JSON_TRY(v.is_null().get(null));
+      return null ? SUCCESS : simdjson::INCORRECT_TYPE;
+    }
+  }
+}
+
 // An integer that fits in int64 (timestamps and handles are unsigned in the SDK).
 error_code Int(od::value v, int64_t* out) {
   uint64_t u = 0;
@@ -283,6 +314,10 @@ void Importer::AddRecord(std::string_view section, const Record& r, size_t entry
   int64_t correlation = r.correlation < 0 ? kNoId
                                           : static_cast<int64_t>(entry_index) << 48 |
                                                 (r.correlation & ((int64_t{1} << 48) - 1));
+  if (r.end < r.start)
+    b_.diagnostics().Add(DiagnosticKind::kNegativeDuration, UINT64_MAX, -1,
+                         fmt::format("{}: ends {} ns before it starts; kept with duration 0", where,
+                                     r.start - r.end));
   TraceBuilder::Event e;
   e.start_ns = r.start;
   e.end_ns = std::max(r.end, r.start);
@@ -392,12 +427,18 @@ Result<Trace> Importer::Run() {
   }
   text = text.substr(0, end);
   od::parser parser;
-  for (int pass = 1; pass <= 2; ++pass) {
+  // Pass 0 checks the document is JSON throughout, pass 1 reads each entry's dictionaries, pass
+  // 2 its records.
+  for (int pass = 0; pass <= 2; ++pass) {
     od::document doc;
     error_code e = parser.iterate(text.data(), text.size(), text.size() + kInputPadding).get(doc);
     // A document that failed to start has no position to ask for.
     bool started = !e;
-    if (started) e = Walk(doc, pass);
+    if (started) {
+      od::value top;
+      e = pass == 0 ? doc.get_value().get(top) : Walk(doc, pass);
+      if (!e && pass == 0) e = CheckJson(top);
+    }
     if (e) {
       const char* at = nullptr;
       uint64_t offset = started && doc.current_location().get(at) == SUCCESS && at

@@ -206,7 +206,7 @@ Result<Trace> Importer::Run() {
   PROFANA_RETURN_IF_ERROR(ReadApiCalls());
   PROFANA_RETURN_IF_ERROR(ReadApiOps());
   PROFANA_RETURN_IF_ERROR(ReadOps());
-  db_.NoteWal(&b_.diagnostics());
+  db_.NoteProblems(&b_.diagnostics());
   return std::move(b_).Finish();
 }
 

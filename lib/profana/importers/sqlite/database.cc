@@ -68,16 +68,23 @@ bool IsWal(std::string_view bytes) {
          (bytes[kFormatVersionAt] == 2 || bytes[kFormatVersionAt + 1] == 2);
 }
 
-std::vector<std::string> ReadTableNames(sqlite3* db, int* rc) {
+// The names of the tables, in sqlite_master order, and of the views: into *views, or among the
+// tables without it.
+std::vector<std::string> ReadTableNames(sqlite3* db, int* rc,
+                                        std::vector<std::string>* views = nullptr) {
   std::vector<std::string> names;
   sqlite3_stmt* stmt = nullptr;
-  *rc = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &stmt,
-                           nullptr);
+  *rc =
+      sqlite3_prepare_v2(db, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')",
+                         -1, &stmt, nullptr);
   while (*rc == SQLITE_OK || *rc == SQLITE_ROW) {
     *rc = sqlite3_step(stmt);
     if (*rc != SQLITE_ROW) break;
     const unsigned char* name = sqlite3_column_text(stmt, 0);
-    if (name) names.emplace_back(reinterpret_cast<const char*>(name));
+    const unsigned char* type = sqlite3_column_text(stmt, 1);
+    if (!name) continue;
+    bool view = type && std::strcmp(reinterpret_cast<const char*>(type), "view") == 0;
+    (view && views ? views : &names)->emplace_back(reinterpret_cast<const char*>(name));
   }
   sqlite3_finalize(stmt);
   if (*rc == SQLITE_DONE) *rc = SQLITE_OK;
@@ -135,7 +142,7 @@ Result<std::unique_ptr<Database>> Database::Open(const InputBuffer& input) {
                   fmt::format("{}: byte 0: not a readable SQLite database: {}", input.name,
                               d->db_ ? sqlite3_errmsg(d->db_) : sqlite3_errstr(rc)));
   sqlite3_progress_handler(d->db_, kStepsPerCall, &Database::OnProgress, d.get());
-  d->tables_ = ReadTableNames(d->db_, &rc);
+  d->tables_ = ReadTableNames(d->db_, &rc, &d->views_);
   if (rc != SQLITE_OK)
     return Status(ErrorCode::kMalformed,
                   fmt::format("{}: table sqlite_master: cannot read: {} (the file is damaged; "
@@ -150,10 +157,18 @@ Database::~Database() {
 }
 
 bool Database::HasTable(std::string_view name) const {
-  return std::find(tables_.begin(), tables_.end(), name) != tables_.end();
+  return std::find(tables_.begin(), tables_.end(), name) != tables_.end() ||
+         std::find(views_.begin(), views_.end(), name) != views_.end();
 }
 
 Result<std::vector<std::string>> Database::Columns(const std::string& table) {
+  if (std::find(views_.begin(), views_.end(), table) != views_.end())
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("{}: table {} is a view (SQL stored in the file, which profana does "
+                              "not run); profilers write tables: export the profile again, or "
+                              "make it a table (sqlite3 FILE 'CREATE TABLE t AS SELECT * FROM "
+                              "view')",
+                              file_, Excerpt(table)));
   std::vector<std::string> columns;
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db_, "SELECT name, hidden FROM pragma_table_xinfo(?1)", -1, &stmt,
@@ -199,7 +214,19 @@ int64_t Database::EstimateRows(const std::string& table) {
   return std::clamp<int64_t>(rows, 0, static_cast<int64_t>(file_size_) / kLeastRowBytes);
 }
 
-void Database::NoteWal(Diagnostics* diagnostics) const {
+void Database::NoteInvalidText(std::string where, size_t sequences) {
+  ++invalid_texts_;
+  if (invalid_text_samples_.size() < Diagnostics::kMaxSamplesPerKind)
+    invalid_text_samples_.push_back(
+        fmt::format("{}: text that is not UTF-8 ({} invalid byte sequence{} kept as U+FFFD)", where,
+                    sequences, sequences == 1 ? "" : "s"));
+}
+
+void Database::NoteProblems(Diagnostics* diagnostics) const {
+  for (const std::string& sample : invalid_text_samples_)
+    diagnostics->Add(DiagnosticKind::kInvalidString, UINT64_MAX, -1, sample);
+  diagnostics->AddUnsampled(DiagnosticKind::kInvalidString,
+                            invalid_texts_ - invalid_text_samples_.size());
   if (wal_file_.empty()) return;
   diagnostics->Add(DiagnosticKind::kWalNotRead, UINT64_MAX, -1,
                    fmt::format("the database is in WAL mode and {} holds changes not yet written "

@@ -48,10 +48,13 @@ class Database {
 
   // Tables (not views) in sqlite_master order.
   const std::vector<std::string>& tables() const { return tables_; }
+  // A table or a view of that name: a view stands where an importer looks for a table (and is
+  // refused when read, naming it) rather than being taken for a table that is missing.
   bool HasTable(std::string_view name) const;
 
-  // The columns of `table`, in order. A generated column (GENERATED ALWAYS AS ...) is refused:
-  // no profiler writes one, and evaluating it could cost anything.
+  // The columns of `table`, in order. A view is refused, naming it (views are never run: their SQL
+  // comes from the file), and so is a generated column (GENERATED ALWAYS AS ...): no profiler
+  // writes one, and evaluating it could cost anything.
   Result<std::vector<std::string>> Columns(const std::string& table);
 
   // About how many rows `table` holds, for reserving room: its largest rowid (SQLite finds it
@@ -79,8 +82,14 @@ class Database {
   // FILE-wal beside the input when one exists and is not empty (changes profana cannot see).
   bool wal_mode() const { return wal_mode_; }
   const std::string& wal_file() const { return wal_file_; }
-  // Counts a warning when there is such a log: the import misses what it holds.
-  void NoteWal(Diagnostics* diagnostics) const;
+
+  // Query::Text found a value at `where` that is not UTF-8 and replaced `sequences` invalid
+  // sequences in it by U+FFFD.
+  void NoteInvalidText(std::string where, size_t sequences);
+  // Counts the warnings of what reading found beside the rows: a write-ahead log whose changes the
+  // import misses (kWalNotRead), text that was not UTF-8 (kInvalidString, one per value, the first
+  // few located).
+  void NoteProblems(Diagnostics* diagnostics) const;
 
  private:
   Database() = default;
@@ -89,6 +98,7 @@ class Database {
   sqlite3* db_ = nullptr;
   std::string file_;
   std::vector<std::string> tables_;
+  std::vector<std::string> views_;
   uint64_t max_bytes_ = 0;
   size_t file_size_ = 0;
   uint64_t text_bytes_ = 0;
@@ -97,14 +107,16 @@ class Database {
   bool interrupted_ = false;
   bool wal_mode_ = false;
   std::string wal_file_;
+  uint64_t invalid_texts_ = 0;
+  std::vector<std::string> invalid_text_samples_;
   // WAL mode is switched off in profana's copy of the header while SQLite reads it (an in-memory
   // database cannot have a log) and switched back when the Database closes.
   char* header_ = nullptr;
   char saved_header_[2] = {0, 0};
 };
 
-// The names of the tables of a SQLite file, or an empty list when it is not one that opens: what
-// the format sniffers look at.
+// The names of the tables and views of a SQLite file, or an empty list when it is not one that
+// opens: what the format sniffers look at.
 std::vector<std::string> TableNames(std::string_view bytes);
 
 }  // namespace profana::sqlite

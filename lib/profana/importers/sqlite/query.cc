@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "fmt/format.h"
+#include "profana/base/utf8.h"
 #include "profana/base/worker_pool.h"
 #include "profana/model/trace.h"
 
@@ -127,6 +128,20 @@ double Query::Double(int k) const {
 }
 
 std::string_view Query::Text(int k) {
+  std::string_view raw = RawText(k);
+  return IsValidUtf8(raw) ? raw : Repaired(k, raw);
+}
+
+std::string_view Query::Repaired(int k, std::string_view raw) {
+  if (repaired_.size() < names_.size()) repaired_.resize(names_.size());
+  std::string& text = repaired_[k];
+  text.clear();
+  size_t replaced = AppendValidUtf8(raw, &text);
+  db_.NoteInvalidText(fmt::format("{}, column {}", Where(), names_[k]), replaced);
+  return text;
+}
+
+std::string_view Query::RawText(int k) {
   if (cells_) {
     // The worker copied (and counted) the text of TEXT, BLOB and REAL values; an integer's is
     // its decimal digits, as SQLite writes them.

@@ -64,7 +64,10 @@ class Query {
   bool IsNull(int k) const { return Type(k) == kNull; }
   bool IsInteger(int k) const { return Type(k) == kInteger; }
   // Text is counted against the memory budget (a file holds at most its size in text; computed
-  // values could hold anything): past it, Next() stops with a kTooLarge status.
+  // values could hold anything): past it, Next() stops with a kTooLarge status. It is always
+  // UTF-8: a value that is not (SQLite stores TEXT as given) has each invalid sequence replaced
+  // by U+FFFD, noted in the Database (Database::NoteProblems counts them). Valid until the next
+  // row, as SQLite's own text is.
   std::string_view Text(int k);
   std::string_view Blob(int k) const;
   // "TEXT", "a REAL", "a BLOB", "NULL", "an INTEGER": what column k holds in this row.
@@ -91,6 +94,8 @@ class Query {
   int ColumnType(int k) const;
   int64_t ColumnInt(int k) const;
   std::string_view IntegerText(int64_t value) const;
+  std::string_view RawText(int k);
+  std::string_view Repaired(int k, std::string_view raw);
   void Prepare(const std::string& sql);
   Status Error(const char* what) const;
 
@@ -102,8 +107,9 @@ class Query {
   Status status_;
   int64_t row_ = 0;
   std::unique_ptr<sqlite::ReadAhead> ahead_;
-  const Cell* cells_ = nullptr;    // the current row, when reading ahead
-  mutable char integer_text_[24];  // Text() of an integer cell
+  const Cell* cells_ = nullptr;        // the current row, when reading ahead
+  mutable char integer_text_[24];      // Text() of an integer cell
+  std::vector<std::string> repaired_;  // by column: Text() of a value that was not UTF-8
 };
 
 }  // namespace profana::sqlite
