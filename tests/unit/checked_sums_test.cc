@@ -78,8 +78,8 @@ std::string Summary(const std::string& trace) {
 }  // namespace
 
 TEST_CASE("durations that add up past 2^61 ns are refused, naming the longest events", "[sums]") {
-  // Three kernels of 4e15 us each: within the +-2^62 ns of a time, but 1.2e19 ns together. Summed in
-  // 64 bits they would wrap: a kernels total of -6446744073709551.616 us and a negative mean.
+  // Three kernels of 4e15 us each: within the +-2^62 ns of a time, but 1.2e19 ns together. Summed
+  // in 64 bits they would wrap: a kernels total of -6446744073709551.616 us and a negative mean.
   Temp t("long_kernels.json",
          Trace({Kernel("k", 0, 4000000000000000, 1), Kernel("k", 0, 4000000000000000, 2),
                 Kernel("k", 0, 4000000000000000, 3)}));

@@ -271,6 +271,9 @@ std::string HostileGpuTrace() {
       "2]]}}");
   add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
       "\"tid\": 1, \"ts\": 20, \"dur\": 5, \"args\": {\"correlation\": 1}}");
+  // A synchronisation inside the op: advise's host-sync finding names the op.
+  add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 30, \"dur\": 200}");
   add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + name("kernel") +
       "\", \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 50, \"args\": {\"device\": 0, "
       "\"stream\": 7, \"correlation\": 1}}");
@@ -350,6 +353,8 @@ TEST_CASE("every command and format keeps hostile names inside their row and cel
       {{"info"}, {"text", "json"}},
       {{"diff", t.path}, all},
       {{"check"}, {"text", "json"}},
+      {{"critical-path"}, all},
+      {{"advise"}, all},
       {{"summarize"}, {"json"}},
   };
   for (const Command& c : commands) {

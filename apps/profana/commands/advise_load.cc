@@ -18,7 +18,8 @@ Result<report::AdviceReport> LoadAdvice(const std::vector<std::string>& input_ar
   for (const job::JobInput& in : inputs) {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, o, ctx, &index));
-    passes::FunctionEventList events = BuildEventsForCommand(trace, index, o, ctx);
+    PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                             BuildEventsForCommand(trace, index, in.path, o, ctx));
     LaunchIndex launches(trace.events);
     InputLimits limits;
     if (o.max_memory) limits.max_bytes = *o.max_memory;

@@ -1,6 +1,6 @@
 #include "fmt/format.h"
-#include "profana/importers/allocator_snapshot/snapshot_importer.h"
 #include "profana/base/utf8.h"
+#include "profana/importers/allocator_snapshot/snapshot_importer.h"
 #include "profana/importers/chrome_json/chrome_json_importer.h"
 #include "profana/importers/importer.h"
 #include "profana/importers/native/native_importer.h"

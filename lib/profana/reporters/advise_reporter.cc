@@ -4,6 +4,8 @@
 #include "profana/reporters/grid.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/table_reporter.h"
+#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -54,11 +56,11 @@ std::string FormatAdviceText(const AdviceReport& r, int64_t top) {
     std::string where = Where(f);
     out += fmt::format("\n{:>2}. {:<18} save up to {:>10}  {}{}\n", shown, f.rule, Ms(f.saving_ns),
                        rule.title, where.empty() ? "" : "  (" + where + ")");
-    out += "    " + f.evidence + "\n";
+    out += "    " + Printable(f.evidence) + "\n";
     for (const job::FindingItem& i : f.items)
       out += fmt::format("      {:>10}  {:>7}  {}\n", Ms(i.ns),
                          i.count > 0 ? fmt::format("{}x", i.count) : std::string(),
-                         i.name.size() > 80 ? i.name.substr(0, 77) + "..." : i.name);
+                         TruncateName(Printable(i.name), 80));
     if (!f.steps.empty()) out += "    steps: " + StepsText(f.steps) + "\n";
     out += "    fix: " + std::string(rule.fix) + "\n";
   }

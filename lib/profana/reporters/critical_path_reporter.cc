@@ -7,6 +7,8 @@
 #include "profana/reporters/grid.h"
 #include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/table_reporter.h"
+#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -24,8 +26,9 @@ std::string Name(const Trace& t, EventId e) {
   return std::string(t.str(t.events.trace_name[e.value]));
 }
 
+// A name for the text and markdown reports: shown as terminal text, cut to `width` code points.
 std::string Cut(const std::string& s, size_t width = 70) {
-  return s.size() <= width ? s : s.substr(0, width - 3) + "...";
+  return TruncateName(Printable(s), width);
 }
 
 std::string Ms(int64_t ns) { return FormatTime(static_cast<double>(ns) / 1000.0); }
@@ -44,7 +47,8 @@ std::string Names(const std::vector<std::string>& v, size_t max = 6) {
 }
 
 std::string RankTitle(const CpRank& r) {
-  return r.rank >= 0 ? fmt::format("{} (rank {})", r.input, r.rank) : r.input;
+  std::string input = Printable(r.input);
+  return r.rank >= 0 ? fmt::format("{} (rank {})", input, r.rank) : input;
 }
 
 Grid BoundGrid(const CpWindowRow& w) {
@@ -135,7 +139,7 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks) {
   for (const CpRank& r : ranks) {
     for (const CpWindowRow& w : r.windows) {
       if (!out.empty()) out += '\n';
-      out += fmt::format("Critical path of {} in {}\n", w.label, RankTitle(r));
+      out += fmt::format("Critical path of {} in {}\n", Printable(w.label), RankTitle(r));
       if (w.cyclic) {
         out += "  the graph has a cycle (the trace's times contradict each other): no path\n";
         continue;
@@ -146,7 +150,7 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks) {
           Ms(w.length_ns), Ms(w.wall_ns), Share(w.length_ns, w.wall_ns), w.critical_events,
           w.critical_edges, w.graph_nodes, w.graph_edges);
       if (!w.busiest_stream.empty())
-        out += fmt::format("  busiest stream: {}, {} busy\n", w.busiest_stream,
+        out += fmt::format("  busiest stream: {}, {} busy\n", Printable(w.busiest_stream),
                            Ms(w.busiest_stream_busy_ns));
       out += '\n' + BoundGrid(w).Text();
       if (!w.events.empty())
@@ -174,7 +178,7 @@ std::string FormatCriticalPathMarkdown(const std::vector<CpRank>& ranks) {
   std::string out;
   for (const CpRank& r : ranks)
     for (const CpWindowRow& w : r.windows) {
-      out += fmt::format("### Critical path of {} in {}\n\n", w.label, RankTitle(r));
+      out += fmt::format("### Critical path of {} in {}\n\n", Printable(w.label), RankTitle(r));
       out += fmt::format("Path **{}** over a span of {} ({}); {} events and {} edges on it.\n\n",
                          Ms(w.length_ns), Ms(w.wall_ns), Share(w.length_ns, w.wall_ns),
                          w.critical_events, w.critical_edges);

@@ -7,8 +7,8 @@
 #include "profana/base/int_sum.h"
 #include "profana/reporters/assets.h"
 #include "profana/reporters/json_writer.h"
-#include "profana/reporters/number_format.h"
 #include "profana/reporters/markup_text.h"
+#include "profana/reporters/number_format.h"
 
 namespace profana::report {
 namespace {
@@ -272,8 +272,8 @@ std::string HoverData(const Plot& p) {
 // and zoom.
 std::string PlotBlock(const std::string& title, const MemoryPlot& m, bool shown) {
   Plot plot = MakePlot(m);
-  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n", MarkupText(m.name),
-                                 shown ? "" : " style=\"display:none\"");
+  std::string page = fmt::format("<div class=\"device\" data-device=\"{}\"{}>\n",
+                                 MarkupText(m.name), shown ? "" : " style=\"display:none\"");
   page += fmt::format(
       "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
       "viewBox=\"0 0 {} {}\" data-rows=\"{}\" data-xunit=\"{}\">\n",
@@ -310,7 +310,8 @@ std::string FormatMemoryPage(const std::string& title, const std::vector<MemoryP
   if (plots.size() > 1) {
     // Several plots: a selector shows one at a time.
     page += "<div class=\"picker\"><label>Device <select id=\"device\">";
-    for (const MemoryPlot& m : plots) page += fmt::format("<option>{}</option>", MarkupText(m.name));
+    for (const MemoryPlot& m : plots)
+      page += fmt::format("<option>{}</option>", MarkupText(m.name));
     page += "</select></label></div>\n";
   }
   for (size_t i = 0; i < plots.size(); ++i) page += PlotBlock(title, plots[i], i == 0);
