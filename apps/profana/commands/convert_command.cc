@@ -44,7 +44,8 @@ Status ConvertAnnotated(const ConvertArgs& a, const std::string& to, Context& ct
                   InputName(a.file) +
                       ": --annotate writes a Chrome-trace JSON file back, and "
                       "needs one (a file, not standard input)");
-  passes::FunctionEventList events = BuildEventsForCommand(trace, std::nullopt, a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                           BuildEventsForCommand(trace, std::nullopt, a.file, a.common, ctx));
   std::string bytes = report::WriteAnnotatedTrace(file->bytes.view(), file->events, trace, events);
   if (to == "json.gz") {
     PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));

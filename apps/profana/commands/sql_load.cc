@@ -23,7 +23,8 @@ Status WriteTracesToDatabase(const std::vector<std::string>& inputs, const Commo
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, ctx, &index));
     Stopwatch clock;
-    passes::FunctionEventList events = BuildEventsForCommand(trace, index, options, ctx);
+    PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
+                             BuildEventsForCommand(trace, index, in.path, options, ctx));
     job::TraceAnalyses analyses = job::AnalyseTrace(trace, events);
     ctx.log.Debug("{}: function events and analyses in {:.1f} ms", InputName(in.path), clock.Lap());
     int64_t rank = single ? std::max<int64_t>(trace.metadata.rank, 0)
