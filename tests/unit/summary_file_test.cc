@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -125,6 +126,53 @@ TEST_CASE("summaries: a rank's summary reads back as the bytes it was written fr
     CHECK(back->rows[i].self_cpu_us == rank3.rows[i].self_cpu_us);
     CHECK(back->rows[i].cuda_total_us == rank3.rows[i].cuda_total_us);
   }
+}
+
+TEST_CASE("summaries: a summary laid out again (jq -c, a tab after the colon) is one",
+          "[summary]") {
+  std::string text = job::FormatSummary(DlrmRanks()[3]);
+  // jq -c: no whitespace outside strings.
+  std::string compact;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      compact += c;
+      if (c == '\\')
+        compact += text[++i];
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      compact += c;
+      in_string = true;
+    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      compact += c;
+    }
+  }
+  REQUIRE(compact.size() < text.size());
+  CHECK(compact.rfind("{\"schema\":\"profana.summary/", 0) == 0);
+  std::string tabbed = text;
+  tabbed.replace(tabbed.find("\"schema\": "), 10, "\"schema\":\t");
+  for (const std::string& laid_out : {compact, tabbed}) {
+    CHECK(job::LooksLikeSummary(laid_out));
+    std::string path =
+        (std::filesystem::temp_directory_path() / ("profana_laid_out_" + std::to_string(getpid()) +
+                                                   std::to_string(laid_out.size()) + ".pfs"))
+            .string();
+    { std::ofstream(path, std::ios::binary) << laid_out; }
+    CHECK(job::IsSummaryFile(path));
+    auto back = job::ReadSummaryFile(path);
+    REQUIRE(back.ok());
+    CHECK(job::FormatSummary(*back) == text);
+    auto steps = Run({"steps", path});
+    CHECK(steps.code == 0);
+    auto merged = Run({"merge", path});
+    CHECK(merged.code == 0);
+    CHECK(merged.out == text);
+    std::filesystem::remove(path);
+  }
+  CHECK(!job::LooksLikeSummary("{\"schema\":\"profana.database/1\"}"));
+  CHECK(!job::LooksLikeSummary("[{\"schema\":\"profana.summary/1\"}]"));
 }
 
 TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summary]") {

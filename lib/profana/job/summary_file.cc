@@ -490,17 +490,22 @@ void ReadCollectives(Reader& r, array a, RankSummary* s) {
 
 }  // namespace
 
+// The first member of the object, read token by token: "schema" with a value that starts
+// "profana.summary/". The writer puts it first and tools such as jq keep members in order, with
+// whatever JSON whitespace they lay out between the tokens (jq -c none, a tab, two spaces).
 bool LooksLikeSummary(std::string_view first) {
-  size_t i = first.find_first_not_of(" \t\r\n");
-  if (i == std::string_view::npos || first[i] != '{') return false;
-  first.remove_prefix(i + 1);
-  i = first.find_first_not_of(" \t\r\n");
-  return i != std::string_view::npos && first.substr(i, 10) == "\"schema\": " &&
-         first.substr(i + 10).substr(0, 17) == "\"profana.summary/";
+  size_t at = 0;
+  auto token = [&](std::string_view t) {
+    at = first.find_first_not_of(" \t\r\n", at);
+    if (at == std::string_view::npos || first.substr(at, t.size()) != t) return false;
+    at += t.size();
+    return true;
+  };
+  return token("{") && token("\"schema\"") && token(":") && token("\"profana.summary/");
 }
 
 bool IsSummaryFile(const std::string& path) {
-  return path != "-" && LooksLikeSummary(ByteSource::Head(path, 64));
+  return path != "-" && LooksLikeSummary(ByteSource::Head(path, 256));
 }
 
 Result<RankSummary> ReadSummaryFile(const std::string& path) {
