@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "profana/base/parallel.h"
+#include "profana/model/flop_inputs.h"
 
 namespace profana {
 
@@ -340,7 +341,23 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.stack.push_back(unread_.stacks ? StackId(0) : e.stack);
   t.device.push_back(e.device);
   t.comm.push_back(unread_.collectives ? StringId(0) : e.comm);
-  t.flop_inputs.push_back(e.flop_inputs);
+  t.flop_inputs.push_back(e.flop_inputs.value ? e.flop_inputs : FlopInputsFromShapes(e));
+}
+
+// Kineto's importer keeps a counted op's "Input Dims", "Input type" and "Concrete Inputs" as
+// flop_inputs; the other formats record input shapes only. Their counted ops get the shapes as
+// the dims (no types, no concrete inputs: conv2d counts nothing), so that a trace, its native
+// file and its Chrome-JSON conversion (which writes the shapes as "Input Dims") count the same.
+StringId TraceBuilder::FlopInputsFromShapes(const Event& e) {
+  if (!e.input_shapes.value) return StringId(0);
+  if (e.trace_name.value >= counts_flops_.size()) counts_flops_.resize(e.trace_name.value + 1, -1);
+  int8_t& counts = counts_flops_[e.trace_name.value];  // -1 not yet asked, 0 no, 1 yes
+  if (counts < 0) counts = CountsFlops(str(e.trace_name)) ? 1 : 0;
+  if (!counts) return StringId(0);
+  flop_joined_.assign(str(e.input_shapes));
+  flop_joined_ += kFlopInputsSeparator;
+  flop_joined_ += kFlopInputsSeparator;
+  return Intern(flop_joined_);
 }
 
 void TraceBuilder::ReserveEvents(size_t n) {

@@ -2,6 +2,7 @@
 // keeps diagnostics, matches B/E pairs, and in Finish() sorts once and freezes the Trace.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -93,6 +94,7 @@ class TraceBuilder {
   Trace Finish() &&;
 
  private:
+  StringId FlopInputsFromShapes(const Event& e);
   StringId Rewrite(StringId trace_name);
   void RenumberThreads();
 
@@ -114,6 +116,9 @@ class TraceBuilder {
   uint32_t last_thread_ = UINT32_MAX;
   std::vector<StringId> rewritten_;   // trace_name id -> name id (0 = not yet computed)
   std::vector<StackId> stack_cache_;  // call-stack string id -> StackId + 1 (0 = not computed)
+  // trace_name id -> whether PyTorch counts its FLOPs (-1: not yet asked)
+  std::vector<int8_t> counts_flops_;
+  std::string flop_joined_;  // FlopInputsFromShapes' text, its memory reused
   std::unordered_map<uint64_t, StackId> stack_nodes_;  // (parent, frame) -> node
   struct OpenBegin {
     Event event;
