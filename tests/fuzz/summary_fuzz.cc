@@ -34,6 +34,14 @@ void ShiftRanks(RankSummary* s, int64_t by) {
   for (auto& p : s->memory_peaks) p.rank += by;
 }
 
+// A copy of a summary (RankSummary holds its own string pool and is moved, not copied): the
+// summary written and read again, which the fuzzer has already required to be the same.
+RankSummary Copy(const RankSummary& s) {
+  auto copy = profana::job::ParseSummary(profana::job::FormatSummary(s), "copy");
+  if (!copy.ok()) std::abort();
+  return std::move(*copy);
+}
+
 // A merge that succeeded must write a summary that reads back.
 void RequireReadsBack(const RankSummary& s) {
   std::string text = profana::job::FormatSummary(s);
@@ -44,12 +52,11 @@ void RequireReadsBack(const RankSummary& s) {
 void RunReports(const RankSummary& s) {
   namespace r = profana::report;
   profana::job::JobSummary job;
-  job.ranks.push_back(s);
+  job.ranks.push_back(Copy(s));
   std::vector<int64_t> ranks = job.RankList();
-  for (auto format :
-       {profana::OutputFormat::kText, profana::OutputFormat::kJson, profana::OutputFormat::kCsv}) {
+  for (auto format : {r::OutputFormat::kText, r::OutputFormat::kJson, r::OutputFormat::kCsv}) {
     std::vector<RankSummary> parts;
-    parts.push_back(s);
+    parts.push_back(Copy(s));
     r::FormatJobTable(format, std::move(parts), false, {"fuzz"}, {}, {});
   }
   r::StepsReport steps;
@@ -96,9 +103,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int64_t highest = 0;
   for (const auto& src : parsed->sources) highest = std::max(highest, src.rank);
   if (highest > (int64_t{1} << 40)) return 0;  // ranks that shifting would take out of range
-  RankSummary other = *parsed;
+  RankSummary other = Copy(*parsed);
   ShiftRanks(&other, highest + 1);
-  RankSummary both = *parsed;
+  RankSummary both = Copy(*parsed);
   if (profana::job::Merge(&both, other).ok()) RequireReadsBack(both);
   return 0;
 }
