@@ -35,6 +35,16 @@ struct FlopInputsText {
   std::string_view dims, types, concrete;
 };
 
+// Writes the three args' text into `out` joined as EventTable::flop_inputs holds them.
+inline void JoinFlopInputs(std::string_view dims, std::string_view types, std::string_view concrete,
+                           std::string* out) {
+  out->assign(dims);
+  *out += kFlopInputsSeparator;
+  out->append(types);
+  *out += kFlopInputsSeparator;
+  out->append(concrete);
+}
+
 inline FlopInputsText SplitFlopInputs(std::string_view joined) {
   FlopInputsText out;
   std::string_view* parts[] = {&out.dims, &out.types, &out.concrete};

@@ -354,9 +354,7 @@ StringId TraceBuilder::FlopInputsFromShapes(const Event& e) {
   int8_t& counts = counts_flops_[e.trace_name.value];  // -1 not yet asked, 0 no, 1 yes
   if (counts < 0) counts = CountsFlops(str(e.trace_name)) ? 1 : 0;
   if (!counts) return StringId(0);
-  flop_joined_.assign(str(e.input_shapes));
-  flop_joined_ += kFlopInputsSeparator;
-  flop_joined_ += kFlopInputsSeparator;
+  JoinFlopInputs(str(e.input_shapes), {}, {}, &flop_joined_);
   return Intern(flop_joined_);
 }
 

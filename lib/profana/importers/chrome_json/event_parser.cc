@@ -214,11 +214,7 @@ error_code EventParser::ReadFlopArg(od::value& v, std::string_view* raw) {
 
 void EventParser::JoinFlopInputs(StagedEvent* s) {
   if (!CountsFlops(pool_->Get(s->name))) return;
-  flop_joined_.assign(flop_dims_);
-  flop_joined_ += kFlopInputsSeparator;
-  flop_joined_ += flop_types_;
-  flop_joined_ += kFlopInputsSeparator;
-  flop_joined_ += flop_concrete_;
+  profana::JoinFlopInputs(flop_dims_, flop_types_, flop_concrete_, &flop_joined_);
   s->flop_inputs = pool_->Intern(flop_joined_);
 }
 
