@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -20,6 +21,22 @@ std::string ReadFile(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string FirstDifference(const std::string& got, const std::string& want) {
+  std::vector<std::string> a = Lines(got), b = Lines(want);
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    std::string x = i < a.size() ? a[i] : "<end>", y = i < b.size() ? b[i] : "<end>";
+    if (x != y) return "line " + std::to_string(i + 1) + "\n got: " + x + "\nwant: " + y;
+  }
+  return "identical";
 }
 
 bool FileExists(const std::string& path) {

@@ -9,6 +9,10 @@ namespace profana::test {
 
 std::string TestData(const std::string& relative);  // absolute path under testdata/
 std::string ReadFile(const std::string& path);
+// The lines of a text, without their newlines.
+std::vector<std::string> Lines(const std::string& text);
+// "identical", or the first line where got and want differ: "line N\n got: ...\nwant: ...".
+std::string FirstDifference(const std::string& got, const std::string& want);
 bool FileExists(const std::string& path);
 
 // Builds SQL text (the testdata/nvprof/*.sql fixtures) into a SQLite database file at `path`,

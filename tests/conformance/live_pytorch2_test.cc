@@ -15,6 +15,7 @@
 #include "test_util.h"
 
 namespace fs = std::filesystem;
+using profana::test::FirstDifference;
 using profana::test::ReadFile;
 using profana::test::Run;
 using profana::test::TestData;
@@ -44,19 +45,6 @@ std::vector<std::string> Sessions() {
           out.push_back(w.path().filename().string() + "/" + c.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-std::string FirstDifference(const std::string& got, const std::string& want) {
-  std::istringstream a(got), b(want);
-  std::string x, y;
-  for (int line = 1;; ++line) {
-    bool more_a = static_cast<bool>(std::getline(a, x)),
-         more_b = static_cast<bool>(std::getline(b, y));
-    if (!more_a && !more_b) return "identical";
-    if (!more_a) x = "<end>";
-    if (!more_b) y = "<end>";
-    if (x != y) return "line " + std::to_string(line) + "\n got: " + x + "\nwant: " + y;
-  }
 }
 
 }  // namespace

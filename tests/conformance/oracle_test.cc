@@ -21,6 +21,8 @@
 #include "test_util.h"
 
 namespace fs = std::filesystem;
+using profana::test::FirstDifference;
+using profana::test::Lines;
 using profana::test::Run;
 
 namespace {
@@ -32,7 +34,7 @@ struct Session {
   std::set<std::string> async_names;  // names of events PyTorch marked is_async
 };
 
-std::vector<Session> Sessions() {
+std::vector<Session> OracleRuns() {
   std::vector<Session> sessions;
   std::string root = profana::test::TestData("oracle");
   for (const auto& workload : fs::directory_iterator(root)) {
@@ -62,22 +64,6 @@ std::vector<Session> Sessions() {
   std::sort(sessions.begin(), sessions.end(),
             [](const Session& a, const Session& b) { return a.name < b.name; });
   return sessions;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string FirstDifference(const std::string& got, const std::string& want) {
-  std::vector<std::string> a = Lines(got), b = Lines(want);
-  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-    std::string x = i < a.size() ? a[i] : "<end>", y = i < b.size() ? b[i] : "<end>";
-    if (x != y) return "line " + std::to_string(i + 1) + "\n got: " + x + "\nwant: " + y;
-  }
-  return "identical";
 }
 
 std::string RowName(const std::string& line) {
@@ -117,7 +103,7 @@ bool Applicable(const Session& s, const std::string& input, const std::string& t
 
 TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
   int compared = 0, async_compared = 0;
-  for (const Session& s : Sessions()) {
+  for (const Session& s : OracleRuns()) {
     for (std::string input : {"trace.kineto_like.json", "trace.json"}) {
       if (!fs::exists(s.dir + "/" + input)) continue;
       std::set<std::string> affected;
@@ -174,7 +160,7 @@ TEST_CASE("every oracle table is reproduced byte for byte", "[conformance]") {
 
 TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages row",
           "[conformance]") {
-  for (const Session& s : Sessions()) {
+  for (const Session& s : OracleRuns()) {
     if (s.async_names.empty()) continue;
     for (std::string input : {"trace.kineto_like.json", "trace.json"}) {
       if (!fs::exists(s.dir + "/" + input)) continue;
@@ -212,7 +198,7 @@ TEST_CASE("async sessions keep exact counts and CPU totals on every key_averages
 
 TEST_CASE("the op tree matches PyTorch's cpu_parent and cpu_children", "[conformance]") {
   int sessions = 0;
-  for (const Session& s : Sessions()) {
+  for (const Session& s : OracleRuns()) {
     if (!s.async_names.empty()) continue;  // PyTorch took the async events out of its tree
     INFO(s.name);
     auto loaded = profana::LoadTrace(s.dir + "/trace.kineto_like.json");

@@ -11,16 +11,10 @@
 
 namespace {
 
+using profana::test::Lines;
 using profana::test::ReadFile;
 using profana::test::Run;
 using profana::test::TestData;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // The table row whose name column (right-aligned, 55 wide) is `name`.
 // A row from its "CPU total %" cell on: the reconstructed oracle (testdata/pytorch2) assumed no

@@ -6,7 +6,7 @@
 namespace profana::test {
 namespace {
 
-std::vector<std::string> Lines(const std::string& text) {
+std::vector<std::string> DiffLines(const std::string& text) {
   std::vector<std::string> lines;
   size_t at = 0;
   while (at < text.size()) {
@@ -70,7 +70,7 @@ std::string UnifiedDiff(const std::string& expected, const std::string& actual,
                         const std::string& expected_name, const std::string& actual_name,
                         int context, int max_lines) {
   if (expected == actual) return "";
-  std::vector<std::string> a = Lines(expected), b = Lines(actual);
+  std::vector<std::string> a = DiffLines(expected), b = DiffLines(actual);
   std::vector<Edit> edits = Script(a, b);
   std::string out = "--- " + expected_name + "\n+++ " + actual_name + "\n";
   int shown = 0;

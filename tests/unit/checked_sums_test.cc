@@ -32,7 +32,7 @@ struct Temp {
   ~Temp() { std::remove(path.c_str()); }
 };
 
-std::string Trace(const std::vector<std::string>& events) {
+std::string TraceJson(const std::vector<std::string>& events) {
   std::string out = "{\"traceEvents\": [\n";
   for (size_t i = 0; i < events.size(); ++i) out += (i ? ",\n" : "") + events[i];
   return out + "\n]}\n";
@@ -81,8 +81,8 @@ TEST_CASE("durations that add up past 2^61 ns are refused, naming the longest ev
   // Three kernels of 4e15 us each: within the +-2^62 ns of a time, but 1.2e19 ns together. Summed
   // in 64 bits they would wrap: a kernels total of -6446744073709551.616 us and a negative mean.
   Temp t("long_kernels.json",
-         Trace({Kernel("k", 0, 4000000000000000, 1), Kernel("k", 0, 4000000000000000, 2),
-                Kernel("k", 0, 4000000000000000, 3)}));
+         TraceJson({Kernel("k", 0, 4000000000000000, 1), Kernel("k", 0, 4000000000000000, 2),
+                    Kernel("k", 0, 4000000000000000, 3)}));
   for (const char* command : {"kernels", "table", "info"}) {
     auto r = Run({command, t.path, "--format", "json"});
     INFO(command);
@@ -104,8 +104,8 @@ TEST_CASE("memory records whose sizes add up past 2^61 bytes are refused", "[sum
            ", \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": " + bytes +
            ", \"Addr\": 16}}";
   };
-  Temp t("big_memory.json", Trace({Op("a", 0, 10), record(2, "4611686018427387904"),
-                                   record(4, "-4611686018427387904")}));
+  Temp t("big_memory.json", TraceJson({Op("a", 0, 10), record(2, "4611686018427387904"),
+                                       record(4, "-4611686018427387904")}));
   auto r = Run({"memory", t.path});
   CHECK(r.code == 2);
   CHECK(r.err.find(": the memory records' sizes add up to 9223372036854775808 bytes, past the "
@@ -120,7 +120,7 @@ TEST_CASE("an op's CUDA totals that nest past what 64 bits hold are refused", "[
   for (int i = 0; i < 18; ++i) events.push_back(Op(i % 2 ? "g" : "f", i, 100 - 2 * i));
   events.push_back(Launch(50, 1));
   events.push_back(Kernel("k", 60, int64_t{1} << 50, 1));  // 2^50 us, once: fits
-  Temp t("nested_cuda.json", Trace(events));
+  Temp t("nested_cuda.json", TraceJson(events));
   for (const char* command : {"table", "tree", "stacks"}) {
     auto r = Run({command, t.path, "--format", "json"});
     INFO(command << ": " << r.err);
@@ -143,7 +143,7 @@ TEST_CASE("an op's memory that nests past what 64 bits hold is refused", "[sums]
       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
       "\"pid\": 1, \"tid\": 1, \"ts\": 50, \"args\": {\"Device Type\": 0, \"Device Id\": -1, "
       "\"Bytes\": 2305843009213693952, \"Addr\": 16}}");
-  Temp t("nested_memory.json", Trace(events));
+  Temp t("nested_memory.json", TraceJson(events));
   auto r = Run({"table", t.path, "--format", "json", "--sort", "cpu_memory_usage"});
   CHECK(r.code == 2);
   CHECK(FirstLine(r.err) ==

@@ -34,7 +34,7 @@ struct Loaded {
   SourceEvents source;
 };
 
-Loaded Load(const std::string& relative) {
+Loaded LoadPath(const std::string& relative) {
   std::string path = test::TestData(relative);
   auto t = LoadTrace(path);
   REQUIRE(t.ok());
@@ -85,8 +85,8 @@ constexpr const char* kAlexForward = "[param|pytorch.model.alex_net|0|0|0|measur
 }  // namespace
 
 TEST_CASE("critical path of HTA's simple_add test: nodes, edges and weights", "[critical_path]") {
-  Loaded l =
-      Load("traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
+  Loaded l = LoadPath(
+      "traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
   // HTA's test sets CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1.
   CpRequest r = Annotation(kAlexForward, 1);
   r.causal_launch_edges = true;
@@ -150,8 +150,8 @@ TEST_CASE("critical path of HTA's simple_add test: nodes, edges and weights", "[
 }
 
 TEST_CASE("critical path of HTA's alexnet test: the GPU-to-GPU sync edge", "[critical_path]") {
-  Loaded l =
-      Load("traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz");
+  Loaded l = LoadPath(
+      "traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz");
   CpRequest r = Annotation(kAlexForward, 1);
   r.causal_launch_edges = true;
   auto res = Solve(l, r);
@@ -168,7 +168,7 @@ TEST_CASE("critical path of HTA's alexnet test: the GPU-to-GPU sync edge", "[cri
 
 TEST_CASE("critical path: cudaEventSynchronize and cudaDeviceSynchronize wait on the kernel",
           "[critical_path]") {
-  Loaded l = Load("traces/hta/critical_path/cuda_event_sync/event_sync_trace.json.gz");
+  Loaded l = LoadPath("traces/hta/critical_path/cuda_event_sync/event_sync_trace.json.gz");
   auto res = Solve(l, Annotation("ProfilerStep", 0));
   const auto& g = res.windows[0].graph;
   EventId spin = At(l, 33);
@@ -184,7 +184,8 @@ TEST_CASE("critical path: cudaEventSynchronize and cudaDeviceSynchronize wait on
 
 TEST_CASE("critical path: cudaEventRecord syncs back to the last kernel of its own stream",
           "[critical_path]") {
-  Loaded l = Load("traces/hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz");
+  Loaded l =
+      LoadPath("traces/hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz");
   auto res = Solve(l, Annotation("", 0));
   const auto& g = res.windows[0].graph;
   // cudaEventRecord (correlation 1385) records on stream 20, whose last kernel before it is
@@ -200,8 +201,8 @@ TEST_CASE("critical path: cudaEventRecord syncs back to the last kernel of its o
 }
 
 TEST_CASE("critical path overlay against HTA's end-to-end overlay", "[critical_path]") {
-  Loaded l =
-      Load("traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
+  Loaded l = LoadPath(
+      "traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
   // HTA's defaults: no zero-weight launch edges.
   CpRequest r = Annotation("", 0);
   r.data_load = "data_load";

@@ -33,7 +33,9 @@ struct Temp {
   ~Temp() { std::remove(path.c_str()); }
 };
 
-std::string Trace(const std::string& events) { return "{\"traceEvents\": [\n" + events + "\n]}\n"; }
+std::string TraceJson(const std::string& events) {
+  return "{\"traceEvents\": [\n" + events + "\n]}\n";
+}
 
 std::string Op(const std::string& name, int ts, int dur) {
   return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
@@ -49,10 +51,10 @@ TEST_CASE("a byte count of 2^60 prints; one of -2^63 is refused", "[hostile]") {
   // One op [0, 10) us with a [memory] record inside it: of 2^60 bytes (1 EiB), its CPU Mem and
   // Self CPU Mem are 2^30 GiB; the memory timeline sets such a record aside, and says so.
   auto trace = [](const std::string& bytes) {
-    return Trace(Op("aten::empty", 0, 10) +
-                 ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
-                 "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"args\": {\"Bytes\": " +
-                 bytes + ", \"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}");
+    return TraceJson(Op("aten::empty", 0, 10) +
+                     ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
+                     "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"args\": {\"Bytes\": " +
+                     bytes + ", \"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}");
   };
   Temp t("bytes.json", trace("1152921504606846976"));
   auto table = Run({"table", t.path});
@@ -78,7 +80,7 @@ TEST_CASE("window bounds past the range of times keep nothing or everything", "[
   // Ops at 0 and 100 us from the trace start, 10 us each. 9e15 us is 9e18 ns, past int64 once
   // the origin is added: a start there keeps nothing (as 5000 does: an error that says where the
   // events are), an end there everything (as no end does).
-  Temp t("window.json", Trace(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
+  Temp t("window.json", TraceJson(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
   auto all = Run({"table", t.path, "--format", "json"});
   auto none = Run({"table", t.path, "--format", "json", "--window", "5000:"});
   REQUIRE(all.code == 0);
@@ -133,7 +135,7 @@ TEST_CASE("forged CUDA totals in a native index are refused", "[hostile]") {
 
 TEST_CASE("bytes after the trace are counted, and fatal with --strict", "[hostile]") {
   // Two whole traces one after the other: the first is read, and the second's 112 bytes counted.
-  std::string one = Trace(Op("a", 0, 10));
+  std::string one = TraceJson(Op("a", 0, 10));
   Temp t("two.json", one + one);
   auto info = Run({"info", t.path});
   CHECK(info.code == 0);
@@ -150,7 +152,8 @@ TEST_CASE("a lone surrogate in a name costs the name, not the file", "[hostile]"
   // "a\ud800b" (the first event, at byte 18): \ud800 has no pair, so no character; it becomes
   // U+FFFD (EF BF BD in UTF-8), the event is kept and the replacement counted. A proper pair
   // (\ud83d\ude00, U+1F600) is kept.
-  Temp t("surrogate.json", Trace(Op("a\\ud800b", 0, 10) + ",\n" + Op("\\ud83d\\ude00", 20, 10)));
+  Temp t("surrogate.json",
+         TraceJson(Op("a\\ud800b", 0, 10) + ",\n" + Op("\\ud83d\\ude00", 20, 10)));
   auto r = Run({"table", t.path, "--format", "json"});
   CHECK(r.code == 0);
   CHECK(r.out.find("\"name\": \"a\xEF\xBF\xBD"
@@ -170,7 +173,7 @@ TEST_CASE("nesting deeper than 1,024 levels inside an event is refused by both r
   // streaming reader (a file) and the whole-buffer reader (standard input, a gzip stream) give
   // the same error.
   std::string deep = std::string(1030, '[') + std::string(1030, ']');
-  std::string text = Trace(
+  std::string text = TraceJson(
       "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
       "\"tid\": 1, \"ts\": 0, \"dur\": 1, \"args\": {\"deep\": " +
       deep + "}}");
@@ -195,7 +198,7 @@ TEST_CASE("an endless input that is no trace fails after its first bytes", "[hos
         "databases, rocpd databases, nvprof databases, profana native files and native text "
         "twins)\n");
   // A budget must start with '{': /dev/zero is refused at once too.
-  Temp trace("budget_trace.json", Trace(Op("a", 0, 10)));
+  Temp trace("budget_trace.json", TraceJson(Op("a", 0, 10)));
   auto budget = Run({"check", trace.path, "--budget", "/dev/zero"});
   CHECK(budget.code == 2);
   CHECK(budget.err ==
@@ -205,7 +208,7 @@ TEST_CASE("an endless input that is no trace fails after its first bytes", "[hos
 
 TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where", "[hostile]") {
   using profana::passes::ParseBudget;
-  Temp trace("limits_trace.json", Trace(Op("a", 0, 10)));
+  Temp trace("limits_trace.json", TraceJson(Op("a", 0, 10)));
   // A 2 MiB budget (a long description) under a 1 MiB limit.
   Temp big("big_budget.json", "{\"description\": \"" + std::string(2 << 20, 'x') +
                                   "\", \"rules\": [{\"metric\": \"op_count\", \"op\": \"a\", "
@@ -267,7 +270,7 @@ TEST_CASE("kernels near the range of times that add up past 2^61 ns are refused"
            ext + ", \"correlation\": " + corr +
            ", \"device\": 0, \"stream\": " + std::to_string(6 + n) + "}}";
   };
-  Temp t("huge_kernels.json", Trace(Op("step", 0, 100) + kernel(1) + kernel(2) + kernel(3)));
+  Temp t("huge_kernels.json", TraceJson(Op("step", 0, 100) + kernel(1) + kernel(2) + kernel(3)));
   Temp budget("huge_budget.json", "{\"rules\": [{\"metric\": \"self_device_time\", \"max\": 1}]}");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"table", t.path, "--format", "json"},
@@ -287,18 +290,18 @@ TEST_CASE("kernels near the range of times that add up past 2^61 ns are refused"
 
 TEST_CASE("a phase or key written with escapes or spaces reads as plainly written", "[hostile]") {
   // The reader takes a one-character "ph" from its token; escaped forms take the full path.
-  Temp t(
-      "phases.json",
-      Trace("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
-            "\"ts\": 0, \"dur\": 5},\n"
-            "{\"ph\": \"\\u0058\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
-            "\"ts\": 10, \"dur\": 5},\n"
-            "{\"p\\u0068\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
-            "\"ts\": 20, \"dur\": 5},\n"
-            "{\"ph\": \"XY\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
-            "\"ts\": 30, \"dur\": 5},\n"
-            "{\"ph\" : \"X\" , \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, "
-            "\"ts\": 40, \"dur\": 5}"));
+  Temp t("phases.json",
+         TraceJson(
+             "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 0, \"dur\": 5},\n"
+             "{\"ph\": \"\\u0058\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 10, \"dur\": 5},\n"
+             "{\"p\\u0068\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 20, \"dur\": 5},\n"
+             "{\"ph\": \"XY\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 30, \"dur\": 5},\n"
+             "{\"ph\" : \"X\" , \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 40, \"dur\": 5}"));
   auto r = Run({"info", t.path});
   CHECK(r.code == 0);
   CHECK(r.out.find("duration events: 4\n") != std::string::npos);
@@ -312,12 +315,12 @@ TEST_CASE("a phase or key written with escapes or spaces reads as plainly writte
 TEST_CASE("a phase of other than one character is named whole in the warning", "[hostile]") {
   std::string long_ph(40, 'Q');
   Temp t("phases.json",
-         Trace(Op("aten::mm", 0, 10) +
-               ",\n{\"ph\": \"Xyz\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}" +
-               ",\n{\"ph\": \"\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2}" +
-               ",\n{\"ph\": \"" + long_ph + "\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, " +
-               "\"ts\": 3}" +
-               ",\n{\"ph\": \"?\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 4}"));
+         TraceJson(Op("aten::mm", 0, 10) +
+                   ",\n{\"ph\": \"Xyz\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}" +
+                   ",\n{\"ph\": \"\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2}" +
+                   ",\n{\"ph\": \"" + long_ph + "\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, " +
+                   "\"ts\": 3}" +
+                   ",\n{\"ph\": \"?\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 4}"));
   auto info = Run({"info", t.path});
   REQUIRE(info.code == 0);
   CHECK(info.out.find("unknown_phase                   4") != std::string::npos);

@@ -17,7 +17,7 @@ namespace {
 // microsecond timestamps, ProfilerStep#551 and #552, every kernel, memcpy and memset launched
 // by a cudaLaunchKernel / cudaMemcpyAsync / cudaMemsetAsync in the trace, no two changes of a
 // stream's queue at one instant (so HTA's unstable sort cannot change its numbers).
-constexpr const char* kTrace = "testdata/traces/hta/trace_filter/sampled_rank-0.json.gz";
+constexpr const char* kHtaTrace = "testdata/traces/hta/trace_filter/sampled_rank-0.json.gz";
 
 simdjson::dom::element Stream(simdjson::dom::array tracks, std::string_view name) {
   for (simdjson::dom::element t : tracks)
@@ -38,7 +38,7 @@ TEST_CASE("idle per stream agrees with HTA's get_idle_time_breakdown", "[gpu][ht
   //   stream 23: 63, host wait 596037, kernel wait 70, other 34
   //   stream 25: 8, host wait 0, kernel wait 9, other 47865
   //   stream 84: 4, host wait 148934, kernel wait 6, other 0
-  auto r = Run({"idle", kTrace, "--steps", "551", "--format", "json"});
+  auto r = Run({"idle", kHtaTrace, "--steps", "551", "--format", "json"});
   REQUIRE(r.code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::element doc = parser.parse(r.out);
@@ -60,7 +60,7 @@ TEST_CASE("idle per stream agrees with HTA's get_idle_time_breakdown", "[gpu][ht
   }
   // With the last step (HTA's include_last_profiler_step=True): stream 7 has 1052 activities,
   // host wait 397917, kernel wait 3765, other 598335.
-  auto all = Run({"idle", kTrace, "--format", "json"});
+  auto all = Run({"idle", kHtaTrace, "--format", "json"});
   simdjson::dom::parser p2;
   simdjson::dom::element s7 = Stream(p2.parse(all.out)["tracks"], "stream 7");
   CHECK(int64_t(s7["activities"]) == 1052);
@@ -117,7 +117,7 @@ TEST_CASE("queue --model hta agrees with HTA's get_queue_length_summary", "[gpu]
   //   stream 25: 16 points, max 8, mean 4 (64 / 16)
   //   stream 84: 8 points, max 1, mean 0.5
   // and with the whole trace, stream 7: 2104 points, max 80, mean 25.458175.
-  auto r = Run({"queue", kTrace, "--model", "hta", "--steps", "551", "--format", "json"});
+  auto r = Run({"queue", kHtaTrace, "--model", "hta", "--steps", "551", "--format", "json"});
   REQUIRE(r.code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::array streams = parser.parse(r.out)["streams"];
@@ -140,17 +140,17 @@ TEST_CASE("queue --model hta agrees with HTA's get_queue_length_summary", "[gpu]
   // HTA's get_time_spent_blocked_on_full_queue with max_queue_length 50 (its tests use small
   // limits): the time from each point at 50 or more to the next, stream 7: 16855 us; with 4,
   // stream 23: 154 us and stream 25: 61746 us.
-  auto at50 = Run({"queue", kTrace, "--model", "hta", "--steps", "551", "--queue-limit", "50",
+  auto at50 = Run({"queue", kHtaTrace, "--model", "hta", "--steps", "551", "--queue-limit", "50",
                    "--format", "json"});
   simdjson::dom::parser p50;
   CHECK(double(Stream(p50.parse(at50.out)["streams"], "stream 7")["blocked_us"]) == 16855);
-  auto at4 = Run({"queue", kTrace, "--model", "hta", "--steps", "551", "--queue-limit", "4",
+  auto at4 = Run({"queue", kHtaTrace, "--model", "hta", "--steps", "551", "--queue-limit", "4",
                   "--format", "json"});
   simdjson::dom::parser p4;
   simdjson::dom::array s4 = p4.parse(at4.out)["streams"];
   CHECK(double(Stream(s4, "stream 23")["blocked_us"]) == 154);
   CHECK(double(Stream(s4, "stream 25")["blocked_us"]) == 61746);
-  auto all = Run({"queue", kTrace, "--model", "hta", "--format", "json"});
+  auto all = Run({"queue", kHtaTrace, "--model", "hta", "--format", "json"});
   simdjson::dom::parser p2;
   simdjson::dom::element s7 = Stream(p2.parse(all.out)["streams"], "stream 7");
   CHECK(simdjson::dom::array(s7["series"]).size() == 2104);

@@ -19,6 +19,8 @@
 #include "profana/io/native_writer.h"
 #include "profana/process_io.h"
 
+using profana::test::ReadFile;
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -29,13 +31,6 @@ std::string TempPath(const std::string& name) {
 
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // A Kineto trace of `events` ops on one thread, one after another.

@@ -73,10 +73,10 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 
-struct TempDir {
+struct ScratchDir {
   fs::path path = fs::temp_directory_path() / ("profana-native-test-" + std::to_string(getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
+  ScratchDir() { fs::create_directories(path); }
+  ~ScratchDir() { fs::remove_all(path); }
 };
 
 }  // namespace
@@ -85,7 +85,7 @@ TEST_CASE(
     "every trace in testdata: same output from the native file, text twin and Chrome trace round "
     "trips",
     "[native]") {
-  TempDir tmp;
+  ScratchDir tmp;
   simdjson::dom::parser strict;
   std::vector<std::string> files = AllTraces();
   REQUIRE(files.size() >= 100);

@@ -35,7 +35,7 @@ struct Temp {
 };
 
 // Ops one after another on one thread, each 10 us; names are JSON string contents.
-std::string Trace(const std::vector<std::string>& names) {
+std::string TraceJson(const std::vector<std::string>& names) {
   std::string events;
   int ts = 0;
   for (const std::string& name : names) {
@@ -131,7 +131,7 @@ TEST_CASE("CSV cells that start a formula get a leading quote; numbers stay", "[
 }
 
 TEST_CASE("text reports and messages show control characters in names", "[injection]") {
-  Temp t("names.json", Trace(kNames));
+  Temp t("names.json", TraceJson(kNames));
   for (const char* command : {"table", "tree", "stacks", "info"}) {
     auto r = Run({command, t.path});
     INFO(command << "\n" << r.out << r.err);
@@ -162,7 +162,7 @@ TEST_CASE("text reports and messages show control characters in names", "[inject
 TEST_CASE("an op with an empty name prints its line with the name empty", "[injection]") {
   // The empty name's text has no bytes at all (its view may hold a null pointer): the tree's
   // writer must copy nothing for it rather than hand memcpy a null source.
-  Temp t("empty_name.json", Trace({"", "x"}));
+  Temp t("empty_name.json", TraceJson({"", "x"}));
   auto r = Run({"tree", t.path});
   REQUIRE(r.code == 0);
   CHECK(r.out ==
@@ -202,7 +202,7 @@ TEST_CASE("memory --by-op keeps its columns when a name holds control characters
 }
 
 TEST_CASE("CSV output guards formula names", "[injection]") {
-  Temp t("names.json", Trace(kNames));
+  Temp t("names.json", TraceJson(kNames));
   auto csv = Run({"table", t.path, "--format", "csv"});
   REQUIRE(csv.code == 0);
   CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\")\",") != std::string::npos);
@@ -210,7 +210,7 @@ TEST_CASE("CSV output guards formula names", "[injection]") {
 }
 
 TEST_CASE("markdown names stay in their cell and code span", "[injection]") {
-  Temp t("names.json", Trace(kNames));
+  Temp t("names.json", TraceJson(kNames));
   auto md = Run({"diff", t.path, t.path, "--format", "markdown"});
   REQUIRE(md.code == 0);
   INFO(md.out);
@@ -232,7 +232,7 @@ TEST_CASE("markdown names stay in their cell and code span", "[injection]") {
 }
 
 TEST_CASE("the flamegraph SVG holds no control character", "[injection]") {
-  Temp t("names.json", Trace(kNames));
+  Temp t("names.json", TraceJson(kNames));
   std::string svg = "/tmp/profana_injection_" + std::to_string(::getpid()) + ".svg";
   auto r = Run({"stacks", t.path, "--svg", svg, "-o", "/dev/null"});
   REQUIRE(r.code == 0);
@@ -244,7 +244,7 @@ TEST_CASE("the flamegraph SVG holds no control character", "[injection]") {
 }
 
 TEST_CASE("JSON escapes C0 and C1 controls as \\u escapes", "[injection]") {
-  Temp t("names.json", Trace(kNames));
+  Temp t("names.json", TraceJson(kNames));
   auto json = Run({"table", t.path, "--format", "json"});
   REQUIRE(json.code == 0);
   CHECK_FALSE(HasControlByte(json.out, true));

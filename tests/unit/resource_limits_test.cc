@@ -25,7 +25,9 @@ struct Temp {
   ~Temp() { std::remove(path.c_str()); }
 };
 
-std::string Trace(const std::string& events) { return "{\"traceEvents\": [\n" + events + "\n]}\n"; }
+std::string TraceJson(const std::string& events) {
+  return "{\"traceEvents\": [\n" + events + "\n]}\n";
+}
 
 std::string Op(const std::string& name, const std::string& ts, const std::string& dur,
                const std::string& args = "") {
@@ -43,7 +45,7 @@ std::string NestedOps(int n) {
     if (i) events += ",\n";
     events += Op(i % 2 ? "g" : "f", std::to_string(i), std::to_string(2 * (n - i)));
   }
-  return Trace(events);
+  return TraceJson(events);
 }
 
 size_t Count(const std::string& text, char c) { return std::count(text.begin(), text.end(), c); }
@@ -107,8 +109,8 @@ TEST_CASE(
   // `{"traceEvents": [` and a newline, 95 of the event up to its "x" value (levels 1 to 4 are the
   // object, the array, the event and its args), then the '[' of levels 5 to 1,024.
   std::string nest = std::string(100000, '[') + std::string(100000, ']');
-  Temp file("deep.json", Trace(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
-                               Op("b", "3", "1", "\"Input Dims\": " + nest)));
+  Temp file("deep.json", TraceJson(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
+                                   Op("b", "3", "1", "\"Input Dims\": " + nest)));
   const std::string too_deep =
       "JSON nested deeper than 1024 levels: no profiler writes that; the file is damaged or not "
       "a trace\n";
@@ -131,7 +133,7 @@ TEST_CASE(
   // 1,024 levels are allowed: the args value holds levels 5 to 1,024.
   Temp deepest(
       "deepest.json",
-      Trace(Op("a", "1", "1", "\"x\": " + std::string(1020, '[') + std::string(1020, ']'))));
+      TraceJson(Op("a", "1", "1", "\"x\": " + std::string(1020, '[') + std::string(1020, ']'))));
   auto d = Run({"table", deepest.path});
   CHECK(d.code == 0);
   CHECK(d.err.empty());
@@ -139,7 +141,7 @@ TEST_CASE(
 
 TEST_CASE("a 16 MB name: bounded tables and stacks", "[limits]") {
   std::string name(16 << 20, 'n');
-  Temp file("long_name.json", Trace(Op(name, "1", "10") + ",\n" + Op("child", "2", "3")));
+  Temp file("long_name.json", TraceJson(Op(name, "1", "10") + ",\n" + Op("child", "2", "3")));
   auto table = Run({"table", file.path});
   REQUIRE(table.code == 0);
   CHECK(table.out.size() < 4096);  // the Name column is 55 wide
@@ -181,9 +183,9 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
           "[limits]") {
   Temp ids(
       "ids.json",
-      Trace(Op("big_ids", "1", "5",
-               "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
-            ",\n" + Op("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
+      TraceJson(Op("big_ids", "1", "5",
+                   "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
+                ",\n" + Op("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
   auto r = Run({"table", ids.path, "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"big_ids\"") != std::string::npos);
@@ -197,10 +199,10 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
 
   // 2^62 ns is the last time kept; past it, and ts + dur past it, the event is skipped.
   Temp times("times.json",
-             Trace(Op("edge", "4611686018427387.904", "0") + ",\n" +
-                   Op("past", "4611686018427387.905", "0") + ",\n" +
-                   Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") + ",\n" +
-                   Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
+             TraceJson(Op("edge", "4611686018427387.904", "0") + ",\n" +
+                       Op("past", "4611686018427387.905", "0") + ",\n" +
+                       Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") +
+                       ",\n" + Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
   auto t = Run({"info", times.path, "--format", "json"});
   REQUIRE(t.code == 0);
   CHECK(t.out.find("\"bad_number\": 4") != std::string::npos);
@@ -244,8 +246,8 @@ TEST_CASE("name filters on a name of 30000 characters run in linear time without
   // a backtracking engine is also quadratic on it. RE2 scans each name once.
   std::string as(30000, 'a');
   Temp file("long_regex_name.json",
-            Trace(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
-                  Op("aten::mm", "200", "30")));
+            TraceJson(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
+                      Op("aten::mm", "200", "30")));
   // stacks --stacks ops prints one line per kept op: the name (cut at 4096 bytes) and its self
   // time in us, the lines in the order of their names.
   std::string long_mm = std::string(4096, 'a') + "[...] 10\n";

@@ -2,8 +2,11 @@
 // commands on the same traces: key_averages by SQL equals `profana table`'s rows (every column,
 // in the same order), the rows per table equal `info`'s counts per kind, and PyTorch's own count
 // of FunctionEvents (the oracle sessions' index) is the function_event view's.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -148,7 +151,9 @@ TEST_CASE("the function_event view counts PyTorch's FunctionEvents", "[sql]") {
 
 TEST_CASE("a database convert wrote answers as the trace does, and opens read-only", "[sql]") {
   std::string trace = TestData("live/gpt_train/all/trace.json.gz");
-  std::string db = std::string(std::tmpnam(nullptr)) + ".sqlite";
+  std::string db = (std::filesystem::temp_directory_path() /
+                    ("profana-sql-" + std::to_string(::getpid()) + ".sqlite"))
+                       .string();
   profana::test::CliRun conv = Run({"convert", trace, "-o", db});
   INFO(conv.err);
   REQUIRE(conv.code == 0);
@@ -267,7 +272,9 @@ TEST_CASE("docs/sql.md names every table, view and column of the schema", "[sql]
 TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked, the rest kept",
           "[sql][overlay]") {
   std::string trace = TestData("live/mlp_train/all/trace.json.gz");
-  std::string base = std::tmpnam(nullptr);
+  std::string base =
+      (std::filesystem::temp_directory_path() / ("profana-overlay-" + std::to_string(::getpid())))
+          .string();
   std::string annotated = base + ".annotated.json", overlay = base + ".overlay.json";
   profana::test::CliRun conv = Run({"convert", trace, "-o", annotated, "--annotate", "-q"});
   INFO(conv.err);

@@ -137,11 +137,15 @@ size_t FirstBadByte(std::string_view in, size_t call_start, size_t found_at,
 Status Gunzip(std::string_view in, uint64_t limit, InputBuffer* out) {
   PaddedBytes bytes;
   // The trailer's ISIZE is the uncompressed size mod 2^32: a good first guess, never trusted
-  // past the limit (it is the file's word, and a bomb's is a lie).
+  // past the limit (it is the file's word, and a bomb's is a lie), nor past what deflate can
+  // expand to (1032:1): the last four bytes of a cut stream are compressed data, and would
+  // otherwise reserve up to 4 GiB for a file of a few hundred bytes.
+  constexpr uint64_t kMaxDeflateRatio = 1032;
   if (in.size() >= 18) {
     uint32_t isize;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    if (isize > in.size()) bytes.Reserve(limit ? std::min<uint64_t>(isize, limit + 1) : isize);
+    if (isize > in.size() && isize <= kMaxDeflateRatio * in.size())
+      bytes.Reserve(limit ? std::min<uint64_t>(isize, limit + 1) : isize);
   }
   // Tens of KiB each: on the heap. `before` is the state as the current call began; the output
   // grows geometrically, so calls (and copies) are few.

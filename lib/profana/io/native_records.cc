@@ -11,10 +11,6 @@ namespace {
 
 enum RecordType : uint8_t { kInt = 1, kText = 2, kTextList = 3 };
 
-template <typename T>
-void Put(std::string* out, T v) {
-  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
-}
 void PutString(std::string* out, std::string_view s) {
   Put(out, static_cast<uint32_t>(s.size()));
   out->append(s.data(), s.size());

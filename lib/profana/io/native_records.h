@@ -13,6 +13,12 @@
 
 namespace profana::native {
 
+// Appends v's bytes as they lie in memory (the format is little-endian, as every host it runs on).
+template <typename T>
+void Put(std::string* out, T v) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
 // Calls f(key, field&) for every field of TraceMetadata that the format keeps; field is an
 // int64_t, uint64_t, bool, std::string or std::vector<std::string>.
 template <typename M, typename F>

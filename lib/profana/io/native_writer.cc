@@ -19,11 +19,6 @@ struct Section {
   uint64_t size;
 };
 
-template <typename T>
-void Put(std::string* out, T v) {
-  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
-}
-
 std::string StringsSection(const StringPool& pool) {
   std::string out;
   uint64_t count = pool.size();

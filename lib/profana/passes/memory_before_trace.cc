@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <string_view>
 
+#include "profana/passes/memory_categories.h"
 #include "profana/passes/memory_device_types.h"
 
 namespace profana::passes {
 namespace {
-
-constexpr std::string_view kStep = "Optimizer.step#";
 
 // What the trace's optimizer steps say: the class of the first (Optimizer.step#Adam.step: "Adam"),
 // and whether any step multiplies or takes a maximum.
@@ -23,9 +22,11 @@ OptimizerSteps FindOptimizerSteps(const Trace& trace, const FunctionEventList& e
   std::vector<uint32_t> todo;
   for (size_t i = 0; i < ev.size(); ++i) {
     std::string_view name = trace.str(ev.name[i]);
-    if (ev.device_type[i] != DeviceType::kCPU || name.substr(0, kStep.size()) != kStep) continue;
+    if (ev.device_type[i] != DeviceType::kCPU ||
+        name.substr(0, kOptimizerStepPrefix.size()) != kOptimizerStepPrefix)
+      continue;
     if (out.optimizer.empty()) {
-      std::string_view rest = name.substr(kStep.size());
+      std::string_view rest = name.substr(kOptimizerStepPrefix.size());
       out.optimizer = rest.substr(0, rest.find('.'));
     }
     todo.assign(1, static_cast<uint32_t>(i));

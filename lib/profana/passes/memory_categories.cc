@@ -9,7 +9,6 @@ namespace profana::passes {
 namespace {
 
 constexpr std::string_view kEvaluateFunction = "autograd::engine::evaluate_function:";
-constexpr std::string_view kStep = "Optimizer.step#";
 constexpr std::string_view kZeroGrad = "Optimizer.zero_grad#";
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -17,7 +16,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 
 // A FunctionEvent as an index into per-event vectors, or -1.
-int32_t OpIndex(FnEventId op) { return op.valid() ? static_cast<int32_t>(op.value) : -1; }
 
 // What the op tree says about each FunctionEvent, inherited from its parents.
 struct OpContext {
@@ -55,7 +53,9 @@ OpContext BuildOpContext(const Trace& trace, const FunctionEventList& ev) {
     c.backward[i] =
         ev.scope[i] == 1 || StartsWith(name, kEvaluateFunction) || (has_parent && c.backward[p]);
     c.zero_grad[i] = StartsWith(name, kZeroGrad) || (has_parent && c.zero_grad[p]);
-    c.step[i] = StartsWith(name, kStep) ? static_cast<int32_t>(i) : has_parent ? c.step[p] : -1;
+    c.step[i] = StartsWith(name, kOptimizerStepPrefix) ? static_cast<int32_t>(i)
+                : has_parent                           ? c.step[p]
+                                                       : -1;
     c.node[i] = has_parent && c.node[p] >= 0     ? c.node[p]
                 : IsOperator(trace, ev, i, name) ? static_cast<int32_t>(i)
                                                  : -1;

@@ -10,11 +10,20 @@
 // sizes (a block no op input could be is no tensor, as PyTorch gives such an allocation no id).
 #pragma once
 
+#include <cstdint>
+#include <string_view>
+
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_timeline.h"
 
 namespace profana::passes {
+
+// The annotation PyTorch's optimizers record around each step: "Optimizer.step#SGD.step".
+inline constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
+
+// An op of the FunctionEvents as an index, -1 for none (a record no op made).
+inline int32_t OpIndex(FnEventId op) { return op.valid() ? static_cast<int32_t>(op.value) : -1; }
 
 // Sets MemoryBlock::category of every block of `t` (whose records already know their ops).
 void CategoriseMemoryBlocks(const Trace& trace, const FunctionEventList& events, MemoryTimeline* t);

@@ -150,7 +150,6 @@ std::vector<FnEventId> AttributeOps(const Trace& trace, const FunctionEventList&
 }
 
 // A FunctionEvent as an index into per-event vectors, or -1.
-int32_t OpIndex(FnEventId op) { return op.valid() ? static_cast<int32_t>(op.value) : -1; }
 
 }  // namespace
 

@@ -10,8 +10,6 @@
 namespace profana::report {
 namespace {
 
-std::string Ms(int64_t ns) { return FormatTime(static_cast<double>(ns) / 1000.0); }
-
 std::string Where(const job::Finding& f) {
   return f.rank >= 0 ? fmt::format("rank {}", f.rank) : std::string();
 }
@@ -41,24 +39,26 @@ std::string FormatAdviceText(const AdviceReport& r, int64_t top) {
   std::string out;
   if (r.findings.empty()) {
     out += "No findings: none of the rules fired";
-    if (r.critical_path_ns > 0) out += fmt::format(" (critical path {})", Ms(r.critical_path_ns));
+    if (r.critical_path_ns > 0)
+      out += fmt::format(" (critical path {})", FormatTimeNs(r.critical_path_ns));
     return out + "\n";
   }
   out += fmt::format(
       "{} findings, by estimated saving (bounded by the critical path, {} over the "
       "steps analysed)\n",
-      r.findings.size(), Ms(r.critical_path_ns));
+      r.findings.size(), FormatTimeNs(r.critical_path_ns));
   int64_t shown = 0;
   for (const job::Finding& f : r.findings) {
     if (top >= 0 && shown >= top) break;
     ++shown;
     const job::AdviceRule& rule = Rule(f);
     std::string where = Where(f);
-    out += fmt::format("\n{:>2}. {:<18} save up to {:>10}  {}{}\n", shown, f.rule, Ms(f.saving_ns),
-                       rule.title, where.empty() ? "" : "  (" + where + ")");
+    out += fmt::format("\n{:>2}. {:<18} save up to {:>10}  {}{}\n", shown, f.rule,
+                       FormatTimeNs(f.saving_ns), rule.title,
+                       where.empty() ? "" : "  (" + where + ")");
     out += "    " + Printable(f.evidence) + "\n";
     for (const job::FindingItem& i : f.items)
-      out += fmt::format("      {:>10}  {:>7}  {}\n", Ms(i.ns),
+      out += fmt::format("      {:>10}  {:>7}  {}\n", FormatTimeNs(i.ns),
                          i.count > 0 ? fmt::format("{}x", i.count) : std::string(),
                          TruncateName(Printable(i.name), 80));
     if (!f.steps.empty()) out += "    steps: " + StepsText(f.steps) + "\n";

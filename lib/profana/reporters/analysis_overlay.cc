@@ -69,7 +69,7 @@ class Tracks {
   JsonWriter w_{out_, /*pretty=*/false};
 };
 
-std::string StreamName(const Trace& t, ThreadId stream) {
+std::string OverlayStreamName(const Trace& t, ThreadId stream) {
   if (!stream.valid() || stream.value >= t.threads.size()) return "?";
   const ThreadInfo& th = t.threads[stream.value];
   return th.tid_text.value ? std::string(t.str(th.tid_text)) : std::to_string(th.tid);
@@ -116,7 +116,7 @@ std::string WriteAnalysisTracks(const Trace& trace, const job::TraceAnalyses& a,
   }
   for (const passes::StreamQueue& q : a.queues) {
     std::string name =
-        fmt::format("queue depth GPU {} stream {}", q.device, StreamName(trace, q.stream));
+        fmt::format("queue depth GPU {} stream {}", q.device, OverlayStreamName(trace, q.stream));
     for (const passes::QueueSample& s : q.series) {
       tracks.Counter(name, s.ts_ns, "depth", s.length);
       ++n.queue_points;

@@ -31,9 +31,7 @@ std::string Cut(const std::string& s, size_t width = 70) {
   return TruncateName(Printable(s), width);
 }
 
-std::string Ms(int64_t ns) { return FormatTime(static_cast<double>(ns) / 1000.0); }
-
-std::string Share(int64_t part, int64_t whole) {
+std::string PathShare(int64_t part, int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f}%",
                                  100.0 * static_cast<double>(part) / static_cast<double>(whole))
                    : "-";
@@ -56,8 +54,8 @@ Grid BoundGrid(const CpWindowRow& w) {
   g.headers = {"bound by", "time", "share", "edges"};
   g.left = {true, false, false, false};
   for (int b = 0; b < kCpBounds; ++b)
-    g.AddRow({passes::CpBoundName(static_cast<CpBound>(b)), Ms(w.bound_ns[b]),
-              Share(w.bound_ns[b], w.length_ns), fmt::format("{}", w.bound_edges[b])});
+    g.AddRow({passes::CpBoundName(static_cast<CpBound>(b)), FormatTimeNs(w.bound_ns[b]),
+              PathShare(w.bound_ns[b], w.length_ns), fmt::format("{}", w.bound_edges[b])});
   return g;
 }
 
@@ -66,7 +64,7 @@ Grid EventGrid(const CpWindowRow& w) {
   g.headers = {"time", "share", "where", "event"};
   g.left = {false, false, true, true};
   for (const CpEventRow& e : w.events)
-    g.AddRow({Ms(e.ns), Share(e.ns, w.length_ns), e.where, Cut(e.name)});
+    g.AddRow({FormatTimeNs(e.ns), PathShare(e.ns, w.length_ns), e.where, Cut(e.name)});
   return g;
 }
 
@@ -75,8 +73,9 @@ std::string WhatIfLine(const CpWindowRow& w, const CpWhatIfRow& x) {
   return fmt::format(
       "{}: {} edges changed, predicted {} ({}{}, {}); now critical: {}; off the "
       "path: {}",
-      x.rule, x.edges_changed, Ms(x.length_ns), d < 0 ? "-" : "+", Ms(d < 0 ? -d : d),
-      Share(d, w.length_ns), Names(x.now_critical), Names(x.left_path));
+      x.rule, x.edges_changed, FormatTimeNs(x.length_ns), d < 0 ? "-" : "+",
+      FormatTimeNs(d < 0 ? -d : d), PathShare(d, w.length_ns), Names(x.now_critical),
+      Names(x.left_path));
 }
 
 // The slowest rank of each step, for a job.
@@ -147,11 +146,11 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks) {
       out += fmt::format(
           "  path {} over a span of {} ({}); {} events and {} edges on it, of a "
           "graph of {} nodes and {} edges\n",
-          Ms(w.length_ns), Ms(w.wall_ns), Share(w.length_ns, w.wall_ns), w.critical_events,
-          w.critical_edges, w.graph_nodes, w.graph_edges);
+          FormatTimeNs(w.length_ns), FormatTimeNs(w.wall_ns), PathShare(w.length_ns, w.wall_ns),
+          w.critical_events, w.critical_edges, w.graph_nodes, w.graph_edges);
       if (!w.busiest_stream.empty())
         out += fmt::format("  busiest stream: {}, {} busy\n", Printable(w.busiest_stream),
-                           Ms(w.busiest_stream_busy_ns));
+                           FormatTimeNs(w.busiest_stream_busy_ns));
       out += '\n' + BoundGrid(w).Text();
       if (!w.events.empty())
         out += fmt::format("\nTop {} events on the path\n", w.events.size()) + EventGrid(w).Text();
@@ -161,7 +160,7 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks) {
       }
       for (auto [rank, ns] : w.comm_wait_by_rank)
         out += fmt::format("  communication on the path waiting for rank {} (arrived last): {}\n",
-                           rank, Ms(ns));
+                           rank, FormatTimeNs(ns));
     }
     if (r.whole_trace_fallback)
       out += "note: the trace has no ProfilerStep#N: the whole trace is one window\n";
@@ -169,7 +168,7 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks) {
   if (ranks.size() > 1) {
     out += "\nSlowest rank per step (critical path)\n";
     for (auto [step, rl] : SlowestRanks(ranks))
-      out += fmt::format("  step {:>6}  rank {:>4}  {}\n", step, rl.first, Ms(rl.second));
+      out += fmt::format("  step {:>6}  rank {:>4}  {}\n", step, rl.first, FormatTimeNs(rl.second));
   }
   return out;
 }
@@ -180,8 +179,8 @@ std::string FormatCriticalPathMarkdown(const std::vector<CpRank>& ranks) {
     for (const CpWindowRow& w : r.windows) {
       out += fmt::format("### Critical path of {} in {}\n\n", Printable(w.label), RankTitle(r));
       out += fmt::format("Path **{}** over a span of {} ({}); {} events and {} edges on it.\n\n",
-                         Ms(w.length_ns), Ms(w.wall_ns), Share(w.length_ns, w.wall_ns),
-                         w.critical_events, w.critical_edges);
+                         FormatTimeNs(w.length_ns), FormatTimeNs(w.wall_ns),
+                         PathShare(w.length_ns, w.wall_ns), w.critical_events, w.critical_edges);
       out += BoundGrid(w).Markdown() + '\n';
       if (!w.events.empty()) out += EventGrid(w).Markdown() + '\n';
       for (const CpWhatIfRow& x : w.what_if) out += "- " + WhatIfLine(w, x) + '\n';

@@ -51,7 +51,7 @@ int64_t TotalOf(const std::vector<Row>& rows) {
   return t;
 }
 
-double Share(int64_t part, int64_t total) {
+double SharePercent(int64_t part, int64_t total) {
   return total > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(total) : 0;
 }
 
@@ -100,7 +100,7 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
     const job::DurationStats& d = row.stats;
     std::string category = has_category ? row.category : (row.category ? "transfer" : "api");
     const std::string& name = names[i];
-    std::vector<std::string> cells = {Fixed(Share(d.sum(), total), machine ? 4 : 1),
+    std::vector<std::string> cells = {Fixed(SharePercent(d.sum(), total), machine ? 4 : 1),
                                       MicrosText(d.sum()),
                                       fmt::format("{}", d.count()),
                                       Fixed(d.mean() / 1000.0, 3),

@@ -11,7 +11,9 @@
 
 namespace profana::report {
 
-std::string FormatTime(double time_us);             // "1.234ms"
+std::string FormatTime(double time_us);  // "1.234ms"
+// A duration in nanoseconds, as FormatTime writes it.
+inline std::string FormatTimeNs(int64_t ns) { return FormatTime(static_cast<double>(ns) / 1000.0); }
 void AppendTime(std::string* out, double time_us);  // the same, appended (no allocation)
 // The same written at `at`, which has kTimeTextRoom bytes of room: the text's end, or nullptr
 // (nothing written) for the rare times AppendTime hands to fmt (negative, huge, a rounding tie).

@@ -16,7 +16,7 @@ namespace {
 using passes::SnapshotDeviceState;
 using passes::SnapshotHistory;
 
-std::string Share(int64_t part, int64_t whole) {
+std::string SnapshotShare(int64_t part, int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f} %", 100.0 * part / whole) : "-";
 }
 
@@ -55,8 +55,8 @@ void StateText(const AllocatorSnapshot& s, const SnapshotDeviceState& st, int to
   *out += fmt::format(
       "    fragmentation: {} reserved but not allocated ({} of reserved); the "
       "largest free block is {} of it\n",
-      FormatBytes(b.unallocated()), Share(b.unallocated(), b.reserved),
-      Share(b.largest_inactive, b.inactive));
+      FormatBytes(b.unallocated()), SnapshotShare(b.unallocated(), b.reserved),
+      SnapshotShare(b.largest_inactive, b.inactive));
   if (st.inconsistent_segments > 0)
     *out += fmt::format("    {} segments whose sizes disagree with their blocks'\n",
                         st.inconsistent_segments);

@@ -125,9 +125,9 @@ struct Record {
   const char* bad_field = nullptr;
 };
 
-class Importer {
+class Rocprofv3Importer {
  public:
-  explicit Importer(const InputBuffer& input) : input_(input) {
+  explicit Rocprofv3Importer(const InputBuffer& input) : input_(input) {
     b_.metadata().format = "rocprofv3-json";
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
@@ -149,7 +149,7 @@ class Importer {
   std::vector<Dictionaries> entries_;
 };
 
-error_code Importer::ReadStrings(od::value strings, Dictionaries* d) {
+error_code Rocprofv3Importer::ReadStrings(od::value strings, Dictionaries* d) {
   return Fields(strings, [&](std::string_view key, od::value value) -> error_code {
     if (key == "buffer_records") {
       // [{"kind": "HIP_RUNTIME_API", "operations": [...]}, ...], indexed by the kind's number.
@@ -194,7 +194,7 @@ error_code Importer::ReadStrings(od::value strings, Dictionaries* d) {
   });
 }
 
-error_code Importer::ReadDictionaries(od::value entry, Dictionaries* d) {
+error_code Rocprofv3Importer::ReadDictionaries(od::value entry, Dictionaries* d) {
   return Fields(entry, [&](std::string_view key, od::value value) -> error_code {
     if (key == "metadata")
       return Fields(value, [&](std::string_view k, od::value v) -> error_code {
@@ -241,7 +241,7 @@ error_code Importer::ReadDictionaries(od::value entry, Dictionaries* d) {
   });
 }
 
-error_code Importer::ReadRecord(od::value v, Record* r) {
+error_code Rocprofv3Importer::ReadRecord(od::value v, Record* r) {
   auto value_error = [&](error_code e, const char* field) -> error_code {
     if (!IsValueError(e)) return e;
     if (!r->bad_field) r->bad_field = field;
@@ -277,8 +277,8 @@ error_code Importer::ReadRecord(od::value v, Record* r) {
   });
 }
 
-void Importer::AddRecord(std::string_view section, const Record& r, size_t entry_index,
-                         int64_t index) {
+void Rocprofv3Importer::AddRecord(std::string_view section, const Record& r, size_t entry_index,
+                                  int64_t index) {
   const Dictionaries& d = entries_[entry_index];
   std::string where = fmt::format("buffer_records.{} #{}", section, index);
   if (r.bad_field) {
@@ -364,7 +364,7 @@ void Importer::AddRecord(std::string_view section, const Record& r, size_t entry
   ++b_.metadata().raw_events;
 }
 
-error_code Importer::ReadRecords(od::value entry, size_t entry_index) {
+error_code Rocprofv3Importer::ReadRecords(od::value entry, size_t entry_index) {
   return Fields(entry, [&](std::string_view key, od::value value) -> error_code {
     if (key != "buffer_records") return SUCCESS;
     return Fields(value, [&](std::string_view section, od::value records) -> error_code {
@@ -383,7 +383,7 @@ error_code Importer::ReadRecords(od::value entry, size_t entry_index) {
   });
 }
 
-error_code Importer::Walk(od::document& doc, int pass) {
+error_code Rocprofv3Importer::Walk(od::document& doc, int pass) {
   od::object top;
   PROFANA_JSON_TRY(doc.get_object().get(top));
   for (auto item : top) {
@@ -405,7 +405,7 @@ error_code Importer::Walk(od::document& doc, int pass) {
   return SUCCESS;
 }
 
-Result<Trace> Importer::Run() {
+Result<Trace> Rocprofv3Importer::Run() {
   std::string_view text = input_.view();
   size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
   text.remove_prefix(bom);
@@ -473,6 +473,8 @@ bool SniffRocprofv3Json(std::string_view bytes) {
   return bytes.substr(i, kTopKey.size() + 2) == "\"rocprofiler-sdk-tool\"";
 }
 
-Result<Trace> ImportRocprofv3Json(const InputBuffer& input) { return Importer(input).Run(); }
+Result<Trace> ImportRocprofv3Json(const InputBuffer& input) {
+  return Rocprofv3Importer(input).Run();
+}
 
 }  // namespace profana::rocm

@@ -19,11 +19,11 @@ namespace {
 using sqlite::Database;
 using sqlite::Query;
 
-constexpr std::string_view kWhat = "rocmProfileData";
+constexpr std::string_view kRpdWhat = "rocmProfileData";
 
-class Importer {
+class RpdImporter {
  public:
-  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
+  RpdImporter(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
     b_.metadata().format = "rocm-rpd";
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
@@ -48,7 +48,7 @@ class Importer {
   FlatHashMap<int64_t, int64_t> api_of_op_;  // rocpd_api_ops: op id -> the call that enqueued it
 };
 
-Status Importer::CheckSchema() {
+Status RpdImporter::CheckSchema() {
   std::vector<std::string> missing;
   for (const char* t : {"rocpd_string", "rocpd_api", "rocpd_op"})
     if (!db_.HasTable(t)) missing.push_back(t);
@@ -60,14 +60,14 @@ Status Importer::CheckSchema() {
                             missing.size() > 1 ? "s" : "", list));
 }
 
-Status Importer::ReadStrings() {
-  Query q(db_, "rocpd_string", {"id", "string"}, kWhat);
+Status RpdImporter::ReadStrings() {
+  Query q(db_, "rocpd_string", {"id", "string"}, kRpdWhat);
   return strings_.Read(q, b_);
 }
 
-Status Importer::ReadMetadata() {
+Status RpdImporter::ReadMetadata() {
   if (!db_.HasTable("rocpd_metadata")) return Status::Ok();
-  Query q(db_, "rocpd_metadata", {"tag", "value"}, kWhat);
+  Query q(db_, "rocpd_metadata", {"tag", "value"}, kRpdWhat);
   while (q.Next()) {
     if (q.Text(0) != "schema_version") continue;
     std::string_view v = q.Text(1);
@@ -79,16 +79,16 @@ Status Importer::ReadMetadata() {
   return q.status();
 }
 
-Status Importer::ReadApiCalls() {
+Status RpdImporter::ReadApiCalls() {
   PROFANA_RETURN_IF_ERROR(Query::CheckColumns(
-      db_, "rocpd_api", {"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}, kWhat));
+      db_, "rocpd_api", {"id", "pid", "tid", "start", "end", "apiName_id", "args_id"}, kRpdWhat));
   // RPD's autograd tool (Autograd::Generated) moves each PyTorch marker's sequence number and
   // shapes into ext_autogradapi, one row per marker keyed by its api id: joined on that key.
   std::vector<uint8_t> autograd;
   bool with_autograd = db_.HasTable("ext_autogradapi");
   if (with_autograd)
     PROFANA_RETURN_IF_ERROR(Query::CheckColumns(
-        db_, "ext_autogradapi", {"api_ptr_id", "seq?", "sizes?"}, kWhat, &autograd));
+        db_, "ext_autogradapi", {"api_ptr_id", "seq?", "sizes?"}, kRpdWhat, &autograd));
   enum { kId, kPid, kTid, kStart, kEnd, kName, kArgs, kAutograd, kSeq, kSizes };
   std::string sql = "SELECT a.id, a.pid, a.tid, a.start, a.end, a.apiName_id, a.args_id";
   if (with_autograd) {
@@ -141,9 +141,9 @@ Status Importer::ReadApiCalls() {
   return q.status();
 }
 
-Status Importer::ReadApiOps() {
+Status RpdImporter::ReadApiOps() {
   if (!db_.HasTable("rocpd_api_ops")) return Status::Ok();
-  Query q(db_, "rocpd_api_ops", {"api_id", "op_id"}, kWhat);
+  Query q(db_, "rocpd_api_ops", {"api_id", "op_id"}, kRpdWhat);
   q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({0, 1}, &b_.diagnostics())) continue;
@@ -152,10 +152,10 @@ Status Importer::ReadApiOps() {
   return q.status();
 }
 
-Status Importer::ReadOps() {
+Status RpdImporter::ReadOps() {
   enum { kId, kGpu, kQueue, kStart, kEnd, kDescription, kType };
   Query q(db_, "rocpd_op",
-          {"id", "gpuId", "queueId", "start", "end", "description_id", "opType_id"}, kWhat);
+          {"id", "gpuId", "queueId", "start", "end", "description_id", "opType_id"}, kRpdWhat);
   struct OpType {
     ActivityKind kind;
     StringId name;  // for copies and fills: the name every op of the type takes
@@ -199,7 +199,7 @@ Status Importer::ReadOps() {
   return q.status();
 }
 
-Result<Trace> Importer::Run() {
+Result<Trace> RpdImporter::Run() {
   PROFANA_RETURN_IF_ERROR(CheckSchema());
   PROFANA_RETURN_IF_ERROR(ReadStrings());
   PROFANA_RETURN_IF_ERROR(ReadMetadata());
@@ -224,7 +224,7 @@ bool SniffRpd(std::string_view bytes) {
 
 Result<Trace> ImportRpd(const InputBuffer& input) {
   PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(input));
-  return Importer(*db, input).Run();
+  return RpdImporter(*db, input).Run();
 }
 
 }  // namespace profana::rocm

@@ -32,6 +32,9 @@ class Items {
 // "1.234ms"
 std::string TimeText(int64_t ns);
 
+// An event's name as the trace recorded it.
+inline std::string_view NameOf(const Trace& t, uint32_t e) { return t.str(t.events.trace_name[e]); }
+
 // The steps a set of host or device times fell in, in order, each once.
 std::vector<int64_t> StepsOf(const AdviceContext& c, const std::vector<int64_t>& times);
 

@@ -12,8 +12,6 @@
 namespace profana::job::advice {
 namespace {
 
-std::string_view NameOf(const Trace& t, uint32_t e) { return t.str(t.events.trace_name[e]); }
-
 bool Has(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }

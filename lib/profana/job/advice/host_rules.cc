@@ -15,8 +15,6 @@ bool OneOf(std::string_view name, std::initializer_list<std::string_view> names)
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string_view NameOf(const Trace& t, uint32_t e) { return t.str(t.events.trace_name[e]); }
-
 // Host runtime calls named in `names` inside steps: their count, host time, and the op that made
 // each (the innermost CPU op around it).
 struct Calls {
