@@ -15,6 +15,7 @@
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
+#include "profana/base/json_writer.h"
 #include "profana/base/pipeline.h"
 #include "profana/base/sparse_rows.h"
 #include "profana/base/string_pool.h"
@@ -22,7 +23,6 @@
 #include "profana/importers/chrome_json/shapes_text.h"
 #include "profana/importers/chrome_json/truncation.h"
 #include "profana/passes/key_averages.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 
@@ -284,7 +284,7 @@ TEST_CASE("sort keys accept PyTorch's names and short aliases", "[sort]") {
 
 TEST_CASE("JSON writer escapes and writes nanoseconds as exact microseconds", "[json]") {
   std::string out;
-  report::JsonWriter w(&out, false);
+  JsonWriter w(&out, JsonLayout::kCompact);
   w.BeginObject()
       .Key("a\"b")
       .String("x\n\x01")

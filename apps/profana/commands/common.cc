@@ -207,8 +207,7 @@ std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" 
 
 void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context& ctx) {
   for (ActivityKind k : t.events.kind)
-    if (k == ActivityKind::kKernel || k == ActivityKind::kMemcpy || k == ActivityKind::kMemset)
-      return;
+    if (IsDeviceWork(k)) return;
   ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
 }
 

@@ -64,13 +64,9 @@ Status KernelStats::Merge(const KernelStats& o) {
 
 KernelCategory KernelCategoryOf(const Trace& t, uint32_t e) {
   std::string_view name = t.str(t.events.trace_name[e]);
-  ActivityKind k = t.events.kind[e];
-  bool memset = k == ActivityKind::kMemset || name.substr(0, 6) == "Memset" ||
-                name.find("CUDA memset") != std::string_view::npos;
-  if (memset) return KernelCategory::kMemset;
-  bool memcpy = k == ActivityKind::kMemcpy || name.substr(0, 6) == "Memcpy" ||
-                name.find("CUDA memcpy") != std::string_view::npos;
-  if (memcpy) {
+  CopyKind copy = CopyKindOf(t, e);
+  if (copy == CopyKind::kMemset) return KernelCategory::kMemset;
+  if (copy == CopyKind::kMemcpy) {
     // Kineto: "Memcpy HtoD (Pinned -> Device)"; nvprof: "[CUDA memcpy HtoD]".
     if (name.find("HtoD") != std::string_view::npos) return KernelCategory::kMemcpyHtoD;
     if (name.find("DtoH") != std::string_view::npos) return KernelCategory::kMemcpyDtoH;

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <iterator>
 #include <limits>
 
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/int_sum.h"
-#include "profana/base/json_string.h"
+#include "profana/base/json_writer.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/job/summary_checks.h"
 #include "simdjson.h"
@@ -19,119 +18,129 @@ namespace {
 
 // ---- writing ----------------------------------------------------------------------------------
 
-std::string Str(std::string_view s) {
-  std::string out;
-  AppendJsonString(s, &out);
-  return out;
-}
+// One line per source, row, step, kernel and stack (JsonLayout::kSpaced, broken before each).
 
-void WriteStats(const DurationStats& d, std::string* out) {
-  fmt::format_to(std::back_inserter(*out),
-                 "{{\"count\": {}, \"sum\": {}, \"sum_squares\": \"{}\", \"min\": {}, \"max\": {}",
-                 d.count(), d.sum(), Int128Text(d.sum_squares()), d.min(), d.max());
+void WriteStats(const DurationStats& d, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("count").Int(d.count());
+  w.Key("sum").Int(d.sum());
+  w.Key("sum_squares").String(Int128Text(d.sum_squares()));
+  w.Key("min").Int(d.min());
+  w.Key("max").Int(d.max());
   auto pairs = [&](const char* key, const auto& map) {
-    fmt::format_to(std::back_inserter(*out), ", \"{}\": [", key);
-    bool first = true;
-    for (const auto& [k, n] : map) {
-      fmt::format_to(std::back_inserter(*out), "{}[{}, {}]", first ? "" : ", ", k, n);
-      first = false;
-    }
-    out->push_back(']');
+    w.Key(key).BeginArray();
+    for (const auto& [k, n] : map) w.BeginArray().Int(k).Int(n).EndArray();
+    w.EndArray();
   };
   if (d.exact())
     pairs("exact", d.exact_values());
   else
     pairs("sketch", d.sketch_buckets());
-  out->push_back('}');
+  w.EndObject();
 }
 
 void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::AverageRow>& rows,
-               const std::vector<RowOrigin>& origin, std::string* out) {
-  fmt::format_to(std::back_inserter(*out), ",\n\"{}\": [", key);
+               const std::vector<RowOrigin>& origin, JsonWriter& w) {
+  w.Break(0).Key(key).BeginArray();
   for (size_t i = 0; i < rows.size(); ++i) {
     const passes::AverageRow& r = rows[i];
-    std::string stack;
-    for (StringId f : r.stack) stack += (stack.empty() ? "" : ", ") + Str(s.strings.Get(f));
-    fmt::format_to(
-        std::back_inserter(*out),
-        "{}\n {{\"name\": {}, \"device_type\": \"{}\", \"legacy\": {}, \"user_annotation\": {}, "
-        "\"is_async\": {}, "
-        "\"input_shapes\": {}, "
-        "\"shapes_shown\": {}, \"stack\": [{}], \"top_level\": {}, \"origin\": [{}, {}], "
-        "\"count\": {}, \"cpu_total_us\": {}, \"self_cpu_us\": {}, \"cuda_total_us\": {}, "
-        "\"self_cuda_us\": {}, \"cpu_total_ns\": {}, \"self_cpu_ns\": {}, \"cuda_total_ns\": {}, "
-        "\"self_cuda_ns\": {}, \"cpu_memory\": {}, \"self_cpu_memory\": {}, \"cuda_memory\": {}, "
-        "\"self_cuda_memory\": {}{}}}",
-        i ? "," : "", Str(s.strings.Get(r.key)),
-        r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu", r.legacy, r.user_annotation,
-        r.is_async, Str(s.strings.Get(r.input_shapes)), r.shapes_shown, stack, r.top_level,
-        origin[i].rank, origin[i].position, r.count, r.cpu_total_us, r.self_cpu_us, r.cuda_total_us,
-        r.self_cuda_us, r.cpu_total_ns, r.self_cpu_ns, r.cuda_total_ns, r.self_cuda_ns,
-        r.cpu_memory, r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory,
-        // Written where there is a count, so that summaries of traces without one keep their
-        // bytes.
-        r.flops ? fmt::format(", \"flops\": {}", r.flops) : std::string());
+    w.Break(1).BeginObject();
+    w.Key("name").String(s.strings.Get(r.key));
+    w.Key("device_type").String(r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu");
+    w.Key("legacy").Bool(r.legacy);
+    w.Key("user_annotation").Bool(r.user_annotation);
+    w.Key("is_async").Bool(r.is_async);
+    w.Key("input_shapes").String(s.strings.Get(r.input_shapes));
+    w.Key("shapes_shown").Bool(r.shapes_shown);
+    w.Key("stack").BeginArray();
+    for (StringId f : r.stack) w.String(s.strings.Get(f));
+    w.EndArray();
+    w.Key("top_level").Bool(r.top_level);
+    w.Key("origin").BeginArray().Int(origin[i].rank).Int(origin[i].position).EndArray();
+    w.Key("count").Int(r.count);
+    w.Key("cpu_total_us").Double(r.cpu_total_us);
+    w.Key("self_cpu_us").Double(r.self_cpu_us);
+    w.Key("cuda_total_us").Double(r.cuda_total_us);
+    w.Key("self_cuda_us").Double(r.self_cuda_us);
+    w.Key("cpu_total_ns").Int(r.cpu_total_ns);
+    w.Key("self_cpu_ns").Int(r.self_cpu_ns);
+    w.Key("cuda_total_ns").Int(r.cuda_total_ns);
+    w.Key("self_cuda_ns").Int(r.self_cuda_ns);
+    w.Key("cpu_memory").Int(r.cpu_memory);
+    w.Key("self_cpu_memory").Int(r.self_cpu_memory);
+    w.Key("cuda_memory").Int(r.cuda_memory);
+    w.Key("self_cuda_memory").Int(r.self_cuda_memory);
+    // Written where there is a count, so that summaries of traces without one keep their bytes.
+    if (r.flops) w.Key("flops").UInt(r.flops);
+    w.EndObject();
   }
-  out->append("]");
+  w.EndArray();
 }
 
-void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& map,
-                    std::string* out) {
-  fmt::format_to(std::back_inserter(*out), "\"{}\": [", key);
-  bool first = true;
+void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& map, JsonWriter& w) {
+  w.Key(key).BeginArray();
   for (const auto& [name, k] : map) {
-    fmt::format_to(std::back_inserter(*out),
-                   "{}\n {{\"name\": {}, \"category\": \"{}\", \"stats\": ", first ? "" : ",",
-                   Str(name), KernelCategoryName(k.category));
-    WriteStats(k.duration, out);
-    out->push_back('}');
-    first = false;
+    w.Break(1).BeginObject();
+    w.Key("name").String(name);
+    w.Key("category").String(KernelCategoryName(k.category));
+    w.Key("stats");
+    WriteStats(k.duration, w);
+    w.EndObject();
   }
-  out->append("]");
+  w.EndArray();
 }
 
-std::string OptionalInt(int64_t v) { return v < 0 ? "null" : std::to_string(v); }
-
-void WriteMemoryPeaks(const RankSummary& s, std::string* out) {
-  out->append(",\n\"memory_peaks\": [");
-  for (size_t i = 0; i < s.memory_peaks.size(); ++i) {
-    const MemoryPeak& p = s.memory_peaks[i];
-    fmt::format_to(std::back_inserter(*out),
-                   "{}\n {{\"rank\": {}, \"device\": {}, \"records\": {}, \"peak_bytes\": {}, "
-                   "\"max_total_allocated\": {}, \"max_total_reserved\": {}}}",
-                   i ? "," : "", p.rank, Str(p.device), p.records, p.peak_bytes,
-                   OptionalInt(p.max_total_allocated), OptionalInt(p.max_total_reserved));
+void WriteMemoryPeaks(const RankSummary& s, JsonWriter& w) {
+  auto optional = [&](int64_t v) { v < 0 ? w.Null() : w.Int(v); };
+  w.Break(0).Key("memory_peaks").BeginArray();
+  for (const MemoryPeak& p : s.memory_peaks) {
+    w.Break(1).BeginObject();
+    w.Key("rank").Int(p.rank);
+    w.Key("device").String(p.device);
+    w.Key("records").Int(p.records);
+    w.Key("peak_bytes").Int(p.peak_bytes);
+    w.Key("max_total_allocated"), optional(p.max_total_allocated);
+    w.Key("max_total_reserved"), optional(p.max_total_reserved);
+    w.EndObject();
   }
-  out->append("]");
+  w.EndArray();
 }
 
-void WriteCollectives(const RankSummary& s, std::string* out) {
-  out->append(",\n\"collectives\": [");
-  for (size_t i = 0; i < s.collectives.size(); ++i) {
-    const RankCollectives& rc = s.collectives[i];
-    fmt::format_to(std::back_inserter(*out), "{}\n {{\"rank\": {}, \"process_groups\": [",
-                   i ? "," : "", rc.rank);
-    for (size_t g = 0; g < rc.groups.size(); ++g) {
-      const ProcessGroup& pg = rc.groups[g];
-      fmt::format_to(std::back_inserter(*out),
-                     "{}{{\"name\": {}, \"ranks\": {}, \"size\": {}, \"calls\": {}}}",
-                     g ? ", " : "", Str(pg.name), Str(pg.ranks), pg.size, pg.calls);
+void WriteCollectives(const RankSummary& s, JsonWriter& w) {
+  w.Break(0).Key("collectives").BeginArray();
+  for (const RankCollectives& rc : s.collectives) {
+    w.Break(1).BeginObject();
+    w.Key("rank").Int(rc.rank);
+    w.Key("process_groups").BeginArray();
+    for (const ProcessGroup& pg : rc.groups) {
+      w.BeginObject();
+      w.Key("name").String(pg.name);
+      w.Key("ranks").String(pg.ranks);
+      w.Key("size").Int(pg.size);
+      w.Key("calls").Int(pg.calls);
+      w.EndObject();
     }
-    out->append("],\n  \"calls\": [");
+    w.EndArray();
+    w.Break(2).Key("calls").BeginArray();
     std::vector<int64_t> order = OrderInGroup(rc.calls);
     for (size_t c = 0; c < rc.calls.size(); ++c) {
       const CollectiveCall& call = rc.calls[c];
-      fmt::format_to(std::back_inserter(*out),
-                     "{}\n  {{\"seq\": {}, \"kind\": \"{}\", \"label\": {}, \"group\": {}, "
-                     "\"start_ns\": {}, \"end_ns\": {}, \"bytes\": {}, \"dtype\": {}, "
-                     "\"group_size\": {}}}",
-                     c ? "," : "", order[c], CollectiveKindName(call.kind), Str(call.label),
-                     Str(call.group), call.start_ns, call.end_ns, call.bytes, Str(call.dtype),
-                     call.group_size);
+      w.Break(2).BeginObject();
+      w.Key("seq").Int(order[c]);
+      w.Key("kind").String(CollectiveKindName(call.kind));
+      w.Key("label").String(call.label);
+      w.Key("group").String(call.group);
+      w.Key("start_ns").Int(call.start_ns);
+      w.Key("end_ns").Int(call.end_ns);
+      w.Key("bytes").Int(call.bytes);
+      w.Key("dtype").String(call.dtype);
+      w.Key("group_size").Int(call.group_size);
+      w.EndObject();
     }
-    out->append("]}");
+    w.EndArray();
+    w.EndObject();
   }
-  out->append("]");
+  w.EndArray();
 }
 
 // ---- reading ----------------------------------------------------------------------------------
@@ -515,65 +524,77 @@ Result<RankSummary> ReadSummaryFile(const std::string& path) {
 
 std::string FormatSummary(const RankSummary& s) {
   std::string out;
-  fmt::format_to(std::back_inserter(out), "{{\"schema\": \"{}\",\n\"sources\": [", kSummarySchema);
-  for (size_t i = 0; i < s.sources.size(); ++i) {
-    const SourceInfo& src = s.sources[i];
-    std::string devices;
-    for (const std::string& d : src.devices) devices += (devices.empty() ? "" : ", ") + Str(d);
-    fmt::format_to(std::back_inserter(out),
-                   "{}\n {{\"path\": {}, \"hash\": {}, \"rank\": {}, \"world_size\": {}, "
-                   "\"format\": {}, \"bytes\": {}, \"devices\": [{}]}}",
-                   i ? "," : "", Str(src.path), Str(src.hash), src.rank, src.world_size,
-                   Str(src.format), src.input_bytes, devices);
+  JsonWriter w(&out, JsonLayout::kSpaced);
+  w.BeginObject().Key("schema").String(kSummarySchema);
+  w.Break(0).Key("sources").BeginArray();
+  for (const SourceInfo& src : s.sources) {
+    w.Break(1).BeginObject();
+    w.Key("path").String(src.path);
+    w.Key("hash").String(src.hash);
+    w.Key("rank").Int(src.rank);
+    w.Key("world_size").Int(src.world_size);
+    w.Key("format").String(src.format);
+    w.Key("bytes").UInt(src.input_bytes);
+    w.Key("devices").BeginArray();
+    for (const std::string& d : src.devices) w.String(d);
+    w.EndArray();
+    w.EndObject();
   }
-  fmt::format_to(std::back_inserter(out), "],\n\"has_memory_records\": {}", s.has_memory_records);
-  if (s.with_flops) out.append(",\n\"with_flops\": true");
-  if (s.memory_recorded) WriteMemoryPeaks(s, &out);
-  WriteRows("table", s, s.rows, s.row_origin, &out);
-  WriteRows("table_by_shape", s, s.shape_rows, s.shape_row_origin, &out);
-  out.append(",\n\"steps\": [");
-  for (size_t i = 0; i < s.steps.size(); ++i) {
-    const RankStep& st = s.steps[i];
+  w.EndArray();
+  w.Break(0).Key("has_memory_records").Bool(s.has_memory_records);
+  if (s.with_flops) w.Break(0).Key("with_flops").Bool(true);
+  if (s.memory_recorded) WriteMemoryPeaks(s, w);
+  WriteRows("table", s, s.rows, s.row_origin, w);
+  WriteRows("table_by_shape", s, s.shape_rows, s.shape_row_origin, w);
+  w.Break(0).Key("steps").BeginArray();
+  for (const RankStep& st : s.steps) {
     const StepRow& r = st.row;
-    fmt::format_to(std::back_inserter(out),
-                   "{}\n {{\"rank\": {}, \"step\": {}, \"start_ns\": {}, \"wall_ns\": {}, "
-                   "\"host_ns\": {}, \"host_untraced_ns\": {}, \"host_dataloader_ns\": {}, "
-                   "\"host_optimizer_ns\": {}, \"host_sync_ns\": {}, \"devices\": [",
-                   i ? "," : "", st.rank, r.step, r.start_ns, r.wall_ns, r.host_ns,
-                   r.host_untraced_ns, r.host_dataloader_ns, r.host_optimizer_ns, r.host_sync_ns);
-    for (size_t d = 0; d < r.devices.size(); ++d) {
-      const StepDevice& v = r.devices[d];
-      fmt::format_to(std::back_inserter(out),
-                     "{}{{\"device\": {}, \"compute_ns\": {}, \"comm_exposed_ns\": {}, "
-                     "\"memory_exposed_ns\": {}, \"idle_ns\": {}, \"comm_ns\": {}, "
-                     "\"comm_hidden_ns\": {}}}",
-                     d ? ", " : "", v.device, v.compute_ns, v.comm_exposed_ns, v.memory_exposed_ns,
-                     v.idle_ns, v.comm_ns, v.comm_hidden_ns);
+    w.Break(1).BeginObject();
+    w.Key("rank").Int(st.rank);
+    w.Key("step").Int(r.step);
+    w.Key("start_ns").Int(r.start_ns);
+    w.Key("wall_ns").Int(r.wall_ns);
+    w.Key("host_ns").Int(r.host_ns);
+    w.Key("host_untraced_ns").Int(r.host_untraced_ns);
+    w.Key("host_dataloader_ns").Int(r.host_dataloader_ns);
+    w.Key("host_optimizer_ns").Int(r.host_optimizer_ns);
+    w.Key("host_sync_ns").Int(r.host_sync_ns);
+    w.Key("devices").BeginArray();
+    for (const StepDevice& v : r.devices) {
+      w.BeginObject();
+      w.Key("device").Int(v.device);
+      w.Key("compute_ns").Int(v.compute_ns);
+      w.Key("comm_exposed_ns").Int(v.comm_exposed_ns);
+      w.Key("memory_exposed_ns").Int(v.memory_exposed_ns);
+      w.Key("idle_ns").Int(v.idle_ns);
+      w.Key("comm_ns").Int(v.comm_ns);
+      w.Key("comm_hidden_ns").Int(v.comm_hidden_ns);
+      w.EndObject();
     }
-    out.append("]}");
+    w.EndArray();
+    w.EndObject();
   }
-  out.append("],\n\"kernels\": {");
-  WriteKernelMap("kernels", s.kernels.kernels, &out);
-  out.append(",\n");
-  WriteKernelMap("by_op", s.kernels.by_op, &out);
-  out.append(",\n\"api\": [");
-  bool first = true;
+  w.EndArray();
+  w.Break(0).Key("kernels").BeginObject();
+  WriteKernelMap("kernels", s.kernels.kernels, w);
+  w.Break(0);
+  WriteKernelMap("by_op", s.kernels.by_op, w);
+  w.Break(0).Key("api").BeginArray();
   for (const auto& [name, d] : s.kernels.api) {
-    fmt::format_to(std::back_inserter(out), "{}\n {{\"name\": {}, \"stats\": ", first ? "" : ",",
-                   Str(name));
-    WriteStats(d, &out);
-    out.push_back('}');
-    first = false;
+    w.Break(1).BeginObject();
+    w.Key("name").String(name);
+    w.Key("stats");
+    WriteStats(d, w);
+    w.EndObject();
   }
-  out.append("]}");
-  if (s.collectives_recorded) WriteCollectives(s, &out);
-  out.append(",\n\"stacks\": [");
-  first = true;
-  for (const auto& [stack, weight] : s.stacks) {
-    fmt::format_to(std::back_inserter(out), "{}\n [{}, {}]", first ? "" : ",", Str(stack), weight);
-    first = false;
-  }
-  out.append("]}\n");
+  w.EndArray();
+  w.EndObject();
+  if (s.collectives_recorded) WriteCollectives(s, w);
+  w.Break(0).Key("stacks").BeginArray();
+  for (const auto& [stack, weight] : s.stacks)
+    w.Break(1).BeginArray().String(stack).Int(weight).EndArray();
+  w.EndArray();
+  w.EndObject();
   return out;
 }
 

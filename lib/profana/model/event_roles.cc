@@ -36,6 +36,18 @@ int64_t StepNumberOf(const Trace& t, uint32_t e) {
   return n;
 }
 
+CopyKind CopyKindOf(const Trace& t, uint32_t e) {
+  ActivityKind k = t.events.kind[e];
+  std::string_view name = t.str(t.events.trace_name[e]);
+  if (k == ActivityKind::kMemset || StartsWith(name, "Memset") ||
+      name.find("CUDA memset") != std::string_view::npos)
+    return CopyKind::kMemset;
+  if (k == ActivityKind::kMemcpy || StartsWith(name, "Memcpy") ||
+      name.find("CUDA memcpy") != std::string_view::npos)
+    return CopyKind::kMemcpy;
+  return CopyKind::kNone;
+}
+
 DeviceCategory CategoryOf(const Trace& t, uint32_t e) {
   switch (t.events.kind[e]) {
     case ActivityKind::kMemcpy:
@@ -45,7 +57,7 @@ DeviceCategory CategoryOf(const Trace& t, uint32_t e) {
       std::string_view name = t.str(t.events.trace_name[e]);
       if (ContainsNoCase(name, "nccl") || ContainsNoCase(name, "rccl"))
         return DeviceCategory::kCommunication;
-      if (StartsWith(name, "Memcpy") || StartsWith(name, "Memset")) return DeviceCategory::kMemory;
+      if (CopyKindOf(t, e) != CopyKind::kNone) return DeviceCategory::kMemory;
       return DeviceCategory::kComputation;
     }
     default:

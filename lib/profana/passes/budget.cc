@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_brackets.h"
 #include "profana/passes/gpu_streams.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
@@ -114,29 +115,6 @@ class BudgetReader {
   std::string file_;
   size_t bom_ = 0;  // offsets are counted in the file, byte order mark included
 };
-
-// One past the '}' that closes the object opening at text[open], outside strings; npos when it
-// never closes (the parser then says what is wrong).
-size_t EndOfObject(std::string_view text, size_t open) {
-  int64_t depth = 0;
-  bool in_string = false;
-  for (size_t i = open; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if ((c == '}' || c == ']') && --depth == 0) {
-      return i + 1;
-    }
-  }
-  return std::string_view::npos;
-}
 
 const char* Where(od::value& v) {
   const char* at = nullptr;
@@ -330,7 +308,7 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
     return reader.Bad(padded.data() + (first == std::string_view::npos ? text.size() : first),
                       "a budget is a JSON object with \"rules\"");
   // Only the object is parsed: what follows it is an error of its own, at its place.
-  size_t end = EndOfObject(text, first);
+  size_t end = EndOfJsonValue(text, first);
   if (end != std::string_view::npos) {
     size_t after = text.find_first_not_of(" \t\r\n", end);
     if (after != std::string_view::npos)

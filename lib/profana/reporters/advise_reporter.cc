@@ -1,8 +1,8 @@
 #include "profana/reporters/advise_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/grid.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 #include "profana/reporters/terminal_text.h"

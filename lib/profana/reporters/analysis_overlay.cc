@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/critical_path_overlay.h"
-#include "profana/reporters/json_writer.h"
 
 namespace profana::report {
 namespace {
@@ -66,7 +66,7 @@ class Tracks {
 
  private:
   std::string* out_;
-  JsonWriter w_{out_, /*pretty=*/false};
+  JsonWriter w_{out_, JsonLayout::kCompact};
 };
 
 std::string OverlayStreamName(const Trace& t, ThreadId stream) {

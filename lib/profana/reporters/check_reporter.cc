@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "fmt/format.h"
-#include "profana/reporters/json_writer.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 

@@ -5,7 +5,7 @@
 #include "fmt/format.h"
 #include "profana/job/rank_summary.h"
 #include "profana/reporters/grid.h"
-#include "profana/reporters/json_writer.h"
+#include "profana/reporters/job_header.h"
 
 namespace profana::report {
 namespace {

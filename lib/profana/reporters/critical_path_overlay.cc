@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "profana/reporters/json_writer.h"
+#include "profana/base/json_writer.h"
 
 namespace profana::report {
 namespace {
@@ -74,7 +74,7 @@ std::string WriteCriticalPathOverlay(std::string_view doc, const SourceEvents& s
       if (!all_edges && !DrawnByDefault(e.type)) continue;
       for (bool start : {true, false}) {
         flows += ',';
-        JsonWriter w(&flows, /*pretty=*/false);
+        JsonWriter w(&flows, JsonLayout::kCompact);
         WriteFlow(w, trace, win.graph, e, start, id);
       }
       ++id;

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/grid.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 #include "profana/reporters/terminal_text.h"

@@ -5,9 +5,9 @@
 
 #include "fmt/color.h"
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
@@ -292,7 +292,7 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
   std::string num;
   auto n = [&num](double v) {
     num.clear();
-    JsonWriter(&num, false).Double(Rounded(v));
+    JsonWriter(&num, JsonLayout::kCompact).Double(Rounded(v));
     return num;
   };
   for (size_t i = 0, shown = Shown(d, o.row_limit); i < shown; ++i) {

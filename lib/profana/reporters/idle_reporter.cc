@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 #include "profana/reporters/terminal_text.h"
@@ -76,7 +76,7 @@ std::string FormatIdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
       "device,stream,activities,window_us,busy_us,idle_us,host_wait_us,kernel_wait_us,other_us\n";
   auto us = [](int64_t ns) {
     std::string s;
-    JsonWriter(&s, false).Micros(ns);
+    JsonWriter(&s, JsonLayout::kCompact).Micros(ns);
     return s;
   };
   for (const passes::IdleTrack& tr : b.tracks)

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/diagnostics_text.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 

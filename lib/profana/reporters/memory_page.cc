@@ -5,8 +5,8 @@
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/assets.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
 
@@ -249,7 +249,7 @@ std::string TitleLines(const std::string& title, const MemoryPlot& m) {
 std::string HoverData(const Plot& p) {
   const MemoryPlot& m = p.data;
   std::string rows, names;
-  JsonWriter w(&rows, false);
+  JsonWriter w(&rows, JsonLayout::kCompact);
   w.BeginArray();
   for (size_t i : p.rows) {
     w.BeginArray().Double(p.At(i));
@@ -257,7 +257,7 @@ std::string HoverData(const Plot& p) {
     w.EndArray();
   }
   w.EndArray();
-  JsonWriter n(&names, false);
+  JsonWriter n(&names, JsonLayout::kCompact);
   n.BeginArray();
   for (const MemorySeries& s : m.series) n.String(s.name);
   n.EndArray();

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/passes/memory_device_types.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 

@@ -1,7 +1,7 @@
 #include "profana/reporters/optimizable_reporter.h"
 
 #include "fmt/format.h"
-#include "profana/reporters/json_writer.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {

@@ -1,8 +1,8 @@
 #include "profana/reporters/queue_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
@@ -53,13 +53,13 @@ std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuE
   std::string ts;
   for (const passes::QueuePoint& p : g.queue) {
     ts.clear();
-    JsonWriter(&ts, false).Micros(p.start_ns - origin_ns);
+    JsonWriter(&ts, JsonLayout::kCompact).Micros(p.start_ns - origin_ns);
     out += fmt::format("global,,,{},{}\n", ts, p.depth);
   }
   for (const passes::StreamQueue& q : streams) {
     for (const passes::QueueSample& s : q.series) {
       ts.clear();
-      JsonWriter(&ts, false).Micros(s.ts_ns - origin_ns);
+      JsonWriter(&ts, JsonLayout::kCompact).Micros(s.ts_ns - origin_ns);
       out += fmt::format("stream,{},{},{},{}\n", q.device, CsvField(StreamName(t, q.stream)), ts,
                          s.length);
     }

@@ -2,17 +2,13 @@
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 
 namespace profana::report {
 namespace {
 
 using passes::AverageRow;
-
-std::string Shapes(const Trace& trace, const AverageRow& r) {
-  return r.input_shapes.value ? std::string(trace.str(r.input_shapes)) : "[]";
-}
 
 void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.BeginObject();
@@ -33,7 +29,7 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.Key("top_level").Bool(r.top_level);
   w.Key("input_shapes");
   if (r.shapes_shown)
-    w.String(Shapes(trace, r));
+    w.String(InputShapesText(trace, r));
   else
     w.Null();
   w.Key("stack").BeginArray();
@@ -54,11 +50,15 @@ std::string_view SortKeyName(passes::SortKey sort) {
 
 std::string MicrosText(int64_t ns) {
   std::string out;
-  JsonWriter(&out, false).Micros(ns);
+  JsonWriter(&out, JsonLayout::kCompact).Micros(ns);
   return out;
 }
 
 }  // namespace
+
+std::string InputShapesText(const Trace& trace, const AverageRow& r) {
+  return r.input_shapes.value ? std::string(trace.str(r.input_shapes)) : "[]";
+}
 
 std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& rows,
                            const std::vector<size_t>& shown, const RowsContext& c) {
@@ -121,7 +121,7 @@ std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& row
                        MicrosText(r.self_cuda_ns), MicrosText(r.cuda_total_ns), r.cpu_memory,
                        r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory, r.flops,
                        r.top_level ? "true" : "false",
-                       r.shapes_shown ? CsvField(Shapes(trace, r)) : "", CsvField(stack));
+                       r.shapes_shown ? CsvField(InputShapesText(trace, r)) : "", CsvField(stack));
   }
   return out;
 }

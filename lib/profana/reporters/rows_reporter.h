@@ -23,6 +23,9 @@ struct RowsContext {
   int64_t rank = -1;
 };
 
+// A row's input shapes as the table and its rows show them: "[]" when it has none.
+std::string InputShapesText(const Trace& trace, const passes::AverageRow& row);
+
 std::string FormatRowsJson(const Trace& trace, const std::vector<passes::AverageRow>& rows,
                            const std::vector<size_t>& shown, const RowsContext& context);
 std::string FormatRowsCsv(const Trace& trace, const std::vector<passes::AverageRow>& rows,

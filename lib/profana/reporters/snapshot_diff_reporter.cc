@@ -1,8 +1,8 @@
 #include "profana/reporters/snapshot_diff_reporter.h"
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/snapshot_reporter.h"
 

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "profana/base/json_writer.h"
 #include "profana/job/kernel_stats.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/memory_output.h"
 #include "profana/reporters/number_format.h"
 

@@ -9,9 +9,11 @@
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/reporters/output_format.h"
 
-namespace profana::report {
-
+namespace profana {
 class JsonWriter;
+}  // namespace profana
+
+namespace profana::report {
 
 struct SnapshotReportContext {
   std::string input;  // as given on the command line

@@ -5,8 +5,8 @@
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_writer.h"
 #include "profana/reporters/flamegraph_svg.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {

@@ -4,7 +4,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/grid.h"
-#include "profana/reporters/json_writer.h"
+#include "profana/reporters/job_header.h"
 
 namespace profana::report {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "profana/reporters/number_format.h"
+#include "profana/reporters/rows_reporter.h"
 #include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
@@ -66,7 +67,7 @@ std::string TrimPath(std::string_view path, size_t width) {
 
 std::string ShapesText(const Trace& trace, const AverageRow& row) {
   if (!row.shapes_shown) return "";  // key_averages() without grouping sets input_shapes = ""
-  return row.input_shapes.value ? std::string(trace.str(row.input_shapes)) : "[]";
+  return InputShapesText(trace, row);
 }
 
 // _build_table's auto_scale_flops: the unit of the smallest count above 0 sets the column's.

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "profana/base/json_writer.h"
 #include "profana/base/pipeline.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/track_labels.h"
 #include "profana/reporters/tree_text_lines.h"
 

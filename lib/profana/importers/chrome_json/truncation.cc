@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "profana/importers/chrome_json/bracket_walk.h"
+#include "profana/base/json_brackets.h"
 
 namespace profana::json {
 

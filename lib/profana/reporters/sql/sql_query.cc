@@ -7,10 +7,10 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
+#include "profana/base/json_writer.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/reporters/grid.h"
-#include "profana/reporters/json_writer.h"
 #include "profana/reporters/sql/sql_schema.h"
 
 namespace profana::report {

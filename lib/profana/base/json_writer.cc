@@ -1,4 +1,4 @@
-#include "profana/reporters/json_writer.h"
+#include "profana/base/json_writer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,15 +6,11 @@
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
 
-namespace profana::report {
+namespace profana {
 
-void JsonWriter::Escape(std::string_view s, std::string* out) { AppendJsonString(s, out); }
-
-void JsonWriter::Newline() {
-  if (!pretty_) return;
+void JsonWriter::Newline(size_t indent) {
   out_->push_back('\n');
-  // Indentation stops growing at 64 levels: a tree nested 100,000 deep stays linear in size.
-  out_->append(std::min<size_t>(has_items_.size(), 64) * 2, ' ');
+  out_->append(indent, ' ');
 }
 
 void JsonWriter::BeforeValue() {
@@ -22,11 +18,29 @@ void JsonWriter::BeforeValue() {
     after_key_ = false;
     return;
   }
+  bool first = true;
   if (!has_items_.empty()) {
-    if (has_items_.back()) out_->push_back(',');
+    first = !has_items_.back();
+    if (!first) out_->push_back(',');
     has_items_.back() = true;
-    Newline();
+    // Indentation stops growing at 64 levels: a tree nested 100,000 deep stays linear in size.
+    if (layout_ == JsonLayout::kIndented) Newline(std::min<size_t>(has_items_.size(), 64) * 2);
   }
+  if (break_ >= 0) {
+    Newline(static_cast<size_t>(break_));
+    break_ = -1;
+  } else if (layout_ == JsonLayout::kSpaced && !first) {
+    out_->push_back(' ');
+  }
+}
+
+void JsonWriter::EndContainer(char close) {
+  bool items = has_items_.back();
+  has_items_.pop_back();
+  if (items && layout_ == JsonLayout::kIndented)
+    Newline(std::min<size_t>(has_items_.size(), 64) * 2);
+  out_->push_back(close);
+  if (has_items_.empty() && layout_ != JsonLayout::kCompact) out_->push_back('\n');
 }
 
 JsonWriter& JsonWriter::BeginObject() {
@@ -37,11 +51,7 @@ JsonWriter& JsonWriter::BeginObject() {
 }
 
 JsonWriter& JsonWriter::EndObject() {
-  bool items = has_items_.back();
-  has_items_.pop_back();
-  if (items) Newline();
-  out_->push_back('}');
-  if (has_items_.empty() && pretty_) out_->push_back('\n');
+  EndContainer('}');
   return *this;
 }
 
@@ -53,37 +63,40 @@ JsonWriter& JsonWriter::BeginArray() {
 }
 
 JsonWriter& JsonWriter::EndArray() {
-  bool items = has_items_.back();
-  has_items_.pop_back();
-  if (items) Newline();
-  out_->push_back(']');
-  if (has_items_.empty() && pretty_) out_->push_back('\n');
+  EndContainer(']');
+  return *this;
+}
+
+JsonWriter& JsonWriter::Break(int indent) {
+  break_ = indent;
   return *this;
 }
 
 JsonWriter& JsonWriter::Key(std::string_view key) {
   BeforeValue();
-  Escape(key, out_);
-  out_->append(pretty_ ? ": " : ":");
+  AppendJsonString(key, out_);
+  out_->append(layout_ == JsonLayout::kCompact ? ":" : ": ");
   after_key_ = true;
   return *this;
 }
 
 JsonWriter& JsonWriter::String(std::string_view value) {
   BeforeValue();
-  Escape(value, out_);
+  AppendJsonString(value, out_);
   return *this;
 }
 
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
-  out_->append(fmt::format("{}", value));
+  fmt::format_int text(value);
+  out_->append(text.data(), text.size());
   return *this;
 }
 
 JsonWriter& JsonWriter::UInt(uint64_t value) {
   BeforeValue();
-  out_->append(fmt::format("{}", value));
+  fmt::format_int text(value);
+  out_->append(text.data(), text.size());
   return *this;
 }
 
@@ -123,18 +136,4 @@ JsonWriter& JsonWriter::Null() {
   return *this;
 }
 
-void WriteJobHeader(JsonWriter& w, std::string_view schema, const std::vector<std::string>& inputs,
-                    const std::vector<int64_t>& ranks, std::string_view view) {
-  w.BeginObject();
-  w.Key("schema").String(schema);
-  w.Key("inputs").BeginArray();
-  for (const std::string& in : inputs) w.String(in);
-  w.EndArray();
-  w.Key("ranks").BeginArray();
-  for (int64_t rank : ranks) w.Int(rank);
-  w.EndArray();
-  if (!view.empty()) w.Key("view").String(view);
-  w.Key("unit").String("us");
-}
-
-}  // namespace profana::report
+}  // namespace profana
