@@ -36,7 +36,7 @@ TEST_CASE("each importer's sniffer claims only its own format", "[importers]") {
   const std::pair<const char*, std::string> samples[] = {
       {"chrome-json", "\xEF\xBB\xBF {\"traceEvents\": []}"},
       {"chrome-json", "\n[{\"ph\": \"X\"}]"},
-      {"nvprof", std::string("SQLite format 3\0\x10\x00", 18)},
+      {"nvprof-sqlite", std::string("SQLite format 3\0\x10\x00", 18)},
       {"profana-native", std::string(kMagicView) + std::string(8, '\0')},
       {"profana-native-text", std::string(kTextMagic) + " 1\n"},
   };

@@ -422,11 +422,11 @@ TEST_CASE("Trace::Clone copies every table, the strings and the metadata", "[mod
   Add(&b, host, "cudaLaunchKernel", ActivityKind::kRuntime, 10, 20, 7);
   Add(&b, stream, "gemm", ActivityKind::kKernel, 40, 50, 7);
   Trace t = std::move(b).Finish();
-  t.metadata.format = "test-format";
+  t.metadata.format = TraceFormat::kNsysSqlite;
   Trace c = t.Clone();
   REQUIRE(c.events.size() == t.events.size());
   CHECK(c.threads.size() == t.threads.size());
-  CHECK(c.metadata.format == "test-format");
+  CHECK(c.metadata.format == TraceFormat::kNsysSqlite);
   CHECK(c.metadata.origin.ns == t.metadata.origin.ns);
   for (uint32_t i = 0; i < t.events.size(); ++i) {
     CHECK(c.str(c.events.name[i]) == t.str(t.events.name[i]));

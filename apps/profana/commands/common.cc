@@ -238,7 +238,7 @@ Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Co
   ctx.log.Debug(
       "{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} "
       "memory, {} flow; {} strings, {} stacks",
-      path, trace.metadata.format, trace.metadata.input_bytes,
+      path, TraceFormatName(trace.metadata.format), trace.metadata.input_bytes,
       trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes)
                                       : "",
       trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(),

@@ -63,6 +63,7 @@ Status RunTable(const TableArgs& a, Context& ctx) {
                 PeakRssMb());
   report::RowsContext context = a.rows;
   context.input = a.job.inputs[0];
+  context.format = TraceFormatName(trace.metadata.format);
   report::TableOptions table = a.table;
   table.with_flops = trace.metadata.with_flops;
   return Emit(

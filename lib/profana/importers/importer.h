@@ -24,7 +24,10 @@ struct LoadOptions {
 };
 
 struct ImporterInfo {
-  const char* name;         // "chrome-json"
+  // The format's name (model/trace_format.h), which the trace records; "chrome-json" reads
+  // both Chrome-trace formats (kineto-json, chrome-json-array), and a native file keeps its
+  // original's.
+  const char* name;
   const char* noun;         // what FormatsSummary() calls it: "Chrome-trace JSON"
   const char* description;  // one line: what it reads
   bool (*sniff)(std::string_view first_bytes);

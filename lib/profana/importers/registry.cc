@@ -56,7 +56,7 @@ const std::vector<ImporterInfo>& Importers() {
        "rocpd SQLite database of rocprofiler-sdk (rocprofv3 --output-format rocpd): kernel "
        "dispatches, memory copies, HIP/HSA calls and roctx regions, agents",
        rocm::SniffRocpd, TraceOnly<rocm::ImportRocpd>, nullptr},
-      {"nvprof", "nvprof databases",
+      {"nvprof-sqlite", "nvprof databases",
        "nvprof SQLite database (nvprof -o FILE), with emit_nvtx markers", nvprof::SniffSqlite,
        TraceOnly<nvprof::ImportNvprof>, nullptr},
       {"profana-native", "profana native files",

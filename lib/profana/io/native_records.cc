@@ -24,6 +24,9 @@ void PutRecord(std::string* out, std::string_view key, const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
     type = kText;
     payload = value;
+  } else if constexpr (std::is_same_v<T, TraceFormat>) {
+    type = kText;
+    payload = TraceFormatName(value);
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     type = kTextList;
     Put(&payload, static_cast<uint32_t>(value.size()));
@@ -47,7 +50,7 @@ std::string Utf8Text(std::string_view s, uint64_t* repaired) {
 
 void RestoreTimeOrigin(Trace* trace) {
   // PyTorch's bare-array export, the one input whose times are relative (importers/chrome_json).
-  bool relative = trace->metadata.format == "chrome-json-array";
+  bool relative = HasRelativeTimes(trace->metadata.format);
   trace->metadata.origin.kind = relative ? TimeOriginKind::kRelative : TimeOriginKind::kFirstEvent;
   WorkOutTimeOrigin(trace);
 }
@@ -78,6 +81,9 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repair
       if constexpr (std::is_same_v<T, std::string>) {
         good = type == kText;
         field = Utf8Text(payload, repaired);
+      } else if constexpr (std::is_same_v<T, TraceFormat>) {
+        good = type == kText;
+        field = TraceFormatNamed(payload);
       } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
         good = type == kTextList;
         uint32_t count = p.U32();

@@ -20,7 +20,8 @@ void Put(std::string* out, T v) {
 }
 
 // Calls f(key, field&) for every field of TraceMetadata that the format keeps; field is an
-// int64_t, uint64_t, bool, std::string or std::vector<std::string>.
+// int64_t, uint64_t, bool, std::string, std::vector<std::string> or the TraceFormat (kept as its
+// name: a name this build does not know reads as TraceFormat::kUnknown).
 template <typename M, typename F>
 void ForEachMetadataField(M& m, F&& f) {
   f("format", m.format);

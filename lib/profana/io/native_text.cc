@@ -110,6 +110,8 @@ std::string WriteNativeText(const Trace& t) {
     using T = std::decay_t<decltype(v)>;
     if constexpr (std::is_same_v<T, std::string>) {
       out += fmt::format("metadata {} {}\n", key, Quote(v));
+    } else if constexpr (std::is_same_v<T, TraceFormat>) {
+      out += fmt::format("metadata {} {}\n", key, Quote(TraceFormatName(v)));
     } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
       std::string list = "[";
       for (size_t i = 0; i < v.size(); ++i) list += (i ? ", " : "") + Quote(v[i]);
@@ -200,11 +202,15 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       ForEachMetadataField(t.metadata, [&](const char* key, auto& field) {
         using T = std::decay_t<decltype(field)>;
         if (tok[1] != key) return;
-        if constexpr (std::is_same_v<T, std::string>)
+        if constexpr (std::is_same_v<T, std::string>) {
           good = ParseString(tok[2], &field);
-        else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+        } else if constexpr (std::is_same_v<T, TraceFormat>) {
+          std::string name;
+          good = ParseString(tok[2], &name);
+          field = TraceFormatNamed(name);
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           good = ParseStringList(tok[2], &field);
-        else {
+        } else {
           int64_t v;
           good = ParseInt(tok[2], &v);
           field = static_cast<T>(v);

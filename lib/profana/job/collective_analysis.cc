@@ -238,9 +238,8 @@ CollectivesResult AnalyzeCollectives(const std::vector<RankCalls>& ranks, bool a
 }
 
 std::string SharedClock(const SourceInfo& source) {
-  const std::string& f = source.format;
-  if (f != "nsys-sqlite" && f != "rocpd" && f != "rocm-rpd") return "";
-  return f + ":" + (source.hash.empty() ? source.path : source.hash);
+  if (!RecordsNodeClock(TraceFormatNamed(source.format))) return "";
+  return source.format + ":" + (source.hash.empty() ? source.path : source.hash);
 }
 
 std::vector<RankCalls> TakeRankCalls(JobSummary* job) {

@@ -167,7 +167,7 @@ RankSummary SummarizeRank(const Trace& trace, const passes::FunctionEventList& e
   src.path = path;
   src.rank = trace.metadata.rank;
   src.world_size = trace.metadata.world_size;
-  src.format = trace.metadata.format;
+  src.format = TraceFormatName(trace.metadata.format);
   src.input_bytes = trace.metadata.input_bytes;
   src.devices = trace.metadata.devices;
   s.sources.push_back(std::move(src));

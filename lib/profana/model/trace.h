@@ -21,6 +21,7 @@
 #include "profana/base/string_pool.h"
 #include "profana/model/activity_kind.h"
 #include "profana/model/diagnostics.h"
+#include "profana/model/trace_format.h"
 
 namespace profana {
 
@@ -205,7 +206,7 @@ struct TimeOrigin {
 };
 
 struct TraceMetadata {
-  std::string format;  // "kineto-json", "chrome-json-array", ...
+  TraceFormat format = TraceFormat::kUnknown;
   // The importer sets kind kRelative when its times are relative; WorkOutTimeOrigin gives every
   // other trace its origin from the events once they are known.
   TimeOrigin origin;

@@ -53,10 +53,7 @@ MainThreads FindMainThreads(const Trace& trace) {
 
 }  // namespace
 
-bool IsChromeTraceJson(const Trace& trace) {
-  const std::string& format = trace.metadata.format;
-  return format == "kineto-json" || format == "chrome-json-array";
-}
+bool IsChromeTraceJson(const Trace& trace) { return IsChromeTraceJson(trace.metadata.format); }
 
 KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_ids) {
   KinetoPlacement out;

@@ -89,7 +89,7 @@ std::vector<std::pair<std::string_view, bool>> HeaderOptions(const TraceMetadata
 }
 
 std::string OptionsText(const Trace& t, const InfoStacks& stacks) {
-  if (t.metadata.format != "kineto-json") return "";
+  if (!RecordsProfilerOptions(t.metadata.format)) return "";
   std::string on;
   for (const auto& [option, set] : HeaderOptions(t.metadata))
     if (set) on += fmt::format("{}{}", on.empty() ? "" : ", ", option);
@@ -119,7 +119,8 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
   const TraceMetadata& m = t.metadata;
   std::string out;
   out += fmt::format("file:            {}\n", name);
-  out += fmt::format("format:          {}{}\n", m.format, m.compressed_bytes ? " (gzip)" : "");
+  out += fmt::format("format:          {}{}\n", TraceFormatName(m.format),
+                     m.compressed_bytes ? " (gzip)" : "");
   if (!m.container.empty()) out += fmt::format("container:       {}\n", m.container);
   out += fmt::format("bytes:           {}{}\n", m.input_bytes,
                      m.compressed_bytes ? fmt::format(" ({} compressed)", m.compressed_bytes) : "");
@@ -195,7 +196,7 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.BeginObject();
   w.Key("schema").String("profana.info/1");
   w.Key("input").String(name);
-  w.Key("format").String(m.format);
+  w.Key("format").String(TraceFormatName(m.format));
   w.Key("producer");
   m.producer.empty() ? w.Null() : w.String(m.producer);
   w.Key("gzip").Bool(m.compressed_bytes != 0);

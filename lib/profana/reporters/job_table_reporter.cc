@@ -26,16 +26,19 @@ std::string FormatRowsAs(OutputFormat format, const Trace& trace,
 
 namespace {
 
-// A Trace holding only the summary's strings, for the formatters that look names up in one; its
-// format is the sources' own, or "mixed" when they differ.
+// A Trace holding only the summary's strings, for the formatters that look names up in one.
 Trace NamesOf(job::RankSummary* summary) {
-  std::string format = summary->sources.empty() ? "" : summary->sources.front().format;
-  for (const job::SourceInfo& src : summary->sources)
-    if (src.format != format) format = "mixed";
   Trace names;
   names.strings = std::move(summary->strings);
-  names.metadata.format = std::move(format);
   return names;
+}
+
+// The sources' format, or "mixed" when they differ.
+std::string FormatOf(const job::RankSummary& summary) {
+  std::string format = summary.sources.empty() ? "" : summary.sources.front().format;
+  for (const job::SourceInfo& src : summary.sources)
+    if (src.format != format) format = "mixed";
+  return format;
 }
 
 }  // namespace
@@ -65,6 +68,7 @@ std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> pa
       title = fmt::format("{} rank{} ({}), summed", c.ranks.size(), c.ranks.size() == 1 ? "" : "s",
                           job::FormatRankList(c.ranks));
     }
+    c.format = FormatOf(s);
     Trace names = NamesOf(&s);
     TableOptions shown = table;
     shown.with_flops = s.with_flops;

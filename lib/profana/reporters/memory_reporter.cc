@@ -235,7 +235,7 @@ std::string FormatMemoryJson(const Trace& trace, const passes::FunctionEventList
   w.BeginObject();
   w.Key("schema").String("profana.memory/1");
   w.Key("input").String(c.input);
-  w.Key("format").String(trace.metadata.format);
+  w.Key("format").String(TraceFormatName(trace.metadata.format));
   w.Key("counters").BeginObject();
   w.Key("records").Int(k.records).Key("allocations").Int(k.allocations).Key("frees").Int(k.frees);
   w.Key("zero_byte_records")

@@ -67,7 +67,7 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.BeginObject();
   w.Key("schema").String("profana.table/1");
   w.Key("input").String(c.input);
-  w.Key("format").String(trace.metadata.format);
+  w.Key("format").String(c.format);
   if (c.rank >= 0) w.Key("rank").Int(c.rank);
   if (!c.ranks.empty()) {
     w.Key("ranks").BeginArray();

@@ -11,7 +11,8 @@
 namespace profana::report {
 
 struct RowsContext {
-  std::string input;                              // file name as given
+  std::string input;   // file name as given
+  std::string format;  // the input's format name; a job's sources' own, or "mixed" when they differ
   passes::SortKey sort = passes::SortKey::kNone;  // shown by its canonical PyTorch name
   passes::KeyAverageOptions keys;
   bool raw = false;

@@ -168,7 +168,7 @@ Attempt Parse(std::string_view padded_text, const InputBuffer& input, bool is_gz
   // follows, and the document has a position only when something does.
   const char* next = nullptr;
   attempt.trailing = !doc.current_location().get(next);
-  builder.metadata().format = is_object ? "kineto-json" : "chrome-json-array";
+  builder.metadata().format = is_object ? TraceFormat::kKinetoJson : TraceFormat::kChromeJsonArray;
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!is_object) builder.metadata().origin.kind = TimeOriginKind::kRelative;
   (void)is_gzip_or_repaired;

@@ -196,8 +196,7 @@ Result<SourceEvents> ScanSourceEvents(const InputBuffer& input, const Trace& tra
 
 Result<std::optional<SourceFile>> ReadSourceFile(const std::string& path, const Trace& trace,
                                                  const InputLimits& limits) {
-  if (path == "-" || !trace.metadata.container.empty() ||
-      trace.metadata.format.find("json") == std::string::npos)
+  if (path == "-" || !trace.metadata.container.empty() || !IsJsonText(trace.metadata.format))
     return std::optional<SourceFile>();
   PROFANA_ASSIGN_OR_RETURN(InputBuffer bytes, ReadInput(path, limits));
   PROFANA_ASSIGN_OR_RETURN(SourceEvents events, ScanSourceEvents(bytes, trace));

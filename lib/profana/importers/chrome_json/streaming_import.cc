@@ -415,7 +415,7 @@ StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& opt
   TraceMetadata& meta = builder.metadata();
   meta.input_bytes = window->content_bytes();
   meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
-  meta.format = start.is_object ? "kineto-json" : "chrome-json-array";
+  meta.format = start.is_object ? TraceFormat::kKinetoJson : TraceFormat::kChromeJsonArray;
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
   window.reset();  // the read buffers and the map, before the sort makes its own

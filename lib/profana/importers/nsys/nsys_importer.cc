@@ -69,7 +69,7 @@ std::string_view WithoutVersion(std::string_view name) {
 class Importer {
  public:
   Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = "nsys-sqlite";
+    b_.metadata().format = TraceFormat::kNsysSqlite;
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
   }

@@ -29,7 +29,7 @@ constexpr const char* kKernelTables[] = {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"
 class Importer {
  public:
   Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = "nvprof-sqlite";
+    b_.metadata().format = TraceFormat::kNvprofSqlite;
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
   }

@@ -72,7 +72,7 @@ std::map<std::string, Family> Families(const std::vector<std::string>& tables) {
 class Importer {
  public:
   Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = "rocpd";
+    b_.metadata().format = TraceFormat::kRocpd;
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
   }

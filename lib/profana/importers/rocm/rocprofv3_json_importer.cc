@@ -128,7 +128,7 @@ struct Record {
 class Rocprofv3Importer {
  public:
   explicit Rocprofv3Importer(const InputBuffer& input) : input_(input) {
-    b_.metadata().format = "rocprofv3-json";
+    b_.metadata().format = TraceFormat::kRocprofv3Json;
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
   }

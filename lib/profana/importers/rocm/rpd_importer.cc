@@ -24,7 +24,7 @@ constexpr std::string_view kRpdWhat = "rocmProfileData";
 class RpdImporter {
  public:
   RpdImporter(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = "rocm-rpd";
+    b_.metadata().format = TraceFormat::kRocmRpd;
     b_.metadata().input_bytes = input.size;
     b_.NumberThreadsByFirstUse();
   }
