@@ -29,7 +29,7 @@ using profana::TraceBuilder;
 // Two threads, nested ops, a kernel, a memory record, flows, a Call stack and a diagnostic.
 Trace SmallTrace() {
   TraceBuilder b;
-  b.metadata().format = TraceFormat::kKinetoJson;
+  b.metadata().format = profana::TraceFormat::kKinetoJson;
   b.metadata().devices = {"GPU \"0\""};
   profana::ThreadId cpu = b.Thread(1, 1), gpu = b.Thread(0, 7);
   b.SetThreadName(cpu, b.Intern("main"));

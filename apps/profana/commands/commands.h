@@ -4,7 +4,6 @@
 // only RunCli turns into a message and an exit code.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,8 +13,10 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "profana/base/input_name.h"
 #include "profana/base/output_sink.h"
 #include "profana/base/status.h"
+#include "profana/base/stopwatch.h"
 #include "profana/commands/log.h"
 #include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
@@ -66,23 +67,6 @@ struct CommonOptions {
   bool keeps_flows = false;
   // Event columns the command never reads: the load keeps each as one value (UnreadColumns).
   UnreadColumns unread;
-};
-
-// The process's peak resident memory so far, in MB, for --verbose phase lines.
-double PeakRssMb();
-
-// Milliseconds since construction or the last Lap(), for --verbose phase timings.
-class Stopwatch {
- public:
-  double Lap() {
-    auto now = std::chrono::steady_clock::now();
-    double ms = std::chrono::duration<double, std::milli>(now - last_).count();
-    last_ = now;
-    return ms;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 // -o, --format (one of `formats`, the first the default), --strict, -v, -q, --max-memory and
@@ -159,8 +143,6 @@ Status EmitStreamed(const CommonOptions& options, Context& ctx,
 // Colours for text written to standard output: "always", "never", or "auto" (a terminal, and
 // NO_COLOR unset; never when writing to -o FILE).
 bool UseColor(const std::string& mode, const CommonOptions& options);
-// "<stdin>" for "-", else the path: how messages name an input.
-std::string InputName(const std::string& path);
 // Warns that a GPU analysis has nothing to look at: no kernel, memcpy or memset.
 void WarnWithoutDeviceActivity(const Trace& trace, const std::string& path, Context& ctx);
 

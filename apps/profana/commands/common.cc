@@ -1,4 +1,3 @@
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -7,17 +6,17 @@
 
 #include "fmt/format.h"
 #include "profana/base/input_buffer.h"
+#include "profana/base/input_name.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
 #include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
+#include "profana/job/load_input.h"
 #include "profana/passes/event_sums.h"
-#include "profana/passes/step_marker.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
-#include "profana/reporters/diagnostics_text.h"
 #include "profana/reporters/terminal_text.h"
 #include "profana/write_behind_sink.h"
 
@@ -203,80 +202,39 @@ bool UseColor(const std::string& mode, const CommonOptions& o) {
   return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO);
 }
 
-std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
 void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context& ctx) {
   for (ActivityKind k : t.events.kind)
     if (IsDeviceWork(k)) return;
   ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
 }
 
-double PeakRssMb() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0;
-}
-
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index,
                              DiagnosticWarning warning) {
-  PROFANA_ASSIGN_OR_RETURN(passes::TraceFilter filter, FilterFromOptions(o));
+  job::LoadRequest request;
+  PROFANA_ASSIGN_OR_RETURN(request.filter, FilterFromOptions(o));
   ctx.inputs.push_back(path);
-  Stopwatch clock;
-  LoadOptions load;
-  if (o.max_memory) load.limits.max_bytes = *o.max_memory;
-  load.unread = o.unread;
-  load.unread.flows = !o.keeps_flows;
-  Result<LoadedTrace> read = [&] {
+  if (o.max_memory) request.load.limits.max_bytes = *o.max_memory;
+  request.load.unread = o.unread;
+  request.load.unread.flows = !o.keeps_flows;
+  request.step_marker = o.step_marker;
+  request.strict = o.strict;
+  request.warn = warning == DiagnosticWarning::kWarn;
+  std::vector<job::LoadNote> notes;
+  Result<job::LoadedInput> read = [&] {
     ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
-    load.limits.progress = meter.Callback();
-    return LoadTrace(path, load);
+    request.load.limits.progress = meter.Callback();
+    return job::LoadInput(path, request, &notes);
   }();  // the meter has wiped its line before anything else is printed
-  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, std::move(read));
-  Trace& trace = loaded.trace;
-  double ms = clock.Lap();
-  ctx.log.Debug(
-      "{}: {} ({} bytes{}), {} events read in {:.1f} ms (peak RSS {:.0f} MB): {} duration, {} "
-      "memory, {} flow; {} strings, {} stacks",
-      path, TraceFormatName(trace.metadata.format), trace.metadata.input_bytes,
-      trace.metadata.compressed_bytes ? fmt::format(", {} gzipped", trace.metadata.compressed_bytes)
-                                      : "",
-      trace.metadata.raw_events, ms, PeakRssMb(), trace.events.size(), trace.memory.size(),
-      trace.flows.size(), trace.strings.size(), trace.stacks.size() - 1);
-  std::string name = InputName(path);
-  const Diagnostics& diag = trace.diagnostics;
-  // --strict: every problem a warning would mention is fatal (informational counts are not).
-  if (o.strict && diag.CountAtLeast(Severity::kWarning) > 0)
-    return Status(ErrorCode::kMalformed, report::DiagnosticSummary(name, diag, Severity::kWarning) +
-                                             " (--strict makes these fatal)");
-  if (warning == DiagnosticWarning::kWarn && diag.CountAtLeast(Severity::kWarning) > 0)
-    ctx.log.Warn("warning: {} (see `profana info`; --strict makes these fatal)",
-                 report::DiagnosticSummary(name, diag, Severity::kWarning));
-  for (const DiagnosticSample& s : diag.samples())
-    ctx.log.Debug("{}: {}: byte {}, event #{}: {}", name, DiagnosticName(s.kind),
-                  s.byte_offset == UINT64_MAX ? -1 : static_cast<int64_t>(s.byte_offset),
-                  s.event_index, s.detail);
-  if (warning == DiagnosticWarning::kWarn && trace.events.size() == 0 && trace.memory.size() == 0)
-    ctx.log.Warn("{}: the trace is empty: {}", name,
-                 trace.metadata.raw_events == 0
-                     ? std::string("it holds no events")
-                     : fmt::format("no duration events or [memory] records among its {} events",
-                                   trace.metadata.raw_events));
-  if (!o.step_marker.empty()) {
-    loaded.function_index.reset();  // it names the markers as the file does
-    Status st = passes::MarkSteps(o.step_marker, &trace);
-    if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
+  for (const job::LoadNote& note : notes) {
+    if (note.level == job::LoadNote::Level::kWarning)
+      ctx.log.Warn("{}", note.text);
+    else
+      ctx.log.Debug("{}", note.text);
   }
-  if (!filter.empty()) {
-    loaded.function_index.reset();  // it describes every event of the file
-    size_t before = trace.events.size();
-    Status st = passes::FilterTrace(filter, &trace);
-    if (!st.ok()) return Status(st.code(), fmt::format("{}: {}", name, st.message()));
-    ctx.log.Debug("filters kept {} of {} events in {:.1f} ms", trace.events.size(), before,
-                  clock.Lap());
-  }
+  PROFANA_ASSIGN_OR_RETURN(job::LoadedInput loaded, std::move(read));
   if (function_index) *function_index = std::move(loaded.function_index);
-  return std::move(trace);
+  return std::move(loaded.trace);
 }
 
 Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o,

@@ -1,11 +1,9 @@
 // profana merge: adds up summary files (profana summarize) into one. The merge is associative
 // and commutative: any grouping and order of the same summaries gives the same bytes.
-#include <map>
-
-#include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/summary_file.h"
+#include "profana/job/summary_merge.h"
 
 namespace profana::app {
 namespace {
@@ -18,35 +16,8 @@ struct MergeArgs {
 Status RunMerge(const MergeArgs& a, Context& ctx) {
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
   for (const job::JobInput& in : inputs) ctx.inputs.push_back(in.path);
-  job::RankSummary merged;
-  // Which input brought each source and rank in, to name both files when one comes twice.
-  std::map<std::string, std::string> by_hash;
-  std::map<int64_t, std::string> by_rank;
   Stopwatch clock;
-  for (const job::JobInput& in : inputs) {
-    if (!job::IsSummaryFile(in.path))
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: not a summary file (make one with profana summarize)",
-                                InputName(in.path)));
-    PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, job::ReadSummaryFile(in.path));
-    for (const job::SourceInfo& src : s.sources) {
-      if (!src.hash.empty()) {
-        // One file's sources may share a hash: the processes of one export, one rank each.
-        auto [it, added] = by_hash.emplace(src.hash, in.path);
-        if (!added && it->second != in.path)
-          return Status(ErrorCode::kInvalidArgument,
-                        fmt::format("{} and {} both hold {} (same content): merging would count "
-                                    "it twice",
-                                    it->second, in.path, src.path));
-      }
-      auto [it, added] = by_rank.emplace(src.rank, in.path);
-      if (!added)
-        return Status(ErrorCode::kInvalidArgument,
-                      fmt::format("{} and {} both hold rank {}", it->second, in.path, src.rank));
-    }
-    if (Status st = job::Merge(&merged, s); !st.ok())
-      return Status(st.code(), fmt::format("merging {}: {}", in.path, st.message()));
-  }
+  PROFANA_ASSIGN_OR_RETURN(job::RankSummary merged, job::MergeSummaryFiles(inputs));
   ctx.log.Debug("{} summar{} merged in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
                 inputs.size() == 1 ? "y" : "ies", clock.Lap(), PeakRssMb());
   return Emit(job::FormatSummary(merged), a.common, ctx);

@@ -13,6 +13,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/byte_size.h"
+#include "profana/base/input_name.h"
 
 namespace profana {
 namespace {
@@ -229,7 +230,7 @@ bool HasGzipMagic(std::string_view bytes) {
 }
 
 Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits) {
-  std::string name = path == "-" ? "<stdin>" : path;
+  std::string name = InputName(path);
   int fd = path == "-" ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));

@@ -7,7 +7,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
-#include "profana/reporters/diagnostics_text.h"
+#include "profana/model/diagnostic_text.h"
 #include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 

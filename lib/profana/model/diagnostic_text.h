@@ -1,12 +1,12 @@
 // How a trace's diagnostics read in messages: where a sample was found, and the one-line summary
-// of a warning or of a --strict error.
+// of a load's warning or of its --strict error.
 #pragma once
 
 #include <string>
 
 #include "profana/model/diagnostics.h"
 
-namespace profana::report {
+namespace profana {
 
 // "byte 120, event #3", "byte 120", "event #3" or "" (what the sample knows).
 std::string DiagnosticWhere(const DiagnosticSample& sample);
@@ -16,4 +16,4 @@ std::string DiagnosticWhere(const DiagnosticSample& sample);
 std::string DiagnosticSummary(const std::string& name, const Diagnostics& diagnostics,
                               Severity at_least);
 
-}  // namespace profana::report
+}  // namespace profana

@@ -1,10 +1,10 @@
-#include "profana/reporters/diagnostics_text.h"
+#include "profana/model/diagnostic_text.h"
 
 #include <cstdint>
 
 #include "fmt/format.h"
 
-namespace profana::report {
+namespace profana {
 
 std::string DiagnosticWhere(const DiagnosticSample& s) {
   std::string where = s.byte_offset == UINT64_MAX ? "" : fmt::format("byte {}", s.byte_offset);
@@ -33,4 +33,4 @@ std::string DiagnosticSummary(const std::string& name, const Diagnostics& diag, 
   return fmt::format("{}: {} problem{} ({}){}", name, total, total == 1 ? "" : "s", kinds, first);
 }
 
-}  // namespace profana::report
+}  // namespace profana

@@ -1,0 +1,45 @@
+// One input loaded for a command: the trace read by the importer table, its diagnostics judged
+// (--strict), its steps marked (--step-marker) and its filters applied, in that order. What the
+// user should be told comes back as notes, in the order they arose; the caller prints them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/importers/importer.h"
+#include "profana/model/trace.h"
+#include "profana/passes/trace_filter.h"
+
+namespace profana::job {
+
+struct LoadRequest {
+  LoadOptions load;            // limits, progress, the columns the command never reads
+  passes::TraceFilter filter;  // parsed where the options are read; empty keeps every event
+  std::string step_marker;     // --step-marker REGEX; empty: ProfilerStep#N
+  bool strict = false;         // --strict: a warning-severity diagnostic fails the load
+  // Notes for the diagnostics and for an empty trace; off for a command that reports both itself
+  // (info).
+  bool warn = true;
+};
+
+struct LoadNote {
+  enum class Level { kWarning, kDebug };  // printed always (unless -q), or with -v
+  Level level;
+  std::string text;
+};
+
+struct LoadedInput {
+  Trace trace;
+  // A native file's function event index (BuildFunctionEvents takes it); none once step markers
+  // or filters have changed the trace it describes.
+  std::optional<FunctionEventIndex> function_index;
+};
+
+// Errors name the input ("<stdin>" for "-"). The notes are appended to *notes as they arise,
+// those before a failure too.
+Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
+                              std::vector<LoadNote>* notes);
+
+}  // namespace profana::job
