@@ -54,6 +54,7 @@ TEST_CASE("ForEachColumn visits every column of every table", "[model]") {
   CheckEveryColumnVisited<MemoryTable>(8);
   CheckEveryColumnVisited<FlowTable>(5);
   CheckEveryColumnVisited<StackTable>(3);
+  CheckEveryColumnVisited<DeviceArgsTable>(16);
 }
 
 namespace {

@@ -132,10 +132,22 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
       sd.idle_ns = r.wall_ns - all;
       sd.comm_ns = Measure(d.comm, start, end);
       sd.comm_hidden_ns = sd.comm_ns - sd.comm_exposed_ns;
+      sd.memory_ns = Measure(d.memory, start, end);
       r.devices.push_back(sd);
     }
     if (r.devices.empty()) r.devices.push_back(StepDevice{});
     rows.push_back(std::move(r));
+  }
+  // What each device did with each window (the windows are in start order and do not overlap).
+  std::vector<passes::TimeWindow> windows;
+  for (const StepRow& r : rows) windows.push_back({r.start_ns, r.start_ns + r.wall_ns});
+  std::vector<std::vector<passes::WindowEfficiency>> efficiency =
+      passes::ComputeWindowEfficiency(t, windows);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (const passes::WindowEfficiency& w : efficiency[i]) {
+      for (StepDevice& sd : rows[i].devices)
+        if (sd.device == w.device) sd.use = w.use;
+    }
   }
   std::sort(rows.begin(), rows.end(),
             [](const StepRow& a, const StepRow& b) { return a.step < b.step; });

@@ -34,11 +34,39 @@ Describe DescribeValues(std::vector<double> v) {
 }
 
 const char* StepMetricName(StepMetric m) {
-  static const char* const kNames[kStepMetrics] = {
-      "wall",           "compute",           "comm_exposed",  "memory_exposed",
-      "idle",           "comm_hidden_share", "host_untraced", "host_dataloader",
-      "host_optimizer", "host_sync"};
+  static const char* const kNames[kStepMetrics] = {"wall",
+                                                   "compute",
+                                                   "comm_exposed",
+                                                   "memory_exposed",
+                                                   "idle",
+                                                   "comm_hidden_share",
+                                                   "host_untraced",
+                                                   "host_dataloader",
+                                                   "host_optimizer",
+                                                   "host_sync",
+                                                   "sm_efficiency",
+                                                   "occupancy",
+                                                   "tensor_core_share"};
   return kNames[static_cast<size_t>(m)];
+}
+
+bool IsPercentMetric(StepMetric m) {
+  return m == StepMetric::kCommHiddenShare || m == StepMetric::kSmEfficiency ||
+         m == StepMetric::kOccupancy || m == StepMetric::kTensorCoreShare;
+}
+
+int64_t CopiedBytes(const StepDevice& d) {
+  int64_t total = 0;
+  for (size_t k = 0; k < passes::kCopyDirections; ++k)
+    if (k != static_cast<size_t>(passes::CopyDirection::kMemset)) total += d.use.copies.bytes[k];
+  return total;
+}
+
+int64_t CopyTimeNs(const StepDevice& d) {
+  int64_t total = 0;
+  for (size_t k = 0; k < passes::kCopyDirections; ++k)
+    if (k != static_cast<size_t>(passes::CopyDirection::kMemset)) total += d.use.copies.ns[k];
+  return total;
 }
 
 bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value) {
@@ -75,6 +103,19 @@ bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, doubl
     case StepMetric::kHostSync:
       ns = s.row.host_sync_ns;
       break;
+    case StepMetric::kSmEfficiency:
+      if (d.use.sm_busy_ns < 0 || s.row.wall_ns <= 0) return false;
+      *value = 100.0 * d.use.sm_busy_ns / static_cast<double>(s.row.wall_ns);
+      return true;
+    case StepMetric::kOccupancy:
+      if (d.use.occupancy_weight_ns <= 0) return false;
+      *value = d.use.occupancy_ns / static_cast<double>(d.use.occupancy_weight_ns);
+      return true;
+    case StepMetric::kTensorCoreShare:
+      if (d.use.kernel_ns <= 0) return false;
+      *value =
+          100.0 * static_cast<double>(d.use.tensor_core_ns) / static_cast<double>(d.use.kernel_ns);
+      return true;
   }
   *value = static_cast<double>(ns);
   return true;

@@ -29,10 +29,19 @@ enum class StepMetric : uint8_t {
   kHostDataloader,
   kHostOptimizer,
   kHostSync,
+  kSmEfficiency,     // percent: the TensorBoard plugin's Est. SM Efficiency of the step window
+  kOccupancy,        // percent: Est. Achieved Occupancy, weighted by kernel time
+  kTensorCoreShare,  // percent of kernel time on Tensor Cores
 };
-constexpr size_t kStepMetrics = 10;
+constexpr size_t kStepMetrics = 13;
 const char* StepMetricName(StepMetric m);  // "wall", "compute", "comm_exposed", ...
-// A row's value of the metric: nanoseconds, or a percent for the share; false when undefined.
+// Whether the metric is a percent (a share or the occupancy) rather than nanoseconds.
+bool IsPercentMetric(StepMetric m);
+// All memcpys of a step device (memsets not included): bytes, and the time they took.
+int64_t CopiedBytes(const StepDevice& d);
+int64_t CopyTimeNs(const StepDevice& d);
+// A row's value of the metric: nanoseconds, or a percent for the shares; false when undefined
+// (no communication, no kernel with blocks per SM, occupancy or time).
 bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value);
 
 struct StepsOverview {

@@ -39,6 +39,8 @@ constexpr MetricInfo kMetrics[] = {
     {BudgetMetric::kCommExposedShare, "comm_exposed_share", "share", false, true, true},
     {BudgetMetric::kIdleShare, "idle_share", "share", false, true, true},
     {BudgetMetric::kKernelShare, "kernel_share", "share", true, false, false},
+    {BudgetMetric::kSmEfficiency, "sm_efficiency", "share", false, true, true},
+    {BudgetMetric::kTensorCoreShare, "tensor_core_share", "share", false, true, true},
     {BudgetMetric::kAdviceSaving, "advise.<rule>.saving_ms", "ms", false, false, false},
     {BudgetMetric::kAdviceCount, "advise.<rule>.count", "count", false, false, false},
 };
@@ -298,7 +300,8 @@ bool RuleHolds(const BudgetRule& r, double v) {
 bool IsJobMetric(BudgetMetric m) {
   return m == BudgetMetric::kMaxStepTime || m == BudgetMetric::kRankSkew ||
          m == BudgetMetric::kCommExposedShare || m == BudgetMetric::kIdleShare ||
-         m == BudgetMetric::kKernelShare;
+         m == BudgetMetric::kKernelShare || m == BudgetMetric::kSmEfficiency ||
+         m == BudgetMetric::kTensorCoreShare;
 }
 
 bool IsAdviceMetric(BudgetMetric m) {
@@ -461,6 +464,8 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
       case BudgetMetric::kCommExposedShare:
       case BudgetMetric::kIdleShare:
       case BudgetMetric::kKernelShare:
+      case BudgetMetric::kSmEfficiency:
+      case BudgetMetric::kTensorCoreShare:
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("rules[{}] ({}): {} is measured on a job", r.index, r.name,
                                   BudgetMetricName(r.metric)));
