@@ -50,7 +50,7 @@ void CheckEveryColumnVisited(size_t expected_columns) {
 
 TEST_CASE("ForEachColumn visits every column of every table", "[model]") {
   // The counts are the tables' columns as declared in model/trace.h.
-  CheckEveryColumnVisited<EventTable>(16);
+  CheckEveryColumnVisited<EventTable>(17);
   CheckEveryColumnVisited<MemoryTable>(8);
   CheckEveryColumnVisited<FlowTable>(5);
   CheckEveryColumnVisited<StackTable>(3);
