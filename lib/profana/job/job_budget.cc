@@ -113,6 +113,9 @@ Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankSte
       case BudgetMetric::kTensorCoreShare:
         *p = static_cast<double>(d.use.tensor_core_ns), *w = static_cast<double>(d.use.kernel_ns);
         return d.use.kernel_ns > 0;
+      case BudgetMetric::kMfu:
+        *p = d.use.peak_ns, *w = static_cast<double>(s.row.wall_ns);
+        return d.use.peak_ns > 0;
       default:
         *p = static_cast<double>(d.idle_ns), *w = static_cast<double>(s.row.wall_ns);
         return true;
@@ -137,7 +140,10 @@ Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankSte
     const char* what = r.metric == BudgetMetric::kSmEfficiency
                            ? "no kernel with blocks per SM (or a grid and the device's SM count)"
                        : r.metric == BudgetMetric::kTensorCoreShare ? "no kernel"
-                                                                    : "no device activity";
+                       : r.metric == BudgetMetric::kMfu
+                           ? "no op with FLOPs on a device and a type the peak table knows "
+                             "(record_shapes=True)"
+                           : "no device activity";
     return Unmeasurable(r, fmt::format("the job has {} in its steps{}", what,
                                        r.device.empty() ? "" : " on device " + r.device));
   }
@@ -189,7 +195,8 @@ Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
       case BudgetMetric::kCommExposedShare:
       case BudgetMetric::kIdleShare:
       case BudgetMetric::kSmEfficiency:
-      case BudgetMetric::kTensorCoreShare: {
+      case BudgetMetric::kTensorCoreShare:
+      case BudgetMetric::kMfu: {
         PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, all.steps));
         break;
       }

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
 #include "profana/job/step_breakdown.h"
 #include "profana/passes/efficiency/device_efficiency.h"
 #include "profana/passes/efficiency/tensor_cores.h"
+#include "profana/passes/flops.h"
 
 namespace profana::job {
 
@@ -100,7 +102,10 @@ bool KernelStat::Merge(const KernelStat& o) {
     merged = o.category;
   else if (o.duration.count() > 0 && o.category != category)
     merged = KernelCategory::kMixed;
+  int64_t sum_flops = flops;
+  if (!CheckedAdd(&sum_flops, o.flops)) return false;
   if (!launch.Merge(o.launch) || !duration.Merge(o.duration)) return false;
+  flops = sum_flops;
   category = merged;
   return true;
 }
@@ -199,6 +204,7 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
   passes::TensorCoreNames tensor(t);
   // The launching op of each kernel: the FunctionEvent whose kernel list holds it.
   std::vector<int32_t> op_of(ev.size(), -1);
+  std::vector<bool> owns(events.size(), false);  // the op is some kernel's launching op
   for (uint32_t i = 0; i < events.size(); ++i) {
     if (events.device_type[i] != passes::DeviceType::kCPU) continue;
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k)
@@ -219,6 +225,16 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
     out.kernels[std::string(t.str(ev.trace_name[e]))].Merge(item);
     std::string op = op_of[e] >= 0 ? std::string(t.str(events.name[op_of[e]])) : "(no op)";
     out.by_op[op].Merge(item);
+    if (op_of[e] >= 0) owns[static_cast<uint32_t>(op_of[e])] = true;
+  }
+  // Each op's FLOPs once, in the row of the op that owns its kernels.
+  passes::EventFlops flops(t);
+  if (!flops.any()) return out;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    if (!owns[i] || events.source[i] == passes::kSynthetic) continue;
+    auto f = static_cast<int64_t>(std::min<uint64_t>(flops.Of(events.source[i]), INT64_MAX));
+    int64_t& sum = out.by_op[std::string(t.str(events.name[i]))].flops;
+    if (!CheckedAdd(&sum, f)) sum = INT64_MAX;
   }
   return out;
 }

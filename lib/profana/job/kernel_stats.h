@@ -69,6 +69,9 @@ struct KernelStat {
   KernelCategory category = KernelCategory::kComputation;
   DurationStats duration;
   LaunchStat launch;
+  // A by_op row: PyTorch's FLOP count (passes/flops.h) of the row's ops that own kernels, each
+  // op once; achieved FLOP/s is it over the row's time. 0 for kernel rows.
+  int64_t flops = 0;
   bool Merge(const KernelStat& o);  // false when the sums do not fit (DurationStats::Merge)
 };
 

@@ -32,8 +32,9 @@ enum class StepMetric : uint8_t {
   kSmEfficiency,     // percent: the TensorBoard plugin's Est. SM Efficiency of the step window
   kOccupancy,        // percent: Est. Achieved Occupancy, weighted by kernel time
   kTensorCoreShare,  // percent of kernel time on Tensor Cores
+  kMfu,              // percent: model FLOPs utilization, the FLOPs' time at peak over the wall
 };
-constexpr size_t kStepMetrics = 13;
+constexpr size_t kStepMetrics = 14;
 const char* StepMetricName(StepMetric m);  // "wall", "compute", "comm_exposed", ...
 // Whether the metric is a percent (a share or the occupancy) rather than nanoseconds.
 bool IsPercentMetric(StepMetric m);
@@ -57,5 +58,14 @@ struct StepsOverview {
 };
 
 StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps);
+
+// Achieved FLOP/s of a row: its FLOPs over its wall time; false without FLOPs.
+bool AchievedFlops(const RankStep& s, const StepDevice& d, double* flops_per_second);
+// `--peak-tflops`: one peak for every type and device, for every FLOP of the steps (the table's
+// peaks and what they leave out are replaced).
+void UsePeakForAllFlops(double tflops, std::vector<RankStep>* steps);
+// The devices of the job that did FLOPs no peak covers because the peak table does not know them
+// (names as the traces' headers give them), for the note that asks for --peak-tflops.
+std::vector<std::string> DevicesWithoutPeak(const RankSummary& job);
 
 }  // namespace profana::job

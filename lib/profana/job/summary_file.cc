@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iterator>
 #include <limits>
+#include <tuple>
 
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
@@ -108,6 +109,7 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
                    Str(name), KernelCategoryName(k.category));
     WriteStats(k.duration, out);
     WriteLaunch(k.launch, out);
+    if (k.flops > 0) fmt::format_to(std::back_inserter(*out), ", \"flops\": {}", k.flops);
     out->push_back('}');
     first = false;
   }
@@ -132,6 +134,11 @@ void WriteStepEfficiency(const StepDevice& v, std::string* out) {
                  DoubleText(u.occupancy_ns), u.occupancy_weight_ns, fmt::join(u.copies.count, ", "),
                  fmt::join(u.copies.bytes, ", "), fmt::join(u.copies.ns, ", "),
                  u.copies.pageable_bytes, u.copies.pinned_bytes);
+  fmt::format_to(std::back_inserter(*out),
+                 ", \"flops\": {}, \"peak_ns\": {}, \"unpeaked_flops\": {}, "
+                 "\"copy_overlap\": [{}, {}], \"copy_stall\": [{}, {}]",
+                 DoubleText(u.flops), DoubleText(u.peak_ns), DoubleText(u.unpeaked_flops),
+                 v.copy_overlap_count, v.copy_overlap_ns, v.copy_stall_count, v.copy_stall_ns);
 }
 
 void WriteMemoryPeaks(const RankSummary& s, std::string* out) {
@@ -304,6 +311,16 @@ void ReadStepEfficiency(Reader& r, object dev, const std::string& where, StepDev
   list("ns", v->use.copies.ns);
   v->use.copies.pageable_bytes = r.Int(copies, "pageable_bytes", where + ".copies");
   v->use.copies.pinned_bytes = r.Int(copies, "pinned_bytes", where + ".copies");
+  // The FLOPs and the copies' overlap with computation; a summary written before them has none
+  // (no FLOPs, no copy counted either way).
+  if (!r.ok() || dev["flops"].get(e)) return;
+  v->use.flops = r.Double(dev, "flops", where);
+  v->use.peak_ns = r.Double(dev, "peak_ns", where);
+  v->use.unpeaked_flops = r.Double(dev, "unpeaked_flops", where);
+  std::tie(v->copy_overlap_count, v->copy_overlap_ns) =
+      r.Pair(r.Field(dev, "copy_overlap", where), where + ".copy_overlap");
+  std::tie(v->copy_stall_count, v->copy_stall_ns) =
+      r.Pair(r.Field(dev, "copy_stall", where), where + ".copy_stall");
 }
 
 bool ParseInt128(std::string_view s, __int128* out) {
@@ -491,6 +508,9 @@ void ReadKernelMap(Reader& r, object kernels, std::string_view key,
     k.duration = ReadStats(r, r.Field(o, "stats", where), where + ".stats");
     element launch;
     if (r.ok() && !o["launch"].get(launch)) ReadLaunch(r, launch, where + ".launch", &k.launch);
+    uint64_t flops = r.OptionalUInt(o, "flops", where);
+    if (r.ok() && flops > static_cast<uint64_t>(INT64_MAX)) r.Fail(where + ".flops", "above 2^63");
+    k.flops = static_cast<int64_t>(flops);
     if (!r.ok()) return;
     if (!out->emplace(std::move(name), std::move(k)).second)
       return r.Fail(where + ".name", "appears twice");

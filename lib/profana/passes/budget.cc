@@ -41,6 +41,7 @@ constexpr MetricInfo kMetrics[] = {
     {BudgetMetric::kKernelShare, "kernel_share", "share", true, false, false},
     {BudgetMetric::kSmEfficiency, "sm_efficiency", "share", false, true, true},
     {BudgetMetric::kTensorCoreShare, "tensor_core_share", "share", false, true, true},
+    {BudgetMetric::kMfu, "mfu", "share", false, true, true},
     {BudgetMetric::kAdviceSaving, "advise.<rule>.saving_ms", "ms", false, false, false},
     {BudgetMetric::kAdviceCount, "advise.<rule>.count", "count", false, false, false},
 };
@@ -301,7 +302,7 @@ bool IsJobMetric(BudgetMetric m) {
   return m == BudgetMetric::kMaxStepTime || m == BudgetMetric::kRankSkew ||
          m == BudgetMetric::kCommExposedShare || m == BudgetMetric::kIdleShare ||
          m == BudgetMetric::kKernelShare || m == BudgetMetric::kSmEfficiency ||
-         m == BudgetMetric::kTensorCoreShare;
+         m == BudgetMetric::kTensorCoreShare || m == BudgetMetric::kMfu;
 }
 
 bool IsAdviceMetric(BudgetMetric m) {
@@ -466,6 +467,7 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
       case BudgetMetric::kKernelShare:
       case BudgetMetric::kSmEfficiency:
       case BudgetMetric::kTensorCoreShare:
+      case BudgetMetric::kMfu:
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("rules[{}] ({}): {} is measured on a job", r.index, r.name,
                                   BudgetMetricName(r.metric)));

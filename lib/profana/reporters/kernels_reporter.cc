@@ -18,7 +18,14 @@ struct Row {
   const char* category = nullptr;  // null for API calls
   job::DurationStats stats;
   job::LaunchStat launch;
+  int64_t flops = 0;  // by launching op: PyTorch's count of the row's ops
 };
+
+// Achieved FLOP/s of a by-op row: its ops' FLOPs over its device time; none without FLOPs.
+std::optional<double> FlopsPerSecond(const Row& row) {
+  if (row.flops <= 0 || row.stats.sum() <= 0) return std::nullopt;
+  return static_cast<double>(row.flops) / static_cast<double>(row.stats.sum()) * 1e9;
+}
 
 // The row's launch record, as the columns show it. Means are null where nothing recorded them.
 struct LaunchCells {
@@ -71,10 +78,10 @@ std::vector<Row> RowsOf(const KernelsReport& r) {
     case KernelView::kKernels:
     case KernelView::kByOp:
       for (const auto& [name, k] : r.view == KernelView::kKernels ? s.kernels : s.by_op)
-        rows.push_back({name, job::KernelCategoryName(k.category), k.duration, k.launch});
+        rows.push_back({name, job::KernelCategoryName(k.category), k.duration, k.launch, k.flops});
       break;
     case KernelView::kApi:
-      for (const auto& [name, d] : s.api) rows.push_back({name, nullptr, d, {}});
+      for (const auto& [name, d] : s.api) rows.push_back({name, nullptr, d, {}, 0});
       break;
     case KernelView::kTransfers: {
       std::map<job::KernelCategory, job::KernelStat> kinds;
@@ -82,7 +89,7 @@ std::vector<Row> RowsOf(const KernelsReport& r) {
         if (job::IsTransfer(k.category)) kinds[k.category].Merge(k);
       for (const auto& [c, k] : kinds)
         rows.push_back(
-            {job::KernelCategoryName(c), job::KernelCategoryName(c), k.duration, k.launch});
+            {job::KernelCategoryName(c), job::KernelCategoryName(c), k.duration, k.launch, 0});
       break;
     }
   }
@@ -127,8 +134,10 @@ std::vector<std::string> ExtraHeaders(KernelView v, bool machine) {
                 "grid",         "block",         "launch_shapes", "bytes",     "bandwidth_gbps"};
       return {"TC", "Occ %", "Blocks/SM", "Regs", "Smem", "Grid", "Block"};
     case KernelView::kByOp:
-      if (machine) return {"tensor_core_pct", "occupancy_pct", "bytes", "bandwidth_gbps"};
-      return {"TC %", "Occ %"};
+      if (machine)
+        return {"tensor_core_pct", "occupancy_pct", "bytes",
+                "bandwidth_gbps",  "flops",         "flops_per_s"};
+      return {"TC %", "Occ %", "TFLOP/s"};
     case KernelView::kTransfers:
       if (machine) return {"bytes", "bandwidth_gbps"};
       return {"Bytes (MB)", "GB/s"};
@@ -177,10 +186,16 @@ std::vector<std::string> ExtraCells(KernelView v, const Row& row, bool machine) 
       if (row.stats.sum() > 0)
         share =
             100.0 * static_cast<double>(l.tensor_core_ns) / static_cast<double>(row.stats.sum());
+      std::optional<double> rate = FlopsPerSecond(row);
       if (machine)
-        return {Optional(share, 4, none), Optional(c.occupancy, 4, none),
-                l.bytes_count > 0 ? bytes : "", Optional(c.bandwidth, 6, none)};
-      return {Optional(share, 1, none), Optional(c.occupancy, 1, none)};
+        return {Optional(share, 4, none),
+                Optional(c.occupancy, 4, none),
+                l.bytes_count > 0 ? bytes : "",
+                Optional(c.bandwidth, 6, none),
+                row.flops > 0 ? fmt::format("{}", row.flops) : "",
+                rate ? fmt::format("{}", *rate) : ""};
+      return {Optional(share, 1, none), Optional(c.occupancy, 1, none),
+              rate ? Fixed(*rate / 1e12, 3) : none};
     }
     case KernelView::kTransfers:
       if (machine) return {l.bytes_count > 0 ? bytes : "", Optional(c.bandwidth, 6, none)};
@@ -294,6 +309,11 @@ void WriteLaunch(JsonWriter& w, KernelView v, const Row& row) {
   w.Key("bytes");
   l.bytes_count > 0 ? w.Int(l.bytes) : w.Null();
   optional("bandwidth_gbps", c.bandwidth);
+  if (v == KernelView::kByOp) {
+    w.Key("flops");
+    row.flops > 0 ? w.Int(row.flops) : w.Null();
+    optional("flops_per_s", FlopsPerSecond(row));
+  }
   if (v != KernelView::kKernels) return;
   w.Key("shapes").BeginArray();
   for (const auto& [shape, d] : l.shapes) {

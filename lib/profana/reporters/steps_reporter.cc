@@ -33,6 +33,15 @@ std::string Bandwidth(int64_t bytes, int64_t ns, bool csv) {
 
 std::string Megabytes(int64_t bytes) { return Fixed(static_cast<double>(bytes) / 1e6, 3); }
 
+// Achieved TFLOP/s of a row, "-" (text) or "" (CSV) without FLOPs.
+std::string Teraflops(const job::RankStep& s, const job::StepDevice& d, bool csv) {
+  double v = 0;
+  if (!job::AchievedFlops(s, d, &v)) return csv ? "" : "-";
+  return Fixed(v / 1e12, 3);
+}
+
+std::string Number(double v) { return fmt::format("{}", v); }
+
 Grid RowsGrid(const StepsReport& r, bool csv) {
   Grid g;
   if (csv)
@@ -68,12 +77,22 @@ Grid RowsGrid(const StepsReport& r, bool csv) {
                  "other_copy_bytes",
                  "memset_bytes",
                  "pageable_bytes",
-                 "pinned_bytes"};
+                 "pinned_bytes",
+                 "mfu_pct",
+                 "achieved_tflops",
+                 "flops",
+                 "unpeaked_flops",
+                 "flops_at_peak_us",
+                 "copy_overlap_count",
+                 "copy_overlap_us",
+                 "copy_stall_count",
+                 "copy_stall_us"};
   else
     g.headers = {"Rank",         "Step",           "Device",    "Wall (us)",     "Compute",
                  "Exposed comm", "Exposed memcpy", "Idle",      "Comm hidden %", "Host untraced",
                  "Dataloader",   "Optimizer",      "Sync wait", "SM eff %",      "Occupancy %",
-                 "TC %",         "Copied (MB)",    "Copy GB/s"};
+                 "TC %",         "MFU %",          "TFLOP/s",   "Copied (MB)",   "Copy GB/s",
+                 "Copy stall"};
   for (const job::RankStep& s : *r.steps)
     for (const job::StepDevice& d : s.row.devices) {
       int64_t copied = job::CopiedBytes(d), copy_ns = job::CopyTimeNs(d);
@@ -114,17 +133,38 @@ Grid RowsGrid(const StepsReport& r, bool csv) {
                   bytes(passes::CopyDirection::kOther),
                   bytes(passes::CopyDirection::kMemset),
                   fmt::format("{}", c.pageable_bytes),
-                  fmt::format("{}", c.pinned_bytes)});
+                  fmt::format("{}", c.pinned_bytes),
+                  Percent(s, d, StepMetric::kMfu, true),
+                  Teraflops(s, d, true),
+                  Number(d.use.flops),
+                  Number(d.use.unpeaked_flops),
+                  Fixed(d.use.peak_ns / 1000.0, 3),
+                  fmt::format("{}", d.copy_overlap_count),
+                  MicrosText(d.copy_overlap_ns),
+                  fmt::format("{}", d.copy_stall_count),
+                  MicrosText(d.copy_stall_ns)});
       else
-        g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.row.step), DeviceText(d.device),
-                  MicrosText(s.row.wall_ns), MicrosText(d.compute_ns),
-                  MicrosText(d.comm_exposed_ns), MicrosText(d.memory_exposed_ns),
-                  MicrosText(d.idle_ns), Share(d), MicrosText(s.row.host_untraced_ns),
-                  MicrosText(s.row.host_dataloader_ns), MicrosText(s.row.host_optimizer_ns),
-                  MicrosText(s.row.host_sync_ns), Percent(s, d, StepMetric::kSmEfficiency, false),
+        g.AddRow({fmt::format("{}", s.rank),
+                  fmt::format("{}", s.row.step),
+                  DeviceText(d.device),
+                  MicrosText(s.row.wall_ns),
+                  MicrosText(d.compute_ns),
+                  MicrosText(d.comm_exposed_ns),
+                  MicrosText(d.memory_exposed_ns),
+                  MicrosText(d.idle_ns),
+                  Share(d),
+                  MicrosText(s.row.host_untraced_ns),
+                  MicrosText(s.row.host_dataloader_ns),
+                  MicrosText(s.row.host_optimizer_ns),
+                  MicrosText(s.row.host_sync_ns),
+                  Percent(s, d, StepMetric::kSmEfficiency, false),
                   Percent(s, d, StepMetric::kOccupancy, false),
-                  Percent(s, d, StepMetric::kTensorCoreShare, false), Megabytes(copied),
-                  Bandwidth(copied, copy_ns, false)});
+                  Percent(s, d, StepMetric::kTensorCoreShare, false),
+                  Percent(s, d, StepMetric::kMfu, false),
+                  Teraflops(s, d, false),
+                  Megabytes(copied),
+                  Bandwidth(copied, copy_ns, false),
+                  MicrosText(d.copy_stall_ns)});
     }
   return g;
 }
@@ -157,6 +197,8 @@ const char* MetricLabel(StepMetric m) {
       return "Occupancy (%)";
     case StepMetric::kTensorCoreShare:
       return "Tensor Cores (%)";
+    case StepMetric::kMfu:
+      return "MFU (%)";
   }
   return "";
 }
@@ -210,6 +252,21 @@ void WriteEfficiency(JsonWriter& w, const job::RankStep& s, const job::StepDevic
   share("sm_efficiency", StepMetric::kSmEfficiency);
   share("occupancy", StepMetric::kOccupancy);
   share("tensor_core_share", StepMetric::kTensorCoreShare);
+  share("mfu", StepMetric::kMfu);
+  double achieved = 0;
+  w.Key("achieved_flops_per_s");
+  job::AchievedFlops(s, d, &achieved) ? w.Double(achieved) : w.Null();
+  w.Key("flops").Double(d.use.flops);
+  w.Key("unpeaked_flops").Double(d.use.unpeaked_flops);
+  w.Key("flops_at_peak").Double(d.use.peak_ns / 1000.0);
+  w.Key("copy_overlap").BeginObject();
+  w.Key("count").Int(d.copy_overlap_count);
+  w.Key("time").Micros(d.copy_overlap_ns);
+  w.EndObject();
+  w.Key("copy_stall").BeginObject();
+  w.Key("count").Int(d.copy_stall_count);
+  w.Key("time").Micros(d.copy_stall_ns);
+  w.EndObject();
   w.Key("kernel").Micros(d.use.kernel_ns);
   w.Key("tensor_core").Micros(d.use.tensor_core_ns);
   w.Key("memory").Micros(d.memory_ns);

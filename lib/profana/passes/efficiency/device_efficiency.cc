@@ -5,6 +5,7 @@
 
 #include "profana/model/activity_device.h"
 #include "profana/model/device_of.h"
+#include "profana/passes/efficiency/op_flops.h"
 #include "profana/passes/efficiency/tensor_cores.h"
 
 namespace profana::passes {
@@ -187,6 +188,18 @@ std::vector<std::vector<WindowEfficiency>> ComputeWindowEfficiency(
         out.use.occupancy_weight_ns += inside;
       }
     }
+  }
+  for (const OpDeviceFlops& o : FlopsOnDevices(t)) {
+    size_t w = static_cast<size_t>(first_window(o.first_kernel_ns));
+    if (w == windows.size() || o.first_kernel_ns < windows[w].start) continue;
+    WindowEfficiency& out = per_window[w][o.device];
+    out.device = o.device;
+    auto flops = static_cast<double>(o.flops);
+    out.use.flops += flops;
+    if (o.peak_ns >= 0)
+      out.use.peak_ns += o.peak_ns;
+    else
+      out.use.unpeaked_flops += flops;
   }
   for (auto& [device, device_points] : points) {
     std::vector<Range> ranges = MergeRangesWithValue(std::move(device_points));

@@ -60,6 +60,13 @@ struct DeviceUse {
   double occupancy_ns = 0;          // sum of occupancy (%) x duration inside the window
   int64_t occupancy_weight_ns = 0;  // the durations of the kernels that recorded occupancy
   CopyTotals copies;                // copies and memsets that start inside the window
+  // The FLOPs of the ops whose first kernel on the device starts inside the window (op_flops.h),
+  // and the time they take at the device's peak for each op's type, in ns: MFU is
+  // peak_ns / the window. unpeaked_flops: of `flops`, those of ops without a peak (an integer
+  // type, or a device not in the peak table); MFU leaves them out.
+  double flops = 0;
+  double peak_ns = 0;
+  double unpeaked_flops = 0;
 };
 
 struct WindowEfficiency {
