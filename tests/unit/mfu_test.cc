@@ -111,7 +111,8 @@ TEST_CASE("the mfu budget rule, and MFU from a summary file", "[mfu]") {
   {
     FILE* f = std::fopen(budget.c_str(), "w");
     std::fputs(R"({"rules": [{"metric": "mfu", "min": 0.001},
-                             {"metric": "mfu", "per_step": true, "min": 0.0005}]})",
+                             {"metric": "mfu", "per_step": true, "min": 0.0005},
+                             {"metric": "mfu", "peak_tflops": 0.1, "max": 0.5}]})",
                f);
     std::fclose(f);
   }
@@ -124,6 +125,21 @@ TEST_CASE("the mfu budget rule, and MFU from a summary file", "[mfu]") {
   CHECK(double(rules.at(0)["value"]) == 0.001);  // the report's three decimals
   CHECK_FALSE(bool(rules.at(0)["passed"]));
   CHECK(bool(rules.at(1)["passed"]));  // the worst step, 0.00075, holds
+  // One peak of 0.1 TFLOP/s: 272367616 FLOPs over 4896593 ns of steps at 1e11 FLOP/s, 0.5562.
+  CHECK(double(rules.at(2)["value"]) == 0.556);
+  CHECK_FALSE(bool(rules.at(2)["passed"]));
+
+  // peak_tflops belongs to mfu, and is a peak.
+  for (const char* rule : {R"({"metric": "idle_share", "peak_tflops": 1, "max": 1})",
+                           R"({"metric": "mfu", "peak_tflops": 0, "min": 0.1})"}) {
+    FILE* f = std::fopen(budget.c_str(), "w");
+    std::fputs((std::string(R"({"rules": [)") + rule + "]}").c_str(), f);
+    std::fclose(f);
+    auto bad = test::Run({"check", file, "--budget", budget});
+    std::remove(budget.c_str());
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("peak_tflops") != std::string::npos);
+  }
 
   // The sums survive a summary file: steps on it says what steps on the trace says.
   std::string summary = TempPath("mlp.pfs");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "profana/job/step_summary.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::job {
@@ -195,9 +196,18 @@ Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
       case BudgetMetric::kCommExposedShare:
       case BudgetMetric::kIdleShare:
       case BudgetMetric::kSmEfficiency:
-      case BudgetMetric::kTensorCoreShare:
-      case BudgetMetric::kMfu: {
+      case BudgetMetric::kTensorCoreShare: {
         PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, all.steps));
+        break;
+      }
+      case BudgetMetric::kMfu: {
+        if (!r.peak_tflops) {
+          PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, all.steps));
+          break;
+        }
+        std::vector<RankStep> at_peak = all.steps;
+        UsePeakForAllFlops(*r.peak_tflops, &at_peak);
+        PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, at_peak));
         break;
       }
       case BudgetMetric::kKernelShare: {

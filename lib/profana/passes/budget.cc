@@ -208,10 +208,16 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
                                "1.8e308)",
                                key_copy));
       (key_copy == "max" ? r.max : r.min) = number;
+    } else if (key_copy == "peak_tflops") {
+      if (type != od::json_type::number || v.get_double().get(number) || !std::isfinite(number) ||
+          number <= 0)
+        return Bad(index, at, "\"peak_tflops\" must be a number above 0");
+      r.peak_tflops = number;
     } else {
       return Bad(
           index, at,
-          fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min)",
+          fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min, "
+                      "peak_tflops)",
                       key_copy));
     }
   }
@@ -225,6 +231,8 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
     return Bad(index, rule_at, fmt::format("metric {} cannot be per_step", info.name));
   if (!r.device.empty() && !info.device_ok)
     return Bad(index, rule_at, fmt::format("metric {} takes no \"device\"", info.name));
+  if (r.peak_tflops && r.metric != BudgetMetric::kMfu)
+    return Bad(index, rule_at, fmt::format("metric {} takes no \"peak_tflops\"", info.name));
   if (!r.max && !r.min) return Bad(index, rule_at, "needs a limit: \"max\" or \"min\"");
   if (r.name.empty() && IsAdviceMetric(r.metric)) {
     r.name = fmt::format("advise.{}.{}", r.advice,

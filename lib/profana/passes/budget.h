@@ -63,6 +63,8 @@ struct BudgetRule {
   bool per_step = false;  // divide by the number of ProfilerStep#N markers
   std::optional<double> max;
   std::optional<double> min;
+  // mfu: one peak in TFLOP/s for every FLOP, instead of the peak table's (steps --peak-tflops).
+  std::optional<double> peak_tflops;
 };
 
 struct Budget {
