@@ -199,6 +199,8 @@ class Reader {
   }
   element Field(object o, std::string_view key, const std::string& where) {
     element e;
+    // After a failure, objects read from then on are empty (a null document): not looked into.
+    if (!ok()) return e;
     if (o[key].get(e)) Fail(where, fmt::format("no \"{}\"", key));
     return e;
   }
