@@ -2,13 +2,17 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "profana/cli.h"
+#include "profana/importers/importer.h"
 
 namespace profana::test {
 
@@ -21,6 +25,18 @@ std::string ReadFile(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+Trace LoadTestTrace(const std::string& relative) {
+  auto loaded = LoadTrace(TestData(relative));
+  REQUIRE(loaded.ok());
+  return std::move(loaded->trace);
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("profana_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 std::vector<std::string> Lines(const std::string& text) {

@@ -5,10 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "profana/model/trace.h"
+
 namespace profana::test {
 
 std::string TestData(const std::string& relative);  // absolute path under testdata/
 std::string ReadFile(const std::string& path);
+// The trace of testdata/<relative>, loaded as the commands load it; fails the test when it cannot.
+Trace LoadTestTrace(const std::string& relative);
+// A path in the temporary directory for this test process: "<tmp>/profana_test_<pid>_<name>".
+std::string TempPath(const std::string& name);
 // The lines of a text, without their newlines.
 std::vector<std::string> Lines(const std::string& text);
 // "identical", or the first line where got and want differ: "line N\n got: ...\nwant: ...".

@@ -16,13 +16,10 @@
 
 using profana::test::ReadFile;
 using profana::test::Run;
+using profana::test::TempPath;
 using profana::test::TestData;
 
 namespace {
-
-std::string TempPath(const std::string& name) {
-  return "/tmp/profana_sums_" + std::to_string(::getpid()) + "_" + name;
-}
 
 struct Temp {
   std::string path;

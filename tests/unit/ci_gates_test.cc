@@ -15,12 +15,6 @@ using namespace profana;
 
 namespace {
 
-Trace Load(const std::string& rel) {
-  auto t = LoadTrace(test::TestData(rel));
-  REQUIRE(t.ok());
-  return std::move(t->trace);
-}
-
 const char* kControl = "traces/hta/trace_diff/control/control.json.gz";
 const char* kTest = "traces/hta/trace_diff/test/test.json.gz";
 const char* kRank0 = "traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz";
@@ -52,8 +46,8 @@ TEST_CASE("step ranges and windows parse, and bad text names the option", "[filt
 }
 
 TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in them", "[filter]") {
-  Trace all = Load(kControl);
-  Trace two = Load(kControl);
+  Trace all = test::LoadTestTrace(kControl);
+  Trace two = test::LoadTestTrace(kControl);
   passes::TraceFilter f;
   f.steps = {{1010, 1011}};
   REQUIRE(passes::FilterTrace(f, &two).ok());
@@ -79,12 +73,12 @@ TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in t
 
 TEST_CASE("skipping the first step drops the warm-up; steps outside the trace are an error",
           "[filter]") {
-  Trace t = Load(kControl);
+  Trace t = test::LoadTestTrace(kControl);
   passes::TraceFilter f;
   f.skip_first_step = true;
   REQUIRE(passes::FilterTrace(f, &t).ok());
   CHECK(passes::CountSteps(t).steps == 5);
-  Trace u = Load(kControl);
+  Trace u = test::LoadTestTrace(kControl);
   passes::TraceFilter g;
   g.steps = {{3, 5}};
   Status st = passes::FilterTrace(g, &u);
@@ -95,7 +89,7 @@ TEST_CASE("skipping the first step drops the warm-up; steps outside the trace ar
 TEST_CASE(
     "the name filter keeps matching ops with their children and kernels, exclude removes them",
     "[filter]") {
-  Trace t = Load(kRank0);
+  Trace t = test::LoadTestTrace(kRank0);
   passes::TraceFilter f;
   f.name = "^Optimizer\\.step";
   REQUIRE(passes::FilterTrace(f, &t).ok());
@@ -107,11 +101,11 @@ TEST_CASE(
     top += !e.parent[i].valid() && e.device_type[i] == passes::DeviceType::kCPU;
   CHECK(top == 1);
   CHECK(e.kernels_attributed > 0);
-  Trace x = Load(kRank0);
+  Trace x = test::LoadTestTrace(kRank0);
   passes::TraceFilter g;
   g.exclude = "^Optimizer\\.step";
   REQUIRE(passes::FilterTrace(g, &x).ok());
-  Trace full = Load(kRank0);
+  Trace full = test::LoadTestTrace(kRank0);
   CHECK(x.events.size() + t.events.size() == full.events.size() + 1);  // the span is in both
   passes::TraceFilter bad;
   bad.name = "(";
@@ -119,11 +113,11 @@ TEST_CASE(
 }
 
 TEST_CASE("diff normalises per step when the step counts differ", "[diff]") {
-  Trace base = Load(kControl);
+  Trace base = test::LoadTestTrace(kControl);
   passes::TraceFilter f;
   f.steps = {{1010, 1011}};
   REQUIRE(passes::FilterTrace(f, &base).ok());
-  Trace next = Load(kTest);
+  Trace next = test::LoadTestTrace(kTest);
   passes::FunctionEventList be = passes::BuildFunctionEvents(base),
                             ne = passes::BuildFunctionEvents(next);
   passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
@@ -140,7 +134,7 @@ TEST_CASE("diff normalises per step when the step counts differ", "[diff]") {
 }
 
 TEST_CASE("diff of the HTA pair: cudaMemcpyAsync grew most", "[diff]") {
-  Trace base = Load(kControl), next = Load(kTest);
+  Trace base = test::LoadTestTrace(kControl), next = test::LoadTestTrace(kTest);
   passes::FunctionEventList be = passes::BuildFunctionEvents(base),
                             ne = passes::BuildFunctionEvents(next);
   passes::TraceDiff d = passes::DiffTraces(base, be, next, ne, {});
@@ -161,7 +155,7 @@ TEST_CASE("budget files: every rule measured, bad keys named with the rule index
                                "dlrm-pass.json");
   REQUIRE(b.ok());
   REQUIRE(b->rules.size() == 7);
-  Trace t = Load(kRank0);
+  Trace t = test::LoadTestTrace(kRank0);
   passes::FunctionEventList e = passes::BuildFunctionEvents(t);
   auto r = passes::EvaluateBudget(t, e, *b);
   REQUIRE(r.ok());
@@ -246,7 +240,7 @@ TEST_CASE("memory and budgets take a bare device index where it is unambiguous",
   CHECK(bare.out == named.out);
   CHECK(bare.out.find("== cuda:1 ==") != std::string::npos);
   // gpu_idle_share names its device either way: device 3 of the HTA control trace.
-  Trace control = Load(kControl);
+  Trace control = test::LoadTestTrace(kControl);
   passes::FunctionEventList e = passes::BuildFunctionEvents(control, std::nullopt);
   auto measure = [&](const char* device) {
     auto budget = passes::ParseBudget(

@@ -22,13 +22,10 @@
 using profana::test::BuildSqliteDatabase;
 using profana::test::ReadFile;
 using profana::test::Run;
+using profana::test::TempPath;
 using profana::test::TestData;
 
 namespace {
-
-std::string TempPath(const std::string& name) {
-  return "/tmp/profana_encodings_" + std::to_string(::getpid()) + "_" + name;
-}
 
 // A fixture's SQL with more appended, built into a database file.
 std::string Database(const std::string& fixture, const std::string& name,

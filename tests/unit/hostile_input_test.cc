@@ -231,7 +231,7 @@ TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where",
   std::string unknown = "{\"rules\":[{\"metric\":\"step_time\",\"maxx\":1}]}";
   CHECK(ParseBudget(unknown, "b.json").status().message() ==
         "b.json: byte 39 (line 1, column 40): rules[0]: unknown key \"maxx\" (expected: metric, "
-        "name, op, device, per_step, max, min)");
+        "name, op, device, per_step, max, min, peak_tflops)");
   CHECK(ParseBudget("\xEF\xBB\xBF" + unknown, "b.json")
             .status()
             .message()

@@ -20,14 +20,11 @@
 #include "profana/process_io.h"
 
 using profana::test::ReadFile;
+using profana::test::TempPath;
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("profana_mapped_" + name)).string();
-}
 
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;

@@ -140,7 +140,7 @@ TEST_CASE("a native file reads back to the same bytes, and its layout is the doc
           "[native]") {
   std::string b = profana::native::WriteNative(SmallTrace());
   REQUIRE(b.substr(0, 8) == std::string("\x89PFA\r\n\x1a\n", 8));
-  CHECK(Get32(b, 8) == 1);
+  CHECK(Get32(b, 8) == 2);
   CHECK(Get32(b, 12) == 32);
   auto t = profana::native::ReadNative(b, "t.pfa");
   REQUIRE(t.ok());
@@ -206,11 +206,11 @@ TEST_CASE(
   auto r = profana::native::ReadNative(bad, "t.pfa");
   CHECK(r.status().code() == ErrorCode::kBadMagic);
   std::string future = b;
-  Put32(&future, 8, 2);
+  Put32(&future, 8, 3);
   r = profana::native::ReadNative(future, "t.pfa");
   CHECK(r.status().code() == ErrorCode::kUnsupportedVersion);
   CHECK(r.status().message() ==
-        "t.pfa: byte 8: native format version 2; this profana reads version 1 (a newer profana "
+        "t.pfa: byte 8: native format version 3; this profana reads version 2 (a newer profana "
         "wrote it)");
   // An unknown optional section is skipped; marked required, it is refused.
   std::string unknown = b;
@@ -459,10 +459,10 @@ TEST_CASE("the text twin reads back what it wrote and refuses what it cannot rea
     auto r = ReadNativeText(d, "t.txt");
     return r.ok() ? std::string() : r.status().message();
   };
-  CHECK(err("profana-native-text 1", "profana-native-text 9") ==
-        "t.txt: line 1: text twin version 9; this profana reads version 1");
+  CHECK(err("profana-native-text 2", "profana-native-text 9") ==
+        "t.txt: line 1: text twin version 9; this profana reads version 2");
   CHECK(err("string 2 ", "string 7 ").find("t.txt: line ") == 0);
-  CHECK(err("\nevents ", "\nevents 99999 ").find("values, expected 16") != std::string::npos);
+  CHECK(err("\nevents ", "\nevents 99999 ").find("values, expected 17") != std::string::npos);
   CHECK(err("metadata rank -1", "metadata rank x").find("bad value for metadata rank") !=
         std::string::npos);
   CHECK(err("metadata format \"kineto-json\"", "metadata format \"kineto").find("unterminated") !=

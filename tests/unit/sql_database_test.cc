@@ -332,7 +332,7 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
   std::map<std::string, int64_t> advised;
   for (simdjson::dom::element f : simdjson::dom::array(vp.parse(advise.out)["findings"]))
     advised[std::string(std::string_view(f["rule"]))] = Nanos(f["saving"]);
-  CHECK(advised.size() == 2);
+  CHECK(advised.size() == 3);  // gpu-idle, launch-bound, fp32-matmul (an fp32 run)
   CHECK(saving == advised);
   // The critical path is marked as critical-path --overlay marks it, and every event of that
   // overlay (the trace's own, every field kept) is here too.
@@ -347,4 +347,45 @@ TEST_CASE("convert --annotate: the analyses as tracks, the critical path marked,
   CHECK(t1.out == t2.out);
   std::remove(annotated.c_str());
   std::remove(overlay.c_str());
+}
+
+TEST_CASE("kernels' launch configuration, copies' sizes and ops' FLOPs are columns", "[sql]") {
+  // mlp_train/all as Kineto wrote it: 60 kernels, each with its grid (2038 blocks in all) and
+  // registers per thread (2548 in all); two 16-byte memsets of device memory with their recorded
+  // bandwidth; aten::addmm's "Input type" as written.
+  std::string mlp = TestData("live/mlp_train/all/trace.json.gz");
+  simdjson::dom::parser parser;
+  std::string keep;
+  simdjson::dom::array k = SqlRow(parser, mlp,
+                                  "SELECT COUNT(*), COUNT(grid_x), SUM(grid_x * grid_y * grid_z), "
+                                  "SUM(registers), COUNT(flops) FROM kernel",
+                                  &keep);
+  CHECK(int64_t(k.at(0)) == 60);
+  CHECK(int64_t(k.at(1)) == 60);
+  CHECK(int64_t(k.at(2)) == 2038);
+  CHECK(int64_t(k.at(3)) == 2548);
+  CHECK(int64_t(k.at(4)) == 0);
+  simdjson::dom::array c = SqlRow(parser, mlp,
+                                  "SELECT COUNT(*), SUM(bytes), MIN(dst_memory), COUNT(copy_kind), "
+                                  "MIN(bandwidth_gbps) FROM copy WHERE kind = 'memset'",
+                                  &keep);
+  CHECK(int64_t(c.at(0)) == 2);
+  CHECK(int64_t(c.at(1)) == 32);
+  CHECK(std::string_view(c.at(2)) == "Device");
+  CHECK(int64_t(c.at(3)) == 0);
+  CHECK(double(c.at(4)) == 0.021739130434782608);
+  simdjson::dom::array o =
+      SqlRow(parser, mlp, "SELECT input_types FROM op WHERE name = 'aten::addmm' LIMIT 1", &keep);
+  CHECK(std::string_view(o.at(0)) == R"(["float", "float", "float", "Scalar", "Scalar"])");
+  // flops_zoo: op.flops summed per name is PyTorch's Total KFLOPs (table_flops.txt), and NULL for
+  // the ops it counts none for.
+  std::string zoo = TestData("live/flops_zoo/flops/trace.json.gz");
+  simdjson::dom::array f = SqlRow(parser, zoo,
+                                  "SELECT SUM(flops) FILTER (WHERE name = 'aten::conv2d'), "
+                                  "SUM(flops) FILTER (WHERE name = 'aten::addmm'), "
+                                  "COUNT(flops) FILTER (WHERE name = 'aten::convolution') FROM op",
+                                  &keep);
+  CHECK(int64_t(f.at(0)) == 37748736);
+  CHECK(int64_t(f.at(1)) == 11534336);
+  CHECK(int64_t(f.at(2)) == 0);
 }

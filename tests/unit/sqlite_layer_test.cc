@@ -17,12 +17,9 @@
 #include "test_util.h"
 
 using profana::test::Run;
+using profana::test::TempPath;
 
 namespace {
-
-std::string TempPath(const std::string& name) {
-  return "/tmp/profana_sqlite_" + name + "_" + std::to_string(::getpid());
-}
 
 // testdata/nvprof/small.sql, with more SQL appended, built into a database file.
 std::string BuildNvprof(const std::string& name, const std::string& extra_sql = "") {

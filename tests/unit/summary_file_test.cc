@@ -285,6 +285,18 @@ TEST_CASE("summaries: damaged, foreign and newer files are refused with their pl
   CHECK(count.status().message() ==
         "c.pfs: not a usable summary: table[0].count: expected an integer");
 
+  // A field missing before an object that is read next: the error names the field, and nothing
+  // is read from the object the failure left empty (the summary fuzz target found that read).
+  size_t busy = text.find("\"sm_busy_ns\": ");
+  REQUIRE(busy != std::string::npos);
+  std::string no_busy = text;
+  no_busy.replace(busy, 12, "\"sm_idle_ns\"");
+  auto missing = job::ParseSummary(no_busy, "m.pfs");
+  REQUIRE(!missing.ok());
+  INFO(missing.status().message());
+  CHECK(missing.status().message().find("m.pfs: not a usable summary: steps[0].devices[0]: no "
+                                        "\"sm_busy_ns\"") == 0);
+
   // Exact values that do not add up to the count.
   std::string stats = "\"stats\": {\"count\": ";
   size_t at = text.find(stats);

@@ -50,10 +50,11 @@ void CheckEveryColumnVisited(size_t expected_columns) {
 
 TEST_CASE("ForEachColumn visits every column of every table", "[model]") {
   // The counts are the tables' columns as declared in model/trace.h.
-  CheckEveryColumnVisited<EventTable>(16);
+  CheckEveryColumnVisited<EventTable>(17);
   CheckEveryColumnVisited<MemoryTable>(8);
   CheckEveryColumnVisited<FlowTable>(5);
   CheckEveryColumnVisited<StackTable>(3);
+  CheckEveryColumnVisited<DeviceArgsTable>(16);
 }
 
 namespace {
@@ -266,7 +267,7 @@ TEST_CASE("Finish sorts whole rows by (start, -end), stably, and renames Profile
     CHECK(column.size() == 6);
     ++rows_added;
   });
-  CHECK(rows_added == 16);
+  CHECK(rows_added == 17);
   // (start, -end): first [0,5], long [10,90] before the step [10,40] (same start, ends later),
   // the twins [20,30] in input order, late [50,60].
   const char* want_trace_names[] = {"first", "long", "ProfilerStep#7", "twin 1", "twin 2", "late"};

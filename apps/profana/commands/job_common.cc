@@ -129,6 +129,7 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
   unread.stacks = !raw && keys.group_by_stack_n <= 0;
   unread.collectives = true;
   unread.memory_details = !raw;
+  unread.device_args = true;
   return unread;
 }
 

@@ -42,8 +42,8 @@ Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& option
                                 bool function_events = true);
 
 // What key averages by `keys` leave unread: input shapes unless grouped by them, stacks unless
-// grouped by them (`raw` rows show both), collectives always, and [memory] records' addresses,
-// totals and device ids unless `raw`.
+// grouped by them (`raw` rows show both), collectives and device args always, and [memory]
+// records' addresses, totals and device ids unless `raw`.
 UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
 
 // The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with

@@ -1,8 +1,10 @@
 // profana steps: where each ProfilerStep#N's time goes, per rank, and across the job.
 #include <mutex>
+#include <optional>
 
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
+#include "profana/commands/option_checks.h"
 #include "profana/job/step_summary.h"
 #include "profana/passes/step_marker.h"
 #include "profana/reporters/steps_reporter.h"
@@ -13,6 +15,7 @@ namespace {
 struct StepsArgs {
   CommonOptions common;
   JobArgs job;
+  std::optional<double> peak_tflops;
 };
 
 Status RunSteps(const StepsArgs& a, Context& ctx) {
@@ -34,8 +37,20 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
           },
           [](job::RankSummary*, const std::string&) { return Status::Ok(); },
           /*function_events=*/false));
+  if (a.peak_tflops && *a.peak_tflops <= 0)
+    return Status(ErrorCode::kInvalidArgument, "--peak-tflops: expected a number above 0");
   PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
   if (all.steps.empty() && !no_steps.empty()) ctx.log.Warn("{}", no_steps);
+  if (a.peak_tflops) {
+    job::UsePeakForAllFlops(*a.peak_tflops, &all.steps);
+  } else {
+    std::vector<std::string> unknown = job::DevicesWithoutPeak(all);
+    if (!unknown.empty())
+      ctx.log.Warn(
+          "note: no MFU for FLOPs on {}: not in the peak table (docs/semantics.md, \"Device "
+          "peaks\"); give the peak with --peak-tflops",
+          fmt::join(unknown, ", "));
+  }
   report::StepsReport r;
   r.inputs = a.job.inputs;
   r.ranks = job.RankList();
@@ -58,6 +73,10 @@ void RegisterStepsCommand(CLI::App& app, Context& ctx) {
       "Per ProfilerStep#N and rank: wall time; GPU time in computation, exposed communication, "
       "exposed memcpy/memset and idle; hidden communication; host time outside ops");
   AddJobInputs(cmd, &args->job, "Traces", false);
+  cmd->add_option("--peak-tflops", args->peak_tflops,
+                  "The device's peak in TFLOP/s for MFU, for every data type (default: the "
+                  "peak table's figure for the device and each op's type)")
+      ->check(NonNegativeNumber("--peak-tflops"));
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});

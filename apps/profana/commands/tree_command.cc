@@ -21,10 +21,11 @@ struct TreeArgs {
 
 Status RunTree(const TreeArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
-  // The tree shows no stacks and no collectives.
+  // The tree shows no stacks, no collectives and no launch configurations.
   CommonOptions common = a.common;
   common.unread.stacks = true;
   common.unread.collectives = true;
+  common.unread.device_args = true;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, ctx, &index));
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(trace, index, a.file, common, ctx));

@@ -118,6 +118,7 @@ class Writer {
     if (e.input_shapes[i].value) InputDims(t_.str(e.input_shapes[i]), arg);
     if (e.comm[i].value) CommArgs(t_.str(e.comm[i]), arg);
     if (e.flop_inputs[i].value) FlopArgs(t_.str(e.flop_inputs[i]), arg);
+    if (e.device_args[i] != kNoDeviceArgs) DeviceArgsOf(t_.device_args.Get(e.device_args[i]), arg);
     if (e.stack[i].value) {
       arg("Call stack");
       std::string joined;
@@ -171,6 +172,32 @@ class Writer {
     };
     list("Input type", types);
     list("Concrete Inputs", concrete);
+  }
+
+  // A device activity's args as Kineto writes them (GpuActivity::metadataJson), each only when
+  // recorded. The copy kinds are not args: they are in the copy's name, which is written.
+  template <typename Arg>
+  void DeviceArgsOf(const DeviceArgs& a, Arg& arg) {
+    auto number = [&](const char* key, double v) {
+      if (v >= 0) arg(key), out_ += fmt::format("{}", v);
+    };
+    auto integer = [&](const char* key, int64_t v) {
+      if (v >= 0) arg(key), Int(v);
+    };
+    auto dims = [&](const char* key, const int32_t(&d)[3]) {
+      if (d[0] < 0 && d[1] < 0 && d[2] < 0) return;
+      arg(key);
+      out_ += fmt::format("[{}, {}, {}]", d[0], d[1], d[2]);
+    };
+    integer("registers per thread", a.registers);
+    integer("shared memory", a.shared_memory);
+    number("blocks per SM", a.blocks_per_sm);
+    number("warps per SM", a.warps_per_sm);
+    dims("grid", a.grid);
+    dims("block", a.block);
+    number("est. achieved occupancy %", a.occupancy);
+    integer("bytes", a.bytes);
+    number("memory bandwidth (GB/s)", a.bandwidth);
   }
 
   // Input shapes are kept as Python's str() of the list; JSON is the same text with JSON's
@@ -316,6 +343,13 @@ std::string WriteChromeTrace(const Trace& t) {
       for (size_t i = 0; i < m.devices.size(); ++i) {
         out += i ? ",{\"name\":" : "{\"name\":";
         AppendJsonString(m.devices[i], &out);
+        if (i < m.device_properties.size()) {
+          DeviceProperties p = m.device_properties[i];
+          if (p.id >= 0) out += fmt::format(",\"id\":{}", p.id);
+          ForEachDeviceProperty(p, [&](const char* key, int64_t v) {
+            if (v >= 0) out += fmt::format(",\"{}\":{}", key, v);
+          });
+        }
         out += '}';
       }
       out += "],\n";

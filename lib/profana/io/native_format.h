@@ -16,7 +16,9 @@ namespace profana::native {
 // any text-mode transfer would damage visibly (PNG's trick).
 constexpr char kMagic[8] = {'\x89', 'P', 'F', 'A', '\r', '\n', '\x1a', '\n'};
 constexpr std::string_view kMagicView(kMagic, 8);
-constexpr uint32_t kVersion = 1;
+// Version 2 added the device args (events.device_args and the device_args table) and the device
+// properties' metadata; version 1 files still read, with neither.
+constexpr uint32_t kVersion = 2;
 constexpr uint32_t kHeaderSize = 32;
 constexpr uint32_t kSectionEntrySize = 32;
 constexpr uint32_t kMaxSections = 4096;
@@ -37,11 +39,24 @@ enum SectionId : uint32_t {
   kFlowsBase = 0x160,
   kStacksBase = 0x180,
   kIndexBase = 0x1a0,  // the function event index's columns (optional, with kFunctionIndex)
+  kDeviceArgsBase = 0x1c0,
 };
 constexpr size_t kFunctionIndexSize = 40;
 
-// What the values of a column refer to; the reader checks each against its table's size.
-enum class Ref : uint8_t { kNone, kString, kThread, kStack, kKind, kBool };
+// What the values of a column refer to; the reader checks each against its table's size, its
+// enum's range, or (kFinite) that a double is a finite number.
+enum class Ref : uint8_t {
+  kNone,
+  kString,
+  kThread,
+  kStack,
+  kKind,
+  kBool,
+  kDeviceArgs,  // a row of the device_args table, or kNoDeviceArgs
+  kCopyKind,
+  kMemoryKind,
+  kFinite,
+};
 
 struct ColumnInfo {
   uint32_t id;        // section id
@@ -57,6 +72,14 @@ inline bool IsOptionalColumn(const ColumnInfo& c) {
   return std::string_view(c.table) == "events" && (name == "comm" || name == "flop_inputs");
 }
 
+// The format version that added a column: files of earlier versions lack it, and read as having
+// no device args.
+inline uint32_t SinceVersion(const ColumnInfo& c) {
+  bool device_args = c.id >= kDeviceArgsBase || (std::string_view(c.table) == "events" &&
+                                                 std::string_view(c.name) == "device_args");
+  return device_args ? 2 : 1;
+}
+
 // What a column's values refer to follows from their type; the one flag column is named.
 template <typename T>
 constexpr Ref RefOf(std::string_view column) {
@@ -64,6 +87,10 @@ constexpr Ref RefOf(std::string_view column) {
   if constexpr (std::is_same_v<T, ThreadId>) return Ref::kThread;
   if constexpr (std::is_same_v<T, StackId>) return Ref::kStack;
   if constexpr (std::is_same_v<T, ActivityKind>) return Ref::kKind;
+  if constexpr (std::is_same_v<T, CopyKind>) return Ref::kCopyKind;
+  if constexpr (std::is_same_v<T, MemoryKind>) return Ref::kMemoryKind;
+  if constexpr (std::is_same_v<T, double>) return Ref::kFinite;
+  if (column == "device_args") return Ref::kDeviceArgs;
   return column == "is_start" ? Ref::kBool : Ref::kNone;
 }
 
@@ -84,6 +111,7 @@ void ForEachColumnSection(TraceT& t, F&& f) {
   table(kMemoryBase, "memory", t.memory);
   table(kFlowsBase, "flows", t.flows);
   table(kStacksBase, "stacks", t.stacks);
+  table(kDeviceArgsBase, "device_args", t.device_args);
 }
 
 // The same for the function event index's columns (FunctionEventIndex), which a file may lack,

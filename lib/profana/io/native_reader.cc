@@ -141,39 +141,63 @@ Status ValidateTables(const Trace& t) {
                                   s.value, strings));
   }
   Status status;
-  size_t rows[5] = {t.events.size(), t.memory.size(), t.flows.size(), t.stacks.size(), 0};
+  const size_t device_args = t.device_args.size();
   ForEachColumnSection(t, [&](const ColumnInfo& c, const auto& column) {
     if (!status.ok()) return;
-    size_t want = c.id < kMemoryBase   ? rows[0]
-                  : c.id < kFlowsBase  ? rows[1]
-                  : c.id < kStacksBase ? rows[2]
-                                       : rows[3];
+    size_t want = c.id < kMemoryBase       ? t.events.size()
+                  : c.id < kFlowsBase      ? t.memory.size()
+                  : c.id < kStacksBase     ? t.flows.size()
+                  : c.id < kDeviceArgsBase ? t.stacks.size()
+                                           : device_args;
     if (column.size() != want) {
       status = Status(ErrorCode::kMalformed,
                       fmt::format("section {}.{}: {} rows, other columns of the table have {}",
                                   c.table, c.name, column.size(), want));
       return;
     }
-    uint64_t limit = c.ref == Ref::kString   ? strings
-                     : c.ref == Ref::kThread ? threads
-                     : c.ref == Ref::kStack  ? stacks
-                     : c.ref == Ref::kKind   ? static_cast<uint64_t>(kLastActivityKind) + 1
-                     : c.ref == Ref::kBool   ? 2
-                                             : 0;
-    if (limit == 0) return;
+    using T = std::decay_t<decltype(column[0])>;
+    // A column kept as one value (a file that predates it) has that value to check, once.
+    const size_t n = column.is_array() ? column.size() : std::min<size_t>(column.size(), 1);
     const auto* data = column.data();  // a plain pointer, so that the scan vectorises
-    auto value = [&](size_t i) -> uint64_t {
-      using T = std::decay_t<decltype(column[0])>;
-      if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
-        return static_cast<uint64_t>(data[i]);
-      else
-        return data[i].value;
-    };
-    size_t i = FirstWrong(column.size(), [&](size_t i) { return value(i) >= limit; });
-    if (i == column.size()) return;
-    status = Status(ErrorCode::kMalformed,
-                    fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
-                                c.table, c.name, i, value(i), limit));
+    if constexpr (std::is_same_v<T, double>) {
+      // On the bits: a double is finite when its exponent bits are not all ones.
+      constexpr uint64_t kExponent = 0x7ff0000000000000ull;
+      auto bits = [&](size_t i) {
+        uint64_t b;
+        std::memcpy(&b, &data[i], 8);
+        return b;
+      };
+      size_t i = FirstWrong(n, [&](size_t i) { return (bits(i) & kExponent) == kExponent; });
+      if (i < n)
+        status =
+            Status(ErrorCode::kMalformed,
+                   fmt::format("section {}.{} row {}: not a finite number", c.table, c.name, i));
+      return;
+    } else {
+      uint64_t limit = c.ref == Ref::kString       ? strings
+                       : c.ref == Ref::kThread     ? threads
+                       : c.ref == Ref::kStack      ? stacks
+                       : c.ref == Ref::kKind       ? static_cast<uint64_t>(kLastActivityKind) + 1
+                       : c.ref == Ref::kBool       ? 2
+                       : c.ref == Ref::kCopyKind   ? static_cast<uint64_t>(kLastCopyKind) + 1
+                       : c.ref == Ref::kMemoryKind ? static_cast<uint64_t>(kLastMemoryKind) + 1
+                       : c.ref == Ref::kDeviceArgs ? device_args
+                                                   : 0;
+      if (limit == 0 && c.ref != Ref::kDeviceArgs) return;
+      auto value = [&](size_t i) -> uint64_t {
+        if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+          return static_cast<uint64_t>(data[i]);
+        else
+          return data[i].value;
+      };
+      // kNoDeviceArgs is the one value past the device args' rows an event may hold.
+      uint64_t none = c.ref == Ref::kDeviceArgs ? kNoDeviceArgs : UINT64_MAX;
+      size_t i = FirstWrong(n, [&](size_t i) { return (value(i) >= limit) & (value(i) != none); });
+      if (i == n) return;
+      status = Status(ErrorCode::kMalformed,
+                      fmt::format("section {}.{} row {}: value {} out of range (must be below {})",
+                                  c.table, c.name, i, value(i), limit));
+    }
   });
   PROFANA_RETURN_IF_ERROR(status);
   const StackTable& st = t.stacks;
@@ -353,6 +377,7 @@ class Sections {
   Status Open();
 
   const std::vector<Entry>& entries() const { return entries_; }
+  uint32_t version() const { return version_; }
   const Entry* Find(uint32_t id) const {
     for (const Entry& e : entries_)
       if (e.id == id) return &e;
@@ -382,6 +407,7 @@ class Sections {
   std::string_view bytes_;
   const std::string& name_;
   std::vector<Entry> entries_;
+  uint32_t version_ = 0;
 };
 
 Status Sections::Open() {
@@ -410,6 +436,7 @@ Status Sections::ReadHeader(uint32_t* count, uint64_t* table_end) {
   ByteReader h(bytes_);
   h.Skip(8);
   uint32_t version = h.U32(), header_size = h.U32();
+  version_ = version;
   *count = h.U32();
   h.U32();  // flags: none defined in version 1
   uint32_t table_crc = h.U32(), header_crc = h.U32();
@@ -498,7 +525,10 @@ class ColumnLoader {
   void operator()(const ColumnInfo& c, Column<T>& column) {
     if (!status_.ok()) return;
     std::string_view bytes;
-    if (IsOptionalColumn(c) && sections_.Find(c.id) == nullptr) return;  // filled in later
+    // A column the file's version predates, or an optional one it lacks: filled in later.
+    if ((IsOptionalColumn(c) || SinceVersion(c) > sections_.version()) &&
+        sections_.Find(c.id) == nullptr)
+      return;
     if (Status st = sections_.Get(c.id, &bytes); !st.ok()) {
       status_ = st;
       return;
@@ -567,6 +597,9 @@ Status ReadTables(const Sections& sections, bool views, Trace* trace) {
   // One written before events.flop_inputs existed: no event has FLOP inputs.
   if (t.events.flop_inputs.size() == 0)
     t.events.flop_inputs = Column<StringId>::Uniform(t.events.size(), {});
+  // A version 1 file: no event has device args.
+  if (t.events.device_args.size() == 0)
+    t.events.device_args = Column<uint32_t>::Uniform(t.events.size(), kNoDeviceArgs);
   return Status::Ok();
 }
 

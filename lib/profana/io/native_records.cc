@@ -9,7 +9,7 @@
 namespace profana::native {
 namespace {
 
-enum RecordType : uint8_t { kInt = 1, kText = 2, kTextList = 3 };
+enum RecordType : uint8_t { kInt = 1, kText = 2, kTextList = 3, kIntList = 4 };
 
 void PutString(std::string* out, std::string_view s) {
   Put(out, static_cast<uint32_t>(s.size()));
@@ -31,6 +31,10 @@ void PutRecord(std::string* out, std::string_view key, const T& value) {
     type = kTextList;
     Put(&payload, static_cast<uint32_t>(value.size()));
     for (const std::string& s : value) PutString(&payload, s);
+  } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+    type = kIntList;
+    Put(&payload, static_cast<uint32_t>(value.size()));
+    for (int64_t v : value) Put(&payload, v);
   } else {
     type = kInt;
     Put(&payload, static_cast<int64_t>(value));
@@ -55,12 +59,50 @@ void RestoreTimeOrigin(Trace* trace) {
   WorkOutTimeOrigin(trace);
 }
 
+std::vector<std::pair<std::string, std::vector<int64_t>>> DevicePropertyLists(
+    const TraceMetadata& m) {
+  if (m.devices.empty()) return {};  // nothing to describe: no records
+  std::vector<std::pair<std::string, std::vector<int64_t>>> lists = {{"device.id", {}}};
+  DeviceProperties keys;
+  ForEachDeviceProperty(keys, [&](const char* key, int64_t&) {
+    lists.emplace_back(std::string("device.") + key, std::vector<int64_t>());
+  });
+  for (size_t d = 0; d < m.devices.size(); ++d) {
+    DeviceProperties p = d < m.device_properties.size() ? m.device_properties[d] : keys;
+    size_t k = 0;
+    lists[k++].second.push_back(p.id);
+    ForEachDeviceProperty(p, [&](const char*, int64_t& v) { lists[k++].second.push_back(v); });
+  }
+  return lists;
+}
+
+bool SetDevicePropertyList(std::string_view key, const std::vector<int64_t>& values,
+                           TraceMetadata* m) {
+  if (key.substr(0, 7) != "device." || values.size() != m->devices.size()) return false;
+  std::string_view name = key.substr(7);
+  m->device_properties.resize(m->devices.size());
+  bool matched = false;
+  for (size_t d = 0; d < values.size(); ++d) {
+    DeviceProperties& p = m->device_properties[d];
+    if (name == "id") p.id = values[d], matched = true;
+    ForEachDeviceProperty(p, [&](const char* k, int64_t& v) {
+      if (name == k) v = values[d], matched = true;
+    });
+  }
+  return matched;
+}
+
+void CompleteDeviceProperties(TraceMetadata* m) { m->device_properties.resize(m->devices.size()); }
+
 std::string EncodeMetadata(const TraceMetadata& m) {
   std::string out;
   uint32_t n = 0;
   ForEachMetadataField(m, [&](const char*, const auto&) { ++n; });
+  auto devices = DevicePropertyLists(m);
+  n += static_cast<uint32_t>(devices.size());
   Put(&out, n);
   ForEachMetadataField(m, [&](const char* key, const auto& v) { PutRecord(&out, key, v); });
+  for (const auto& [key, values] : devices) PutRecord(&out, key, values);
   return out;
 }
 
@@ -74,6 +116,20 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repair
     if (!r.ok()) break;
     ByteReader p(payload);
     bool matched = false, good = true;
+    if (type == kIntList) {  // a device property (the one kind of list the format has)
+      uint32_t count = p.U32();
+      if (!p.ok() || uint64_t{count} * 8 != p.remaining())
+        return Status(ErrorCode::kMalformed,
+                      fmt::format("byte {}: record \"{}\" has the wrong size", r.offset(), key));
+      std::vector<int64_t> values(count);
+      for (int64_t& v : values) v = p.I64();
+      if (key.substr(0, 7) == "device." && values.size() != m->devices.size())
+        return Status(ErrorCode::kMalformed,
+                      fmt::format("byte {}: record \"{}\" does not have one value per device",
+                                  r.offset(), key));
+      SetDevicePropertyList(key, values, m);  // a property this profana does not know: skipped
+      continue;
+    }
     ForEachMetadataField(*m, [&](const char* name, auto& field) {
       using T = std::decay_t<decltype(field)>;
       if (matched || key != name) return;
@@ -109,6 +165,7 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repair
   if (r.remaining())
     return Status(ErrorCode::kMalformed,
                   fmt::format("byte {}: bytes after the last record", r.offset()));
+  CompleteDeviceProperties(m);
   return Status::Ok();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profana/base/status.h"
@@ -46,6 +47,18 @@ void ForEachMetadataField(M& m, F&& f) {
   f("with_flops", m.with_flops);
   f("with_modules", m.with_modules);
 }
+
+// The device properties are stored one record per property, "device.<Kineto's key>" (id first),
+// each a list of integers with one value per entry of `devices` (none for a trace without
+// devices).
+std::vector<std::pair<std::string, std::vector<int64_t>>> DevicePropertyLists(
+    const TraceMetadata& m);
+// Sets one property of every device from a "device.<key>" record (which follows `devices`); false
+// for a key this profana does not know or a list of another length than `devices`.
+bool SetDevicePropertyList(std::string_view key, const std::vector<int64_t>& values,
+                           TraceMetadata* m);
+// One DeviceProperties per device, as the model promises (files of version 1 have none).
+void CompleteDeviceProperties(TraceMetadata* m);
 
 // The format does not store metadata.origin: a file keeps the original input's format name, and
 // that says whether the times were relative. Sets the origin of a trace whose tables are loaded.

@@ -14,14 +14,16 @@
 namespace profana::native {
 namespace {
 
+// A column's value as the text twin writes it: an integer, or a double in its shortest form
+// that reads back as the same double.
 template <typename T>
-int64_t AsInt(const T& v) {
-  if constexpr (std::is_enum_v<T>)
-    return static_cast<int64_t>(v);
-  else if constexpr (std::is_integral_v<T>)
-    return static_cast<int64_t>(v);
+std::string AsText(const T& v) {
+  if constexpr (std::is_same_v<T, double>)
+    return fmt::format("{}", v);
+  else if constexpr (std::is_enum_v<T> || std::is_integral_v<T>)
+    return fmt::format("{}", static_cast<int64_t>(v));
   else
-    return static_cast<int64_t>(v.value);
+    return fmt::format("{}", v.value);
 }
 
 // Splits a line into tokens: bare words, and JSON strings (kept quoted) as single tokens.
@@ -91,6 +93,31 @@ bool ParseStringList(std::string_view token, std::vector<std::string>* out) {
   return true;
 }
 
+bool ParseDouble(std::string_view token, double* v) {
+  std::string s(token);
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  *v = std::strtod(s.c_str(), &end);
+  return !errno && !*end;
+}
+
+bool ParseIntList(std::string_view token, std::vector<int64_t>* out) {
+  out->clear();
+  if (token.size() < 2 || token.front() != '[' || token.back() != ']') return false;
+  std::string_view rest = token.substr(1, token.size() - 2);
+  while (!rest.empty()) {
+    while (!rest.empty() && (rest[0] == ' ' || rest[0] == ',')) rest.remove_prefix(1);
+    size_t end = rest.find_first_of(", ");
+    if (rest.empty()) break;
+    int64_t v;
+    if (!ParseInt(rest.substr(0, end), &v)) return false;
+    out->push_back(v);
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end);
+  }
+  return true;
+}
+
 std::string Quote(std::string_view s) {
   std::string out;
   AppendJsonString(s, &out);
@@ -120,6 +147,8 @@ std::string WriteNativeText(const Trace& t) {
       out += fmt::format("metadata {} {}\n", key, static_cast<int64_t>(v));
     }
   });
+  for (const auto& [key, values] : DevicePropertyLists(t.metadata))
+    out += fmt::format("metadata {} [{}]\n", key, fmt::join(values, ", "));
   for (size_t k = 0; k < kDiagnosticKinds; ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
     if (t.diagnostics.count(kind))
@@ -136,7 +165,7 @@ std::string WriteNativeText(const Trace& t) {
                        th.tid_text.value, th.name.value, th.process_name.value);
   // Rows of each table: a header line naming the columns, then one line per row.
   std::string table, header;
-  std::vector<std::vector<int64_t>> columns;
+  std::vector<std::vector<std::string>> columns;
   auto flush = [&] {
     if (columns.empty()) return;
     out += header + "\n";
@@ -154,8 +183,8 @@ std::string WriteNativeText(const Trace& t) {
       header = "columns " + table;
     }
     header += fmt::format(" {}", c.name);
-    std::vector<int64_t> values(column.size());
-    for (size_t i = 0; i < column.size(); ++i) values[i] = AsInt(column[i]);
+    std::vector<std::string> values(column.size());
+    for (size_t i = 0; i < column.size(); ++i) values[i] = AsText(column[i]);
     columns.push_back(std::move(values));
   });
   flush();
@@ -175,6 +204,8 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
   std::string table;  // of the last "columns" line
   std::vector<std::string> header;
   size_t line_no = 0;
+  int64_t version = kVersion;
+  std::vector<int64_t> numbers;
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -184,10 +215,9 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       if (!SniffNativeText(line))
         return Status(ErrorCode::kBadMagic,
                       fmt::format("{}: line 1: not a profana native text file", name));
-      int64_t version;
       if (!Tokens(line, &tok) || tok.size() != 2 || !ParseInt(tok[1], &version))
         return bad(1, "expected \"profana-native-text VERSION\"");
-      if (version != kVersion)
+      if (version < 1 || version > kVersion)
         return Status(ErrorCode::kUnsupportedVersion,
                       fmt::format("{}: line 1: text twin version {}; this profana reads version {}",
                                   name, version, kVersion));
@@ -198,6 +228,14 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
     std::string_view kind = tok[0];
     if (kind == "metadata") {
       if (tok.size() != 3) return bad(line_no, "expected \"metadata KEY VALUE\"");
+      if (tok[1].substr(0, 7) == "device.") {  // a device property: one value per device
+        if (!ParseIntList(tok[2], &numbers) || numbers.size() != t.metadata.devices.size())
+          return bad(line_no, fmt::format("metadata {}: expected a list of {} integers, one per "
+                                          "device",
+                                          tok[1], t.metadata.devices.size()));
+        SetDevicePropertyList(tok[1], numbers, &t.metadata);
+        continue;
+      }
       bool good = true;
       ForEachMetadataField(t.metadata, [&](const char* key, auto& field) {
         using T = std::decay_t<decltype(field)>;
@@ -247,18 +285,18 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       std::vector<std::string> want;
       if (table == "threads") want = {"pid", "tid", "pid_text", "tid_text", "name", "process_name"};
       ForEachColumnSection(t, [&](const ColumnInfo& c, auto&) {
-        if (table == c.table) want.push_back(c.name);
+        if (table == c.table && SinceVersion(c) <= version) want.push_back(c.name);
       });
       if (header != want)
         return bad(line_no, fmt::format("columns of table \"{}\" are not this version's", table));
     } else if (kind == table) {
       if (tok.size() != header.size() + 1)
         return bad(line_no, fmt::format("{} values, expected {}", tok.size() - 1, header.size()));
-      std::vector<int64_t> v(header.size());
-      for (size_t i = 0; i < v.size(); ++i)
-        if (!ParseInt(tok[i + 1], &v[i]))
-          return bad(line_no, fmt::format("column {}: not an integer", header[i]));
       if (table == "threads") {
+        std::vector<int64_t> v(header.size());
+        for (size_t i = 0; i < v.size(); ++i)
+          if (!ParseInt(tok[i + 1], &v[i]))
+            return bad(line_no, fmt::format("column {}: not an integer", header[i]));
         auto id = [](int64_t x) { return StringId(static_cast<uint32_t>(x)); };
         for (size_t i = 2; i < 6; ++i)
           if (v[i] < 0 || v[i] > UINT32_MAX)
@@ -268,26 +306,40 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
       }
       size_t i = 0;
       bool good = true;
+      std::string why;  // a value that does not parse, named; empty for one out of range
       ForEachColumnSection(t, [&](const ColumnInfo& c, auto& column) {
-        if (table != c.table || !good) return;
+        if (table != c.table || !good || SinceVersion(c) > version) return;
         using T = std::decay_t<decltype(column[0])>;
-        int64_t x = v[i++];
-        if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
-          using U =
-              std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
-          using I = typename U::type;
-          if (x < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
-              (std::is_same_v<I, uint64_t>
-                   ? false
-                   : x > static_cast<int64_t>(std::numeric_limits<I>::max())))
-            good = false;
-          column.push_back(static_cast<T>(static_cast<I>(x)));
+        std::string_view token = tok[++i];
+        if constexpr (std::is_same_v<T, double>) {
+          double d = 0;
+          good = ParseDouble(token, &d);
+          if (!good) why = fmt::format("column {}: not a number", c.name);
+          column.push_back(d);
         } else {
-          if (x < 0 || x > UINT32_MAX) good = false;
-          column.push_back(T(static_cast<uint32_t>(x)));
+          int64_t x = 0;
+          if (!ParseInt(token, &x)) {
+            good = false;
+            why = fmt::format("column {}: not an integer", c.name);
+            return;
+          }
+          if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+            using U =
+                std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::common_type<T>>;
+            using I = typename U::type;
+            if (x < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
+                (std::is_same_v<I, uint64_t>
+                     ? false
+                     : x > static_cast<int64_t>(std::numeric_limits<I>::max())))
+              good = false;
+            column.push_back(static_cast<T>(static_cast<I>(x)));
+          } else {
+            if (x < 0 || x > UINT32_MAX) good = false;
+            column.push_back(T(static_cast<uint32_t>(x)));
+          }
         }
       });
-      if (!good) return bad(line_no, "a value is out of its column's range");
+      if (!good) return bad(line_no, why.empty() ? "a value is out of its column's range" : why);
     } else {
       return bad(line_no, fmt::format("unknown line kind \"{}\"", kind));
     }
@@ -295,6 +347,10 @@ Result<Trace> ReadNativeText(std::string_view text, const std::string& name) {
   if (line_no == 0)
     return Status(ErrorCode::kBadMagic,
                   fmt::format("{}: line 1: not a profana native text file", name));
+  CompleteDeviceProperties(&t.metadata);
+  // A version 1 twin: no event has device args.
+  if (t.events.device_args.size() == 0)
+    t.events.device_args = Column<uint32_t>::Uniform(t.events.size(), kNoDeviceArgs);
   if (Status st = ValidateTables(t); !st.ok())
     return Status(st.code(), fmt::format("{}: {}", name, st.message()));
   RestoreTimeOrigin(&t);

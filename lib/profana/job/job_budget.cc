@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "profana/job/step_summary.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::job {
@@ -98,25 +99,57 @@ Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankSte
   if (steps.empty()) return Unmeasurable(r, "the job has no ProfilerStep#N markers");
   int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
   if (!r.device.empty() && !passes::ParseDeviceIndex(r.device, &device)) device = -2;
-  bool comm = r.metric == BudgetMetric::kCommExposedShare;
-  __int128 part = 0, wall = 0;
+  // Each row's part and whole: exposed communication or idle time, or the SM efficiency's
+  // integral, over the step wall; Tensor Core time over kernel time. Rows without the whole
+  // (no kernel, no blocks per SM) are left out.
+  auto measure = [&](const RankStep& s, const StepDevice& d, double* p, double* w) {
+    switch (r.metric) {
+      case BudgetMetric::kCommExposedShare:
+        *p = static_cast<double>(d.comm_exposed_ns), *w = static_cast<double>(s.row.wall_ns);
+        return true;
+      case BudgetMetric::kSmEfficiency:
+        if (d.use.sm_busy_ns < 0) return false;
+        *p = d.use.sm_busy_ns, *w = static_cast<double>(s.row.wall_ns);
+        return true;
+      case BudgetMetric::kTensorCoreShare:
+        *p = static_cast<double>(d.use.tensor_core_ns), *w = static_cast<double>(d.use.kernel_ns);
+        return d.use.kernel_ns > 0;
+      case BudgetMetric::kMfu:
+        *p = d.use.peak_ns, *w = static_cast<double>(s.row.wall_ns);
+        return d.use.peak_ns > 0;
+      default:
+        *p = static_cast<double>(d.idle_ns), *w = static_cast<double>(s.row.wall_ns);
+        return true;
+    }
+  };
+  // Doubles: the SM efficiency's integral is fractional; a ratio needs no exact sum.
+  double part = 0, whole = 0;
   std::vector<Candidate> all;
   for (const RankStep& s : steps) {
     for (const StepDevice& d : s.row.devices) {
       if (d.device < 0 || s.row.wall_ns <= 0) continue;  // no device activity in the trace
       if (!r.device.empty() && d.device != device) continue;
-      int64_t p = comm ? d.comm_exposed_ns : d.idle_ns;
+      double p = 0, w = 0;
+      if (!measure(s, d, &p, &w)) continue;
       part += p;
-      wall += s.row.wall_ns;
-      all.push_back({static_cast<double>(p) / static_cast<double>(s.row.wall_ns),
-                     fmt::format("rank {}, step {}, device {}", s.rank, s.row.step, d.device)});
+      whole += w;
+      all.push_back(
+          {p / w, fmt::format("rank {}, step {}, device {}", s.rank, s.row.step, d.device)});
     }
   }
-  if (all.empty())
-    return Unmeasurable(r, fmt::format("the job has no device activity in its steps{}",
+  if (all.empty()) {
+    const char* what = r.metric == BudgetMetric::kSmEfficiency
+                           ? "no kernel with blocks per SM (or a grid and the device's SM count)"
+                       : r.metric == BudgetMetric::kTensorCoreShare ? "no kernel"
+                       : r.metric == BudgetMetric::kMfu
+                           ? "no op with FLOPs on a device and a type the peak table knows "
+                             "(record_shapes=True)"
+                           : "no device activity";
+    return Unmeasurable(r, fmt::format("the job has {} in its steps{}", what,
                                        r.device.empty() ? "" : " on device " + r.device));
+  }
   if (r.per_step) return Worst(r, all);
-  return Candidate{static_cast<double>(part) / static_cast<double>(wall), ""};
+  return Candidate{part / whole, ""};
 }
 
 Result<Candidate> KernelShare(const BudgetRule& r, const KernelStats& stats) {
@@ -161,8 +194,20 @@ Result<std::vector<passes::RuleResult>> EvaluateJobBudget(const JobSummary& job,
         break;
       }
       case BudgetMetric::kCommExposedShare:
-      case BudgetMetric::kIdleShare: {
+      case BudgetMetric::kIdleShare:
+      case BudgetMetric::kSmEfficiency:
+      case BudgetMetric::kTensorCoreShare: {
         PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, all.steps));
+        break;
+      }
+      case BudgetMetric::kMfu: {
+        if (!r.peak_tflops) {
+          PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, all.steps));
+          break;
+        }
+        std::vector<RankStep> at_peak = all.steps;
+        UsePeakForAllFlops(*r.peak_tflops, &at_peak);
+        PROFANA_ASSIGN_OR_RETURN(c, StepShareMetric(r, at_peak));
         break;
       }
       case BudgetMetric::kKernelShare: {

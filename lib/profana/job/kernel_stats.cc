@@ -1,7 +1,15 @@
 #include "profana/job/kernel_stats.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
 #include "fmt/format.h"
+#include "profana/base/int_sum.h"
 #include "profana/job/step_breakdown.h"
+#include "profana/passes/efficiency/device_efficiency.h"
+#include "profana/passes/efficiency/tensor_cores.h"
+#include "profana/passes/flops.h"
 
 namespace profana::job {
 
@@ -35,13 +43,69 @@ bool IsTransfer(KernelCategory c) {
   return c >= KernelCategory::kMemcpyHtoD && c <= KernelCategory::kMemset;
 }
 
+bool LaunchShape::operator<(const LaunchShape& o) const {
+  return std::lexicographical_compare(grid, grid + 3, o.grid, o.grid + 3) ||
+         (std::equal(grid, grid + 3, o.grid) &&
+          std::lexicographical_compare(block, block + 3, o.block, o.block + 3));
+}
+
+bool LaunchShape::operator==(const LaunchShape& o) const {
+  return std::equal(grid, grid + 3, o.grid) && std::equal(block, block + 3, o.block);
+}
+
+namespace {
+
+// The lowest and highest of the values other than -1 (not recorded).
+void Widen(int32_t value, int32_t* lo, int32_t* hi) {
+  if (value < 0) return;
+  if (*lo < 0 || value < *lo) *lo = value;
+  if (*hi < 0 || value > *hi) *hi = value;
+}
+
+}  // namespace
+
+bool LaunchStat::Merge(const LaunchStat& o) {
+  LaunchStat m = *this;  // merged aside, so that a sum that does not fit changes nothing
+  if (__builtin_add_overflow(m.blocks_per_sm_ns, o.blocks_per_sm_ns, &m.blocks_per_sm_ns) ||
+      __builtin_add_overflow(m.occupancy_ns, o.occupancy_ns, &m.occupancy_ns) ||
+      !CheckedAdd(&m.blocks_per_sm_weight_ns, o.blocks_per_sm_weight_ns) ||
+      !CheckedAdd(&m.occupancy_weight_ns, o.occupancy_weight_ns) ||
+      !CheckedAdd(&m.tensor_core_ns, o.tensor_core_ns) || !CheckedAdd(&m.bytes, o.bytes) ||
+      !CheckedAdd(&m.bytes_ns, o.bytes_ns) || !CheckedAdd(&m.bytes_count, o.bytes_count))
+    return false;
+  Widen(o.registers_min, &m.registers_min, &m.registers_max);
+  Widen(o.registers_max, &m.registers_min, &m.registers_max);
+  Widen(o.shared_memory_min, &m.shared_memory_min, &m.shared_memory_max);
+  Widen(o.shared_memory_max, &m.shared_memory_min, &m.shared_memory_max);
+  for (const auto& [shape, d] : o.shapes)
+    if (!m.shapes[shape].Merge(d)) return false;
+  *this = std::move(m);
+  return true;
+}
+
+bool LaunchStat::MeanBlocksPerSm(double* out) const {
+  if (blocks_per_sm_weight_ns <= 0) return false;
+  *out =
+      static_cast<double>(blocks_per_sm_ns) / kUnit / static_cast<double>(blocks_per_sm_weight_ns);
+  return true;
+}
+
+bool LaunchStat::MeanOccupancy(double* out) const {
+  if (occupancy_weight_ns <= 0) return false;
+  *out = static_cast<double>(occupancy_ns) / kUnit / static_cast<double>(occupancy_weight_ns);
+  return true;
+}
+
 bool KernelStat::Merge(const KernelStat& o) {
   KernelCategory merged = category;
   if (duration.count() == 0)
     merged = o.category;
   else if (o.duration.count() > 0 && o.category != category)
     merged = KernelCategory::kMixed;
-  if (!duration.Merge(o.duration)) return false;
+  int64_t sum_flops = flops;
+  if (!CheckedAdd(&sum_flops, o.flops)) return false;
+  if (!launch.Merge(o.launch) || !duration.Merge(o.duration)) return false;
+  flops = sum_flops;
   category = merged;
   return true;
 }
@@ -63,27 +127,79 @@ Status KernelStats::Merge(const KernelStats& o) {
 }
 
 KernelCategory KernelCategoryOf(const Trace& t, uint32_t e) {
-  std::string_view name = t.str(t.events.trace_name[e]);
-  CopyKind copy = CopyKindOf(t, e);
-  if (copy == CopyKind::kMemset) return KernelCategory::kMemset;
-  if (copy == CopyKind::kMemcpy) {
-    // Kineto: "Memcpy HtoD (Pinned -> Device)"; nvprof: "[CUDA memcpy HtoD]".
-    if (name.find("HtoD") != std::string_view::npos) return KernelCategory::kMemcpyHtoD;
-    if (name.find("DtoH") != std::string_view::npos) return KernelCategory::kMemcpyDtoH;
-    if (name.find("DtoD") != std::string_view::npos) return KernelCategory::kMemcpyDtoD;
-    if (name.find("HtoH") != std::string_view::npos) return KernelCategory::kMemcpyHtoH;
-    if (name.find("PtoP") != std::string_view::npos) return KernelCategory::kMemcpyPtoP;
-    return KernelCategory::kMemcpyOther;
+  MemoryOp op = MemoryOpOf(t, e);
+  if (op == MemoryOp::kMemset) return KernelCategory::kMemset;
+  if (op == MemoryOp::kMemcpy) {
+    // The recorded direction, else the name's (Kineto: "Memcpy HtoD (Pinned -> Device)";
+    // nvprof: "[CUDA memcpy HtoD]").
+    switch (passes::CopyDirectionOf(t, e)) {
+      case passes::CopyDirection::kHtoD:
+        return KernelCategory::kMemcpyHtoD;
+      case passes::CopyDirection::kDtoH:
+        return KernelCategory::kMemcpyDtoH;
+      case passes::CopyDirection::kDtoD:
+        return KernelCategory::kMemcpyDtoD;
+      case passes::CopyDirection::kHtoH:
+        return KernelCategory::kMemcpyHtoH;
+      case passes::CopyDirection::kPtoP:
+        return KernelCategory::kMemcpyPtoP;
+      default:
+        return KernelCategory::kMemcpyOther;
+    }
   }
   return CategoryOf(t, e) == DeviceCategory::kCommunication ? KernelCategory::kCommunication
                                                             : KernelCategory::kComputation;
 }
 
+namespace {
+
+// One activity's launch record, as a LaunchStat of one.
+LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreNames* tensor) {
+  LaunchStat l;
+  if (t.events.kind[e] == ActivityKind::kKernel && tensor->Uses(t.events.trace_name[e]))
+    l.tensor_core_ns = dur;
+  uint32_t row = t.events.device_args[e];
+  if (row == kNoDeviceArgs) return l;
+  const DeviceArgsTable& a = t.device_args;
+  // A value in millionths (below 2^53 for any value a trace holds sensibly), times the duration.
+  auto weighted = [&](double value) {
+    return static_cast<__int128>(std::llround(std::min(value * LaunchStat::kUnit, 9e15))) * dur;
+  };
+  double blocks = passes::BlocksPerSm(t, e);
+  if (blocks >= 0) {
+    l.blocks_per_sm_ns = weighted(blocks);
+    l.blocks_per_sm_weight_ns = dur;
+  }
+  if (a.occupancy[row] >= 0) {
+    l.occupancy_ns = weighted(a.occupancy[row]);
+    l.occupancy_weight_ns = dur;
+  }
+  Widen(a.registers[row], &l.registers_min, &l.registers_max);
+  Widen(a.shared_memory[row], &l.shared_memory_min, &l.shared_memory_max);
+  if (t.events.kind[e] == ActivityKind::kKernel) {
+    LaunchShape shape;
+    shape.grid[0] = a.grid_x[row], shape.grid[1] = a.grid_y[row], shape.grid[2] = a.grid_z[row];
+    shape.block[0] = a.block_x[row], shape.block[1] = a.block_y[row];
+    shape.block[2] = a.block_z[row];
+    if (!(shape == LaunchShape())) l.shapes[shape].Add(dur);
+  }
+  if (a.bytes[row] >= 0) {
+    l.bytes = a.bytes[row];
+    l.bytes_ns = dur;
+    l.bytes_count = 1;
+  }
+  return l;
+}
+
+}  // namespace
+
 KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& events) {
   const EventTable& ev = t.events;
   KernelStats out;
+  passes::TensorCoreNames tensor(t);
   // The launching op of each kernel: the FunctionEvent whose kernel list holds it.
   std::vector<int32_t> op_of(ev.size(), -1);
+  std::vector<bool> owns(events.size(), false);  // the op is some kernel's launching op
   for (uint32_t i = 0; i < events.size(); ++i) {
     if (events.device_type[i] != passes::DeviceType::kCPU) continue;
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k)
@@ -100,9 +216,20 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
     KernelStat item;
     item.category = KernelCategoryOf(t, e);
     item.duration.Add(dur);
+    item.launch = LaunchOf(t, e, dur, &tensor);
     out.kernels[std::string(t.str(ev.trace_name[e]))].Merge(item);
     std::string op = op_of[e] >= 0 ? std::string(t.str(events.name[op_of[e]])) : "(no op)";
     out.by_op[op].Merge(item);
+    if (op_of[e] >= 0) owns[static_cast<uint32_t>(op_of[e])] = true;
+  }
+  // Each op's FLOPs once, in the row of the op that owns its kernels.
+  passes::EventFlops flops(t);
+  if (!flops.any()) return out;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    if (!owns[i] || events.source[i] == passes::kSynthetic) continue;
+    auto f = static_cast<int64_t>(std::min<uint64_t>(flops.Of(events.source[i]), INT64_MAX));
+    int64_t& sum = out.by_op[std::string(t.str(events.name[i]))].flops;
+    if (!CheckedAdd(&sum, f)) sum = INT64_MAX;
   }
   return out;
 }

@@ -17,6 +17,7 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 struct DeviceUnions {
   std::vector<Interval> compute, comm, memory;
   std::vector<Interval> compute_or_comm, all;
+  std::vector<Interval> copies;  // each memcpy and memset, as it ran
 };
 
 // Host intervals of one thread, by what they are.
@@ -67,6 +68,7 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
        : c == DeviceCategory::kCommunication ? d.comm
                                              : d.memory)
           .push_back(iv);
+      if (c == DeviceCategory::kMemory) d.copies.push_back(iv);
       auto launch =
           ev.correlation[e] == kNoId ? launch_time.end() : launch_time.find(ev.correlation[e]);
       int64_t s = step_at(launch == launch_time.end() ? iv.first : launch->second);
@@ -89,6 +91,7 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
       h.sync.push_back(iv);
   }
   for (auto& [id, d] : devices) {
+    std::sort(d.copies.begin(), d.copies.end());
     MakeUnion(&d.compute);
     MakeUnion(&d.comm);
     MakeUnion(&d.memory);
@@ -124,6 +127,19 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
     for (const auto& [id, d] : devices) {
       StepDevice sd;
       sd.device = id;
+      // The copies that start in the window: a copy during which no computation ran on its
+      // device stalls it (a zero-length one: none at its instant).
+      auto first = std::lower_bound(d.copies.begin(), d.copies.end(), Interval{start, start});
+      for (auto c = first; c != d.copies.end() && c->first < end; ++c) {
+        int64_t ns = c->second - c->first;
+        if (Measure(d.compute, c->first, std::max(c->second, c->first + 1)) > 0) {
+          ++sd.copy_overlap_count;
+          sd.copy_overlap_ns += ns;
+        } else {
+          ++sd.copy_stall_count;
+          sd.copy_stall_ns += ns;
+        }
+      }
       sd.compute_ns = Measure(d.compute, start, end);
       int64_t cc = Measure(d.compute_or_comm, start, end);
       int64_t all = Measure(d.all, start, end);
@@ -132,10 +148,22 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
       sd.idle_ns = r.wall_ns - all;
       sd.comm_ns = Measure(d.comm, start, end);
       sd.comm_hidden_ns = sd.comm_ns - sd.comm_exposed_ns;
+      sd.memory_ns = Measure(d.memory, start, end);
       r.devices.push_back(sd);
     }
     if (r.devices.empty()) r.devices.push_back(StepDevice{});
     rows.push_back(std::move(r));
+  }
+  // What each device did with each window (the windows are in start order and do not overlap).
+  std::vector<passes::TimeWindow> windows;
+  for (const StepRow& r : rows) windows.push_back({r.start_ns, r.start_ns + r.wall_ns});
+  std::vector<std::vector<passes::WindowEfficiency>> efficiency =
+      passes::ComputeWindowEfficiency(t, windows);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (const passes::WindowEfficiency& w : efficiency[i]) {
+      for (StepDevice& sd : rows[i].devices)
+        if (sd.device == w.device) sd.use = w.use;
+    }
   }
   std::sort(rows.begin(), rows.end(),
             [](const StepRow& a, const StepRow& b) { return a.step < b.step; });

@@ -18,6 +18,7 @@
 
 #include "profana/model/event_roles.h"
 #include "profana/model/trace.h"
+#include "profana/passes/efficiency/device_efficiency.h"
 
 namespace profana::job {
 
@@ -29,6 +30,15 @@ struct StepDevice {
   int64_t idle_ns = 0;            // the window minus all of the above
   int64_t comm_ns = 0;            // all communication (union)
   int64_t comm_hidden_ns = 0;     // communication during computation
+  int64_t memory_ns = 0;          // all memcpy/memset (union); memory_exposed_ns of it is exposed
+  // Memcpys and memsets that start in the window, by whether computation ran on the device at
+  // some time during them (they overlap it) or at no time (they stall it): count and time.
+  int64_t copy_overlap_count = 0, copy_overlap_ns = 0;
+  int64_t copy_stall_count = 0, copy_stall_ns = 0;
+  // How well the device used the window (passes/efficiency/device_efficiency.h), as sums: the
+  // plugin's SM efficiency is sm_busy_ns / wall, occupancy occupancy_ns / occupancy_weight_ns,
+  // the Tensor Core share tensor_core_ns / kernel_ns.
+  passes::DeviceUse use;
 };
 
 struct StepRow {

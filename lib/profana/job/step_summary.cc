@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "profana/passes/efficiency/device_peaks.h"
+
 namespace profana::job {
 namespace {
 
@@ -34,11 +36,40 @@ Describe DescribeValues(std::vector<double> v) {
 }
 
 const char* StepMetricName(StepMetric m) {
-  static const char* const kNames[kStepMetrics] = {
-      "wall",           "compute",           "comm_exposed",  "memory_exposed",
-      "idle",           "comm_hidden_share", "host_untraced", "host_dataloader",
-      "host_optimizer", "host_sync"};
+  static const char* const kNames[kStepMetrics] = {"wall",
+                                                   "compute",
+                                                   "comm_exposed",
+                                                   "memory_exposed",
+                                                   "idle",
+                                                   "comm_hidden_share",
+                                                   "host_untraced",
+                                                   "host_dataloader",
+                                                   "host_optimizer",
+                                                   "host_sync",
+                                                   "sm_efficiency",
+                                                   "occupancy",
+                                                   "tensor_core_share",
+                                                   "mfu"};
   return kNames[static_cast<size_t>(m)];
+}
+
+bool IsPercentMetric(StepMetric m) {
+  return m == StepMetric::kCommHiddenShare || m == StepMetric::kSmEfficiency ||
+         m == StepMetric::kOccupancy || m == StepMetric::kTensorCoreShare || m == StepMetric::kMfu;
+}
+
+int64_t CopiedBytes(const StepDevice& d) {
+  int64_t total = 0;
+  for (size_t k = 0; k < passes::kCopyDirections; ++k)
+    if (k != static_cast<size_t>(passes::CopyDirection::kMemset)) total += d.use.copies.bytes[k];
+  return total;
+}
+
+int64_t CopyTimeNs(const StepDevice& d) {
+  int64_t total = 0;
+  for (size_t k = 0; k < passes::kCopyDirections; ++k)
+    if (k != static_cast<size_t>(passes::CopyDirection::kMemset)) total += d.use.copies.ns[k];
+  return total;
 }
 
 bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value) {
@@ -75,6 +106,23 @@ bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, doubl
     case StepMetric::kHostSync:
       ns = s.row.host_sync_ns;
       break;
+    case StepMetric::kSmEfficiency:
+      if (d.use.sm_busy_ns < 0 || s.row.wall_ns <= 0) return false;
+      *value = 100.0 * d.use.sm_busy_ns / static_cast<double>(s.row.wall_ns);
+      return true;
+    case StepMetric::kOccupancy:
+      if (d.use.occupancy_weight_ns <= 0) return false;
+      *value = d.use.occupancy_ns / static_cast<double>(d.use.occupancy_weight_ns);
+      return true;
+    case StepMetric::kTensorCoreShare:
+      if (d.use.kernel_ns <= 0) return false;
+      *value =
+          100.0 * static_cast<double>(d.use.tensor_core_ns) / static_cast<double>(d.use.kernel_ns);
+      return true;
+    case StepMetric::kMfu:
+      if (d.use.peak_ns <= 0 || s.row.wall_ns <= 0) return false;
+      *value = 100.0 * d.use.peak_ns / static_cast<double>(s.row.wall_ns);
+      return true;
   }
   *value = static_cast<double>(ns);
   return true;
@@ -119,6 +167,32 @@ StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps) {
     }
   }
   return o;
+}
+
+bool AchievedFlops(const RankStep& s, const StepDevice& d, double* flops_per_second) {
+  if (d.use.flops <= 0 || s.row.wall_ns <= 0) return false;
+  *flops_per_second = d.use.flops / static_cast<double>(s.row.wall_ns) * 1e9;
+  return true;
+}
+
+void UsePeakForAllFlops(double tflops, std::vector<RankStep>* steps) {
+  for (RankStep& s : *steps)
+    for (StepDevice& d : s.row.devices) {
+      d.use.peak_ns = d.use.flops / (tflops * 1e12) * 1e9;
+      d.use.unpeaked_flops = 0;
+    }
+}
+
+std::vector<std::string> DevicesWithoutPeak(const RankSummary& job) {
+  bool unpeaked = false;
+  for (const RankStep& s : job.steps)
+    for (const StepDevice& d : s.row.devices) unpeaked = unpeaked || d.use.unpeaked_flops > 0;
+  std::set<std::string> names;
+  if (!unpeaked) return {};
+  for (const SourceInfo& src : job.sources)
+    for (const std::string& name : src.devices)
+      if (!passes::PeakOfDevice(name)) names.insert(name.empty() ? "(unnamed)" : name);
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 }  // namespace profana::job

@@ -29,10 +29,20 @@ enum class StepMetric : uint8_t {
   kHostDataloader,
   kHostOptimizer,
   kHostSync,
+  kSmEfficiency,     // percent: the TensorBoard plugin's Est. SM Efficiency of the step window
+  kOccupancy,        // percent: Est. Achieved Occupancy, weighted by kernel time
+  kTensorCoreShare,  // percent of kernel time on Tensor Cores
+  kMfu,              // percent: model FLOPs utilization, the FLOPs' time at peak over the wall
 };
-constexpr size_t kStepMetrics = 10;
+constexpr size_t kStepMetrics = 14;
 const char* StepMetricName(StepMetric m);  // "wall", "compute", "comm_exposed", ...
-// A row's value of the metric: nanoseconds, or a percent for the share; false when undefined.
+// Whether the metric is a percent (a share or the occupancy) rather than nanoseconds.
+bool IsPercentMetric(StepMetric m);
+// All memcpys of a step device (memsets not included): bytes, and the time they took.
+int64_t CopiedBytes(const StepDevice& d);
+int64_t CopyTimeNs(const StepDevice& d);
+// A row's value of the metric: nanoseconds, or a percent for the shares; false when undefined
+// (no communication, no kernel with blocks per SM, occupancy or time).
 bool StepMetricValue(const RankStep& s, const StepDevice& d, StepMetric m, double* value);
 
 struct StepsOverview {
@@ -48,5 +58,14 @@ struct StepsOverview {
 };
 
 StepsOverview OverviewOfSteps(const std::vector<RankStep>& steps);
+
+// Achieved FLOP/s of a row: its FLOPs over its wall time; false without FLOPs.
+bool AchievedFlops(const RankStep& s, const StepDevice& d, double* flops_per_second);
+// `--peak-tflops`: one peak for every type and device, for every FLOP of the steps (the table's
+// peaks and what they leave out are replaced).
+void UsePeakForAllFlops(double tflops, std::vector<RankStep>* steps);
+// The devices of the job that did FLOPs no peak covers because the peak table does not know them
+// (names as the traces' headers give them), for the note that asks for --peak-tflops.
+std::vector<std::string> DevicesWithoutPeak(const RankSummary& job);
 
 }  // namespace profana::job

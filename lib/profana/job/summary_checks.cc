@@ -153,6 +153,18 @@ Status Steps(const RankSummary& s, const std::set<int64_t>& ranks) {
                                                  {"comm_ns", v.comm_ns},
                                                  {"comm_hidden_ns", v.comm_hidden_ns}};
       for (const auto& [field, ns] : parts) PROFANA_RETURN_IF_ERROR(Length(dw + "." + field, ns));
+      std::pair<const char*, int64_t> copies[] = {{"copy_overlap count", v.copy_overlap_count},
+                                                  {"copy_overlap ns", v.copy_overlap_ns},
+                                                  {"copy_stall count", v.copy_stall_count},
+                                                  {"copy_stall ns", v.copy_stall_ns}};
+      for (const auto& [field, n] : copies)
+        if (n < 0) return Wrong(dw + "." + field, "negative");
+      // The FLOPs' sums: finite, not negative, and those without a peak part of all of them.
+      for (double x : {v.use.flops, v.use.peak_ns, v.use.unpeaked_flops})
+        if (!std::isfinite(x) || x < 0)
+          return Wrong(dw, "flops, peak_ns and unpeaked_flops must be numbers >= 0");
+      if (v.use.unpeaked_flops > v.use.flops)
+        return Wrong(dw + ".unpeaked_flops", "more than flops, of which it is a part");
       if (v.device < 0) continue;  // no device activity: nothing to add up
       if (static_cast<Wide>(v.compute_ns) + v.comm_exposed_ns + v.memory_exposed_ns + v.idle_ns !=
           r.wall_ns)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <tuple>
 
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
@@ -77,6 +78,40 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
   w.EndArray();
 }
 
+// A row's launch record (job/kernel_stats.h), a key added within version 1.
+void WriteLaunch(const LaunchStat& l, JsonWriter& w) {
+  auto range = [&](const char* key, int32_t lo, int32_t hi) {
+    w.Key(key).BeginArray().Int(lo).Int(hi).EndArray();
+  };
+  auto dims = [&](const char* key, const int32_t (&d)[3]) {
+    w.Key(key).BeginArray();
+    for (int32_t x : d) w.Int(x);
+    w.EndArray();
+  };
+  w.Key("launch").BeginObject();
+  w.Key("blocks_per_sm_ns").String(Int128Text(l.blocks_per_sm_ns));
+  w.Key("blocks_per_sm_weight_ns").Int(l.blocks_per_sm_weight_ns);
+  w.Key("occupancy_ns").String(Int128Text(l.occupancy_ns));
+  w.Key("occupancy_weight_ns").Int(l.occupancy_weight_ns);
+  w.Key("tensor_core_ns").Int(l.tensor_core_ns);
+  range("registers", l.registers_min, l.registers_max);
+  range("shared_memory", l.shared_memory_min, l.shared_memory_max);
+  w.Key("bytes").Int(l.bytes);
+  w.Key("bytes_ns").Int(l.bytes_ns);
+  w.Key("bytes_count").Int(l.bytes_count);
+  w.Key("shapes").BeginArray();
+  for (const auto& [shape, d] : l.shapes) {
+    w.BeginObject();
+    dims("grid", shape.grid);
+    dims("block", shape.block);
+    w.Key("stats");
+    WriteStats(d, w);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& map, JsonWriter& w) {
   w.Key(key).BeginArray();
   for (const auto& [name, k] : map) {
@@ -85,9 +120,43 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
     w.Key("category").String(KernelCategoryName(k.category));
     w.Key("stats");
     WriteStats(k.duration, w);
+    WriteLaunch(k.launch, w);
+    if (k.flops > 0) w.Key("flops").Int(k.flops);
     w.EndObject();
   }
   w.EndArray();
+}
+
+// A step device's efficiency sums (job/step_breakdown.h), keys added within version 1.
+void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
+  const passes::DeviceUse& u = v.use;
+  auto list = [&](const char* key, const int64_t (&values)[passes::kCopyDirections]) {
+    w.Key(key).BeginArray();
+    for (int64_t x : values) w.Int(x);
+    w.EndArray();
+  };
+  auto pair = [&](const char* key, int64_t a, int64_t b) {
+    w.Key(key).BeginArray().Int(a).Int(b).EndArray();
+  };
+  w.Key("memory_ns").Int(v.memory_ns);
+  w.Key("kernel_ns").Int(u.kernel_ns);
+  w.Key("tensor_core_ns").Int(u.tensor_core_ns);
+  w.Key("sm_busy_ns");
+  u.sm_busy_ns < 0 ? w.Null() : w.Double(u.sm_busy_ns);
+  w.Key("occupancy_ns").Double(u.occupancy_ns);
+  w.Key("occupancy_weight_ns").Int(u.occupancy_weight_ns);
+  w.Key("copies").BeginObject();
+  list("count", u.copies.count);
+  list("bytes", u.copies.bytes);
+  list("ns", u.copies.ns);
+  w.Key("pageable_bytes").Int(u.copies.pageable_bytes);
+  w.Key("pinned_bytes").Int(u.copies.pinned_bytes);
+  w.EndObject();
+  w.Key("flops").Double(u.flops);
+  w.Key("peak_ns").Double(u.peak_ns);
+  w.Key("unpeaked_flops").Double(u.unpeaked_flops);
+  pair("copy_overlap", v.copy_overlap_count, v.copy_overlap_ns);
+  pair("copy_stall", v.copy_stall_count, v.copy_stall_ns);
 }
 
 void WriteMemoryPeaks(const RankSummary& s, JsonWriter& w) {
@@ -159,6 +228,8 @@ class Reader {
   }
   element Field(object o, std::string_view key, const std::string& where) {
     element e;
+    // After a failure, objects read from then on are empty (a null document): not looked into.
+    if (!ok()) return e;
     if (o[key].get(e)) Fail(where, fmt::format("no \"{}\"", key));
     return e;
   }
@@ -237,6 +308,51 @@ class Reader {
  private:
   std::string* error_;
 };
+
+// The efficiency sums of a step device; a summary written before them has none (they stay 0,
+// and the SM efficiency unknown).
+void ReadStepEfficiency(Reader& r, object dev, const std::string& where, StepDevice* v) {
+  element e;
+  if (!r.ok() || dev["kernel_ns"].get(e)) return;
+  v->memory_ns = r.Int(dev, "memory_ns", where);
+  v->use.kernel_ns = r.Int(dev, "kernel_ns", where);
+  v->use.tensor_core_ns = r.Int(dev, "tensor_core_ns", where);
+  element busy = r.Field(dev, "sm_busy_ns", where);
+  if (r.ok() && !busy.is_null() &&
+      (busy.get_double().get(v->use.sm_busy_ns) || v->use.sm_busy_ns < 0))
+    r.Fail(where + ".sm_busy_ns", "expected a number >= 0 or null");
+  v->use.occupancy_ns = r.Double(dev, "occupancy_ns", where);
+  v->use.occupancy_weight_ns = r.Int(dev, "occupancy_weight_ns", where);
+  object copies = r.Object(r.Field(dev, "copies", where), where + ".copies");
+  auto list = [&](const char* key, int64_t(&out)[passes::kCopyDirections]) {
+    array a = r.Array(copies, key, where + ".copies");
+    if (!r.ok()) return;
+    if (a.size() != passes::kCopyDirections) {
+      r.Fail(fmt::format("{}.copies.{}", where, key),
+             fmt::format("expected {} integers", passes::kCopyDirections));
+      return;
+    }
+    size_t i = 0;
+    for (element x : a)
+      if (x.get_int64().get(out[i++]))
+        r.Fail(fmt::format("{}.copies.{}", where, key), "expected integers");
+  };
+  list("count", v->use.copies.count);
+  list("bytes", v->use.copies.bytes);
+  list("ns", v->use.copies.ns);
+  v->use.copies.pageable_bytes = r.Int(copies, "pageable_bytes", where + ".copies");
+  v->use.copies.pinned_bytes = r.Int(copies, "pinned_bytes", where + ".copies");
+  // The FLOPs and the copies' overlap with computation; a summary written before them has none
+  // (no FLOPs, no copy counted either way).
+  if (!r.ok() || dev["flops"].get(e)) return;
+  v->use.flops = r.Double(dev, "flops", where);
+  v->use.peak_ns = r.Double(dev, "peak_ns", where);
+  v->use.unpeaked_flops = r.Double(dev, "unpeaked_flops", where);
+  std::tie(v->copy_overlap_count, v->copy_overlap_ns) =
+      r.Pair(r.Field(dev, "copy_overlap", where), where + ".copy_overlap");
+  std::tie(v->copy_stall_count, v->copy_stall_ns) =
+      r.Pair(r.Field(dev, "copy_stall", where), where + ".copy_stall");
+}
 
 bool ParseInt128(std::string_view s, __int128* out) {
   bool negative = !s.empty() && s[0] == '-';
@@ -349,6 +465,60 @@ std::optional<KernelCategory> CategoryNamed(std::string_view name) {
   return std::nullopt;
 }
 
+void ReadLaunch(Reader& r, element e, const std::string& where, LaunchStat* l) {
+  object o = r.Object(e, where);
+  if (!r.ok()) return;
+  auto int128 = [&](const char* key, __int128* out) {
+    std::string_view text = r.String(o, key, where);
+    if (r.ok() && (!ParseInt128(text, out) || *out < 0))
+      r.Fail(where + "." + key, "expected a decimal integer >= 0 in a string");
+  };
+  int128("blocks_per_sm_ns", &l->blocks_per_sm_ns);
+  l->blocks_per_sm_weight_ns = r.Int(o, "blocks_per_sm_weight_ns", where);
+  int128("occupancy_ns", &l->occupancy_ns);
+  l->occupancy_weight_ns = r.Int(o, "occupancy_weight_ns", where);
+  l->tensor_core_ns = r.Int(o, "tensor_core_ns", where);
+  auto range = [&](const char* key, int32_t* lo, int32_t* hi) {
+    std::pair<int64_t, int64_t> p = r.Pair(r.Field(o, key, where), where + "." + key);
+    if (!r.ok()) return;
+    if (p.first < -1 || p.second < -1 || p.first > INT32_MAX || p.second > INT32_MAX)
+      return r.Fail(where + "." + key, "out of range");
+    *lo = static_cast<int32_t>(p.first), *hi = static_cast<int32_t>(p.second);
+  };
+  range("registers", &l->registers_min, &l->registers_max);
+  range("shared_memory", &l->shared_memory_min, &l->shared_memory_max);
+  l->bytes = r.Int(o, "bytes", where);
+  l->bytes_ns = r.Int(o, "bytes_ns", where);
+  l->bytes_count = r.Int(o, "bytes_count", where);
+  array shapes = r.Array(o, "shapes", where);
+  size_t i = 0;
+  if (r.ok())
+    for (element se : shapes) {
+      std::string sw = fmt::format("{}.shapes[{}]", where, i++);
+      object so = r.Object(se, sw);
+      if (!r.ok()) return;
+      LaunchShape shape;
+      auto dims = [&](const char* key, int32_t(&out)[3]) {
+        array a = r.Array(so, key, sw);
+        if (!r.ok()) return;
+        if (a.size() != 3) return r.Fail(sw + "." + key, "expected 3 integers");
+        size_t d = 0;
+        for (element x : a) {
+          int64_t v = 0;
+          if (x.get_int64().get(v) || v < -1 || v > INT32_MAX)
+            return r.Fail(sw + "." + key, "expected integers from -1 to 2^31 - 1");
+          out[d++] = static_cast<int32_t>(v);
+        }
+      };
+      dims("grid", shape.grid);
+      dims("block", shape.block);
+      DurationStats d = ReadStats(r, r.Field(so, "stats", sw), sw + ".stats");
+      if (!r.ok()) return;
+      if (!l->shapes[shape].Merge(d))
+        return r.Fail(sw + ".stats", "the sums of its launches pass what 64 (128) bits hold");
+    }
+}
+
 void ReadKernelMap(Reader& r, object kernels, std::string_view key,
                    std::map<std::string, KernelStat>* out, bool with_category) {
   array a = r.Array(kernels, key, "kernels");
@@ -367,6 +537,11 @@ void ReadKernelMap(Reader& r, object kernels, std::string_view key,
       if (c) k.category = *c;
     }
     k.duration = ReadStats(r, r.Field(o, "stats", where), where + ".stats");
+    element launch;
+    if (r.ok() && !o["launch"].get(launch)) ReadLaunch(r, launch, where + ".launch", &k.launch);
+    uint64_t flops = r.OptionalUInt(o, "flops", where);
+    if (r.ok() && flops > static_cast<uint64_t>(INT64_MAX)) r.Fail(where + ".flops", "above 2^63");
+    k.flops = static_cast<int64_t>(flops);
     if (!r.ok()) return;
     if (!out->emplace(std::move(name), std::move(k)).second)
       return r.Fail(where + ".name", "appears twice");
@@ -569,6 +744,7 @@ std::string FormatSummary(const RankSummary& s) {
       w.Key("idle_ns").Int(v.idle_ns);
       w.Key("comm_ns").Int(v.comm_ns);
       w.Key("comm_hidden_ns").Int(v.comm_hidden_ns);
+      WriteStepEfficiency(v, w);
       w.EndObject();
     }
     w.EndArray();
@@ -697,6 +873,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
           v.idle_ns = r.Int(dev, "idle_ns", dw);
           v.comm_ns = r.Int(dev, "comm_ns", dw);
           v.comm_hidden_ns = r.Int(dev, "comm_hidden_ns", dw);
+          ReadStepEfficiency(r, dev, dw, &v);
           row.devices.push_back(v);
         }
       s.steps.push_back(std::move(st));

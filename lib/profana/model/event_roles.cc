@@ -36,16 +36,16 @@ int64_t StepNumberOf(const Trace& t, uint32_t e) {
   return n;
 }
 
-CopyKind CopyKindOf(const Trace& t, uint32_t e) {
+MemoryOp MemoryOpOf(const Trace& t, uint32_t e) {
   ActivityKind k = t.events.kind[e];
   std::string_view name = t.str(t.events.trace_name[e]);
   if (k == ActivityKind::kMemset || StartsWith(name, "Memset") ||
       name.find("CUDA memset") != std::string_view::npos)
-    return CopyKind::kMemset;
+    return MemoryOp::kMemset;
   if (k == ActivityKind::kMemcpy || StartsWith(name, "Memcpy") ||
       name.find("CUDA memcpy") != std::string_view::npos)
-    return CopyKind::kMemcpy;
-  return CopyKind::kNone;
+    return MemoryOp::kMemcpy;
+  return MemoryOp::kNone;
 }
 
 DeviceCategory CategoryOf(const Trace& t, uint32_t e) {
@@ -57,7 +57,7 @@ DeviceCategory CategoryOf(const Trace& t, uint32_t e) {
       std::string_view name = t.str(t.events.trace_name[e]);
       if (ContainsNoCase(name, "nccl") || ContainsNoCase(name, "rccl"))
         return DeviceCategory::kCommunication;
-      if (CopyKindOf(t, e) != CopyKind::kNone) return DeviceCategory::kMemory;
+      if (MemoryOpOf(t, e) != MemoryOp::kNone) return DeviceCategory::kMemory;
       return DeviceCategory::kComputation;
     }
     default:

@@ -16,13 +16,13 @@ int64_t StepNumberOf(const Trace& trace, uint32_t event);
 // Whether device work copies or sets memory: by its kind, or by its name where a trace records
 // the copy as a kernel or names it only (Kineto's "Memcpy HtoD (Pinned -> Device)" and
 // "Memset (Device)", nvprof's "[CUDA memcpy HtoD]" and "[CUDA memset]"). A memset by either is a
-// memset.
-enum class CopyKind : uint8_t { kNone, kMemcpy, kMemset };
-CopyKind CopyKindOf(const Trace& trace, uint32_t event);
+// memset. (A copy's direction is model/device_args.h's CopyKind.)
+enum class MemoryOp : uint8_t { kNone, kMemcpy, kMemset };
+MemoryOp MemoryOpOf(const Trace& trace, uint32_t event);
 
 // Kernel categories as HTA's get_kernel_type names them (lower case): communication when a
 // kernel's name holds "nccl" or "rccl" (any case), memory for memcpys, memsets and kernels that
-// CopyKindOf names a copy, computation for other kernels; kNone for anything else.
+// MemoryOpOf names a copy, computation for other kernels; kNone for anything else.
 enum class DeviceCategory : uint8_t { kComputation, kCommunication, kMemory, kNone };
 DeviceCategory CategoryOf(const Trace& trace, uint32_t event);
 

@@ -20,6 +20,7 @@
 #include "profana/base/ids.h"
 #include "profana/base/string_pool.h"
 #include "profana/model/activity_kind.h"
+#include "profana/model/device_args.h"
 #include "profana/model/diagnostics.h"
 #include "profana/model/trace_format.h"
 
@@ -64,9 +65,66 @@ struct EventTable {
   // For the ops PyTorch counts FLOPs for (model/flop_inputs.h), the recorded args its formulas
   // read, joined; 0 for every other event and where the trace recorded no input shapes.
   Column<StringId> flop_inputs;
+  // The row of DeviceArgsTable holding what this device activity recorded about itself (launch
+  // configuration, copy size and kind); kNoDeviceArgs for every other event.
+  Column<uint32_t> device_args;
 
   size_t size() const { return start_ns.size(); }
 };
+
+constexpr uint32_t kNoDeviceArgs = UINT32_MAX;
+
+// What device work recorded about itself (model/device_args.h), one row per activity that recorded
+// anything, in the order the importer read them; EventTable::device_args names an event's row.
+// Unrecorded values are -1 (kUnknown for the kinds). A trace whose activities never record a field
+// keeps that column as one value (Column::Uniform), and a trace without any keeps no rows.
+struct DeviceArgsTable {
+  Column<int32_t> grid_x, grid_y, grid_z;
+  Column<int32_t> block_x, block_y, block_z;
+  Column<int32_t> registers;      // per thread
+  Column<int32_t> shared_memory;  // bytes per block, static and dynamic
+  Column<double> blocks_per_sm;   // as recorded (Kineto: blocks / the device's SMs)
+  Column<double> warps_per_sm;    // as recorded
+  Column<double> occupancy;       // Kineto's "est. achieved occupancy %"
+  Column<int64_t> bytes;          // copies and memsets
+  Column<double> bandwidth;       // "memory bandwidth (GB/s)" as recorded
+  Column<CopyKind> copy;
+  Column<MemoryKind> copy_src;
+  Column<MemoryKind> copy_dst;
+
+  size_t size() const { return grid_x.size(); }
+  // Row `r` as the importer handed it over.
+  DeviceArgs Get(size_t r) const;
+};
+
+// Calls f(column, field) for every column of a DeviceArgsTable and the DeviceArgs field it holds,
+// in ForEachColumn's order: the one place that pairs them (the builder's push, the absent values,
+// Get).
+template <typename Table, typename Args, typename F>
+void ForEachDeviceArg(Table& t, Args& a, F&& f) {
+  f(t.grid_x, a.grid[0]);
+  f(t.grid_y, a.grid[1]);
+  f(t.grid_z, a.grid[2]);
+  f(t.block_x, a.block[0]);
+  f(t.block_y, a.block[1]);
+  f(t.block_z, a.block[2]);
+  f(t.registers, a.registers);
+  f(t.shared_memory, a.shared_memory);
+  f(t.blocks_per_sm, a.blocks_per_sm);
+  f(t.warps_per_sm, a.warps_per_sm);
+  f(t.occupancy, a.occupancy);
+  f(t.bytes, a.bytes);
+  f(t.bandwidth, a.bandwidth);
+  f(t.copy, a.copy);
+  f(t.copy_src, a.copy_src);
+  f(t.copy_dst, a.copy_dst);
+}
+
+inline DeviceArgs DeviceArgsTable::Get(size_t r) const {
+  DeviceArgs a;
+  ForEachDeviceArg(*this, a, [r](const auto& column, auto& field) { field = column[r]; });
+  return a;
+}
 
 // The args of a collective, in the order EventTable::comm keeps them.
 enum class CommField : uint8_t {
@@ -135,10 +193,11 @@ struct StackTable {
 };
 
 // ForEachColumn(table, f) calls f(name, column) for every column of an EventTable, MemoryTable,
-// FlowTable or StackTable (const or not), in declaration order. Everything that handles whole
-// rows goes through it: TraceBuilder::Finish's sort, FilterTrace, the native format's reader,
-// writer and text twin. A column added to a table goes here too (tests/unit/trace_model_test.cc
-// fails until it does). The order numbers the native format's sections: append, never reorder.
+// FlowTable, StackTable or DeviceArgsTable (const or not), in declaration order. Everything that
+// handles whole rows goes through it: TraceBuilder::Finish's sort, FilterTrace, the native format's
+// reader, writer and text twin. A column added to a table goes here too
+// (tests/unit/trace_model_test.cc fails until it does). The order numbers the native format's
+// sections: append, never reorder.
 template <typename Table, typename F>
 std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEachColumn(Table& t,
                                                                                        F&& f) {
@@ -158,6 +217,28 @@ std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEach
   f("device", t.device);
   f("comm", t.comm);
   f("flop_inputs", t.flop_inputs);
+  f("device_args", t.device_args);
+}
+
+template <typename Table, typename F>
+std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, DeviceArgsTable>> ForEachColumn(
+    Table& t, F&& f) {
+  f("grid_x", t.grid_x);
+  f("grid_y", t.grid_y);
+  f("grid_z", t.grid_z);
+  f("block_x", t.block_x);
+  f("block_y", t.block_y);
+  f("block_z", t.block_z);
+  f("registers", t.registers);
+  f("shared_memory", t.shared_memory);
+  f("blocks_per_sm", t.blocks_per_sm);
+  f("warps_per_sm", t.warps_per_sm);
+  f("occupancy", t.occupancy);
+  f("bytes", t.bytes);
+  f("bandwidth", t.bandwidth);
+  f("copy", t.copy);
+  f("copy_src", t.copy_src);
+  f("copy_dst", t.copy_dst);
 }
 
 template <typename Table, typename F>
@@ -205,6 +286,41 @@ struct TimeOrigin {
   int64_t ns = 0;  // on the trace's clock
 };
 
+// A device as the trace's header describes it (Kineto's deviceProperties; nsys' TARGET_INFO_GPU).
+// -1 where not recorded.
+struct DeviceProperties {
+  int64_t id = -1;
+  int64_t num_sms = -1;
+  int64_t compute_major = -1, compute_minor = -1;
+  int64_t total_global_mem = -1;  // bytes
+  int64_t max_threads_per_block = -1;
+  int64_t max_threads_per_sm = -1;  // maxThreadsPerMultiprocessor
+  int64_t regs_per_block = -1;
+  int64_t regs_per_sm = -1;
+  int64_t warp_size = -1;
+  int64_t shared_mem_per_block = -1;
+  int64_t shared_mem_per_block_optin = -1;
+  int64_t shared_mem_per_sm = -1;
+};
+
+// Calls f(name, field) for every field of DeviceProperties but id, under Kineto's key names: the
+// header reader, the native format and the Chrome-trace writer go through it.
+template <typename Properties, typename F>
+void ForEachDeviceProperty(Properties& p, F&& f) {
+  f("numSms", p.num_sms);
+  f("computeMajor", p.compute_major);
+  f("computeMinor", p.compute_minor);
+  f("totalGlobalMem", p.total_global_mem);
+  f("maxThreadsPerBlock", p.max_threads_per_block);
+  f("maxThreadsPerMultiprocessor", p.max_threads_per_sm);
+  f("regsPerBlock", p.regs_per_block);
+  f("regsPerMultiprocessor", p.regs_per_sm);
+  f("warpSize", p.warp_size);
+  f("sharedMemPerBlock", p.shared_mem_per_block);
+  f("sharedMemPerBlockOptin", p.shared_mem_per_block_optin);
+  f("sharedMemPerMultiprocessor", p.shared_mem_per_sm);
+}
+
 struct TraceMetadata {
   TraceFormat format = TraceFormat::kUnknown;
   // The importer sets kind kRelative when its times are relative; WorkOutTimeOrigin gives every
@@ -220,6 +336,8 @@ struct TraceMetadata {
   int64_t world_size = -1;
   std::string backend;
   std::vector<std::string> devices;  // deviceProperties[].name
+  // deviceProperties[] (id and numbers), one per entry of `devices`, in the same order.
+  std::vector<DeviceProperties> device_properties;
   // The profiler options the header says were on (Kineto names each only when it was):
   // profile_memory, record_shapes, with_stack, with_flops, with_modules.
   bool profile_memory = false;
@@ -256,6 +374,7 @@ struct Trace {
   MemoryTable memory;
   FlowTable flows;
   StackTable stacks;
+  DeviceArgsTable device_args;
   TraceMetadata metadata;
   Diagnostics diagnostics;
   // What columns that are views (Column::View) read from, kept alive with the trace: the mapped
@@ -282,11 +401,17 @@ struct UnreadColumns {
   // [memory] records' addr, total_allocated, total_reserved and device_id (their times, threads,
   // bytes and device types are read)
   bool memory_details = false;
+  // events' device_args and the DeviceArgsTable (launch configurations, copy sizes)
+  bool device_args = false;
 };
 
 // Makes the columns `unread` names uniform: events' and memory records' at their absent values,
 // flows' at 0.
 void LeaveUnread(const UnreadColumns& unread, Trace* trace);
+
+// A DeviceArgsTable of no rows whose columns each keep their unrecorded value alone, as a trace
+// starts (so that a field no activity records stays one value).
+DeviceArgsTable EmptyDeviceArgs();
 
 // Sets metadata.origin from the (sorted) events, unless the times are relative: the profiler's
 // span, else the first event. TraceBuilder::Finish, the native readers and FilterTrace (whose

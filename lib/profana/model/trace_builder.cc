@@ -192,6 +192,15 @@ void WorkOutTimeOrigin(Trace* trace) {
   }
 }
 
+DeviceArgsTable EmptyDeviceArgs() {
+  DeviceArgsTable t;
+  const DeviceArgs absent;
+  ForEachDeviceArg(t, absent, [](auto& column, const auto& value) {
+    column = std::decay_t<decltype(column)>::Uniform(0, value);
+  });
+  return t;
+}
+
 void LeaveUnread(const UnreadColumns& unread, Trace* trace) {
   if (unread.flows) {
     FlowTable& f = trace->flows;
@@ -209,6 +218,10 @@ void LeaveUnread(const UnreadColumns& unread, Trace* trace) {
     t->fwd_thread = Column<int32_t>::Uniform(n, 0);
   }
   if (unread.collectives) t->comm = Column<StringId>::Uniform(n, StringId(0));
+  if (unread.device_args) {
+    t->device_args = Column<uint32_t>::Uniform(n, kNoDeviceArgs);
+    trace->device_args = EmptyDeviceArgs();
+  }
   if (unread.memory_details) {
     MemoryTable& m = trace->memory;
     size_t records = m.size();
@@ -236,6 +249,8 @@ TraceBuilder::TraceBuilder() {
   t.device = Column<int32_t>::Uniform(0, -1);
   t.comm = Column<StringId>::Uniform(0, StringId(0));
   t.flop_inputs = Column<StringId>::Uniform(0, StringId(0));
+  t.device_args = Column<uint32_t>::Uniform(0, kNoDeviceArgs);
+  trace_.device_args = EmptyDeviceArgs();
 }
 
 void TraceBuilder::LeaveUnread(const UnreadColumns& unread) {
@@ -342,6 +357,14 @@ void TraceBuilder::AddEvent(const Event& e) {
   t.device.push_back(e.device);
   t.comm.push_back(unread_.collectives ? StringId(0) : e.comm);
   t.flop_inputs.push_back(e.flop_inputs.value ? e.flop_inputs : FlopInputsFromShapes(e));
+  if (!e.has_device_args || unread_.device_args) {
+    t.device_args.push_back(kNoDeviceArgs);
+    return;
+  }
+  DeviceArgsTable& d = trace_.device_args;
+  t.device_args.push_back(static_cast<uint32_t>(d.size()));
+  ForEachDeviceArg(d, e.device_args,
+                   [](auto& column, const auto& value) { column.push_back(value); });
 }
 
 // Kineto's importer keeps a counted op's "Input Dims", "Input type" and "Concrete Inputs" as
@@ -376,6 +399,7 @@ void TraceBuilder::ReserveEvents(size_t n) {
   t.device.reserve(n);
   t.comm.reserve(n);
   t.flop_inputs.reserve(n);
+  t.device_args.reserve(n);
 }
 
 void TraceBuilder::AddMemory(const Memory& m) {

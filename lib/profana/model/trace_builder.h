@@ -34,6 +34,9 @@ class TraceBuilder {
     int32_t device = -1;
     StringId comm;
     StringId flop_inputs;  // model/flop_inputs.h
+    // What a device activity recorded about itself, kept when has_device_args.
+    bool has_device_args = false;
+    DeviceArgs device_args;
   };
   struct Memory {
     int64_t ts_ns = 0;

@@ -40,6 +40,9 @@ constexpr MetricInfo kMetrics[] = {
     {BudgetMetric::kCommExposedShare, "comm_exposed_share", "share", false, true, true},
     {BudgetMetric::kIdleShare, "idle_share", "share", false, true, true},
     {BudgetMetric::kKernelShare, "kernel_share", "share", true, false, false},
+    {BudgetMetric::kSmEfficiency, "sm_efficiency", "share", false, true, true},
+    {BudgetMetric::kTensorCoreShare, "tensor_core_share", "share", false, true, true},
+    {BudgetMetric::kMfu, "mfu", "share", false, true, true},
     {BudgetMetric::kAdviceSaving, "advise.<rule>.saving_ms", "ms", false, false, false},
     {BudgetMetric::kAdviceCount, "advise.<rule>.count", "count", false, false, false},
 };
@@ -183,10 +186,16 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
                                "1.8e308)",
                                key_copy));
       (key_copy == "max" ? r.max : r.min) = number;
+    } else if (key_copy == "peak_tflops") {
+      if (type != od::json_type::number || v.get_double().get(number) || !std::isfinite(number) ||
+          number <= 0)
+        return Bad(index, at, "\"peak_tflops\" must be a number above 0");
+      r.peak_tflops = number;
     } else {
       return Bad(
           index, at,
-          fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min)",
+          fmt::format("unknown key \"{}\" (expected: metric, name, op, device, per_step, max, min, "
+                      "peak_tflops)",
                       key_copy));
     }
   }
@@ -200,6 +209,8 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
     return Bad(index, rule_at, fmt::format("metric {} cannot be per_step", info.name));
   if (!r.device.empty() && !info.device_ok)
     return Bad(index, rule_at, fmt::format("metric {} takes no \"device\"", info.name));
+  if (r.peak_tflops && r.metric != BudgetMetric::kMfu)
+    return Bad(index, rule_at, fmt::format("metric {} takes no \"peak_tflops\"", info.name));
   if (!r.max && !r.min) return Bad(index, rule_at, "needs a limit: \"max\" or \"min\"");
   if (r.name.empty() && IsAdviceMetric(r.metric)) {
     r.name = fmt::format("advise.{}.{}", r.advice,
@@ -276,7 +287,8 @@ bool RuleHolds(const BudgetRule& r, double v) {
 bool IsJobMetric(BudgetMetric m) {
   return m == BudgetMetric::kMaxStepTime || m == BudgetMetric::kRankSkew ||
          m == BudgetMetric::kCommExposedShare || m == BudgetMetric::kIdleShare ||
-         m == BudgetMetric::kKernelShare;
+         m == BudgetMetric::kKernelShare || m == BudgetMetric::kSmEfficiency ||
+         m == BudgetMetric::kTensorCoreShare || m == BudgetMetric::kMfu;
 }
 
 bool IsAdviceMetric(BudgetMetric m) {
@@ -439,6 +451,9 @@ Result<std::vector<RuleResult>> EvaluateBudget(const Trace& t, const FunctionEve
       case BudgetMetric::kCommExposedShare:
       case BudgetMetric::kIdleShare:
       case BudgetMetric::kKernelShare:
+      case BudgetMetric::kSmEfficiency:
+      case BudgetMetric::kTensorCoreShare:
+      case BudgetMetric::kMfu:
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("rules[{}] ({}): {} is measured on a job", r.index, r.name,
                                   BudgetMetricName(r.metric)));

@@ -34,6 +34,9 @@ enum class BudgetMetric {
   kCommExposedShare,  // 0..1: exposed communication / step wall; per_step: the worst step
   kIdleShare,         // 0..1: device idle / step wall; per_step: the worst step
   kKernelShare,       // 0..1: the kernel named "op" / all device activity time
+  kSmEfficiency,      // 0..1: the TensorBoard plugin's Est. SM Efficiency over the steps
+  kTensorCoreShare,   // 0..1: kernel time on Tensor Cores / all kernel time in the steps
+  kMfu,               // 0..1: model FLOPs utilization of the steps (job/step_summary.h)
   // Measured by `profana advise` (job/advice/advice.h) on a trace or a job; "advice" names the
   // rule: "advise.<rule>.saving_ms" and "advise.<rule>.count" in a budget file.
   kAdviceSaving,  // ms: the rule's estimated saving (0 when it did not fire)
@@ -60,6 +63,8 @@ struct BudgetRule {
   bool per_step = false;  // divide by the number of ProfilerStep#N markers
   std::optional<double> max;
   std::optional<double> min;
+  // mfu: one peak in TFLOP/s for every FLOP, instead of the peak table's (steps --peak-tflops).
+  std::optional<double> peak_tflops;
 };
 
 struct Budget {

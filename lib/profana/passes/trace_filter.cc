@@ -45,6 +45,23 @@ void Compact(Table* table, const std::vector<uint8_t>& keep) {
   });
 }
 
+// Keeps the device args rows that the kept events name, renumbered in their order.
+void CompactDeviceArgs(Trace* t) {
+  DeviceArgsTable& d = t->device_args;
+  std::vector<uint8_t> keep(d.size(), 0);
+  for (uint32_t row : t->events.device_args)
+    if (row != kNoDeviceArgs) keep[row] = 1;
+  std::vector<uint32_t> renumbered(d.size(), kNoDeviceArgs);
+  uint32_t next = 0;
+  for (size_t r = 0; r < d.size(); ++r)
+    if (keep[r]) renumbered[r] = next++;
+  if (next == d.size()) return;
+  Compact(&d, keep);
+  if (t->events.device_args.is_uniform()) return;  // no rows named: nothing to renumber
+  for (uint32_t& row : t->events.device_args.owned())
+    if (row != kNoDeviceArgs) row = renumbered[row];
+}
+
 // The chosen ProfilerStep windows intersected with --window, merged and sorted; nullopt when
 // nothing selects by time.
 Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f, const Trace& t) {
@@ -304,6 +321,7 @@ Status FilterTrace(const TraceFilter& f, Trace* trace, const LaunchIndex* index)
     return Status(ErrorCode::kInvalidArgument,
                   EmptySelectionMessage(f, t, thread_ok, stream_ok, name_matched));
   Compact(&t.events, keep);
+  CompactDeviceArgs(&t);
 
   const MemoryTable& mem = t.memory;
   keep.assign(mem.size(), 0);

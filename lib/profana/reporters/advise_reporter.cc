@@ -28,7 +28,7 @@ std::string StepsText(const std::vector<int64_t>& steps) {
 }
 
 const job::AdviceRule& Rule(const job::Finding& f) {
-  static const job::AdviceRule kUnknown{"", "", "", "", false, nullptr};
+  static const job::AdviceRule kUnknown{"", "", "", "", nullptr};
   const job::AdviceRule* r = job::FindAdviceRule(f.rule);
   return r ? *r : kUnknown;
 }
@@ -142,8 +142,6 @@ std::string FormatAdviceJson(const AdviceReport& r) {
     w.BeginObject();
     w.Key("rule").String(rule.id);
     w.Key("runs").Bool(rule.run != nullptr || std::string_view(rule.id) == "straggler");
-    if (rule.needs_tensor_core_classification)
-      w.Key("waits_for").String("Tensor Core classification of kernels");
     w.EndObject();
   }
   w.EndArray();

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "fmt/format.h"
 #include "profana/job/rank_summary.h"
+#include "profana/passes/efficiency/tensor_cores.h"
 #include "profana/reporters/grid.h"
 #include "profana/reporters/job_header.h"
 
@@ -15,7 +17,58 @@ struct Row {
   std::string name;
   const char* category = nullptr;  // null for API calls
   job::DurationStats stats;
+  job::LaunchStat launch;
+  int64_t flops = 0;  // by launching op: PyTorch's count of the row's ops
 };
+
+// Achieved FLOP/s of a by-op row: its ops' FLOPs over its device time; none without FLOPs.
+std::optional<double> FlopsPerSecond(const Row& row) {
+  if (row.flops <= 0 || row.stats.sum() <= 0) return std::nullopt;
+  return static_cast<double>(row.flops) / static_cast<double>(row.stats.sum()) * 1e9;
+}
+
+// The row's launch record, as the columns show it. Means are null where nothing recorded them.
+struct LaunchCells {
+  std::optional<double> blocks_per_sm, occupancy, bandwidth;
+  std::string registers, shared_memory, grid, block;  // "" where not recorded
+  size_t shapes = 0;
+};
+
+std::string Dims(const int32_t (&d)[3]) {
+  if (d[0] < 0) return "";
+  return fmt::format("{}x{}x{}", d[0], d[1], d[2]);
+}
+
+std::string Range(int32_t lo, int32_t hi) {
+  if (lo < 0) return "";
+  return lo == hi ? fmt::format("{}", lo) : fmt::format("{}-{}", lo, hi);
+}
+
+LaunchCells CellsOf(const Row& row) {
+  const job::LaunchStat& l = row.launch;
+  LaunchCells c;
+  double v = 0;
+  if (l.MeanBlocksPerSm(&v)) c.blocks_per_sm = v;
+  if (l.MeanOccupancy(&v)) c.occupancy = v;
+  if (l.bytes_ns > 0) c.bandwidth = static_cast<double>(l.bytes) / static_cast<double>(l.bytes_ns);
+  c.registers = Range(l.registers_min, l.registers_max);
+  c.shared_memory = Range(l.shared_memory_min, l.shared_memory_max);
+  // The grid and block that took the most time (the first such, in the shapes' order).
+  const job::LaunchShape* top = nullptr;
+  int64_t top_ns = -1;
+  for (const auto& [shape, d] : l.shapes)
+    if (d.sum() > top_ns) top = &shape, top_ns = d.sum();
+  c.shapes = l.shapes.size();
+  if (top) {
+    c.grid = Dims(top->grid);
+    c.block = Dims(top->block);
+  }
+  return c;
+}
+
+std::string Optional(const std::optional<double>& v, int decimals, const char* none) {
+  return v ? Fixed(*v, decimals) : none;
+}
 
 // The rows of the view, longest total first, ties by name.
 std::vector<Row> RowsOf(const KernelsReport& r) {
@@ -25,17 +78,18 @@ std::vector<Row> RowsOf(const KernelsReport& r) {
     case KernelView::kKernels:
     case KernelView::kByOp:
       for (const auto& [name, k] : r.view == KernelView::kKernels ? s.kernels : s.by_op)
-        rows.push_back({name, job::KernelCategoryName(k.category), k.duration});
+        rows.push_back({name, job::KernelCategoryName(k.category), k.duration, k.launch, k.flops});
       break;
     case KernelView::kApi:
-      for (const auto& [name, d] : s.api) rows.push_back({name, nullptr, d});
+      for (const auto& [name, d] : s.api) rows.push_back({name, nullptr, d, {}, 0});
       break;
     case KernelView::kTransfers: {
-      std::map<job::KernelCategory, job::DurationStats> kinds;
+      std::map<job::KernelCategory, job::KernelStat> kinds;
       for (const auto& [name, k] : s.kernels)
-        if (job::IsTransfer(k.category)) kinds[k.category].Merge(k.duration);
-      for (const auto& [c, d] : kinds)
-        rows.push_back({job::KernelCategoryName(c), job::KernelCategoryName(c), d});
+        if (job::IsTransfer(k.category)) kinds[k.category].Merge(k);
+      for (const auto& [c, k] : kinds)
+        rows.push_back(
+            {job::KernelCategoryName(c), job::KernelCategoryName(c), k.duration, k.launch, 0});
       break;
     }
   }
@@ -69,16 +123,105 @@ const char* NameHeader(KernelView v) {
   return "Name";
 }
 
+// The view's launch columns: a kernel's Tensor Core use, occupancy, blocks per SM, registers,
+// shared memory, grid and block; an op's Tensor Core share and occupancy; a transfer kind's
+// bytes and bandwidth. API calls have none.
+std::vector<std::string> ExtraHeaders(KernelView v, bool machine) {
+  switch (v) {
+    case KernelView::kKernels:
+      if (machine)
+        return {"tensor_cores", "occupancy_pct", "blocks_per_sm", "registers", "shared_memory",
+                "grid",         "block",         "launch_shapes", "bytes",     "bandwidth_gbps"};
+      return {"TC", "Occ %", "Blocks/SM", "Regs", "Smem", "Grid", "Block"};
+    case KernelView::kByOp:
+      if (machine)
+        return {"tensor_core_pct", "occupancy_pct", "bytes",
+                "bandwidth_gbps",  "flops",         "flops_per_s"};
+      return {"TC %", "Occ %", "TFLOP/s"};
+    case KernelView::kTransfers:
+      if (machine) return {"bytes", "bandwidth_gbps"};
+      return {"Bytes (MB)", "GB/s"};
+    case KernelView::kApi:
+      return {};
+  }
+  return {};
+}
+
+std::vector<std::string> ExtraCells(KernelView v, const Row& row, bool machine) {
+  LaunchCells c = CellsOf(row);
+  const char* none = machine ? "" : "-";
+  auto text = [&](const std::string& s) { return s.empty() ? std::string(none) : s; };
+  const job::LaunchStat& l = row.launch;
+  std::string bytes = l.bytes_count > 0 ? fmt::format("{}", l.bytes) : std::string(none);
+  switch (v) {
+    case KernelView::kKernels: {
+      bool kernel = row.category && std::string_view(row.category) != "memset" &&
+                    std::string_view(row.category).substr(0, 6) != "memcpy";
+      std::string tc = !kernel                             ? none
+                       : passes::UsesTensorCores(row.name) ? (machine ? "true" : "yes")
+                                                           : (machine ? "false" : "no");
+      if (machine)
+        return {tc,
+                Optional(c.occupancy, 4, none),
+                Optional(c.blocks_per_sm, 6, none),
+                c.registers,
+                c.shared_memory,
+                c.grid,
+                c.block,
+                fmt::format("{}", c.shapes),
+                l.bytes_count > 0 ? bytes : "",
+                Optional(c.bandwidth, 6, none)};
+      std::string grid = text(c.grid);
+      if (c.shapes > 1) grid += fmt::format(" (+{})", c.shapes - 1);
+      return {tc,
+              Optional(c.occupancy, 1, none),
+              Optional(c.blocks_per_sm, 2, none),
+              text(c.registers),
+              text(c.shared_memory),
+              grid,
+              text(c.block)};
+    }
+    case KernelView::kByOp: {
+      std::optional<double> share;
+      if (row.stats.sum() > 0)
+        share =
+            100.0 * static_cast<double>(l.tensor_core_ns) / static_cast<double>(row.stats.sum());
+      std::optional<double> rate = FlopsPerSecond(row);
+      if (machine)
+        return {Optional(share, 4, none),
+                Optional(c.occupancy, 4, none),
+                l.bytes_count > 0 ? bytes : "",
+                Optional(c.bandwidth, 6, none),
+                row.flops > 0 ? fmt::format("{}", row.flops) : "",
+                rate ? fmt::format("{}", *rate) : ""};
+      return {Optional(share, 1, none), Optional(c.occupancy, 1, none),
+              rate ? Fixed(*rate / 1e12, 3) : none};
+    }
+    case KernelView::kTransfers:
+      if (machine) return {l.bytes_count > 0 ? bytes : "", Optional(c.bandwidth, 6, none)};
+      return {l.bytes_count > 0 ? Fixed(static_cast<double>(l.bytes) / 1e6, 3) : "-",
+              Optional(c.bandwidth, 3, none)};
+    case KernelView::kApi:
+      return {};
+  }
+  return {};
+}
+
 Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine) {
   Grid g;
   bool has_category = r.view == KernelView::kKernels || r.view == KernelView::kByOp;
+  std::vector<std::string> extra = ExtraHeaders(r.view, machine);
   if (machine) {
     g.headers = {"name",    "category",  "count",  "total_us", "share_pct",
                  "mean_us", "median_us", "min_us", "max_us",   "stddev_us"};
+    g.headers.insert(g.headers.end(), extra.begin(), extra.end());
   } else {
-    g.headers = {"Time %", "Total (us)", "Count",   "Mean (us)", "Median",
-                 "Min",    "Max",        "Std dev", "Category",  NameHeader(r.view)};
-    g.left = {false, false, false, false, false, false, false, false, true, true};
+    g.headers = {"Time %", "Total (us)", "Count", "Mean (us)", "Median", "Min", "Max", "Std dev"};
+    g.headers.insert(g.headers.end(), extra.begin(), extra.end());
+    g.headers.push_back("Category");
+    g.headers.push_back(NameHeader(r.view));
+    g.left.assign(g.headers.size(), false);
+    g.left[g.headers.size() - 2] = g.left[g.headers.size() - 1] = true;
   }
   int64_t total = TotalOf(rows);
   size_t n = r.row_limit < 0 ? rows.size() : std::min<size_t>(rows.size(), r.row_limit);
@@ -108,10 +251,14 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
                                       MicrosText(d.min()),
                                       MicrosText(d.max()),
                                       Fixed(d.stddev() / 1000.0, 3)};
+    std::vector<std::string> more = ExtraCells(r.view, row, machine);
     if (machine) {
-      g.AddRow({name, category, cells[2], cells[1], cells[0], cells[3], cells[4], cells[5],
-                cells[6], cells[7]});
+      std::vector<std::string> out = {name,     category, cells[2], cells[1], cells[0],
+                                      cells[3], cells[4], cells[5], cells[6], cells[7]};
+      out.insert(out.end(), more.begin(), more.end());
+      g.AddRow(std::move(out));
     } else {
+      cells.insert(cells.end(), more.begin(), more.end());
       cells.push_back(category);
       cells.push_back(name);
       g.AddRow(std::move(cells));
@@ -133,6 +280,58 @@ std::string Heading(const KernelsReport& r, const std::vector<Row>& rows) {
   return fmt::format("{} {} on {} rank{} ({}): {} us in total{}", count, what, r.ranks.size(),
                      r.ranks.size() == 1 ? "" : "s", job::FormatRankList(r.ranks),
                      MicrosText(TotalOf(rows)), shown);
+}
+
+// A row's launch record: means (null where nothing recorded them), ranges, the grid and block
+// shapes with their count and time, and a transfer's bytes and bandwidth.
+void WriteLaunch(JsonWriter& w, KernelView v, const Row& row) {
+  LaunchCells c = CellsOf(row);
+  const job::LaunchStat& l = row.launch;
+  auto optional = [&](const char* key, const std::optional<double>& x) {
+    w.Key(key);
+    x ? w.Double(*x) : w.Null();
+  };
+  auto range = [&](const char* key, int32_t lo, int32_t hi) {
+    w.Key(key);
+    if (lo < 0)
+      w.Null();
+    else
+      w.BeginArray().Int(lo).Int(hi).EndArray();
+  };
+  w.Key("tensor_core_share");
+  row.stats.sum() > 0
+      ? w.Double(static_cast<double>(l.tensor_core_ns) / static_cast<double>(row.stats.sum()))
+      : w.Null();
+  optional("occupancy", c.occupancy);
+  optional("blocks_per_sm", c.blocks_per_sm);
+  range("registers", l.registers_min, l.registers_max);
+  range("shared_memory", l.shared_memory_min, l.shared_memory_max);
+  w.Key("bytes");
+  l.bytes_count > 0 ? w.Int(l.bytes) : w.Null();
+  optional("bandwidth_gbps", c.bandwidth);
+  if (v == KernelView::kByOp) {
+    w.Key("flops");
+    row.flops > 0 ? w.Int(row.flops) : w.Null();
+    optional("flops_per_s", FlopsPerSecond(row));
+  }
+  if (v != KernelView::kKernels) return;
+  w.Key("shapes").BeginArray();
+  for (const auto& [shape, d] : l.shapes) {
+    w.BeginObject();
+    auto dims = [&](const char* key, const int32_t(&x)[3]) {
+      w.Key(key);
+      if (x[0] < 0)
+        w.Null();
+      else
+        w.BeginArray().Int(x[0]).Int(x[1]).Int(x[2]).EndArray();
+    };
+    dims("grid", shape.grid);
+    dims("block", shape.block);
+    w.Key("count").Int(d.count());
+    w.Key("total").Micros(d.sum());
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 }  // namespace
@@ -189,6 +388,7 @@ std::string FormatKernelsJson(const KernelsReport& r) {
     w.Key("max").Micros(d.max());
     w.Key("stddev").Double(d.stddev() / 1000.0);
     w.Key("median_exact").Bool(d.exact());
+    if (r.view != KernelView::kApi) WriteLaunch(w, r.view, row);
     w.EndObject();
   }
   w.EndArray();

@@ -26,6 +26,12 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.Key("cuda_memory_usage").Int(r.cuda_memory);
   w.Key("self_cuda_memory_usage").Int(r.self_cuda_memory);
   w.Key("flops").UInt(r.flops);
+  // Achieved FLOP/s: the FLOPs over the device time of the row's ops (their kernels and their
+  // children's), null without either.
+  w.Key("flops_per_s");
+  r.flops > 0 && r.cuda_total_ns > 0
+      ? w.Double(static_cast<double>(r.flops) / static_cast<double>(r.cuda_total_ns) * 1e9)
+      : w.Null();
   w.Key("top_level").Bool(r.top_level);
   w.Key("input_shapes");
   if (r.shapes_shown)

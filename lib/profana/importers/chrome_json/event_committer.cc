@@ -156,6 +156,13 @@ void EventCommitter::Commit(const StagedEvent& s, int64_t index, uint64_t offset
       e.device = static_cast<int32_t>(s.device);
       e.comm = s.comm;
       e.flop_inputs = s.flop_inputs;
+      if (s.has_device_args || e.kind == ActivityKind::kMemcpy || e.kind == ActivityKind::kMemset) {
+        e.has_device_args = true;
+        e.device_args = s.device_args;
+        // A copy's direction and memory kinds are in its name: "Memcpy HtoD (Pinned -> Device)".
+        if (e.kind == ActivityKind::kMemcpy || e.kind == ActivityKind::kMemset)
+          e.device_args.SetCopyKindsFromName(b_->str(s.name));
+      }
       if (s.ph == 'X')
         b_->AddEvent(e);
       else

@@ -218,6 +218,99 @@ void EventParser::JoinFlopInputs(StagedEvent* s) {
   s->flop_inputs = pool_->Intern(flop_joined_);
 }
 
+namespace {
+
+// A number's value as a double, or false for another type.
+bool NumberOf(od::value& v, double* out) {
+  od::json_type type;
+  if (v.type().get(type) || type != od::json_type::number) return false;
+  return !v.get_double().get(*out);
+}
+
+}  // namespace
+
+error_code EventParser::ReadDeviceArg(std::string_view key, od::value& v, StagedEvent* s) {
+  DeviceArgs& a = s->device_args;
+  // An integer that must fit in 32 bits (Kineto writes CUPTI's 32-bit values) and not be negative.
+  // Another type leaves the field unrecorded, and the event as it is: these args inform, they do
+  // not place the event.
+  auto int32 = [&](od::value& from, const char* field, int32_t* out) -> error_code {
+    od::json_type type;
+    if (auto err = from.type().get(type)) return err;
+    if (type != od::json_type::number) return simdjson::SUCCESS;
+    int64_t value = -1;
+    const char* dropped = s->dropped_arg;
+    if (auto err = ReadInt(from, &value, s, field)) return err;
+    if (s->dropped_arg != dropped || value < 0) return simdjson::SUCCESS;
+    if (value > INT32_MAX) {
+      if (!s->dropped_arg) s->dropped_arg = field, s->dropped_arg_why = NumberError::kRange;
+      return simdjson::SUCCESS;
+    }
+    *out = static_cast<int32_t>(value);
+    s->has_device_args = true;
+    return simdjson::SUCCESS;
+  };
+  // A number of 0 or more (Kineto writes -1 for what it could not work out).
+  auto number = [&](double* out) {
+    double value = -1;
+    if (NumberOf(v, &value) && value >= 0) *out = value, s->has_device_args = true;
+    return simdjson::SUCCESS;
+  };
+  // Three integers: "grid": [8, 1, 4].
+  auto dims = [&](const char* field, int32_t(&out)[3]) -> error_code {
+    od::json_type type;
+    if (auto err = v.type().get(type)) return err;
+    if (type != od::json_type::array) return simdjson::SUCCESS;
+    od::array values;
+    if (auto err = v.get_array().get(values)) return err;
+    size_t i = 0;
+    for (auto element : values) {
+      if (auto err = element.error()) return err;
+      int32_t d = -1;
+      if (auto err = int32(InPlace(element), field, &d)) return err;
+      if (i < 3) out[i] = d;
+      ++i;
+    }
+    return simdjson::SUCCESS;
+  };
+  switch (key.size()) {
+    case 4:
+      if (key == "grid") return dims("args.grid", a.grid);
+      break;
+    case 5:
+      if (key == "block") return dims("args.block", a.block);
+      if (key == "bytes") {
+        od::json_type type;
+        if (auto err = v.type().get(type)) return err;
+        if (type != od::json_type::number) break;
+        const char* dropped = s->dropped_arg;
+        int64_t bytes = -1;
+        if (auto err = ReadInt(v, &bytes, s, "args.bytes")) return err;
+        if (s->dropped_arg == dropped && bytes >= 0) a.bytes = bytes, s->has_device_args = true;
+      }
+      break;
+    case 12:
+      if (key == "warps per SM") return number(&a.warps_per_sm);
+      break;
+    case 13:
+      if (key == "blocks per SM") return number(&a.blocks_per_sm);
+      if (key == "shared memory") return int32(v, "args.shared memory", &a.shared_memory);
+      break;
+    case 20:
+      if (key == "registers per thread") return int32(v, "args.registers per thread", &a.registers);
+      break;
+    case 23:
+      if (key == "memory bandwidth (GB/s)") return number(&a.bandwidth);
+      break;
+    case 25:
+      if (key == "est. achieved occupancy %") return number(&a.occupancy);
+      break;
+    default:
+      break;
+  }
+  return simdjson::SUCCESS;
+}
+
 error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
   comm_seen_ = 0;
   for (auto field_result : args) {
@@ -232,7 +325,18 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
         if (key == "External id") err = ReadInt(v, &s->external_id, s, "args.External id");
         break;
       case 'e':
-        if (key == "external id") err = ReadInt(v, &s->external_id, s, "args.external id");
+        if (key == "external id")
+          err = ReadInt(v, &s->external_id, s, "args.external id");
+        else
+          err = ReadDeviceArg(key, v, s);
+        break;
+      case 'g':
+      case 'b':
+      case 'r':
+      case 's':
+      case 'w':
+      case 'm':
+        err = ReadDeviceArg(key, v, s);
         break;
       case 'c':
         if (key == "correlation") err = ReadInt(v, &s->correlation, s, "args.correlation");

@@ -45,6 +45,9 @@ struct StagedEvent {
   StringId input_shapes, call_stack, arg_name;
   StringId comm;         // EventTable::comm: the collective's args, joined
   StringId flop_inputs;  // EventTable::flop_inputs (model/flop_inputs.h)
+  // A device activity's launch configuration and copy size ("grid", "bytes", ...).
+  bool has_device_args = false;
+  DeviceArgs device_args;
   bool has_bytes = false;
   int64_t bytes = 0, addr = kNoId, total_allocated = kNoId, total_reserved = kNoId;
   int64_t device_type = 0, device_id = -1;
@@ -84,6 +87,11 @@ class EventParser {
 
  private:
   error_code ReadArgs(simdjson::ondemand::object& args, StagedEvent* s);
+  // One of the args of device work (Kineto's GpuActivity::metadataJson: "grid", "block",
+  // "registers per thread", "shared memory", "blocks per SM", "warps per SM", "est. achieved
+  // occupancy %", "bytes", "memory bandwidth (GB/s)") into s->device_args; other keys are skipped.
+  // A value of another type is ignored; a number out of range is dropped with a diagnostic.
+  error_code ReadDeviceArg(std::string_view key, simdjson::ondemand::value& v, StagedEvent* s);
   // One of a collective's args (CommField): its text kept until the args end, then joined into
   // StagedEvent::comm. A value of another type than Kineto writes is ignored (the event stays).
   error_code ReadCommArg(simdjson::ondemand::value& v, CommField field);

@@ -75,6 +75,7 @@ error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::st
       od::object dev;
       if (auto err = dv.get_object().get(dev)) return err;
       std::string device_name;
+      DeviceProperties properties;
       for (auto f : dev) {
         od::field field;
         if (auto err = std::move(f).get(field)) return err;
@@ -84,9 +85,20 @@ error_code ReadHeaderField(EventParser* parser, TraceMetadata* metadata, std::st
           StringId n;
           if (auto err = parser->ReadString(field.value(), &n, &scratch, "name")) return err;
           device_name = std::string(parser->pool()->Get(n));
+          continue;
         }
+        int64_t* number = k == "id" ? &properties.id : nullptr;
+        ForEachDeviceProperty(properties, [&](const char* key, int64_t& value) {
+          if (k == key) number = &value;
+        });
+        if (!number) continue;
+        od::value v = field.value();
+        int64_t read = -1;
+        if (auto err = parser->ReadInt(v, &read, &scratch, "deviceProperties")) return err;
+        if (read >= 0) *number = read;
       }
       meta.devices.push_back(std::move(device_name));
+      meta.device_properties.push_back(properties);
     }
     return simdjson::SUCCESS;
   }

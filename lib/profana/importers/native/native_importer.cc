@@ -18,13 +18,23 @@ namespace profana::native {
 bool SniffNativeBinary(std::string_view first_bytes) { return SniffNative(first_bytes); }
 bool SniffNativeTextFile(std::string_view first_bytes) { return SniffNativeText(first_bytes); }
 
-void SetContainer(Trace* trace, const char* container, uint64_t bytes) {
-  trace->metadata.container = fmt::format("{} {} ({} bytes)", container, kVersion, bytes);
+// "profana-native 2 (N bytes)": the format and the version the file was written in (the reader
+// has checked it: a binary file's u32 at byte 8, a text twin's number after its magic).
+void SetContainer(Trace* trace, const char* container, std::string_view bytes, uint64_t size) {
+  uint32_t version = 0;
+  if (SniffNative(bytes) && bytes.size() >= 12) {
+    for (int i = 3; i >= 0; --i) version = version << 8 | static_cast<unsigned char>(bytes[8 + i]);
+  } else {
+    for (size_t i = kTextMagic.size() + 1; i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9';
+         ++i)
+      version = version * 10 + static_cast<uint32_t>(bytes[i] - '0');
+  }
+  trace->metadata.container = fmt::format("{} {} ({} bytes)", container, version, size);
 }
 
 Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input) {
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(input.view(), input.name));
-  SetContainer(&loaded.trace, "profana-native", input.size);
+  SetContainer(&loaded.trace, "profana-native", input.view(), input.size);
   return loaded;
 }
 
@@ -58,13 +68,13 @@ Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
   // The trace's columns read the mapping in place, and keep it alive.
   auto shared = std::make_shared<MappedFile>(std::move(*mapped));
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, ReadNative(shared->bytes(), path, shared));
-  SetContainer(&loaded.trace, "profana-native", size);
+  SetContainer(&loaded.trace, "profana-native", shared->bytes(), size);
   return std::optional<LoadedTrace>(std::move(loaded));
 }
 
 Result<Trace> ImportNativeText(const InputBuffer& input) {
   PROFANA_ASSIGN_OR_RETURN(Trace trace, ReadNativeText(input.view(), input.name));
-  SetContainer(&trace, "profana-native-text", input.size);
+  SetContainer(&trace, "profana-native-text", input.view(), input.size);
   return trace;
 }
 

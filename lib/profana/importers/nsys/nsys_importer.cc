@@ -7,6 +7,7 @@
 
 #include "fmt/format.h"
 #include "profana/importers/common/pytorch_range.h"
+#include "profana/importers/sqlite/cupti_launch.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
@@ -99,8 +100,10 @@ class Importer {
     last_cpu_thread_ = t;
     return t;
   }
-  // Device activity: the (device, stream) track Kineto writes, stream -1 for none.
-  void AddActivity(Query& q, StringId name, StringId category, ActivityKind kind);
+  // Device activity: the (device, stream) track Kineto writes, stream -1 for none; `args` what it
+  // recorded about itself, if anything.
+  void AddActivity(Query& q, StringId name, StringId category, ActivityKind kind,
+                   const DeviceArgs* args = nullptr);
   // The first columns of every device activity table read.
   static constexpr int kStart = 0, kEnd = 1, kDevice = 2, kStream = 3, kCorrelation = 4,
                        kGlobalPid = 5;
@@ -150,17 +153,54 @@ Status Importer::ReadMemoryKinds() {
 Status Importer::ReadDevices() {
   if (!db_.HasTable("TARGET_INFO_GPU")) return Status::Ok();
   // Few rows: sorted by device id, each name at its id's place in the list.
-  Query q(db_, "TARGET_INFO_GPU", "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id");
+  // The columns Kineto's deviceProperties also has, under nsys' names (optional: exports differ).
+  static constexpr std::pair<const char*, const char*> kProperties[] = {
+      {"smCount", "numSms"},
+      {"computeMajor", "computeMajor"},
+      {"computeMinor", "computeMinor"},
+      {"totalMemory", "totalGlobalMem"},
+      {"maxThreadsPerBlock", "maxThreadsPerBlock"},
+      {"maxRegistersPerBlock", "regsPerBlock"},
+      {"maxRegistersPerSm", "regsPerMultiprocessor"},
+      {"threadsPerWarp", "warpSize"},
+      {"maxShmemPerBlock", "sharedMemPerBlock"},
+      {"maxShmemPerBlockOptin", "sharedMemPerBlockOptin"},
+      {"maxShmemPerSm", "sharedMemPerMultiprocessor"},
+  };
+  std::vector<uint8_t> present;
+  PROFANA_RETURN_IF_ERROR(Query::CheckColumns(
+      db_, "TARGET_INFO_GPU",
+      {"id", "name", "smCount?", "computeMajor?", "computeMinor?", "totalMemory?",
+       "maxThreadsPerBlock?", "maxRegistersPerBlock?", "maxRegistersPerSm?", "threadsPerWarp?",
+       "maxShmemPerBlock?", "maxShmemPerBlockOptin?", "maxShmemPerSm?", "maxWarpsPerSm?"},
+      "Nsight Systems", &present));
+  std::string sql = "SELECT id, name";
+  for (size_t p = 0; p < std::size(kProperties); ++p)
+    sql += present[p + 2] ? fmt::format(", {}", kProperties[p].first) : std::string(", NULL");
+  sql += present.back() ? ", maxWarpsPerSm" : ", NULL";
+  Query q(db_, "TARGET_INFO_GPU", sql + " FROM TARGET_INFO_GPU ORDER BY id");
   std::vector<std::string>& devices = b_.metadata().devices;
+  std::vector<DeviceProperties>& properties = b_.metadata().device_properties;
   while (q.Next()) {
     int64_t id = q.Int(0);
     std::string name(q.Text(1));
-    if (id >= 0 && id < 256) {
-      if (static_cast<size_t>(id) >= devices.size()) devices.resize(id + 1);
-      devices[id] = std::move(name);
-    } else {
-      devices.push_back(std::move(name));
+    DeviceProperties p;
+    p.id = id;
+    for (size_t k = 0; k < std::size(kProperties); ++k) {
+      int column = static_cast<int>(k) + 2;
+      if (!q.IsInteger(column) || q.Int(column) < 0) continue;
+      ForEachDeviceProperty(p, [&](const char* key, int64_t& v) {
+        if (std::string_view(key) == kProperties[k].second) v = q.Int(column);
+      });
     }
+    // Kineto's maxThreadsPerMultiprocessor: nsys gives it in warps.
+    int last = static_cast<int>(std::size(kProperties)) + 2;
+    if (q.IsInteger(last) && q.Int(last) > 0 && p.warp_size > 0)
+      p.max_threads_per_sm = q.Int(last) * p.warp_size;
+    size_t at = id >= 0 && id < 256 ? static_cast<size_t>(id) : devices.size();
+    if (at >= devices.size()) devices.resize(at + 1), properties.resize(at + 1);
+    devices[at] = std::move(name);
+    properties[at] = p;
   }
   return q.status();
 }
@@ -262,7 +302,8 @@ Status Importer::ReadRuntime() {
   return q.status();
 }
 
-void Importer::AddActivity(Query& q, StringId name, StringId category, ActivityKind kind) {
+void Importer::AddActivity(Query& q, StringId name, StringId category, ActivityKind kind,
+                           const DeviceArgs* args) {
   int64_t device = q.Int(kDevice), stream = q.Int(kStream);
   if (stream == 0xFFFFFFFF) stream = -1;  // CUPTI's "no stream", as Kineto writes it
   TraceBuilder::Event e;
@@ -276,6 +317,7 @@ void Importer::AddActivity(Query& q, StringId name, StringId category, ActivityK
     e.correlation =
         CorrelationKey(correlate_by_process_ ? PidOf(q.Int(kGlobalPid)) : 0, q.Int(kCorrelation));
   e.device = static_cast<int32_t>(std::clamp<int64_t>(device, -1, INT32_MAX));
+  if (args) e.has_device_args = true, e.device_args = *args;
   devices_seen_.insert(device);
   b_.AddEvent(e);
   ++b_.metadata().raw_events;
@@ -283,10 +325,10 @@ void Importer::AddActivity(Query& q, StringId name, StringId category, ActivityK
 
 Status Importer::ReadKernels() {
   if (!db_.HasTable(kKernel)) return Status::Ok();
-  enum { kDemangled = 6, kShort };
+  enum { kDemangled = 6, kShort, kLaunch };
   Query q(db_, kKernel,
           {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?", "demangledName",
-           "shortName?"},
+           "shortName?", PROFANA_CUPTI_LAUNCH_COLUMNS},
           "Nsight Systems");
   correlate_by_process_ = q.Has(kGlobalPid);
   StringId category = b_.Intern("kernel");
@@ -298,7 +340,8 @@ Status Importer::ReadKernels() {
       continue;
     StringId name = String(q.Int(kDemangled));
     if (name.value == 0 && q.Has(kShort)) name = String(q.Int(kShort));
-    AddActivity(q, name, category, ActivityKind::kKernel);
+    DeviceArgs args = sqlite::CuptiLaunch(q, kLaunch);
+    AddActivity(q, name, category, ActivityKind::kKernel, &args);
   }
   return q.status();
 }
@@ -308,14 +351,16 @@ Status Importer::ReadKernels() {
 Status Importer::ReadCopies(const char* table, ActivityKind kind) {
   if (!db_.HasTable(table)) return Status::Ok();
   bool memcpy = kind == ActivityKind::kMemcpy;
+  // The byte count follows the kinds: 9 for a memcpy, 7 for a memset.
   enum { kKindA = 6, kKindB, kKindC };
+  const int bytes_column = memcpy ? 9 : 7;
   Query q = memcpy ? Query(db_, table,
                            {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?",
-                            "copyKind?", "srcKind?", "dstKind?"},
+                            "copyKind?", "srcKind?", "dstKind?", "bytes?"},
                            "Nsight Systems")
                    : Query(db_, table,
                            {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?",
-                            "memKind?"},
+                            "memKind?", "bytes?"},
                            "Nsight Systems");
   StringId category = b_.Intern(memcpy ? "gpu_memcpy" : "gpu_memset");
   auto memory = [&](int k) -> std::string {
@@ -348,7 +393,12 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
         it->second = b_.Intern(fmt::format("Memset ({})", memory(kKindA)));
       }
     }
-    AddActivity(q, it->second, category, kind);
+    // The kinds as the name says them (one rule for every importer), the bytes as recorded.
+    DeviceArgs args;
+    args.SetCopyKindsFromName(b_.str(it->second));
+    if (q.Has(bytes_column) && q.IsInteger(bytes_column) && q.Int(bytes_column) >= 0)
+      args.bytes = q.Int(bytes_column);
+    AddActivity(q, it->second, category, kind, &args);
   }
   return q.status();
 }

@@ -10,6 +10,7 @@
 
 #include "fmt/format.h"
 #include "profana/importers/nvprof/cupti_names.h"
+#include "profana/importers/sqlite/cupti_launch.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
@@ -42,7 +43,8 @@ class Importer {
   Status ReadMarkers();
   Status ReadApiCalls(const char* table, ActivityKind kind);
   Status ReadKernels(const char* table);
-  void AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind);
+  void AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind,
+                   const DeviceArgs* args = nullptr);
   Status ReadMemcpys();
   Status ReadMemsets();
   void CheckLaunches();
@@ -215,7 +217,8 @@ Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
 // Device activity rows: one event on the (device, stream) track, as Kineto writes them.
 enum { kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra };
 
-void Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind) {
+void Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind,
+                           const DeviceArgs* args) {
   TraceBuilder::Event e;
   e.trace_name = name;
   e.category = category;
@@ -225,13 +228,18 @@ void Importer::AddActivity(const Query& q, StringId name, StringId category, Act
   e.end_ns = std::max(q.Int(kActEnd), e.start_ns);
   e.correlation = q.Int(kActCorrelation);
   e.device = static_cast<int32_t>(q.Int(kActDevice));
+  if (args) e.has_device_args = true, e.device_args = *args;
   b_.AddEvent(e);
   ++b_.metadata().raw_events;
 }
 
 Status Importer::ReadKernels(const char* table) {
   if (!db_.HasTable(table)) return Status::Ok();
-  Query q(db_, table, {"start", "end", "deviceId", "streamId", "correlationId", "name"}, "nvprof");
+  enum { kLaunch = kActExtra + 1 };
+  Query q(db_, table,
+          {"start", "end", "deviceId", "streamId", "correlationId", "name",
+           PROFANA_CUPTI_LAUNCH_COLUMNS},
+          "nvprof");
   StringId category = b_.Intern("kernel");
   q.ReadAhead();
   while (q.Next()) {
@@ -239,7 +247,8 @@ Status Importer::ReadKernels(const char* table) {
                       &b_.diagnostics()) ||
         q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
       continue;
-    AddActivity(q, KernelName(q.Int(kActExtra)), category, ActivityKind::kKernel);
+    DeviceArgs args = sqlite::CuptiLaunch(q, kLaunch);
+    AddActivity(q, KernelName(q.Int(kActExtra)), category, ActivityKind::kKernel, &args);
     kernel_rows_.push_back({q.Int(kActCorrelation), q.row(), table});
   }
   return q.status();
@@ -247,30 +256,50 @@ Status Importer::ReadKernels(const char* table) {
 
 Status Importer::ReadMemcpys() {
   if (!db_.HasTable("CUPTI_ACTIVITY_KIND_MEMCPY")) return Status::Ok();
+  enum { kSrc = kActExtra + 1, kDst, kBytes };
   Query q(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
-          {"start", "end", "deviceId", "streamId", "correlationId", "copyKind"}, "nvprof");
+          {"start", "end", "deviceId", "streamId", "correlationId", "copyKind", "srcKind?",
+           "dstKind?", "bytes?"},
+          "nvprof");
   StringId category = b_.Intern("gpu_memcpy");
+  // CUpti_ActivityMemoryKind, whose numbering MemoryKind keeps.
+  auto memory = [&](int k) {
+    int64_t v = q.IsInteger(k) ? q.Int(k) : 0;
+    return v >= 0 && v <= static_cast<int64_t>(MemoryKind::kManagedStatic) ? MemoryKind(v)
+                                                                           : MemoryKind::kUnknown;
+  };
   q.ReadAhead();
   while (q.Next()) {
-    if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
-                       &b_.diagnostics()) &&
-        !q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
-      AddActivity(q, b_.Intern(MemcpyName(q.Int(kActExtra))), category, ActivityKind::kMemcpy);
+    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
+                      &b_.diagnostics()) ||
+        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
+      continue;
+    StringId name = b_.Intern(MemcpyName(q.Int(kActExtra)));
+    DeviceArgs args;
+    args.copy = CopyKindsOfName(b_.str(name)).kind;
+    args.copy_src = memory(kSrc);
+    args.copy_dst = memory(kDst);
+    if (q.IsInteger(kBytes) && q.Int(kBytes) >= 0) args.bytes = q.Int(kBytes);
+    AddActivity(q, name, category, ActivityKind::kMemcpy, &args);
   }
   return q.status();
 }
 
 Status Importer::ReadMemsets() {
   if (!db_.HasTable("CUPTI_ACTIVITY_KIND_MEMSET")) return Status::Ok();
+  enum { kBytes = kActExtra };
   Query q(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
-          {"start", "end", "deviceId", "streamId", "correlationId"}, "nvprof");
+          {"start", "end", "deviceId", "streamId", "correlationId", "bytes?"}, "nvprof");
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   q.ReadAhead();
   while (q.Next()) {
-    if (!q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation},
-                       &b_.diagnostics()) &&
-        !q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
-      AddActivity(q, name, category, ActivityKind::kMemset);
+    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation},
+                      &b_.diagnostics()) ||
+        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
+      continue;
+    DeviceArgs args;
+    if (q.IsInteger(kBytes) && q.Int(kBytes) >= 0) args.bytes = q.Int(kBytes);
+    AddActivity(q, name, category, ActivityKind::kMemset, &args);
   }
   return q.status();
 }

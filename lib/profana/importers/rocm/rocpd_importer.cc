@@ -97,7 +97,8 @@ class Importer {
     auto it = gpu_index_.find(agent);
     return it == gpu_index_.end() ? -1 : it->second;
   }
-  // "SELECT <columns of the main table> , e.stack_id FROM <table> LEFT JOIN <event table>".
+  // "SELECT <columns of the main table> , e.stack_id FROM <table> LEFT JOIN <event table>"; a
+  // column named with a '?' suffix is optional, NULL where the table lacks it.
   Result<std::string> JoinEvent(const Family& f, Base base,
                                 std::initializer_list<std::string_view> columns,
                                 const std::string& extra_event_columns);
@@ -114,9 +115,15 @@ Result<std::string> Importer::JoinEvent(const Family& f, Base base,
                                         std::initializer_list<std::string_view> columns,
                                         const std::string& extra_event_columns) {
   const std::string& table = f.tables[base];
-  PROFANA_RETURN_IF_ERROR(Query::CheckColumns(db_, table, columns, kWhat));
+  std::vector<uint8_t> present;
+  PROFANA_RETURN_IF_ERROR(Query::CheckColumns(db_, table, columns, kWhat, &present));
   std::string sql = "SELECT ";
-  for (std::string_view c : columns) sql += fmt::format("t.\"{}\", ", c);
+  size_t k = 0;
+  for (std::string_view c : columns) {
+    bool optional = !c.empty() && c.back() == '?';
+    if (optional) c.remove_suffix(1);
+    sql += present[k++] ? fmt::format("t.\"{}\", ", c) : std::string("NULL, ");
+  }
   if (f.tables[kEvent].empty())
     return sql + "NULL, NULL" + (extra_event_columns.empty() ? "" : ", NULL") + " FROM \"" + table +
            "\" t";
@@ -142,8 +149,12 @@ Status Importer::ReadAgents(const std::string& table) {
     gpu_index_[q.Int(kId)] = static_cast<int32_t>(index);
     std::string_view name = q.Text(kProduct);
     if (name.empty()) name = q.Text(kName);
-    if (static_cast<size_t>(index) >= devices.size()) devices.resize(index + 1);
+    if (static_cast<size_t>(index) >= devices.size()) {
+      devices.resize(index + 1);
+      b_.metadata().device_properties.resize(index + 1);
+    }
     devices[index] = std::string(name);
+    b_.metadata().device_properties[index].id = index;
   }
   return q.status();
 }
@@ -215,10 +226,26 @@ Status Importer::ReadRegions(const Family& f, int64_t family) {
 }
 
 Status Importer::ReadDispatches(const Family& f, int64_t family) {
-  enum { kAgent, kKernel, kStream, kStart, kEnd, kCategory, kStack };
+  enum {
+    kAgent,
+    kKernel,
+    kStream,
+    kStart,
+    kEnd,
+    kGrid,
+    kBlock = kGrid + 3,
+    kShared = kBlock + 3,
+    kCategory,
+    kStack
+  };
   PROFANA_ASSIGN_OR_RETURN(
       std::string sql,
-      JoinEvent(f, kDispatch, {"agent_id", "kernel_id", "stream_id", "start", "end"}, ""));
+      JoinEvent(f, kDispatch,
+                {"agent_id", "kernel_id", "stream_id", "start", "end", "grid_size_x?",
+                 "grid_size_y?", "grid_size_z?", "workgroup_size_x?", "workgroup_size_y?",
+                 "workgroup_size_z?", "group_segment_size?"},
+                ""));
+
   Query q(db_, f.tables[kDispatch], sql);
   StringId category = b_.Intern("kernel");
   q.ReadAhead();
@@ -239,6 +266,15 @@ Status Importer::ReadDispatches(const Family& f, int64_t family) {
     e.start_ns = q.Int(kStart);
     e.end_ns = std::max(q.Int(kEnd), e.start_ns);
     if (!q.IsNull(kStack)) e.correlation = Key(family, q.Int(kStack));
+    // rocprofiler-sdk's grid size counts work-items (the HSA dispatch packet's); the model keeps
+    // blocks (workgroups), as CUDA and Kineto count them: rounded up.
+    DeviceArgs& a = e.device_args;
+    for (int d = 0; d < 3; ++d) {
+      a.block[d] = q.Count32(kBlock + d);
+      a.grid[d] = BlocksOfWorkItems(q.Count32(kGrid + d), a.block[d]);
+    }
+    a.shared_memory = q.Count32(kShared);  // LDS bytes per workgroup
+    e.has_device_args = true;
     b_.AddEvent(e);
     ++b_.metadata().raw_events;
   }
@@ -247,11 +283,11 @@ Status Importer::ReadDispatches(const Family& f, int64_t family) {
 
 Status Importer::ReadCopies(const Family& f, int64_t family) {
   if (f.tables[kCopy].empty()) return Status::Ok();
-  enum { kName, kDst, kSrc, kStream, kStart, kEnd, kCategory, kStack };
-  PROFANA_ASSIGN_OR_RETURN(
-      std::string sql,
-      JoinEvent(f, kCopy, {"name_id", "dst_agent_id", "src_agent_id", "stream_id", "start", "end"},
-                ""));
+  enum { kName, kDst, kSrc, kStream, kStart, kEnd, kSize, kCategory, kStack };
+  PROFANA_ASSIGN_OR_RETURN(std::string sql, JoinEvent(f, kCopy,
+                                                      {"name_id", "dst_agent_id", "src_agent_id",
+                                                       "stream_id", "start", "end", "size?"},
+                                                      ""));
   Query q(db_, f.tables[kCopy], sql);
   StringId category = b_.Intern("gpu_memcpy");
   std::unordered_map<int64_t, StringId> names;  // MEMORY_COPY_HOST_TO_DEVICE -> Kineto's name
@@ -279,6 +315,9 @@ Status Importer::ReadCopies(const Family& f, int64_t family) {
     e.start_ns = q.Int(kStart);
     e.end_ns = std::max(q.Int(kEnd), e.start_ns);
     if (!q.IsNull(kStack)) e.correlation = Key(family, q.Int(kStack));
+    e.has_device_args = true;
+    e.device_args.SetCopyKindsFromName(b_.str(e.trace_name));
+    if (q.IsInteger(kSize) && q.Int(kSize) >= 0) e.device_args.bytes = q.Int(kSize);
     b_.AddEvent(e);
     ++b_.metadata().raw_events;
   }

@@ -121,6 +121,9 @@ struct Dictionaries {
 struct Record {
   int64_t kind = -1, operation = -1, thread = 0, correlation = -1, start = 0, end = 0;
   int64_t agent = -1, queue = -1, kernel = -1, stream = -1, dst_agent = -1, src_agent = -1;
+  // dispatch_info's grid_size (work-items) and workgroup_size, group_segment_size (LDS bytes);
+  // a copy's bytes. -1 where absent.
+  int64_t grid[3] = {-1, -1, -1}, workgroup[3] = {-1, -1, -1}, lds = -1, bytes = -1;
   bool has_start = false, has_end = false;
   const char* bad_field = nullptr;
 };
@@ -271,8 +274,18 @@ error_code Rocprofv3Importer::ReadRecord(od::value v, Record* r) {
         if (k == "agent_id") return value_error(Handle(d, &r->agent), "agent_id");
         if (k == "queue_id") return value_error(Handle(d, &r->queue), "queue_id");
         if (k == "kernel_id") return value_error(Int(d, &r->kernel), "kernel_id");
+        if (k == "group_segment_size") return value_error(Int(d, &r->lds), "group_segment_size");
+        if (k == "grid_size" || k == "workgroup_size") {
+          int64_t* xyz = k == "grid_size" ? r->grid : r->workgroup;
+          const char* field = k == "grid_size" ? "grid_size" : "workgroup_size";
+          return Fields(d, [&, xyz, field](std::string_view axis, od::value n) -> error_code {
+            int i = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
+            return i < 0 ? SUCCESS : value_error(Int(n, &xyz[i]), field);
+          });
+        }
         return SUCCESS;
       });
+    if (key == "bytes") return value_error(Int(value, &r->bytes), "bytes");
     return SUCCESS;
   });
 }
@@ -339,6 +352,19 @@ void Rocprofv3Importer::AddRecord(std::string_view section, const Record& r, siz
       if (e.device < 0) e.device = device(r.src_agent);
     }
     e.thread = b_.Thread(e.device, r.stream < 0 ? 0 : r.stream);
+    // As the rocpd importer: grid sizes count work-items, the model keeps blocks (rounded up).
+    DeviceArgs& a = e.device_args;
+    auto fits = [](int64_t v) { return v >= 0 && v <= INT32_MAX; };
+    for (int i = 0; i < 3 && kernel; ++i) {
+      if (fits(r.workgroup[i])) a.block[i] = static_cast<int32_t>(r.workgroup[i]);
+      a.grid[i] = BlocksOfWorkItems(r.grid[i], a.block[i]);
+    }
+    if (kernel && fits(r.lds)) a.shared_memory = static_cast<int32_t>(r.lds);
+    if (!kernel) {
+      a.SetCopyKindsFromName(b_.str(e.trace_name));
+      if (r.bytes >= 0) a.bytes = r.bytes;
+    }
+    e.has_device_args = true;
   } else {
     e.thread = b_.Thread(d.pid, r.thread);
     if (section == "marker_api") {

@@ -36,6 +36,7 @@ class RpdImporter {
   Status ReadMetadata();
   Status ReadApiCalls();
   Status ReadApiOps();
+  Status ReadLaunchArgs();
   Status ReadOps();
 
   StringId String(int64_t id) const { return strings_.Get(id); }
@@ -46,6 +47,8 @@ class RpdImporter {
   TraceBuilder b_;
   sqlite::StringIds strings_;
   FlatHashMap<int64_t, int64_t> api_of_op_;  // rocpd_api_ops: op id -> the call that enqueued it
+  // rocpd_kernelapi and rocpd_copyapi: a launch's configuration or a copy's size, by call id.
+  std::unordered_map<int64_t, DeviceArgs> args_of_api_;
 };
 
 Status RpdImporter::CheckSchema() {
@@ -152,6 +155,55 @@ Status RpdImporter::ReadApiOps() {
   return q.status();
 }
 
+// rpd_tracer (rocmProfileData) fills rocpd_kernelapi from the launch call's arguments: gridX..Z
+// are blocks (hipLaunchKernel's numBlocks, hipModuleLaunchKernel's gridDim), except for
+// hipExtModuleLaunchKernel and hipHccModuleLaunchKernel, whose globalWorkSize counts work-items;
+// those are turned into blocks (rounded up), as the model keeps them. groupSegmentSize is the
+// launch's shared memory (LDS). rocpd_copyapi's size is a copy's bytes (width x height for a 2-D
+// copy, whose size is 0).
+Status RpdImporter::ReadLaunchArgs() {
+  if (db_.HasTable("rocpd_kernelapi")) {
+    PROFANA_RETURN_IF_ERROR(
+        Query::CheckColumns(db_, "rocpd_kernelapi",
+                            {"api_ptr_id", "gridX", "gridY", "gridZ", "workgroupX", "workgroupY",
+                             "workgroupZ", "groupSegmentSize"},
+                            kRpdWhat));
+    enum { kApi, kGrid, kBlock = 4, kShared = 7, kCall };
+    Query q(db_, "rocpd_kernelapi",
+            "SELECT k.api_ptr_id, k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, "
+            "k.workgroupZ, k.groupSegmentSize, s.string FROM rocpd_kernelapi k LEFT JOIN "
+            "rocpd_api a ON a.id = k.api_ptr_id LEFT JOIN rocpd_string s ON s.id = a.apiName_id");
+    while (q.Next()) {
+      if (!q.IsInteger(kApi)) continue;
+      std::string_view call = q.IsNull(kCall) ? std::string_view() : q.Text(kCall);
+      bool work_items = call == "hipExtModuleLaunchKernel" || call == "hipHccModuleLaunchKernel";
+      DeviceArgs a;
+      for (int d = 0; d < 3; ++d) {
+        a.block[d] = q.Count32(kBlock + d);
+        a.grid[d] =
+            work_items ? BlocksOfWorkItems(q.Count32(kGrid + d), a.block[d]) : q.Count32(kGrid + d);
+      }
+      a.shared_memory = q.Count32(kShared);
+      args_of_api_[q.Int(kApi)] = a;
+    }
+    PROFANA_RETURN_IF_ERROR(q.status());
+  }
+  if (db_.HasTable("rocpd_copyapi")) {
+    enum { kApi, kSize, kWidth, kHeight };
+    Query q(db_, "rocpd_copyapi", {"api_ptr_id", "size", "width?", "height?"}, kRpdWhat);
+    while (q.Next()) {
+      if (!q.IsInteger(kApi) || !q.IsInteger(kSize)) continue;
+      int64_t bytes = q.Int(kSize), area = 0;
+      if (bytes == 0 && q.IsInteger(kWidth) && q.IsInteger(kHeight) && q.Int(kWidth) >= 0 &&
+          q.Int(kHeight) >= 0 && !__builtin_mul_overflow(q.Int(kWidth), q.Int(kHeight), &area))
+        bytes = area;
+      if (bytes >= 0) args_of_api_[q.Int(kApi)].bytes = bytes;
+    }
+    PROFANA_RETURN_IF_ERROR(q.status());
+  }
+  return Status::Ok();
+}
+
 Status RpdImporter::ReadOps() {
   enum { kId, kGpu, kQueue, kStart, kEnd, kDescription, kType };
   Query q(db_, "rocpd_op",
@@ -192,7 +244,16 @@ Status RpdImporter::ReadOps() {
     e.start_ns = q.Int(kStart);
     e.end_ns = std::max(q.Int(kEnd), e.start_ns);
     e.device = static_cast<int32_t>(std::clamp<int64_t>(q.Int(kGpu), -1, INT32_MAX));
-    if (const int64_t* api = api_of_op_.find(q.Int(kId))) e.correlation = *api;
+    if (const int64_t* api = api_of_op_.find(q.Int(kId))) {
+      e.correlation = *api;
+      auto args = args_of_api_.find(*api);
+      if (args != args_of_api_.end() && IsDeviceWork(e.kind))
+        e.has_device_args = true, e.device_args = args->second;
+    }
+    if (e.kind == ActivityKind::kMemcpy || e.kind == ActivityKind::kMemset) {
+      e.has_device_args = true;
+      e.device_args.SetCopyKindsFromName(b_.str(e.trace_name));
+    }
     b_.AddEvent(e);
     ++b_.metadata().raw_events;
   }
@@ -205,6 +266,7 @@ Result<Trace> RpdImporter::Run() {
   PROFANA_RETURN_IF_ERROR(ReadMetadata());
   PROFANA_RETURN_IF_ERROR(ReadApiCalls());
   PROFANA_RETURN_IF_ERROR(ReadApiOps());
+  PROFANA_RETURN_IF_ERROR(ReadLaunchArgs());
   PROFANA_RETURN_IF_ERROR(ReadOps());
   db_.NoteProblems(&b_.diagnostics());
   return std::move(b_).Finish();

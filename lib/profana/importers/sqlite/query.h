@@ -62,6 +62,13 @@ class Query {
   int64_t Int(int k) const { return cells_ ? cells_[k].i : ColumnInt(k); }
   double Double(int k) const;
   bool IsNull(int k) const { return Type(k) == kNull; }
+  // Column k's value where the table has it and it is an integer from 0 to INT32_MAX, else -1:
+  // how the importers read a launch configuration (grid, block, registers) that may be missing.
+  int32_t Count32(int k) const {
+    if (!Has(k) || !IsInteger(k)) return -1;
+    int64_t v = Int(k);
+    return v >= 0 && v <= INT32_MAX ? static_cast<int32_t>(v) : -1;
+  }
   bool IsInteger(int k) const { return Type(k) == kInteger; }
   // Text is counted against the memory budget (a file holds at most its size in text; computed
   // values could hold anything): past it, Next() stops with a kTooLarge status. It is always

@@ -36,6 +36,10 @@ std::string TimeText(int64_t ns) {
   return fmt::format("{:.3f}us", us);
 }
 
+double Share(int64_t part, int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
 std::vector<int64_t> StepsOf(const AdviceContext& c, const std::vector<int64_t>& times) {
   std::vector<int64_t> out;
   for (int64_t ts : times)
@@ -53,61 +57,60 @@ const std::vector<AdviceRule>& AdviceRules() {
       {"host-sync", "device synchronisations inside steps",
        "Remove .item()/.cpu()/torch.cuda.synchronize() from the step, or defer them (log every N "
        "steps, keep values on the device)",
-       "Nsight Systems cuda_api_sync; TensorBoard plugin (synchronisation)", false, HostSync},
+       "Nsight Systems cuda_api_sync; TensorBoard plugin (synchronisation)", HostSync},
       {"launch-bound", "the GPU waits for the host to launch short kernels",
        "Capture the step in a CUDA graph (torch.cuda.graphs, "
        "torch.compile(mode=\"reduce-overhead\")) "
        "or fuse ops with torch.compile",
-       "HTA critical path (gpu_kernel_launch_overhead); TensorBoard plugin", false, LaunchBound},
+       "HTA critical path (gpu_kernel_launch_overhead); TensorBoard plugin", LaunchBound},
       {"small-kernels", "much device time in very short kernels",
        "Fuse the ops that launch them (torch.compile, fused or foreach variants); batch small "
        "tensors together",
-       "HTA kernel breakdown; Nsight Systems gpu_time_util", false, SmallKernels},
+       "HTA kernel breakdown; Nsight Systems gpu_time_util", SmallKernels},
       {"pageable-memcpy", "copies from or to pageable host memory",
        "Pin the host tensors (pin_memory=True in the DataLoader, tensor.pin_memory()) and copy "
        "with "
        "non_blocking=True",
-       "Nsight Systems cuda_memcpy_async (pageable memory)", false, PageableMemcpy},
+       "Nsight Systems cuda_memcpy_async (pageable memory)", PageableMemcpy},
       {"sync-memcpy", "synchronous memory copies",
        "Use cudaMemcpyAsync on a stream (tensor.to(device, non_blocking=True) from pinned memory)",
-       "Nsight Systems cuda_memcpy_sync", false, SyncMemcpy},
+       "Nsight Systems cuda_memcpy_sync", SyncMemcpy},
       {"sync-memset", "synchronous memsets",
        "Use cudaMemsetAsync (torch.zeros on the device, tensor.zero_()) instead of cudaMemset",
-       "Nsight Systems cuda_memset_sync", false, SyncMemset},
+       "Nsight Systems cuda_memset_sync", SyncMemset},
       {"unoverlapped-copy", "host-device copies on the compute stream",
        "Issue the copies on a side stream (torch.cuda.Stream) from pinned memory so they overlap "
        "compute; prefetch the next batch",
-       "HTA temporal breakdown (exposed memcpy); TensorBoard plugin (memcpy)", false,
-       UnoverlappedCopy},
+       "HTA temporal breakdown (exposed memcpy); TensorBoard plugin (memcpy)", UnoverlappedCopy},
       {"dataloader", "step time spent waiting for data",
        "Raise DataLoader num_workers, set pin_memory=True and persistent_workers=True, prefetch",
-       "TensorBoard plugin (DataLoader time); HTA data_load_events", false, Dataloader},
+       "TensorBoard plugin (DataLoader time); HTA data_load_events", Dataloader},
       {"no-tensor-cores", "matmuls and convolutions that do not use Tensor Cores",
        "Use bf16/fp16 autocast or TF32 (torch.backends.cuda.matmul.allow_tf32) and shapes that "
        "are multiples of 8",
-       "TensorBoard plugin (Tensor Cores); Nsight Compute", true, nullptr},
+       "TensorBoard plugin (Tensor Cores); Nsight Compute", NoTensorCores},
       {"fp32-matmul", "matmuls in fp32",
        "Enable TF32 (torch.set_float32_matmul_precision(\"high\")) or autocast to bf16",
-       "TensorBoard plugin (Tensor Cores)", true, nullptr},
+       "TensorBoard plugin (Tensor Cores)", Fp32Matmul},
       {"unfused-optimizer", "many small optimizer kernels per step",
        "Construct the optimizer with foreach=True or fused=True (Adam, AdamW, SGD)",
-       "PyTorch optimizer docs (foreach / fused implementations)", false, UnfusedOptimizer},
+       "PyTorch optimizer docs (foreach / fused implementations)", UnfusedOptimizer},
       {"exposed-comm", "communication not hidden by compute",
        "Overlap communication with compute: DDP bucket_cap_mb, FSDP prefetching, "
        "gradient accumulation with no_sync(), fewer and larger collectives",
-       "HTA comm_comp_overlap; TensorBoard plugin distributed view", false, ExposedComm},
+       "HTA comm_comp_overlap; TensorBoard plugin distributed view", ExposedComm},
       {"straggler", "ranks that arrive late at collectives",
        "Balance the work across ranks (data, pipeline stages); check the late rank's host for "
        "contention",
-       "HTA comm_comp_overlap and straggler analysis", false, nullptr},
+       "HTA comm_comp_overlap and straggler analysis", nullptr},
       {"memory-headroom", "allocator churn and fragmentation",
        "Keep tensor shapes stable across steps, avoid torch.cuda.empty_cache() in the loop, set "
        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-       "PyTorch CUDA caching allocator docs; HTA memory analysis", false, MemoryHeadroom},
+       "PyTorch CUDA caching allocator docs; HTA memory analysis", MemoryHeadroom},
       {"gpu-idle", "idle GPU time inside steps",
        "See the idle breakdown (profana idle): host wait means the CPU is the bottleneck, kernel "
        "wait means launch overhead, other means synchronisation or data",
-       "HTA get_idle_time_breakdown; Nsight Systems gpu_gaps", false, GpuIdle},
+       "HTA get_idle_time_breakdown; Nsight Systems gpu_gaps", GpuIdle},
   };
   return kRules;
 }
@@ -227,11 +230,6 @@ Result<std::vector<passes::RuleResult>> EvaluateAdviceRules(
                     fmt::format("rules[{}] ({}): no advice rule \"{}\" (expected one of: {})",
                                 r.index, r.name, r.advice, ids));
     }
-    if (rule->needs_tensor_core_classification)
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("rules[{}] ({}): the rule {} needs the Tensor Core "
-                                "classification of kernels, which profana does not make yet",
-                                r.index, r.name, r.advice));
     passes::RuleResult res;
     res.rule = r;
     int64_t saving = 0, count = 0;

@@ -70,10 +70,7 @@ struct AdviceRule {
   const char* title;   // what the finding says, in a few words
   const char* fix;     // the one-line fix
   const char* source;  // the rule it follows: "Nsight Systems cuda_memcpy_sync", ...
-  // Rules that need the Tensor Core classification of kernels (passes' efficiency analysis),
-  // which does not exist yet: they are listed, never run, until it does.
-  bool needs_tensor_core_classification;
-  // Null for a rule measured on a whole job (straggler) or not yet runnable.
+  // Null for a rule measured on a whole job (straggler).
   bool (*run)(const AdviceContext& context, Finding* finding);
 };
 

@@ -18,6 +18,8 @@ bool UnfusedOptimizer(const AdviceContext& c, Finding* f);
 bool ExposedComm(const AdviceContext& c, Finding* f);
 bool MemoryHeadroom(const AdviceContext& c, Finding* f);
 bool GpuIdle(const AdviceContext& c, Finding* f);
+bool NoTensorCores(const AdviceContext& c, Finding* f);
+bool Fp32Matmul(const AdviceContext& c, Finding* f);
 
 // Shared by the rules: contributors by name, largest time first, cut to `max`.
 class Items {
@@ -34,6 +36,9 @@ std::string TimeText(int64_t ns);
 
 // An event's name as the trace recorded it.
 inline std::string_view NameOf(const Trace& t, uint32_t e) { return t.str(t.events.trace_name[e]); }
+
+// part / whole, 0 when whole is not above 0.
+double Share(int64_t part, int64_t whole);
 
 // The steps a set of host or device times fell in, in order, each once.
 std::vector<int64_t> StepsOf(const AdviceContext& c, const std::vector<int64_t>& times);

@@ -16,10 +16,6 @@ bool Has(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
-double Share(int64_t part, int64_t whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
-}
-
 // Device work inside steps (its launch, or its own start, in a step), per stream by start.
 std::map<uint32_t, std::vector<uint32_t>> WorkByStream(const AdviceContext& c) {
   const EventTable& ev = c.trace->events;

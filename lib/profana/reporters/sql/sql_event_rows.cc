@@ -7,7 +7,9 @@
 
 #include "profana/job/kernel_stats.h"
 #include "profana/model/activity_device.h"
+#include "profana/model/flop_inputs.h"
 #include "profana/passes/event_times.h"
+#include "profana/passes/flops.h"
 #include "profana/reporters/sql/sql_rows.h"
 
 namespace profana::report {
@@ -38,6 +40,7 @@ class EventRowWriter {
         ev_(rows.trace.events),
         fe_(rows.events),
         times_(rows.trace, rows.events),
+        flops_(rows.trace),
         depth_(Depths(rows.events)),
         fn_of_event_(ev_.size(), UINT32_MAX),
         op_(rows.db, "op"),
@@ -112,7 +115,12 @@ class EventRowWriter {
     r_.Step(s, ev_.start_ns[e]);
     Seq(s, fn);
     ev_.input_shapes[e].value ? s.Text(Str(ev_.input_shapes[e])) : s.Null();
-    s.Null();  // input_types: not in the model
+    // The model keeps "Input type" (with the inputs of PyTorch's FLOP formulas) for the ops
+    // PyTorch counts FLOPs for only.
+    StringId flop_inputs = ev_.flop_inputs[e];
+    std::string_view types =
+        flop_inputs.value ? SplitFlopInputs(Str(flop_inputs)).types : std::string_view();
+    types.empty() ? s.Null() : s.Text(types);
     StackId stack = fn != UINT32_MAX ? fe_.stack[fn] : ev_.stack[e];
     stack.value ? s.Int(r_.stack_base + stack.value) : s.Null();
     s.Null();  // module: not in the model
@@ -121,7 +129,8 @@ class EventRowWriter {
       s.Null().Null();
     else
       s.Int(fe_.IsAsync(fn) ? 1 : 0).Int(fe_.scope[fn] == 1 ? 1 : 0);
-    s.Null();  // flops: not in the model
+    // PyTorch's count, where the op is one it counts and its inputs were recorded.
+    flop_inputs.value ? s.Int(static_cast<int64_t>(flops_.Of(EventId(e)))) : s.Null();
     s.Row();
   }
 
@@ -188,9 +197,18 @@ class EventRowWriter {
     SqlInsert& s = kernel_;
     s.Int(r_.EventRowId(e)).Int(r_.rank).Text(Str(ev_.name[e])).Text(ShortName(ev_.name[e]));
     Track(s, e);
-    // grid, block, registers, shared memory, blocks and warps per SM, occupancy, flops: not in
-    // the model.
-    for (int c = 0; c < 12; ++c) s.Null();
+    uint32_t row = ev_.device_args[e];
+    if (row == kNoDeviceArgs) {
+      for (int c = 0; c < 11; ++c) s.Null();
+    } else {
+      const DeviceArgsTable& a = t_.device_args;
+      for (const Column<int32_t>* c : {&a.grid_x, &a.grid_y, &a.grid_z, &a.block_x, &a.block_y,
+                                       &a.block_z, &a.registers, &a.shared_memory})
+        s.IntOr((*c)[row], -1);
+      for (const Column<double>* c : {&a.blocks_per_sm, &a.warps_per_sm, &a.occupancy})
+        (*c)[row] < 0 ? s.Null() : s.Real((*c)[row]);
+    }
+    s.Null();  // flops: PyTorch counts an op's, not a kernel's (op.flops)
     Launch(s, e);
     s.Row();
   }
@@ -199,8 +217,20 @@ class EventRowWriter {
     SqlInsert& s = copy_;
     s.Int(r_.EventRowId(e)).Int(r_.rank);
     s.Text(ev_.kind[e] == ActivityKind::kMemset ? "memset" : "memcpy").Text(Str(ev_.name[e]));
-    // copy kind, source and destination memory, bytes, bandwidth: not in the model.
-    for (int c = 0; c < 5; ++c) s.Null();
+    uint32_t row = ev_.device_args[e];
+    if (row == kNoDeviceArgs) {
+      for (int c = 0; c < 5; ++c) s.Null();
+    } else {
+      const DeviceArgsTable& a = t_.device_args;
+      auto memory = [&](MemoryKind k) {
+        k == MemoryKind::kUnknown ? s.Null() : s.Text(MemoryKindName(k));
+      };
+      a.copy[row] == CopyKind::kUnknown ? s.Null() : s.Text(CopyKindName(a.copy[row]));
+      memory(a.copy_src[row]);
+      memory(a.copy_dst[row]);
+      s.IntOr(a.bytes[row], -1);
+      a.bandwidth[row] < 0 ? s.Null() : s.Real(a.bandwidth[row]);
+    }
     Track(s, e);
     Launch(s, e);
     s.Row();
@@ -225,6 +255,7 @@ class EventRowWriter {
   const EventTable& ev_;
   const FunctionEventList& fe_;
   passes::EventTimes times_;
+  passes::EventFlops flops_;
   std::vector<uint16_t> depth_;
   std::vector<uint32_t> fn_of_event_;
   std::unordered_map<uint32_t, std::string> short_names_;
