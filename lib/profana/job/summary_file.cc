@@ -83,7 +83,7 @@ void WriteLaunch(const LaunchStat& l, JsonWriter& w) {
   auto range = [&](const char* key, int32_t lo, int32_t hi) {
     w.Key(key).BeginArray().Int(lo).Int(hi).EndArray();
   };
-  auto dims = [&](const char* key, const int32_t (&d)[3]) {
+  auto dims = [&](const char* key, const int32_t(&d)[3]) {
     w.Key(key).BeginArray();
     for (int32_t x : d) w.Int(x);
     w.EndArray();
@@ -130,7 +130,7 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
 // A step device's efficiency sums (job/step_breakdown.h), keys added within version 1.
 void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
   const passes::DeviceUse& u = v.use;
-  auto list = [&](const char* key, const int64_t (&values)[passes::kCopyDirections]) {
+  auto list = [&](const char* key, const int64_t(&values)[passes::kCopyDirections]) {
     w.Key(key).BeginArray();
     for (int64_t x : values) w.Int(x);
     w.EndArray();
