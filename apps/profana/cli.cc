@@ -7,13 +7,13 @@
 
 #include "fmt/format.h"
 #include "profana/base/memory_limit.h"
+#include "profana/base/terminal_text.h"
 #include "profana/cli_args.h"
 #include "profana/cli_completion.h"
 #include "profana/cli_help.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/version.h"
 
 namespace profana::app {
@@ -28,7 +28,7 @@ constexpr int kExitBadInput = 2;  // bad input or usage
 // control characters, a newline too, shown and not sent.
 int Finish(const Status& status, std::string* err) {
   if (status.ok()) return kExitOk;
-  std::string message = report::Printable(status.message());
+  std::string message = Printable(status.message());
   if (status.code() == ErrorCode::kCheckFailed) {
     err->append(fmt::format("profana: check failed: {}\n", message));
     return kExitCheckFailed;
@@ -86,7 +86,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
   Result<std::vector<std::string>> words = NormalizeArgs(app, args);
   if (!words.ok()) {
     err->append(fmt::format("profana: error: {}\nRun 'profana --help' for the list of commands.\n",
-                            report::Printable(words.status().message())));
+                            Printable(words.status().message())));
     return kExitBadInput;
   }
   try {
@@ -117,7 +117,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     }
     err->append(
         fmt::format("profana: error: {}\nRun 'profana --help' or 'profana COMMAND --help'.\n",
-                    report::Printable(e.what() + DashFileHint(*words))));
+                    Printable(e.what() + DashFileHint(*words))));
     return kExitBadInput;
   }
   if (!ctx.run) return kExitBadInput;

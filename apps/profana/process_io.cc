@@ -16,7 +16,7 @@
 #include "profana/base/mapped_file.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 #include "profana/sanitizers.h"
 
 namespace profana::app {
@@ -124,7 +124,7 @@ void RemoveOutputFileOnSignals() {
 }
 
 void ReportInputCutShortOnSigbus() {
-  SetMappedFileNameStyle(report::Printable);
+  SetMappedFileNameStyle(Printable);
   struct sigaction action {};
   action.sa_sigaction = OnBusError;
   sigemptyset(&action.sa_mask);

@@ -2,7 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/byte_size.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 
 namespace profana::app {
 namespace {
@@ -17,8 +17,8 @@ double SteadySeconds() {
 }  // namespace
 
 std::string ProgressText(const std::string& name, uint64_t done, uint64_t total, double seconds) {
-  std::string text = "profana: reading " + report::Printable(name) + ": " +
-                     FormatBytes(static_cast<int64_t>(done));
+  std::string text =
+      "profana: reading " + Printable(name) + ": " + FormatBytes(static_cast<int64_t>(done));
   if (total) text += " of " + FormatBytes(static_cast<int64_t>(total));
   if (seconds > 0) {
     double rate = static_cast<double>(done) / seconds;

@@ -16,6 +16,7 @@
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/model/trace.h"
 #include "profana/model/trace_sums.h"
+#include "profana/passes/event_counts.h"
 #include "profana/passes/event_sums.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/flops.h"
@@ -30,7 +31,6 @@
 #include "profana/passes/stacks.h"
 #include "profana/passes/thread_roots.h"
 #include "profana/passes/trace_diff.h"
-#include "profana/passes/trace_summary.h"
 #include "profana/passes/trace_validation.h"
 #include "profana/reporters/check_reporter.h"
 #include "profana/reporters/diff_reporter.h"
@@ -75,14 +75,14 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     p::SortRows(&rows, p::SortKey::kCpuTimeTotal);
     r::TableOptions table;
     table.profile_memory = events.has_memory_records;
-    r::FormatTable(trace, rows, table);
+    r::FormatTable(trace.strings, rows, table);
     std::vector<size_t> shown = r::ShownRows(rows, 100, false);
-    r::FormatRowsCsv(trace, rows, shown);
+    r::FormatRowsCsv(trace.strings, rows, shown);
     r::RowsContext context;
     context.input = input;
-    RequireJson(r::FormatRowsJson(trace, rows, shown, context));
+    RequireJson(r::FormatRowsJson(trace.strings, rows, shown, context));
   }
-  r::FormatTable(trace, p::RawEventRows(trace, events), {});
+  r::FormatTable(trace.strings, p::RawEventRows(trace, events), {});
   // tree
   {
     p::EventTimes times(trace, events);
@@ -101,7 +101,7 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     p::StackSamples samples =
         p::ComputeStackSamples(trace, events, source, p::StackMetric::kSelfCuda);
     r::FormatCollapsed(trace, samples, r::StackUnit::kMicros);
-    auto merged = r::MergeStacks(trace, samples);
+    auto merged = passes::MergeStacks(trace, samples);
     r::FormatMerged(merged);
     r::FormatDiff(merged, merged);
     RequireNoControls(r::FormatFlamegraphSvg(merged, input));
@@ -148,8 +148,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     RequireNoControls(r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
   }
   // info, check, diff
-  p::TraceSummary summary = p::SummariseTrace(trace);
-  p::GraphLaunchSummary graphs = p::SummariseGraphLaunches(trace, events, launches);
+  p::EventCounts summary = p::CountEvents(trace);
+  p::GraphLaunchSummary graphs = p::SummarizeGraphLaunches(trace, events, launches);
   r::InfoStacks info_stacks{p::FindPythonStackSources(trace), p::CountPythonStacks(trace, events)};
   r::FormatInfoText(input, trace, summary, events, graphs, info_stacks);
   RequireJson(r::FormatInfoJson(input, trace, summary, events, graphs, info_stacks));

@@ -13,7 +13,7 @@
 
 #include "profana/job/collective_analysis.h"
 #include "profana/job/rank_summary.h"
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
 #include "profana/job/summary_file.h"
 #include "profana/reporters/collectives_reporter.h"
 #include "profana/reporters/job_table_reporter.h"

@@ -15,7 +15,7 @@
 #include "profana/job/kernel_stats.h"
 #include "profana/job/rank_summary.h"
 #include "profana/job/step_breakdown.h"
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
 #include "simdjson.h"
 #include "test_util.h"
 

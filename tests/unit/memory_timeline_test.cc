@@ -10,7 +10,7 @@
 #include "profana/importers/importer.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory_before_trace.h"
-#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_device_report.h"
 #include "test_util.h"
 
 namespace {
@@ -73,7 +73,7 @@ TEST_CASE("each categorisation rule on a hand-made trace", "[memory]") {
   CHECK(s.before_trace.optimizer_state == 0);
   CHECK(s.before_trace.unidentified == 6144 - 2048 - 2304);
 
-  auto r = profana::passes::SummariseMemoryDevice(b.trace, b.events, t, 0);
+  auto r = profana::passes::AnalyzeMemoryDevice(b.trace, b.events, t, 0);
   REQUIRE(r.peak_op.has_value());
   CHECK(b.trace.str(b.events.name[r.peak_op->value]) == "aten::linalg_vector_norm");
   CHECK(r.peak_op_path.size() == 2);

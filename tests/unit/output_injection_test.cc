@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/csv_field.h"
-#include "profana/reporters/terminal_text.h"
 #include "simdjson.h"
 #include "test_util.h"
 
+using profana::MakePrintable;
+using profana::Printable;
 using profana::report::CsvField;
-using profana::report::MakePrintable;
-using profana::report::Printable;
 using profana::test::Run;
 
 namespace {
@@ -81,8 +81,8 @@ TEST_CASE("Printable shows C0, DEL and C1 controls and leaves other text alone",
 
 TEST_CASE("control characters are found at every place of a text, in 32- or 8-byte blocks or not",
           "[injection]") {
-  using profana::report::HasControlCharacters;
-  using profana::report::HasControlCharactersInText;
+  using profana::HasControlCharacters;
+  using profana::HasControlCharactersInText;
   // The byte-by-byte rule: C0 (newline and tab only in names), DEL, and 0xc2 0x80..0x9f.
   auto naive = [](const std::string& s, bool keep_layout) {
     for (size_t i = 0; i < s.size(); ++i) {

@@ -17,16 +17,7 @@ Status RunAdvise(const AdviseArgs& a, Context& ctx) {
   options.small_kernel_ns = a.small_kernel_ns;
   PROFANA_ASSIGN_OR_RETURN(report::AdviceReport report,
                            LoadAdvice(a.inputs, a.common, ctx, options));
-  switch (a.common.format) {
-    case OutputFormat::kJson:
-      return Emit(report::FormatAdviceJson(report), a.common, ctx);
-    case OutputFormat::kCsv:
-      return Emit(report::FormatAdviceCsv(report), a.common, ctx);
-    case OutputFormat::kMarkdown:
-      return Emit(report::FormatAdviceMarkdown(report), a.common, ctx);
-    default:
-      return Emit(report::FormatAdviceText(report, a.top), a.common, ctx);
-  }
+  return Emit(report::FormatAdviceAs(a.common.format, report, a.top), a.common, ctx);
 }
 
 }  // namespace

@@ -22,23 +22,14 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
   if (!a.table.empty() && f != OutputFormat::kCsv)
     return Status(ErrorCode::kInvalidArgument,
                   "--table: only with --format csv (the other formats hold both tables)");
-  job::SummaryOptions so;
-  so.steps = true;
-  so.collectives = true;
   // Collectives and steps credit no kernel to an op: the literal link rule, and no note on links.
-  CommonOptions options = a.common;
-  options.link = passes::LinkRule::kPyTorch;
-  PROFANA_ASSIGN_OR_RETURN(
-      job::JobSummary job,
-      LoadJob(
-          a.job, options, ctx,
-          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-            return job::SummarizeRank(t, e, p, so);
-          },
-          [](job::RankSummary* s, const std::string& path) {
-            return job::RequireCollectiveLedger(*s, path);
-          },
-          /*function_events=*/false));
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  request.link = passes::LinkRule::kPyTorch;
+  request.summary.steps = request.summary.collectives = true;
+  request.summary_input = job::SummaryInput::kCollectives;
+  request.function_events = false;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  job::JobSummary& job = run.job;
   std::vector<job::RankCalls> ranks = job::TakeRankCalls(&job);
   int64_t calls = 0;
   for (const job::RankCalls& r : ranks) calls += static_cast<int64_t>(r.calls.size());
@@ -49,13 +40,7 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
   r.result = &result;
   r.calls = calls;
   r.row_limit = a.row_limit;
-  bool stragglers = a.table == "stragglers";
-  return Emit(f == OutputFormat::kJson ? report::FormatCollectivesJson(r)
-              : f == OutputFormat::kCsv
-                  ? (stragglers ? report::FormatStragglersCsv(r) : report::FormatCollectivesCsv(r))
-              : f == OutputFormat::kMarkdown ? report::FormatCollectivesMarkdown(r)
-                                             : report::FormatCollectivesText(r),
-              a.common, ctx);
+  return Emit(report::FormatCollectivesAs(f, r, a.table == "stragglers"), a.common, ctx);
 }
 
 }  // namespace

@@ -18,9 +18,11 @@
 #include "profana/base/status.h"
 #include "profana/base/stopwatch.h"
 #include "profana/commands/log.h"
+#include "profana/job/load_input.h"
 #include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/trace_filter.h"
 #include "profana/reporters/output_format.h"
 
 namespace profana::app {
@@ -48,15 +50,8 @@ struct CommonOptions {
   bool quiet = false;
   std::optional<uint64_t> max_memory;  // --max-memory; unset = the default (base/memory_limit.h)
   // Filters, applied by LoadForCommand before any analysis (passes/trace_filter.h).
-  std::string step_marker;  // --step-marker REGEX: these ranges are the steps (step_marker.h)
-  std::string steps;
-  bool skip_first_step = false;
-  std::string window;
-  std::vector<std::string> threads;
-  std::vector<std::string> devices;  // "cuda:0", "hip:1" or "0" (passes::ParseDeviceIndex)
-  std::vector<std::string> streams;
-  std::string name;
-  std::string exclude;
+  std::string step_marker;     // --step-marker REGEX: these ranges are the steps (step_marker.h)
+  passes::TraceFilter filter;  // --steps, --window, --thread, --device, ... parsed
   passes::LinkRule link = passes::LinkRule::kAuto;  // --link, for commands that credit kernels
   // Written byte for byte (convert's files). Otherwise text and markdown results show control
   // characters visibly (reporters/terminal_text.h), whatever reporter wrote them.
@@ -91,10 +86,6 @@ CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
 void AddLinkOption(CLI::App* command, CommonOptions* options);
 
-// True when some event has an External id (Kineto writes them; the databases have none, and
-// there is no link to miss).
-bool TraceWritesExternalIds(const Trace& trace);
-
 // BuildFunctionEvents under --link, on the trace read from `input`. When the trace records no
 // kernel-op links and kernels were credited by enclosure, says so on standard error (the tables
 // keep PyTorch's layout). An error when the events' sums would not fit (passes/event_sums.h).
@@ -122,6 +113,13 @@ enum class DiagnosticWarning { kWarn, kSilent };
 // kSilent); with --strict, error-severity diagnostics fail the load. With `function_index`, a
 // native file's function event index comes back there (for BuildFunctionEvents); a filter drops
 // it, since it describes every event of the file.
+// The load request every trace of the command gets: the parsed filters, --step-marker,
+// --strict, --max-memory and the columns the command never reads.
+job::LoadRequest LoadRequestFor(const CommonOptions& options,
+                                DiagnosticWarning warning = DiagnosticWarning::kWarn);
+// The library's notes of a load or a job as log lines: warnings always (unless -q), the rest
+// with -v.
+void PrintNotes(const std::vector<job::LoadNote>& notes, Context& ctx);
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index = nullptr,
                              DiagnosticWarning warning = DiagnosticWarning::kWarn);
@@ -133,7 +131,7 @@ Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o
 // Refuses -o FILE when it is one of ctx.inputs (Emit and EmitStreamed ask this first).
 Status RefuseToOverwriteInput(const CommonOptions& options, const Context& ctx);
 // Writes text to -o FILE (replaced whole, base/output_file.h) or stdout. Refuses to write over
-// one of ctx.inputs. Text and markdown results pass through report::MakePrintable first.
+// one of ctx.inputs. Text and markdown results pass through MakePrintable first.
 Status Emit(std::string text, const CommonOptions& options, Context& ctx);
 // Emit for an output written as it is made: `write` hands its text to the sink in chunks, which
 // go straight to -o FILE or to standard output, so a report of hundreds of MB is never held

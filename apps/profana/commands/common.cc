@@ -9,15 +9,16 @@
 #include "profana/base/input_name.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/base/terminal_text.h"
 #include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/job/load_input.h"
+#include "profana/job/run_job.h"
 #include "profana/passes/event_sums.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/write_behind_sink.h"
 
 namespace profana::app {
@@ -90,12 +91,6 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
       ->default_str("auto");
 }
 
-bool TraceWritesExternalIds(const Trace& trace) {
-  for (int64_t id : trace.events.external_id)
-    if (id != kNoId) return true;
-  return false;
-}
-
 Result<passes::FunctionEventList> BuildEventsForCommand(
     const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
     const CommonOptions& options, Context& ctx, bool counts) {
@@ -104,7 +99,7 @@ Result<passes::FunctionEventList> BuildEventsForCommand(
   PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(trace, events, InputName(input)));
   // Only a list worked out from the events has launch counts; one from an index has links.
   if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
-      events.launches_enclosed > 0 && TraceWritesExternalIds(trace))
+      events.launches_enclosed > 0 && job::TraceWritesExternalIds(trace))
     ctx.log.Warn(
         "the trace records no kernel-op links (External id == correlation): {} launches were "
         "credited to the cpu_op enclosing them (--link auto)",
@@ -114,14 +109,20 @@ Result<passes::FunctionEventList> BuildEventsForCommand(
 
 void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   const char* group = "Filters (applied before the analysis; README \"Filters\")";
+  passes::TraceFilter* f = &o->filter;
   // A command's own option of the same name wins: `tree --thread` (which threads to print, the
   // same selection) and `memory --device cuda:0` (a memory device by name).
   auto has = [command](const char* name) { return command->get_option_no_throw(name) != nullptr; };
-  command->add_option("--steps", o->steps, "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")
-      ->check(ParsedBy([](const std::string& s) { return passes::ParseStepRanges(s).status(); }))
+  AddParsedOption(
+      command, "--steps",
+      [f](const std::string& s) -> Status {
+        PROFANA_ASSIGN_OR_RETURN(f->steps, passes::ParseStepRanges(s));
+        return Status::Ok();
+      },
+      "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")
       ->group(group);
   command
-      ->add_flag("--skip-first-step", o->skip_first_step, "Drop the first ProfilerStep (warm-up)")
+      ->add_flag("--skip-first-step", f->skip_first_step, "Drop the first ProfilerStep (warm-up)")
       ->group(group);
   command
       ->add_option("--step-marker", o->step_marker,
@@ -129,71 +130,43 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
                    "or NVTX range such as train_step), numbered from 0, in place of "
                    "ProfilerStep#N: for --steps and every step analysis")
       ->group(group);
-  command
-      ->add_option("--window", o->window,
-                   "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
-                   "microseconds; either may be empty)")
-      ->check(ParsedBy([](const std::string& s) {
-        passes::TraceFilter f;
-        return passes::ParseWindow(s, &f);
-      }))
+  AddParsedOption(
+      command, "--window", [f](const std::string& s) { return passes::ParseWindow(s, f); },
+      "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
+      "microseconds; either may be empty)")
       ->group(group);
   if (!has("--thread"))
     command
-        ->add_option("--thread", o->threads,
+        ->add_option("--thread", f->threads,
                      "Keep host events of this thread (tid or name); repeatable")
         ->group(group);
   if (!has("--device"))
-    command
-        ->add_option("--device", o->devices,
-                     "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; "
-                     "repeatable")
-        ->check(Check(
-            "",
-            [](const std::string& s) {
-              int32_t index = 0;
-              return passes::ParseDeviceIndex(s, &index)
-                         ? std::string()
-                         : fmt::format("--device {}: expected a device such as cuda:0, hip:1 or 0",
-                                       s);
-            }))
+    AddParsedOptions(
+        command, "--device",
+        [f](const std::string& s) {
+          int32_t index = 0;
+          if (!passes::ParseDeviceIndex(s, &index))
+            return Status(
+                ErrorCode::kInvalidArgument,
+                fmt::format("--device {}: expected a device such as cuda:0, hip:1 or 0", s));
+          f->devices.push_back(index);
+          return Status::Ok();
+        },
+        "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; repeatable")
         ->group(group);
   command
-      ->add_option("--stream", o->streams,
+      ->add_option("--stream", f->streams,
                    "Keep device activity of this stream (7 or \"stream 7\"); repeatable")
       ->group(group);
   command
-      ->add_option("--name", o->name,
+      ->add_option("--name", f->name,
                    "Keep events whose name matches REGEX, with what they enclose and launch")
       ->group(group);
   command
-      ->add_option("--exclude", o->exclude,
+      ->add_option("--exclude", f->exclude,
                    "Drop events whose name matches REGEX, with what they enclose and launch")
       ->group(group);
 }
-
-namespace {
-
-Result<passes::TraceFilter> FilterFromOptions(const CommonOptions& o) {
-  passes::TraceFilter f;
-  if (!o.steps.empty()) {
-    PROFANA_ASSIGN_OR_RETURN(f.steps, passes::ParseStepRanges(o.steps));
-  }
-  f.skip_first_step = o.skip_first_step;
-  if (!o.window.empty()) PROFANA_RETURN_IF_ERROR(passes::ParseWindow(o.window, &f));
-  f.threads = o.threads;
-  for (const std::string& d : o.devices) {
-    int32_t index = 0;
-    passes::ParseDeviceIndex(d, &index);  // checked as the command line was read
-    f.devices.push_back(index);
-  }
-  f.streams = o.streams;
-  f.name = o.name;
-  f.exclude = o.exclude;
-  return f;
-}
-
-}  // namespace
 
 bool UseColor(const std::string& mode, const CommonOptions& o) {
   if (mode == "always") return true;
@@ -208,30 +181,39 @@ void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context&
   ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
 }
 
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
-                             std::optional<FunctionEventIndex>* function_index,
-                             DiagnosticWarning warning) {
+job::LoadRequest LoadRequestFor(const CommonOptions& o, DiagnosticWarning warning) {
   job::LoadRequest request;
-  PROFANA_ASSIGN_OR_RETURN(request.filter, FilterFromOptions(o));
-  ctx.inputs.push_back(path);
+  request.filter = o.filter;
   if (o.max_memory) request.load.limits.max_bytes = *o.max_memory;
   request.load.unread = o.unread;
   request.load.unread.flows = !o.keeps_flows;
   request.step_marker = o.step_marker;
   request.strict = o.strict;
   request.warn = warning == DiagnosticWarning::kWarn;
-  std::vector<job::LoadNote> notes;
-  Result<job::LoadedInput> read = [&] {
-    ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
-    request.load.limits.progress = meter.Callback();
-    return job::LoadInput(path, request, &notes);
-  }();  // the meter has wiped its line before anything else is printed
+  return request;
+}
+
+void PrintNotes(const std::vector<job::LoadNote>& notes, Context& ctx) {
   for (const job::LoadNote& note : notes) {
     if (note.level == job::LoadNote::Level::kWarning)
       ctx.log.Warn("{}", note.text);
     else
       ctx.log.Debug("{}", note.text);
   }
+}
+
+Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index,
+                             DiagnosticWarning warning) {
+  job::LoadRequest request = LoadRequestFor(o, warning);
+  ctx.inputs.push_back(path);
+  std::vector<job::LoadNote> notes;
+  Result<job::LoadedInput> read = [&] {
+    ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
+    request.load.limits.progress = meter.Callback();
+    return job::LoadInput(path, request, &notes);
+  }();  // the meter has wiped its line before anything else is printed
+  PrintNotes(notes, ctx);
   PROFANA_ASSIGN_OR_RETURN(job::LoadedInput loaded, std::move(read));
   if (function_index) *function_index = std::move(loaded.function_index);
   return std::move(loaded.trace);
@@ -259,9 +241,9 @@ class PrintableSink final : public OutputSink {
  public:
   PrintableSink(OutputSink* next, bool printable) : next_(next), printable_(printable) {}
   Status Write(std::string_view bytes) override {
-    if (!printable_ || !report::HasControlCharactersInText(bytes)) return next_->Write(bytes);
+    if (!printable_ || !HasControlCharactersInText(bytes)) return next_->Write(bytes);
     std::string text(bytes);
-    report::MakePrintable(&text, /*keep_colors=*/true);
+    MakePrintable(&text, /*keep_colors=*/true);
     return next_->Write(text);
   }
 
@@ -307,7 +289,7 @@ Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
 }
 
 Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
-  if (MakesPrintable(o)) report::MakePrintable(&text, /*keep_colors=*/true);
+  if (MakesPrintable(o)) MakePrintable(&text, /*keep_colors=*/true);
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
     if (ctx.out->empty())

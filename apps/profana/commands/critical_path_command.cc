@@ -112,16 +112,7 @@ Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
   }
   std::sort(ranks.begin(), ranks.end(),
             [](const report::CpRank& x, const report::CpRank& y) { return x.rank < y.rank; });
-  switch (a.common.format) {
-    case OutputFormat::kJson:
-      return Emit(report::FormatCriticalPathJson(ranks), a.common, ctx);
-    case OutputFormat::kCsv:
-      return Emit(report::FormatCriticalPathCsv(ranks), a.common, ctx);
-    case OutputFormat::kMarkdown:
-      return Emit(report::FormatCriticalPathMarkdown(ranks), a.common, ctx);
-    default:
-      return Emit(report::FormatCriticalPathText(ranks), a.common, ctx);
-  }
+  return Emit(report::FormatCriticalPathAs(a.common.format, ranks), a.common, ctx);
 }
 
 }  // namespace

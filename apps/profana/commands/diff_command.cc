@@ -59,17 +59,9 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
                              DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
     return Emit(report::FormatDiffAs(a.common.format, diff, r), a.common, ctx);
   }
-  PROFANA_ASSIGN_OR_RETURN(std::vector<RankDiff> diffs,
+  PROFANA_ASSIGN_OR_RETURN(std::vector<report::RankDiff> diffs,
                            DiffInputsByRank(a.base, a.next, a.ranks, a.common, ctx, a.options));
-  bool json = a.common.format == OutputFormat::kJson;
-  std::string text = json ? "[\n" : "";
-  for (size_t i = 0; i < diffs.size(); ++i) {
-    r.rank = diffs[i].rank;
-    r.csv_header = i == 0;
-    if (i > 0) text += json ? ",\n" : a.common.format == OutputFormat::kCsv ? "" : "\n";
-    text += report::FormatDiffAs(a.common.format, diffs[i].diff, r);
-  }
-  return Emit(text + (json ? "]\n" : ""), a.common, ctx);
+  return Emit(report::FormatRankDiffsAs(a.common.format, diffs, r), a.common, ctx);
 }
 
 }  // namespace

@@ -26,17 +26,9 @@ Status RunIdle(const IdleArgs& a, Context& ctx) {
                            BuildEventsForCommand(trace, index, a.file, a.common, ctx));
   passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
       trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
-  switch (a.common.format) {
-    case OutputFormat::kJson:
-      return Emit(report::FormatIdleJson(a.file, trace, events, b), a.common, ctx);
-    case OutputFormat::kCsv:
-      return Emit(report::FormatIdleCsv(trace, b), a.common, ctx);
-    default: {
-      report::IdleTextOptions text = a.text;
-      text.gaps_asked = a.gaps;
-      return Emit(report::FormatIdleText(trace, events, b, text), a.common, ctx);
-    }
-  }
+  report::IdleTextOptions text = a.text;
+  text.gaps_asked = a.gaps;
+  return Emit(report::FormatIdleAs(a.common.format, a.file, trace, events, b, text), a.common, ctx);
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // profana info: what a trace file holds (format, counts, time span, devices) and what was wrong
 // with it (every diagnostic kind with its count and first samples).
 #include "profana/commands/commands.h"
+#include "profana/passes/event_counts.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/graph_launches.h"
 #include "profana/passes/stacks.h"
-#include "profana/passes/trace_summary.h"
 #include "profana/reporters/info_reporter.h"
 
 namespace profana::app {
@@ -20,18 +20,16 @@ Status RunInfo(const InfoArgs& a, Context& ctx) {
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(
       Trace trace, LoadForCommand(a.file, a.common, ctx, &index, DiagnosticWarning::kSilent));
-  passes::TraceSummary summary = passes::SummariseTrace(trace);
+  passes::EventCounts summary = passes::CountEvents(trace);
   PROFANA_ASSIGN_OR_RETURN(
       passes::FunctionEventList events,
       BuildEventsForCommand(trace, index, a.file, a.common, ctx, /*counts=*/true));
   passes::GraphLaunchSummary graphs =
-      passes::SummariseGraphLaunches(trace, events, LaunchIndex(trace.events));
+      passes::SummarizeGraphLaunches(trace, events, LaunchIndex(trace.events));
   report::InfoStacks stacks{passes::FindPythonStackSources(trace),
                             passes::CountPythonStacks(trace, events)};
   std::string name = InputName(a.file);
-  return Emit(a.common.format == OutputFormat::kJson
-                  ? report::FormatInfoJson(name, trace, summary, events, graphs, stacks)
-                  : report::FormatInfoText(name, trace, summary, events, graphs, stacks),
+  return Emit(report::FormatInfoAs(a.common.format, name, trace, summary, events, graphs, stacks),
               a.common, ctx);
 }
 

@@ -1,18 +1,13 @@
 #include "profana/commands/job_common.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 
 #include "fmt/format.h"
 #include "profana/commands/advise_load.h"
 #include "profana/commands/option_checks.h"
-#include "profana/heap.h"
 #include "profana/job/job_budget.h"
 #include "profana/job/job_inputs.h"
-#include "profana/job/process_split.h"
-#include "profana/job/summary_file.h"
-#include "profana/passes/event_sums.h"
 
 namespace profana::app {
 
@@ -39,116 +34,37 @@ bool IsSingleTraceRun(const JobArgs& a) {
   return a.ranks.empty() && !a.by_rank && job::IsSingleTrace(a.inputs);
 }
 
-Result<job::JobSummary> LoadJob(const JobArgs& a, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce, const SummaryUse& use_summary,
-                                bool function_events) {
-  job::RankSelection selection;
+Result<job::JobRequest> JobRequestFor(const JobArgs& a, const CommonOptions& options) {
+  job::JobRequest r;
+  r.inputs = a.inputs;
   if (!a.ranks.empty()) {
-    PROFANA_ASSIGN_OR_RETURN(selection, job::RankSelection::Parse(a.ranks));
+    PROFANA_ASSIGN_OR_RETURN(r.ranks, job::RankSelection::Parse(a.ranks));
   }
-  PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
-  for (const job::JobInput& in : inputs) ctx.inputs.push_back(in.path);
-  // Each input writes its warnings and --verbose lines to its own text, passed on in input order.
-  std::vector<std::string> logs(inputs.size());
-  // Traces that record no kernel-op links: said once for the job, not once per rank.
-  std::atomic<uint64_t> unlinked_traces{0}, enclosed_launches{0};
-  Stopwatch clock;
-  auto summarize = [&](const job::JobInput& in) -> Result<std::vector<job::RankSummary>> {
-    std::vector<job::RankSummary> out;
-    if (job::IsSummaryFile(in.path)) {
-      if (!use_summary)
-        return Status(ErrorCode::kInvalidArgument,
-                      fmt::format("{} is a summary file (profana summarize): this command reads "
-                                  "traces only",
-                                  in.path));
-      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, job::ReadSummaryFile(in.path));
-      PROFANA_RETURN_IF_ERROR(use_summary(&s, in.path));
-      out.push_back(std::move(s));
-      return out;
-    }
-    Context local{nullptr, Log(&logs[in.order]), nullptr, {}};
-    local.log.set_verbose(ctx.log.verbose());
-    local.log.set_quiet(ctx.log.quiet());
-    std::optional<FunctionEventIndex> index;
-    PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(in.path, options, local, &index));
-    auto reduce_one = [&](const Trace& t,
-                          const std::optional<FunctionEventIndex>& ix) -> Result<job::RankSummary> {
-      passes::FunctionEventList events;
-      if (function_events) {
-        events = passes::BuildFunctionEvents(t, ix, options.link, false);
-        PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(t, events, in.path));
-      }
-      if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(t)) {
-        unlinked_traces.fetch_add(1);
-        enclosed_launches.fetch_add(events.launches_enclosed);
-      }
-      return reduce(t, events, in.path);
-    };
-    // An export of several processes (a node of a torchrun job) is one rank per process.
-    PROFANA_ASSIGN_OR_RETURN(std::vector<job::ProcessPart> parts, job::SplitByProcess(trace));
-    if (parts.empty()) {
-      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, reduce_one(trace, index));
-      out.push_back(std::move(s));
-      return out;
-    }
-    local.log.Debug("{}: {} processes launch device work: one rank each", in.path, parts.size());
-    for (job::ProcessPart& part : parts) {
-      PROFANA_ASSIGN_OR_RETURN(job::RankSummary s, reduce_one(part.trace, std::nullopt));
-      out.push_back(std::move(s));
-    }
-    return out;
-  };
-  // main() keeps freed memory in the heap for the next buffer (fast for one trace). Over many
-  // traces that memory fragments: the next trace's buffers do not fit the holes of the last one
-  // exactly, and each rank's small summary, placed in pages a trace has touched, keeps them
-  // resident. So the freed pages go back after each input (the workers share one heap, as every
-  // thread does: main()): the peak stays near `workers` traces instead of growing with the ranks
-  // (scripts/bench --job).
-  auto summarize_and_trim = [&](const job::JobInput& in) {
-    Result<std::vector<job::RankSummary>> r = summarize(in);
-    ReleaseFreedHeap();
-    return r;
-  };
-  Result<job::JobSummary> job =
-      job::SummarizeJob(inputs, selection, static_cast<size_t>(a.jobs), summarize_and_trim);
-  for (const std::string& log : logs) ctx.log.Append(log);
-  if (options.link == passes::LinkRule::kAuto && unlinked_traces > 0)
-    ctx.log.Warn(
-        "{} of {} traces record no kernel-op links (External id == correlation): {} launches were "
-        "credited to the cpu_op enclosing them (--link auto)",
-        unlinked_traces.load(), inputs.size(), enclosed_launches.load());
-  if (job.ok())
-    ctx.log.Debug("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)", inputs.size(),
-                  inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb());
-  return job;
+  r.workers = static_cast<size_t>(a.jobs);
+  r.load = LoadRequestFor(options);
+  r.link = options.link;
+  return r;
 }
 
-UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
-  UnreadColumns unread;
-  unread.input_shapes = !raw && !keys.group_by_input_shape;
-  unread.stacks = !raw && keys.group_by_stack_n <= 0;
-  unread.collectives = true;
-  unread.memory_details = !raw;
-  unread.device_args = true;
-  return unread;
+Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ctx) {
+  std::vector<job::LoadNote> notes;
+  Result<job::JobRun> run = job::RunJob(request, &notes);
+  PrintNotes(notes, ctx);
+  if (run.ok()) ctx.inputs.insert(ctx.inputs.end(), run->paths.begin(), run->paths.end());
+  return run;
 }
 
 Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& common, Context& ctx,
                                      const passes::KeyAverageOptions& keys, bool steps) {
   CommonOptions options = common;
-  options.unread = TableUnread(keys);
-  job::SummaryOptions so;
-  so.table = true;
-  so.key_averages = keys;
-  so.steps = steps;
-  return LoadJob(
-      args, options, ctx,
-      [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-        return job::SummarizeRank(t, e, p, so);
-      },
-      [&](job::RankSummary* s, const std::string& path) {
-        return job::UseSummaryForTable(s, path, keys);
-      });
+  options.unread = job::TableUnread(keys);
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(args, options));
+  request.summary.table = true;
+  request.summary.key_averages = keys;
+  request.summary.steps = steps;
+  request.summary_input = job::SummaryInput::kForTable;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  return std::move(run.job);
 }
 
 namespace {
@@ -198,10 +114,11 @@ Result<passes::TraceDiff> DiffInputs(const std::string& base_path, const std::st
                           options);
 }
 
-Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
-                                               const std::string& next_path,
-                                               const std::string& ranks, const CommonOptions& o,
-                                               Context& ctx, const passes::DiffOptions& options) {
+Result<std::vector<report::RankDiff>> DiffInputsByRank(const std::string& base_path,
+                                                       const std::string& next_path,
+                                                       const std::string& ranks,
+                                                       const CommonOptions& o, Context& ctx,
+                                                       const passes::DiffOptions& options) {
   PROFANA_ASSIGN_OR_RETURN(job::JobSummary base,
                            LoadDiffSide(base_path, ranks, o, ctx, options.keys));
   PROFANA_ASSIGN_OR_RETURN(job::JobSummary next,
@@ -210,7 +127,7 @@ Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base_path,
   for (const job::RankSummary& s : base.ranks) by_rank[s.rank()].first = &s;
   for (const job::RankSummary& s : next.ranks) by_rank[s.rank()].second = &s;
   const job::RankSummary empty;
-  std::vector<RankDiff> out;
+  std::vector<report::RankDiff> out;
   for (const auto& [rank, pair] : by_rank) {
     const job::RankSummary& b = pair.first ? *pair.first : empty;
     const job::RankSummary& n = pair.second ? *pair.second : empty;
@@ -226,19 +143,11 @@ namespace {
 // Every rank's key averages, steps and kernel statistics, from traces or summary files.
 Result<job::JobSummary> LoadBudgetJob(const std::string& input, const std::string& ranks,
                                       const CommonOptions& o, Context& ctx) {
-  job::SummaryOptions so;
-  so.table = so.steps = so.kernels = true;
-  JobArgs args;
-  args.inputs = {input};
-  args.ranks = ranks;
-  return LoadJob(
-      args, o, ctx,
-      [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-        return job::SummarizeRank(t, e, p, so);
-      },
-      [&](job::RankSummary* s, const std::string& path) {
-        return job::UseSummaryForTable(s, path, so.key_averages);
-      });
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor({{input}, ranks}, o));
+  request.summary.table = request.summary.steps = request.summary.kernels = true;
+  request.summary_input = job::SummaryInput::kForTable;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  return std::move(run.job);
 }
 
 }  // namespace

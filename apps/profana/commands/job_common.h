@@ -1,18 +1,17 @@
 // What the commands that read a whole job share: the inputs (FILE, DIR or GLOB, several), the
-// --ranks and --by-rank options, and loading every input on a bounded pool of workers into a
-// JobSummary (lib/profana/job). Warnings and --verbose lines of each input are printed in input
-// order, whatever order the workers finish in.
+// --ranks and --by-rank options, and the request job::RunJob (lib/profana/job/run_job.h) reads
+// them with.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "profana/commands/commands.h"
-#include "profana/job/job_runner.h"
+#include "profana/job/run_job.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_diff.h"
+#include "profana/reporters/diff_reporter.h"
 
 namespace profana::app {
 
@@ -29,22 +28,11 @@ void AddJobInputs(CLI::App* command, JobArgs* args, const std::string& what, boo
 // True when the command should keep its single-trace path (one file, no --ranks, no --by-rank).
 bool IsSingleTraceRun(const JobArgs& args);
 
-// Per loaded trace: the summary it contributes (SummarizeRank plus what the command adds).
-using RankReducer = std::function<Result<job::RankSummary>(
-    const Trace&, const passes::FunctionEventList&, const std::string& path)>;
-// Per summary file among the inputs: makes it what the reducer would have made (or says why it
-// cannot). Without one, the command reads traces only.
-using SummaryUse = std::function<Status(job::RankSummary*, const std::string& path)>;
-// Without `function_events`, the reducer gets an empty list: for summaries that read the trace
-// only (steps, collectives), which then skip the op tree and the kernel attribution.
-Result<job::JobSummary> LoadJob(const JobArgs& args, const CommonOptions& options, Context& ctx,
-                                const RankReducer& reduce, const SummaryUse& use_summary = {},
-                                bool function_events = true);
-
-// What key averages by `keys` leave unread: input shapes unless grouped by them, stacks unless
-// grouped by them (`raw` rows show both), collectives and device args always, and [memory]
-// records' addresses, totals and device ids unless `raw`.
-UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
+// The job the command reads: its inputs, --ranks, --jobs, the load request of its traces and
+// --link; the command then says what each rank's summary keeps (job/run_job.h).
+Result<job::JobRequest> JobRequestFor(const JobArgs& args, const CommonOptions& options);
+// RunJob, with its notes printed and its inputs known to Emit (which refuses to overwrite one).
+Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ctx);
 
 // The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with
 // `steps`, each rank's step rows too.
@@ -61,14 +49,11 @@ Result<passes::TraceDiff> DiffInputs(const std::string& base, const std::string&
 
 // --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
 // only is all added or all removed.
-struct RankDiff {
-  int64_t rank = -1;
-  passes::TraceDiff diff;
-};
-Result<std::vector<RankDiff>> DiffInputsByRank(const std::string& base, const std::string& next,
-                                               const std::string& ranks,
-                                               const CommonOptions& options, Context& ctx,
-                                               const passes::DiffOptions& diff);
+Result<std::vector<report::RankDiff>> DiffInputsByRank(const std::string& base,
+                                                       const std::string& next,
+                                                       const std::string& ranks,
+                                                       const CommonOptions& options, Context& ctx,
+                                                       const passes::DiffOptions& diff);
 
 // The rules of a budget measured on FILE: one trace as a trace (EvaluateBudget), unless a rule
 // is a job metric; a directory, a glob or a summary file (or a job metric, or --ranks) as a job,

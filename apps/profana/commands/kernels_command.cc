@@ -22,16 +22,11 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
   if (a.by_op + a.api + a.transfers > 1)
     return Status(ErrorCode::kInvalidArgument,
                   "--by-op, --api and --transfers are different views: choose one");
-  job::SummaryOptions so;
-  so.kernels = true;
-  PROFANA_ASSIGN_OR_RETURN(
-      job::JobSummary job,
-      LoadJob(
-          a.job, a.common, ctx,
-          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-            return job::SummarizeRank(t, e, p, so);
-          },
-          [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  request.summary.kernels = true;
+  request.summary_input = job::SummaryInput::kAsIs;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  const job::JobSummary& job = run.job;
   PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
   report::KernelsReport r;
   r.inputs = a.job.inputs;
@@ -43,12 +38,7 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
                          : report::KernelView::kKernels;
   r.full_names = a.full_names;
   r.row_limit = a.row_limit;
-  OutputFormat f = a.common.format;
-  return Emit(f == OutputFormat::kJson       ? report::FormatKernelsJson(r)
-              : f == OutputFormat::kCsv      ? report::FormatKernelsCsv(r)
-              : f == OutputFormat::kMarkdown ? report::FormatKernelsMarkdown(r)
-                                             : report::FormatKernelsText(r),
-              a.common, ctx);
+  return Emit(report::FormatKernelsAs(a.common.format, r), a.common, ctx);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 
 namespace profana::app {
 
@@ -41,7 +41,7 @@ class Log {
   void Line(fmt::format_string<Args...> format, Args&&... args) {
     // Messages quote names from the trace and file names: their control characters, a newline
     // too, are shown and not sent, so each message is one line.
-    std::string line = report::Printable(fmt::format(format, std::forward<Args>(args)...));
+    std::string line = Printable(fmt::format(format, std::forward<Args>(args)...));
     err_->append("profana: ");
     err_->append(line);
     err_->push_back('\n');

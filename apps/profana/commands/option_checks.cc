@@ -59,8 +59,27 @@ CLI::Validator Named(std::string option, std::string noun, std::string names,
       .name(values);
 }
 
-CLI::Validator ParsedBy(std::function<Status(const std::string&)> parse) {
-  return Check("", [parse](const std::string& value) { return parse(value).message(); });
+CLI::Option* AddParsedOption(CLI::App* command, const std::string& option,
+                             std::function<Status(const std::string&)> parse,
+                             const std::string& help) {
+  return command->add_option_function<std::string>(
+      option,
+      [parse = std::move(parse)](const std::string& text) {
+        if (Status s = parse(text); !s.ok()) throw BadOptionValue(s.message());
+      },
+      help);
+}
+
+CLI::Option* AddParsedOptions(CLI::App* command, const std::string& option,
+                              std::function<Status(const std::string&)> parse,
+                              const std::string& help) {
+  return command->add_option_function<std::vector<std::string>>(
+      option,
+      [parse = std::move(parse)](const std::vector<std::string>& texts) {
+        for (const std::string& text : texts)
+          if (Status s = parse(text); !s.ok()) throw BadOptionValue(s.message());
+      },
+      help);
 }
 
 }  // namespace profana::app

@@ -74,8 +74,15 @@ CLI::Option* AddDurationOption(CLI::App* command, const std::string& option, int
 CLI::Validator ByteSize(std::string option);
 // A percentage such as 5%, or a fraction such as 0.05; not negative.
 CLI::Validator Percentage(std::string option);
-// A value the library parses: its error message is the message.
-CLI::Validator ParsedBy(std::function<Status(const std::string&)> parse);
+// An option whose text the library parses once, into the typed value `parse` stores where the
+// command reads it; a failed parse stops the command line with the parser's message. The
+// plural takes the option repeated, each value parsed in turn.
+CLI::Option* AddParsedOption(CLI::App* command, const std::string& option,
+                             std::function<Status(const std::string&)> parse,
+                             const std::string& help);
+CLI::Option* AddParsedOptions(CLI::App* command, const std::string& option,
+                              std::function<Status(const std::string&)> parse,
+                              const std::string& help);
 
 // An int option that sets an optional<int> (which holds its default, shown in --help).
 inline CLI::Option* AddOptionalInt(CLI::App* command, const char* name, std::optional<int>* value,

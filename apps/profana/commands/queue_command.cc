@@ -29,16 +29,9 @@ Status RunQueue(const QueueArgs& a, Context& ctx) {
       a.model == "hta" ? passes::QueueModel::kHta : passes::QueueModel::kProfana;
   std::vector<passes::StreamQueue> streams =
       passes::ComputeStreamQueues(trace, launches, model, a.limit);
-  switch (a.common.format) {
-    case OutputFormat::kJson:
-      return Emit(
-          report::FormatQueueJson(a.file, trace, events.origin_ns, eval, streams, model, a.limit),
-          a.common, ctx);
-    case OutputFormat::kCsv:
-      return Emit(report::FormatQueueCsv(trace, events.origin_ns, eval, streams), a.common, ctx);
-    default:
-      return Emit(report::FormatQueueText(trace, eval, streams, model, a.limit), a.common, ctx);
-  }
+  return Emit(report::FormatQueueAs(a.common.format, a.file, trace, events.origin_ns, eval, streams,
+                                    model, a.limit),
+              a.common, ctx);
 }
 
 }  // namespace

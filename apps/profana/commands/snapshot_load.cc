@@ -8,8 +8,7 @@ bool IsSnapshotInput(const std::string& path) { return snapshot::IsPickleFile(pa
 
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const std::string& path, const CommonOptions& o,
                                                  Context& ctx) {
-  if (!o.steps.empty() || o.skip_first_step || !o.window.empty() || !o.threads.empty() ||
-      !o.devices.empty() || !o.streams.empty() || !o.name.empty() || !o.exclude.empty())
+  if (!o.filter.empty() || !o.filter.window.empty())
     return Status(ErrorCode::kInvalidArgument,
                   path +
                       ": an allocator snapshot is not a trace: the trace filters (--steps, "

@@ -47,18 +47,12 @@ Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptio
 Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOptions& options,
                                          Context& ctx, const StacksRequest& r,
                                          std::vector<int64_t>* ranks) {
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(args, options));
+  request.stacks = job::JobRequest::Stacks{r.source, r.metric};
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  const job::JobSummary& job = run.job;
   report::StacksText out;
-  out.source = r.source;
-  std::mutex mutex;  // the reducer runs on several workers
-  auto reduce = [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-    job::RankSummary s = job::SummarizeRank(t, e, p, {});
-    passes::StackSamples samples = passes::ComputeStackSamples(t, e, r.source, r.metric);
-    s.stacks = report::MergeStacks(t, samples);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (out.source != passes::StackSource::kPython) out.source = samples.source;
-    return s;
-  };
-  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadJob(args, options, ctx, reduce));
+  out.source = run.stack_source;
   *ranks = job.RankList();
   if (args.by_rank) {
     out.merged = report::StacksByRank(job.ranks);

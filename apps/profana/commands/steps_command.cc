@@ -5,7 +5,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
 #include "profana/passes/step_marker.h"
 #include "profana/reporters/steps_reporter.h"
 
@@ -19,28 +19,16 @@ struct StepsArgs {
 };
 
 Status RunSteps(const StepsArgs& a, Context& ctx) {
-  job::SummaryOptions so;
-  so.steps = true;
-  std::mutex mutex;
-  std::string no_steps;  // what to try, from the first trace without steps
-  PROFANA_ASSIGN_OR_RETURN(
-      job::JobSummary job,
-      LoadJob(
-          a.job, a.common, ctx,
-          [&](const Trace& t, const passes::FunctionEventList& e, const std::string& p) {
-            if (!passes::HasStepMarkers(t)) {
-              std::string hint = passes::NoStepsHint(t);
-              std::lock_guard<std::mutex> lock(mutex);
-              if (no_steps.empty()) no_steps = InputName(p) + ": " + hint;
-            }
-            return job::SummarizeRank(t, e, p, so);
-          },
-          [](job::RankSummary*, const std::string&) { return Status::Ok(); },
-          /*function_events=*/false));
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  request.summary.steps = true;
+  request.summary_input = job::SummaryInput::kAsIs;
+  request.function_events = false;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  const job::JobSummary& job = run.job;
   if (a.peak_tflops && *a.peak_tflops <= 0)
     return Status(ErrorCode::kInvalidArgument, "--peak-tflops: expected a number above 0");
   PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
-  if (all.steps.empty() && !no_steps.empty()) ctx.log.Warn("{}", no_steps);
+  if (all.steps.empty() && !run.no_steps.empty()) ctx.log.Warn("{}", run.no_steps);
   if (a.peak_tflops) {
     job::UsePeakForAllFlops(*a.peak_tflops, &all.steps);
   } else {
@@ -56,12 +44,7 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
   r.ranks = job.RankList();
   r.steps = &all.steps;
   r.overview = job::OverviewOfSteps(all.steps);
-  OutputFormat f = a.common.format;
-  return Emit(f == OutputFormat::kJson       ? report::FormatStepsJson(r)
-              : f == OutputFormat::kCsv      ? report::FormatStepsCsv(r)
-              : f == OutputFormat::kMarkdown ? report::FormatStepsMarkdown(r)
-                                             : report::FormatStepsText(r),
-              a.common, ctx);
+  return Emit(report::FormatStepsAs(a.common.format, r), a.common, ctx);
 }
 
 }  // namespace

@@ -14,20 +14,14 @@ struct SummarizeArgs {
 };
 
 Status RunSummarize(const SummarizeArgs& a, Context& ctx) {
-  job::SummaryOptions so;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::SummaryOptions& so = request.summary;
   so.table = so.shape_table = so.steps = so.kernels = so.collectives = so.memory = true;
-  PROFANA_ASSIGN_OR_RETURN(
-      job::JobSummary job,
-      LoadJob(
-          a.job, a.common, ctx,
-          [&](const Trace& t, const passes::FunctionEventList& e,
-              const std::string& p) -> Result<job::RankSummary> {
-            job::RankSummary s = job::SummarizeRank(t, e, p, so);
-            PROFANA_ASSIGN_OR_RETURN(s.sources.front().hash, job::SourceHash(p));
-            return s;
-          },
-          // Summaries among the inputs are merged in: summarize then is a merge as well.
-          [](job::RankSummary*, const std::string&) { return Status::Ok(); }));
+  request.source_hash = true;
+  // Summaries among the inputs are merged in: summarize then is a merge as well.
+  request.summary_input = job::SummaryInput::kAsIs;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
+  const job::JobSummary& job = run.job;
   PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
   return Emit(job::FormatSummary(all), a.common, ctx);
 }

@@ -40,7 +40,7 @@ Status RunTable(const TableArgs& a, Context& ctx) {
   if (!IsSingleTraceRun(a.job)) return RunTableJob(a, ctx);
   std::optional<FunctionEventIndex> index;
   CommonOptions common = a.common;
-  common.unread = TableUnread(a.rows.keys, a.rows.raw);
+  common.unread = job::TableUnread(a.rows.keys, a.rows.raw);
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], common, ctx, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
@@ -66,9 +66,9 @@ Status RunTable(const TableArgs& a, Context& ctx) {
   context.format = TraceFormatName(trace.metadata.format);
   report::TableOptions table = a.table;
   table.with_flops = trace.metadata.with_flops;
-  return Emit(
-      report::FormatRowsAs(a.common.format, trace, rows, table, events.has_memory_records, context),
-      a.common, ctx);
+  return Emit(report::FormatRowsAs(a.common.format, trace.strings, rows, table,
+                                   events.has_memory_records, context),
+              a.common, ctx);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fmt/format.h"
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::job {

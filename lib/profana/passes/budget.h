@@ -36,7 +36,7 @@ enum class BudgetMetric {
   kKernelShare,       // 0..1: the kernel named "op" / all device activity time
   kSmEfficiency,      // 0..1: the TensorBoard plugin's Est. SM Efficiency over the steps
   kTensorCoreShare,   // 0..1: kernel time on Tensor Cores / all kernel time in the steps
-  kMfu,               // 0..1: model FLOPs utilization of the steps (job/step_summary.h)
+  kMfu,               // 0..1: model FLOPs utilization of the steps (job/step_statistics.h)
   // Measured by `profana advise` (job/advice/advice.h) on a trace or a job; "advice" names the
   // rule: "advise.<rule>.saving_ms" and "advise.<rule>.count" in a budget file.
   kAdviceSaving,  // ms: the rule's estimated saving (0 when it did not fire)

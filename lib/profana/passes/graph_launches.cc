@@ -12,7 +12,7 @@ bool IsGraphLaunchName(std::string_view name) {
   return false;
 }
 
-GraphLaunchSummary SummariseGraphLaunches(const Trace& trace, const FunctionEventList& events,
+GraphLaunchSummary SummarizeGraphLaunches(const Trace& trace, const FunctionEventList& events,
                                           const LaunchIndex& launches) {
   const EventTable& ev = trace.events;
   GraphLaunchSummary out;

@@ -1,4 +1,4 @@
-// SummariseGraphLaunches: the CUDA and HIP graph replays of a trace. A cudaGraphLaunch /
+// SummarizeGraphLaunches: the CUDA and HIP graph replays of a trace. A cudaGraphLaunch /
 // hipGraphLaunch call enqueues a whole graph; CUPTI and roctracer give every kernel, memcpy and
 // memset of that replay the launch call's correlation id, so the replay's work is found (and
 // credited to an op, by the usual rule) through that one id. Device activities that share a
@@ -38,7 +38,7 @@ struct GraphLaunchSummary {
 // (and their per-thread-stream variants).
 bool IsGraphLaunchName(std::string_view name);
 
-GraphLaunchSummary SummariseGraphLaunches(const Trace& trace, const FunctionEventList& events,
+GraphLaunchSummary SummarizeGraphLaunches(const Trace& trace, const FunctionEventList& events,
                                           const LaunchIndex& launches);
 
 }  // namespace profana::passes

@@ -14,7 +14,7 @@ std::vector<MemoryDeviceView> ViewMemoryDevices(const Trace& trace, const Functi
   for (uint32_t d : devices) {
     MemoryDeviceView v;
     v.device = d;
-    if (parts & kMemoryReport) v.report = SummariseMemoryDevice(trace, events, t, d);
+    if (parts & kMemoryReport) v.report = AnalyzeMemoryDevice(trace, events, t, d);
     if (parts & kMemoryOps) {
       v.ops_by_self_alloc = MemoryByOp(trace, events, t, static_cast<int>(d));
       std::stable_sort(v.ops_by_self_alloc.begin(), v.ops_by_self_alloc.end(),

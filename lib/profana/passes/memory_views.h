@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "profana/base/status.h"
-#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_device_report.h"
 #include "profana/passes/memory_timeline.h"
 
 namespace profana::passes {

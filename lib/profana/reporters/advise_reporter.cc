@@ -2,10 +2,10 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/grid.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -148,6 +148,19 @@ std::string FormatAdviceJson(const AdviceReport& r) {
   w.EndObject();
   out += '\n';
   return out;
+}
+
+std::string FormatAdviceAs(OutputFormat format, const AdviceReport& r, int64_t top) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatAdviceJson(r);
+    case OutputFormat::kCsv:
+      return FormatAdviceCsv(r);
+    case OutputFormat::kMarkdown:
+      return FormatAdviceMarkdown(r);
+    default:
+      return FormatAdviceText(r, top);
+  }
 }
 
 }  // namespace profana::report

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profana/job/advice/advice.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -23,5 +24,9 @@ std::string FormatAdviceText(const AdviceReport& r, int64_t top);
 std::string FormatAdviceMarkdown(const AdviceReport& r);
 std::string FormatAdviceCsv(const AdviceReport& r);
 std::string FormatAdviceJson(const AdviceReport& r);
+
+// The report in `format` (text, markdown, csv or json): the one choice of printer; text shows
+// the `top` findings.
+std::string FormatAdviceAs(OutputFormat format, const AdviceReport& r, int64_t top);
 
 }  // namespace profana::report

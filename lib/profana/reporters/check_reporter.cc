@@ -4,8 +4,8 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {

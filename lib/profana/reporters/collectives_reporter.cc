@@ -227,4 +227,17 @@ std::string FormatCollectivesJson(const CollectivesReport& r) {
   return out;
 }
 
+std::string FormatCollectivesAs(OutputFormat format, const CollectivesReport& r, bool stragglers) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatCollectivesJson(r);
+    case OutputFormat::kCsv:
+      return stragglers ? FormatStragglersCsv(r) : FormatCollectivesCsv(r);
+    case OutputFormat::kMarkdown:
+      return FormatCollectivesMarkdown(r);
+    default:
+      return FormatCollectivesText(r);
+  }
+}
+
 }  // namespace profana::report

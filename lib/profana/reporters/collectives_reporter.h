@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profana/job/collective_analysis.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -27,5 +28,9 @@ std::string FormatCollectivesMarkdown(const CollectivesReport& r);
 std::string FormatCollectivesCsv(const CollectivesReport& r);
 std::string FormatStragglersCsv(const CollectivesReport& r);
 std::string FormatCollectivesJson(const CollectivesReport& r);
+
+// The report in `format` (text, markdown, csv or json): the one choice of printer. CSV holds one
+// table: the collectives, or with `stragglers` the stragglers.
+std::string FormatCollectivesAs(OutputFormat format, const CollectivesReport& r, bool stragglers);
 
 }  // namespace profana::report

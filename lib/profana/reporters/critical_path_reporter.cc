@@ -5,10 +5,10 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/grid.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -313,6 +313,19 @@ std::string FormatCriticalPathJson(const std::vector<CpRank>& ranks) {
   w.EndObject();
   out += '\n';
   return out;
+}
+
+std::string FormatCriticalPathAs(OutputFormat format, const std::vector<CpRank>& ranks) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatCriticalPathJson(ranks);
+    case OutputFormat::kCsv:
+      return FormatCriticalPathCsv(ranks);
+    case OutputFormat::kMarkdown:
+      return FormatCriticalPathMarkdown(ranks);
+    default:
+      return FormatCriticalPathText(ranks);
+  }
 }
 
 }  // namespace profana::report

@@ -12,6 +12,7 @@
 
 #include "profana/model/trace.h"
 #include "profana/passes/critical_path/critical_path.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -62,5 +63,8 @@ std::string FormatCriticalPathText(const std::vector<CpRank>& ranks);
 std::string FormatCriticalPathMarkdown(const std::vector<CpRank>& ranks);
 std::string FormatCriticalPathCsv(const std::vector<CpRank>& ranks);
 std::string FormatCriticalPathJson(const std::vector<CpRank>& ranks);
+
+// The report in `format` (text, markdown, csv or json): the one choice of printer.
+std::string FormatCriticalPathAs(OutputFormat format, const std::vector<CpRank>& ranks);
 
 }  // namespace profana::report

@@ -6,12 +6,12 @@
 #include "fmt/color.h"
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -374,6 +374,19 @@ std::string FormatDiffAs(OutputFormat format, const TraceDiff& d, const DiffRepo
     default:
       return FormatDiffText(d, o);
   }
+}
+
+std::string FormatRankDiffsAs(OutputFormat format, const std::vector<RankDiff>& diffs,
+                              DiffReportOptions o) {
+  bool json = format == OutputFormat::kJson;
+  std::string text = json ? "[\n" : "";
+  for (size_t i = 0; i < diffs.size(); ++i) {
+    o.rank = diffs[i].rank;
+    o.csv_header = i == 0;
+    if (i > 0) text += json ? ",\n" : format == OutputFormat::kCsv ? "" : "\n";
+    text += FormatDiffAs(format, diffs[i].diff, o);
+  }
+  return text + (json ? "]\n" : "");
 }
 
 }  // namespace profana::report

@@ -41,4 +41,13 @@ std::string SignedTime(double us);
 // "+12.3%", "-4.0%"; "new" when the base is 0 and the change is not.
 std::string SignedPercent(double change, double base);
 
+// --by-rank: one diff per rank, in rank order (`rank` of each), as one document: a JSON array,
+// one CSV (the header once), or the text blocks one after another.
+struct RankDiff {
+  int64_t rank = -1;
+  passes::TraceDiff diff;
+};
+std::string FormatRankDiffsAs(OutputFormat format, const std::vector<RankDiff>& diffs,
+                              DiffReportOptions o);
+
 }  // namespace profana::report

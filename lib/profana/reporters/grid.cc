@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "fmt/format.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/table_reporter.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 

@@ -5,11 +5,11 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -135,6 +135,19 @@ std::string FormatIdleJson(const std::string& input, const Trace& t,
   w.Key("unlaunched_gap_us").Micros(b.unlaunched_gap_ns);
   w.EndObject();
   return out;
+}
+
+std::string FormatIdleAs(OutputFormat format, const std::string& input, const Trace& trace,
+                         const passes::FunctionEventList& events,
+                         const passes::IdleBreakdown& breakdown, const IdleTextOptions& options) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatIdleJson(input, trace, events, breakdown);
+    case OutputFormat::kCsv:
+      return FormatIdleCsv(trace, breakdown);
+    default:
+      return FormatIdleText(trace, events, breakdown, options);
+  }
 }
 
 }  // namespace profana::report

@@ -9,6 +9,7 @@
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_streams.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -30,5 +31,10 @@ std::string FormatIdleCsv(const Trace& trace, const passes::IdleBreakdown& break
 std::string FormatIdleJson(const std::string& input, const Trace& trace,
                            const passes::FunctionEventList& events,
                            const passes::IdleBreakdown& breakdown);
+
+// The report in `format` (text, csv or json): the one choice of printer.
+std::string FormatIdleAs(OutputFormat format, const std::string& input, const Trace& trace,
+                         const passes::FunctionEventList& events,
+                         const passes::IdleBreakdown& breakdown, const IdleTextOptions& options);
 
 }  // namespace profana::report

@@ -7,15 +7,15 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/model/diagnostic_text.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
 namespace {
 
 // Kind names and counts, by name.
-std::map<std::string_view, uint64_t> KindsByName(const passes::TraceSummary& s) {
+std::map<std::string_view, uint64_t> KindsByName(const passes::EventCounts& s) {
   std::map<std::string_view, uint64_t> kinds;
   for (const auto& [kind, count] : s.events_by_kind) kinds[ActivityKindName(kind)] = count;
   return kinds;
@@ -113,7 +113,7 @@ std::string StacksText(const InfoStacks& stacks) {
 
 }  // namespace
 
-std::string FormatInfoText(const std::string& name, const Trace& t, const passes::TraceSummary& s,
+std::string FormatInfoText(const std::string& name, const Trace& t, const passes::EventCounts& s,
                            const passes::FunctionEventList& fe,
                            const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks) {
   const TraceMetadata& m = t.metadata;
@@ -187,7 +187,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
   return out;
 }
 
-std::string FormatInfoJson(const std::string& name, const Trace& t, const passes::TraceSummary& s,
+std::string FormatInfoJson(const std::string& name, const Trace& t, const passes::EventCounts& s,
                            const passes::FunctionEventList& fe,
                            const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks) {
   const TraceMetadata& m = t.metadata;
@@ -244,6 +244,15 @@ std::string FormatInfoJson(const std::string& name, const Trace& t, const passes
   w.EndObject();
   w.EndObject();
   return out;
+}
+
+std::string FormatInfoAs(OutputFormat format, const std::string& name, const Trace& trace,
+                         const passes::EventCounts& summary,
+                         const passes::FunctionEventList& events,
+                         const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks) {
+  return format == OutputFormat::kJson
+             ? FormatInfoJson(name, trace, summary, events, graphs, stacks)
+             : FormatInfoText(name, trace, summary, events, graphs, stacks);
 }
 
 }  // namespace profana::report

@@ -1,16 +1,17 @@
 // The reports of `profana info`: what a trace file holds (format, sizes, counts by kind, threads,
 // span, devices, the op tree's counts, one line per CUDA/HIP graph replay) and every diagnostic
 // with its count and first samples; as text or JSON (schema "profana.info/1", docs/json.md).
-// Formatting only: the counts come from passes/trace_summary and passes/function_events.
+// Formatting only: the counts come from passes/event_counts and passes/function_events.
 #pragma once
 
 #include <string>
 
 #include "profana/model/trace.h"
+#include "profana/passes/event_counts.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/graph_launches.h"
 #include "profana/passes/stacks.h"
-#include "profana/passes/trace_summary.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -23,12 +24,17 @@ struct InfoStacks {
 
 // name: the input as messages name it ("<stdin>" for standard input).
 std::string FormatInfoText(const std::string& name, const Trace& trace,
-                           const passes::TraceSummary& summary,
+                           const passes::EventCounts& summary,
                            const passes::FunctionEventList& events,
                            const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks);
 std::string FormatInfoJson(const std::string& name, const Trace& trace,
-                           const passes::TraceSummary& summary,
+                           const passes::EventCounts& summary,
                            const passes::FunctionEventList& events,
                            const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks);
+// The report in `format` (text or json): the one choice of printer.
+std::string FormatInfoAs(OutputFormat format, const std::string& name, const Trace& trace,
+                         const passes::EventCounts& summary,
+                         const passes::FunctionEventList& events,
+                         const passes::GraphLaunchSummary& graphs, const InfoStacks& stacks);
 
 }  // namespace profana::report

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 
 namespace profana::report {
 
-std::string FormatRowsAs(OutputFormat format, const Trace& trace,
+std::string FormatRowsAs(OutputFormat format, const StringPool& strings,
                          const std::vector<passes::AverageRow>& rows, TableOptions table,
                          bool profile_memory, const RowsContext& context) {
   table.row_limit = context.row_limit;
@@ -17,21 +17,14 @@ std::string FormatRowsAs(OutputFormat format, const Trace& trace,
     table.profile_memory = profile_memory;
     if (table.no_truncate)
       table.max_name_width = table.max_src_width = table.max_shapes_width = std::nullopt;
-    return FormatTable(trace, rows, table);
+    return FormatTable(strings, rows, table);
   }
   std::vector<size_t> shown = ShownRows(rows, table.row_limit, table.top_level_only);
-  if (format == OutputFormat::kCsv) return FormatRowsCsv(trace, rows, shown);
-  return FormatRowsJson(trace, rows, shown, context);
+  if (format == OutputFormat::kCsv) return FormatRowsCsv(strings, rows, shown);
+  return FormatRowsJson(strings, rows, shown, context);
 }
 
 namespace {
-
-// A Trace holding only the summary's strings, for the formatters that look names up in one.
-Trace NamesOf(job::RankSummary* summary) {
-  Trace names;
-  names.strings = std::move(summary->strings);
-  return names;
-}
 
 // The sources' format, or "mixed" when they differ.
 std::string FormatOf(const job::RankSummary& summary) {
@@ -43,9 +36,9 @@ std::string FormatOf(const job::RankSummary& summary) {
 
 }  // namespace
 
-std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> parts, bool by_rank,
-                           const std::vector<std::string>& inputs, const TableOptions& table,
-                           const RowsContext& options) {
+std::string FormatJobTable(OutputFormat format, const std::vector<job::RankSummary>& parts,
+                           bool by_rank, const std::vector<std::string>& inputs,
+                           const TableOptions& table, const RowsContext& options) {
   RowsContext context = options;
   context.input = fmt::format("{}", fmt::join(inputs, " "));
   for (const job::RankSummary& s : parts)
@@ -56,7 +49,7 @@ std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> pa
   bool json_array = by_rank && format == OutputFormat::kJson;
   if (json_array) text += "[\n";
   for (size_t i = 0; i < parts.size(); ++i) {
-    job::RankSummary& s = parts[i];
+    const job::RankSummary& s = parts[i];
     RowsContext c = context;
     std::string title;
     if (by_rank) {
@@ -69,10 +62,9 @@ std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> pa
                           job::FormatRankList(c.ranks));
     }
     c.format = FormatOf(s);
-    Trace names = NamesOf(&s);
     TableOptions shown = table;
     shown.with_flops = s.with_flops;
-    std::string part = FormatRowsAs(format, names, s.rows, shown, s.has_memory_records, c);
+    std::string part = FormatRowsAs(format, s.strings, s.rows, shown, s.has_memory_records, c);
     if (format == OutputFormat::kText) {
       text += title + "\n";
     } else if (format == OutputFormat::kCsv && i) {

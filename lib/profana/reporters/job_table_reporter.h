@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/string_pool.h"
 #include "profana/job/rank_summary.h"
-#include "profana/model/trace.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/output_format.h"
 #include "profana/reporters/rows_reporter.h"
@@ -18,7 +18,7 @@ namespace profana::report {
 // The rows as text (PyTorch's table; `profile_memory` shows the memory columns), CSV or JSON.
 // `context` names the input and the options the rows were made with (its row limit and
 // top-level-only apply to `table` too).
-std::string FormatRowsAs(OutputFormat format, const Trace& trace,
+std::string FormatRowsAs(OutputFormat format, const StringPool& strings,
                          const std::vector<passes::AverageRow>& rows, TableOptions table,
                          bool profile_memory, const RowsContext& context);
 
@@ -27,8 +27,8 @@ std::string FormatRowsAs(OutputFormat format, const Trace& trace,
 // with. Text: each block under its title ("3 ranks (0-2), summed",
 // "rank 2: FILE"), a blank line between blocks; CSV: the header once; JSON: one document, or an
 // array of one per rank.
-std::string FormatJobTable(OutputFormat format, std::vector<job::RankSummary> parts, bool by_rank,
-                           const std::vector<std::string>& inputs, const TableOptions& table,
-                           const RowsContext& options);
+std::string FormatJobTable(OutputFormat format, const std::vector<job::RankSummary>& parts,
+                           bool by_rank, const std::vector<std::string>& inputs,
+                           const TableOptions& table, const RowsContext& options);
 
 }  // namespace profana::report

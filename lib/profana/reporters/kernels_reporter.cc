@@ -396,4 +396,17 @@ std::string FormatKernelsJson(const KernelsReport& r) {
   return out;
 }
 
+std::string FormatKernelsAs(OutputFormat format, const KernelsReport& r) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatKernelsJson(r);
+    case OutputFormat::kCsv:
+      return FormatKernelsCsv(r);
+    case OutputFormat::kMarkdown:
+      return FormatKernelsMarkdown(r);
+    default:
+      return FormatKernelsText(r);
+  }
+}
+
 }  // namespace profana::report

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profana/job/kernel_stats.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -27,5 +28,8 @@ std::string FormatKernelsText(const KernelsReport& r);
 std::string FormatKernelsMarkdown(const KernelsReport& r);
 std::string FormatKernelsCsv(const KernelsReport& r);
 std::string FormatKernelsJson(const KernelsReport& r);
+
+// The report in `format` (text, markdown, csv or json): the one choice of printer.
+std::string FormatKernelsAs(OutputFormat format, const KernelsReport& r);
 
 }  // namespace profana::report

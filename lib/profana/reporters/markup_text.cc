@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "profana/base/terminal_text.h"
 #include "profana/base/utf8.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 

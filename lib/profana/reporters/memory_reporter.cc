@@ -4,10 +4,10 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/passes/memory_device_types.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_device_report.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
 

@@ -2,7 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 
 namespace profana::report {
 
@@ -87,6 +87,13 @@ std::string WhyNothingRanks(const passes::OptimizableEvents& o) {
   }
   return fmt::format("no CPU op overlaps the {} interval{} where the queue drains to 0",
                      r.falling.size(), r.falling.size() == 1 ? "" : "s");
+}
+
+std::string FormatOptimizableAs(OutputFormat format, const std::string& input, const Trace& trace,
+                                const passes::FunctionEventList& events,
+                                const passes::OptimizableEvents& optimizable) {
+  return format == OutputFormat::kJson ? FormatOptimizableJson(input, trace, events, optimizable)
+                                       : FormatOptimizableText(trace, events, optimizable);
 }
 
 }  // namespace profana::report

@@ -9,6 +9,7 @@
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/optimizable_events.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -22,5 +23,10 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& trace,
 // calls, a queue that never drains from a depth of 4, or no CPU op where it does. Empty when
 // events ranked.
 std::string WhyNothingRanks(const passes::OptimizableEvents& optimizable);
+
+// The report in `format` (text or json): the one choice of printer.
+std::string FormatOptimizableAs(OutputFormat format, const std::string& input, const Trace& trace,
+                                const passes::FunctionEventList& events,
+                                const passes::OptimizableEvents& optimizable);
 
 }  // namespace profana::report

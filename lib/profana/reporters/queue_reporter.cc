@@ -2,9 +2,9 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -120,6 +120,20 @@ std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t or
   w.EndArray();
   w.EndObject();
   return out;
+}
+
+std::string FormatQueueAs(OutputFormat format, const std::string& input, const Trace& trace,
+                          int64_t origin_ns, const passes::GpuEvaluation& evaluation,
+                          const std::vector<passes::StreamQueue>& streams, passes::QueueModel model,
+                          int32_t limit) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatQueueJson(input, trace, origin_ns, evaluation, streams, model, limit);
+    case OutputFormat::kCsv:
+      return FormatQueueCsv(trace, origin_ns, evaluation, streams);
+    default:
+      return FormatQueueText(trace, evaluation, streams, model, limit);
+  }
 }
 
 }  // namespace profana::report

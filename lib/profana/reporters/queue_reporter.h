@@ -11,6 +11,7 @@
 #include "profana/model/trace.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -29,5 +30,11 @@ std::string FormatQueueJson(const std::string& input, const Trace& trace, int64_
                             const std::vector<passes::StreamQueue>& streams,
                             passes::QueueModel model = passes::QueueModel::kProfana,
                             int32_t limit = passes::kCudaLaunchQueueLimit);
+
+// The report in `format` (text, csv or json): the one choice of printer.
+std::string FormatQueueAs(OutputFormat format, const std::string& input, const Trace& trace,
+                          int64_t origin_ns, const passes::GpuEvaluation& evaluation,
+                          const std::vector<passes::StreamQueue>& streams, passes::QueueModel model,
+                          int32_t limit);
 
 }  // namespace profana::report

@@ -10,9 +10,9 @@ namespace {
 
 using passes::AverageRow;
 
-void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
+void WriteRow(const StringPool& strings, const AverageRow& r, JsonWriter& w) {
   w.BeginObject();
-  w.Key("name").String(trace.str(r.key));
+  w.Key("name").String(strings.Get(r.key));
   w.Key("device_type").String(r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA");
   w.Key("count").Int(r.count);
   w.Key("self_cpu_time_total_us").Micros(r.self_cpu_ns);
@@ -35,11 +35,11 @@ void WriteRow(const Trace& trace, const AverageRow& r, JsonWriter& w) {
   w.Key("top_level").Bool(r.top_level);
   w.Key("input_shapes");
   if (r.shapes_shown)
-    w.String(InputShapesText(trace, r));
+    w.String(InputShapesText(strings, r));
   else
     w.Null();
   w.Key("stack").BeginArray();
-  for (StringId f : r.stack) w.String(trace.str(f));
+  for (StringId f : r.stack) w.String(strings.Get(f));
   w.EndArray();
   w.EndObject();
 }
@@ -62,11 +62,11 @@ std::string MicrosText(int64_t ns) {
 
 }  // namespace
 
-std::string InputShapesText(const Trace& trace, const AverageRow& r) {
-  return r.input_shapes.value ? std::string(trace.str(r.input_shapes)) : "[]";
+std::string InputShapesText(const StringPool& strings, const AverageRow& r) {
+  return r.input_shapes.value ? std::string(strings.Get(r.input_shapes)) : "[]";
 }
 
-std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& rows,
+std::string FormatRowsJson(const StringPool& strings, const std::vector<AverageRow>& rows,
                            const std::vector<size_t>& shown, const RowsContext& c) {
   std::string out;
   JsonWriter w(&out);
@@ -102,13 +102,13 @@ std::string FormatRowsJson(const Trace& trace, const std::vector<AverageRow>& ro
   w.Key("self_cuda_time_total_us").Micros(self_cuda);
   w.Key("total_rows").Int(static_cast<int64_t>(rows.size()));
   w.Key("rows").BeginArray();
-  for (size_t i : shown) WriteRow(trace, rows[i], w);
+  for (size_t i : shown) WriteRow(strings, rows[i], w);
   w.EndArray();
   w.EndObject();
   return out;
 }
 
-std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& rows,
+std::string FormatRowsCsv(const StringPool& strings, const std::vector<AverageRow>& rows,
                           const std::vector<size_t>& shown) {
   std::string out =
       "name,device_type,count,self_cpu_time_total_us,cpu_time_total_us,self_cuda_time_total_us,"
@@ -119,15 +119,15 @@ std::string FormatRowsCsv(const Trace& trace, const std::vector<AverageRow>& row
     std::string stack;
     for (size_t k = 0; k < r.stack.size(); ++k) {
       if (k) stack += ';';
-      stack += trace.str(r.stack[k]);
+      stack += strings.Get(r.stack[k]);
     }
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(trace.str(r.key)),
-                       r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA", r.count,
-                       MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns),
-                       MicrosText(r.self_cuda_ns), MicrosText(r.cuda_total_ns), r.cpu_memory,
-                       r.self_cpu_memory, r.cuda_memory, r.self_cuda_memory, r.flops,
-                       r.top_level ? "true" : "false",
-                       r.shapes_shown ? CsvField(InputShapesText(trace, r)) : "", CsvField(stack));
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(strings.Get(r.key)),
+        r.device_type == passes::DeviceType::kCPU ? "CPU" : "CUDA", r.count,
+        MicrosText(r.self_cpu_ns), MicrosText(r.cpu_total_ns), MicrosText(r.self_cuda_ns),
+        MicrosText(r.cuda_total_ns), r.cpu_memory, r.self_cpu_memory, r.cuda_memory,
+        r.self_cuda_memory, r.flops, r.top_level ? "true" : "false",
+        r.shapes_shown ? CsvField(InputShapesText(strings, r)) : "", CsvField(stack));
   }
   return out;
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "profana/model/trace.h"
+#include "profana/base/string_pool.h"
 #include "profana/passes/key_averages.h"
 
 namespace profana::report {
@@ -25,11 +25,11 @@ struct RowsContext {
 };
 
 // A row's input shapes as the table and its rows show them: "[]" when it has none.
-std::string InputShapesText(const Trace& trace, const passes::AverageRow& row);
+std::string InputShapesText(const StringPool& strings, const passes::AverageRow& row);
 
-std::string FormatRowsJson(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+std::string FormatRowsJson(const StringPool& strings, const std::vector<passes::AverageRow>& rows,
                            const std::vector<size_t>& shown, const RowsContext& context);
-std::string FormatRowsCsv(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+std::string FormatRowsCsv(const StringPool& strings, const std::vector<passes::AverageRow>& rows,
                           const std::vector<size_t>& shown);
 
 }  // namespace profana::report

@@ -6,8 +6,8 @@
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/flamegraph_svg.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -16,58 +16,11 @@ int64_t Weight(const passes::StackSamples& s, size_t i, StackUnit unit) {
   return unit == StackUnit::kMicros ? s.weight_us[i] : s.weight_ns[i];
 }
 
-// Root-first frames joined by ';'. Memoised per node: many samples share a stack.
-class StackText {
- public:
-  StackText(const Trace& trace, const passes::StackSamples& samples, bool export_text)
-      : trace_(trace),
-        samples_(samples),
-        export_text_(export_text),
-        memo_(samples.trie.size()),
-        done_(samples.trie.size(), 0) {}
-  const std::string& Get(StackId node) {
-    if (done_[node.value]) return memo_[node.value];
-    std::vector<uint32_t> path;
-    for (uint32_t n = node.value; n != 0 && !done_[n]; n = samples_.trie.parent[n].value)
-      path.push_back(n);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      uint32_t n = *it, parent = samples_.trie.parent[n].value;
-      std::string text = parent ? memo_[parent] + ";" : "";
-      text += FrameText(trace_, samples_, StackId(n), export_text_);
-      memo_[n] = std::move(text);
-      done_[n] = 1;
-    }
-    return memo_[node.value];
-  }
-
- private:
-  const Trace& trace_;
-  const passes::StackSamples& samples_;
-  bool export_text_;
-  std::vector<std::string> memo_;
-  std::vector<uint8_t> done_;
-};
-
 }  // namespace
-
-std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node,
-                      bool export_text) {
-  std::string_view name = trace.str(samples.trie.frame[node.value]);
-  if (node == samples.orphan_root && node.value) name = passes::StackSamples::kOrphanFrame;
-  if (samples.trie.depth[node.value] > passes::kMaxStackFrames)
-    name = passes::StackSamples::kDeeperFrame;
-  // A name of megabytes would be repeated on every line under it: the frame keeps its start.
-  constexpr size_t kMaxFrameText = 4096;
-  std::string text(name.substr(0, kMaxFrameText));
-  if (name.size() > kMaxFrameText) text += "[...]";
-  for (char& c : text)
-    if ((export_text && c == ' ') || c == ';' || c == '\t' || c == '\n') c = '_';
-  return Printable(text);
-}
 
 Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
                       FrameLabels labels, OutputSink* sink) {
-  StackText text(trace, samples, true);
+  passes::StackText text(trace, samples, true);
   bool relabel = labels.fold_instances || labels.short_paths;
   ChunkedOutput out(sink);
   char number[24];
@@ -94,26 +47,6 @@ std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samp
   StringSink sink(&out);
   static_cast<void>(WriteCollapsed(trace, samples, unit, {}, &sink));  // a string takes all
   return out;
-}
-
-std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           bool export_text) {
-  std::vector<int64_t> per_node(samples.trie.size(), 0);
-  for (size_t i = 0; i < samples.stack.size(); ++i) {
-    int64_t w = samples.weight_ns[i];
-    if (w > 0 && samples.stack[i].value) {
-      int64_t& sum = per_node[samples.stack[i].value];
-      sum = SatAdd(sum, w);
-    }
-  }
-  StackText text(trace, samples, export_text);
-  std::map<std::string, int64_t> merged;
-  for (uint32_t n = 1; n < per_node.size(); ++n)
-    if (per_node[n]) {
-      int64_t& sum = merged[text.Get(StackId(n))];
-      sum = SatAdd(sum, per_node[n]);
-    }
-  return merged;
 }
 
 std::map<std::string, int64_t> StacksInUnit(const std::map<std::string, int64_t>& merged_ns,
@@ -199,8 +132,8 @@ StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, 
                        bool display) {
   StacksText out;
   out.source = samples.source;
-  if (merged) out.merged = MergeStacks(trace, samples);
-  if (display) out.display = MergeStacks(trace, samples, false);
+  if (merged) out.merged = passes::MergeStacks(trace, samples);
+  if (display) out.display = passes::MergeStacks(trace, samples, false);
   return out;
 }
 

@@ -10,7 +10,7 @@
 #include "profana/base/output_sink.h"
 #include "profana/job/rank_summary.h"
 #include "profana/model/trace.h"
-#include "profana/passes/stacks.h"
+#include "profana/passes/stack_text.h"
 #include "profana/reporters/frame_labels.h"
 #include "profana/reporters/output_format.h"
 
@@ -28,11 +28,6 @@ Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, S
                       FrameLabels labels, OutputSink* sink);
 std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
                             StackUnit unit);
-// Distinct stack text -> summed exact weight in nanoseconds of the samples FormatCollapsed would
-// print. Without `export_text`, frames keep their spaces (the flamegraph SVG's names; only ";",
-// tab and newline become "_").
-std::map<std::string, int64_t> MergeStacks(const Trace& trace, const passes::StackSamples& samples,
-                                           bool export_text = true);
 // A merge (nanoseconds) in `unit`: microseconds rounded to the nearest, stacks that round to
 // nothing left out.
 std::map<std::string, int64_t> StacksInUnit(const std::map<std::string, int64_t>& merged_ns,
@@ -94,10 +89,5 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
                              passes::StackSource source, StackUnit unit,
                              const std::map<std::string, int64_t>& merged,
                              const std::vector<int64_t>& ranks = {});
-
-// The frame's text as a flamegraph line shows it (export_stacks' spaces as "_" with
-// `export_text`).
-std::string FrameText(const Trace& trace, const passes::StackSamples& samples, StackId node,
-                      bool export_text = true);
 
 }  // namespace profana::report

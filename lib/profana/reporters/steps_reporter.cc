@@ -392,4 +392,17 @@ std::string FormatStepsJson(const StepsReport& r) {
   return out;
 }
 
+std::string FormatStepsAs(OutputFormat format, const StepsReport& r) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return FormatStepsJson(r);
+    case OutputFormat::kCsv:
+      return FormatStepsCsv(r);
+    case OutputFormat::kMarkdown:
+      return FormatStepsMarkdown(r);
+    default:
+      return FormatStepsText(r);
+  }
+}
+
 }  // namespace profana::report

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "profana/job/rank_summary.h"
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -24,5 +25,8 @@ std::string FormatStepsText(const StepsReport& r);
 std::string FormatStepsMarkdown(const StepsReport& r);
 std::string FormatStepsCsv(const StepsReport& r);
 std::string FormatStepsJson(const StepsReport& r);
+
+// The report in `format` (text, markdown, csv or json): the one choice of printer.
+std::string FormatStepsAs(OutputFormat format, const StepsReport& r);
 
 }  // namespace profana::report

@@ -5,9 +5,9 @@
 #include <iterator>
 
 #include "fmt/format.h"
+#include "profana/base/terminal_text.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/rows_reporter.h"
-#include "profana/reporters/terminal_text.h"
 
 namespace profana::report {
 namespace {
@@ -65,9 +65,9 @@ std::string TrimPath(std::string_view path, size_t width) {
   return std::string(tail);
 }
 
-std::string ShapesText(const Trace& trace, const AverageRow& row) {
+std::string ShapesText(const StringPool& strings, const AverageRow& row) {
   if (!row.shapes_shown) return "";  // key_averages() without grouping sets input_shapes = ""
-  return InputShapesText(trace, row);
+  return InputShapesText(strings, row);
 }
 
 // _build_table's auto_scale_flops: the unit of the smallest count above 0 sets the column's.
@@ -125,7 +125,7 @@ std::vector<size_t> ShownRows(const std::vector<AverageRow>& rows, int64_t row_l
   return shown;
 }
 
-std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
+std::string FormatTable(const StringPool& strings, const std::vector<AverageRow>& rows,
                         const TableOptions& options) {
   if (rows.empty()) return "";
   bool has_cuda_time = false, has_cuda_mem = false, has_input_shapes = false;
@@ -135,10 +135,10 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     has_cuda_time |= r.self_cuda_ns > 0;
     has_cuda_mem |= r.self_cuda_memory > 0;
     has_input_shapes |= r.shapes_shown && r.input_shapes.value != 0;
-    name_width = std::max(name_width, CodePointLength(Printable(trace.str(r.key))));
-    shapes_width = std::max(shapes_width, CodePointLength(ShapesText(trace, r)));
+    name_width = std::max(name_width, CodePointLength(Printable(strings.Get(r.key))));
+    shapes_width = std::max(shapes_width, CodePointLength(ShapesText(strings, r)));
     for (StringId frame : r.stack)
-      src_width = std::max(src_width, CodePointLength(Printable(trace.str(frame))));
+      src_width = std::max(src_width, CodePointLength(Printable(strings.Get(frame))));
     has_stack |= !r.stack.empty();
   }
   name_width += 4;
@@ -216,7 +216,7 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
   std::vector<std::string> cells;
   for (size_t index : ShownRows(rows, options.row_limit, options.top_level_only)) {
     const AverageRow& r = rows[index];
-    std::string name = Printable(trace.str(r.key));
+    std::string name = Printable(strings.Get(r.key));
     if (options.max_name_width &&
         CodePointLength(name) >= static_cast<size_t>(*options.max_name_width - 3))
       name = std::string(CodePointPrefix(name, *options.max_name_width - 3)) + "...";
@@ -244,13 +244,14 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
     }
     cells.push_back(fmt::format("{}", r.count));
     if (has_input_shapes)
-      cells.push_back(std::string(CodePointPrefix(ShapesText(trace, r), shapes_width)));
+      cells.push_back(std::string(CodePointPrefix(ShapesText(strings, r), shapes_width)));
     if (with_flops)
       cells.push_back(
           r.flops == 0 ? std::string("--")
                        : fmt::format("{:8.3f}", static_cast<double>(r.flops) * flops_unit.scale));
     if (has_stack)
-      cells.push_back(r.stack.empty() ? "" : TrimPath(Printable(trace.str(r.stack[0])), src_width));
+      cells.push_back(r.stack.empty() ? ""
+                                      : TrimPath(Printable(strings.Get(r.stack[0])), src_width));
     append(format.Format(cells));
     if (has_stack) {
       std::vector<std::string> empty(headers.size() - 1);
@@ -259,7 +260,7 @@ std::string FormatTable(const Trace& trace, const std::vector<AverageRow>& rows,
       size_t lines =
           options.memory_units == MemoryUnits::kPyTorch113 ? kMaxStackEntry113 : r.stack.size();
       for (size_t k = 1; k < r.stack.size() && k < lines; ++k) {
-        empty.push_back(TrimPath(Printable(trace.str(r.stack[k])), src_width));
+        empty.push_back(TrimPath(Printable(strings.Get(r.stack[k])), src_width));
         append(format.Format(empty));
         empty.pop_back();
       }

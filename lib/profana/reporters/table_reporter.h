@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "profana/model/trace.h"
+#include "profana/base/string_pool.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/number_format.h"
 
@@ -32,7 +32,7 @@ struct TableOptions {
 std::vector<size_t> ShownRows(const std::vector<passes::AverageRow>& rows, int64_t row_limit,
                               bool top_level_only);
 
-std::string FormatTable(const Trace& trace, const std::vector<passes::AverageRow>& rows,
+std::string FormatTable(const StringPool& strings, const std::vector<passes::AverageRow>& rows,
                         const TableOptions& options);
 
 // Python's len() and slicing count code points, not bytes.

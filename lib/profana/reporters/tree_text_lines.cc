@@ -7,10 +7,10 @@
 #include <system_error>
 
 #include "fmt/format.h"
+#include "profana/base/terminal_text.h"
 #include "profana/base/worker_pool.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/number_format.h"
-#include "profana/reporters/terminal_text.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {

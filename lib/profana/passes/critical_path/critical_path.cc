@@ -215,7 +215,7 @@ int64_t ApplyWhatIf(const Trace& t, const CpGraph& g, const CpWhatIf& w, NameMat
   return changed;
 }
 
-void Summarise(const Trace& t, const CpRequest& r, CpWindowResult* w) {
+void Summarize(const Trace& t, const CpRequest& r, CpWindowResult* w) {
   const CpGraph& g = w->graph;
   const CpPath& p = w->path;
   w->graph_nodes = static_cast<int64_t>(g.order.size());
@@ -291,7 +291,7 @@ Result<CriticalPathResult> ComputeCriticalPaths(const Trace& trace, const Source
   for (CpWindowResult& w : out.windows) {
     w.graph = BuildCriticalPathGraph(in, w.window);
     w.path = SolveLongestPath(w.graph);
-    Summarise(trace, request, &w);
+    Summarize(trace, request, &w);
     if (request.what_if.empty() || w.path.cyclic) continue;
     std::vector<int64_t> weights(w.graph.edges.size());
     for (size_t i = 0; i < weights.size(); ++i) weights[i] = w.graph.edges[i].weight_ns;

@@ -1,4 +1,4 @@
-#include "profana/job/step_summary.h"
+#include "profana/job/step_statistics.h"
 
 #include <algorithm>
 #include <cmath>

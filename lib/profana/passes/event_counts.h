@@ -1,4 +1,4 @@
-// SummariseTrace: the counts `profana info` shows of a trace's duration events: how many of each
+// CountEvents: the counts `profana info` shows of a trace's duration events: how many of each
 // activity kind, the time they span, and how many host threads and device streams carry them.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace profana::passes {
 
-struct TraceSummary {
+struct EventCounts {
   std::map<ActivityKind, uint64_t> events_by_kind;  // kinds with at least one event
   int64_t first_ns = 0;                             // the earliest start; 0 without events
   int64_t last_ns = 0;                              // the latest end; 0 without events
@@ -19,6 +19,6 @@ struct TraceSummary {
   uint64_t device_streams = 0;
 };
 
-TraceSummary SummariseTrace(const Trace& trace);
+EventCounts CountEvents(const Trace& trace);
 
 }  // namespace profana::passes

@@ -1,12 +1,12 @@
-#include "profana/passes/trace_summary.h"
+#include "profana/passes/event_counts.h"
 
 #include <array>
 #include <vector>
 
 namespace profana::passes {
 
-TraceSummary SummariseTrace(const Trace& t) {
-  TraceSummary s;
+EventCounts CountEvents(const Trace& t) {
+  EventCounts s;
   const EventTable& e = t.events;
   std::array<uint64_t, 256> by_kind{};  // indexed by the kind's value: no lookup per event
   std::vector<uint8_t> thread_kind(t.threads.size(), 0);  // bit 1: host events, bit 2: device

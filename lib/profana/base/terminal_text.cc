@@ -1,4 +1,4 @@
-#include "profana/reporters/terminal_text.h"
+#include "profana/base/terminal_text.h"
 
 #include <cstdint>
 #include <cstring>
@@ -9,7 +9,7 @@
 
 #include "fmt/format.h"
 
-namespace profana::report {
+namespace profana {
 namespace {
 
 // Length of the control character at s[i] (1 for C0 and DEL, 2 for a UTF-8 C1), or 0.
@@ -141,4 +141,4 @@ void MakePrintable(std::string* text, bool keep_colors) {
   if (HasControls(*text, true)) *text = Escape(*text, true, keep_colors);
 }
 
-}  // namespace profana::report
+}  // namespace profana

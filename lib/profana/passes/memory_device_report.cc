@@ -1,4 +1,4 @@
-#include "profana/passes/memory_summary.h"
+#include "profana/passes/memory_device_report.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -41,8 +41,8 @@ class Grouper {
 
 }  // namespace
 
-MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEventList& ev,
-                                         const MemoryTimeline& t, uint32_t device) {
+MemoryDeviceReport AnalyzeMemoryDevice(const Trace& trace, const FunctionEventList& ev,
+                                       const MemoryTimeline& t, uint32_t device) {
   MemoryDeviceReport r;
   const MemoryDeviceSummary& s = t.summary[device];
   int64_t peak = s.peak_pos;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace profana::report {
+namespace profana {
 
 // `name` with every C0 control character (newline and tab included), DEL and C1 control
 // (U+0080..U+009F) written visibly: "\x1b", "\x7f", "\u009b". Text without them comes back
@@ -27,4 +27,4 @@ bool HasControlCharacters(std::string_view s);
 // newline and tab (a colour sequence included).
 bool HasControlCharactersInText(std::string_view text);
 
-}  // namespace profana::report
+}  // namespace profana

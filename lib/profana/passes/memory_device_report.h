@@ -1,4 +1,4 @@
-// SummariseMemoryDevice: the answers `profana memory` prints for one device of a MemoryTimeline:
+// AnalyzeMemoryDevice: the answers `profana memory` prints for one device of a MemoryTimeline:
 // the op at the peak and its ancestors, what was live at the peak (by allocating op and by
 // category), blocks never freed, and frees of memory allocated before the trace.
 #pragma once
@@ -40,7 +40,7 @@ struct MemoryDeviceReport {
   std::vector<MemoryOpGroup> preexisting_by_op;  // grouped by the op that freed them
 };
 
-MemoryDeviceReport SummariseMemoryDevice(const Trace& trace, const FunctionEventList& events,
-                                         const MemoryTimeline& t, uint32_t device);
+MemoryDeviceReport AnalyzeMemoryDevice(const Trace& trace, const FunctionEventList& events,
+                                       const MemoryTimeline& t, uint32_t device);
 
 }  // namespace profana::passes
