@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -192,240 +193,355 @@ int WorkerCount(int asked) {
   return static_cast<int>(std::clamp<size_t>(AvailableCores(), 1, 8));
 }
 
-StreamAttempt Fallback(std::string reason) {
+// Why a stage hands the file back to the whole-file importer (StreamAttempt::fallback_reason), or
+// nothing when it went through.
+using StreamProblem = std::optional<std::string>;
+
+// One attempt to stream a file (an object per attempt). The stages run in order, each on the
+// state the one before left: Open, ReadOpening (the text before the events array, up to its '['),
+// ReadEvents (inside the array), ReadEnding (the text after it), Finish. A stage that meets
+// anything unusual returns a problem, and the attempt ends with no trace.
+//
+// Inside the array, a pass cuts the events into batches that parser threads turn into staged
+// events, committed in file order. Each batch's end is found one of two ways (Cutting). A mapped
+// file's passes guess first, without this thread reading every byte: the batch ends at the first
+// likely event end past its size (LikelyElementEnd), and the parser thread checks the guess
+// (Batch::unscanned). Once a batch is right, so is where the next begins, the first beginning
+// where the array does. At the first guess that is wrong the pass ends (kGuessedWrong): the
+// batches after it are dropped, and a new pass scans the rest from where that batch began.
+class ChromeJsonStream {
+ public:
+  ChromeJsonStream(const std::string& path, const StreamOptions& options)
+      : path_(path), options_(options) {}
+  StreamAttempt Run();
+
+ private:
+  // How the end of the batch being cut is found.
+  enum class Cutting {
+    kGuessing,  // the first likely event end past the batch's size, checked by the parser thread
+    kScanning,  // the structure scanner's last element end, every byte read
+  };
+  // How a pass over the events array stands.
+  enum class PassOutcome {
+    kGoing,         // every batch parsed so far is committed
+    kBatchFailed,   // a scanned batch did not parse: the whole-file importer must run
+    kGuessedWrong,  // a guessed batch failed its check: a scanning pass goes on from its beginning
+  };
+  // Where a pass stands in the text; positions are indexes into the window. Each pass starts from
+  // a fresh one (StartPass), so nothing carries over from a pass that ended on a wrong guess.
+  struct Pass {
+    bool guesses = false;  // whether its batches are guessed first (Cutting::kGuessing)
+    Cutting cutting = Cutting::kScanning;
+    PassOutcome outcome = PassOutcome::kGoing;
+    size_t rescan_from = 0;    // kGuessedWrong: where the batch that failed its check began
+    size_t batch_begin = 0;    // where the batch being cut begins (before its comma, if any)
+    bool first_batch = false;  // the batch being cut begins where the array does: no comma
+    size_t scan_at = 0;        // where the scanner goes on
+    size_t last_end = 0;       // one past the last element end the scanner found (0: none)
+    size_t array_close = 0;    // one past the array's closing bracket, once seen
+    ScanState scan;            // the scanner's state at scan_at
+  };
+
+  // The stages, in order.
+  StreamProblem Open();
+  StreamProblem ReadOpening();
+  StreamProblem ReadEvents();
+  StreamProblem ReadEnding();
+  StreamAttempt Finish();
+
+  // Within a pass.
+  void StartPass(size_t from, bool guesses);
+  StreamProblem CutBatches();
+  StreamProblem CutGuessed();
+  StreamProblem CutScanned();
+  StreamProblem Submit(size_t end, bool unscanned);
+  bool CommitOldest(bool wait);
+  void CommitFinished();
+  StreamProblem Advance();
+  bool OverLimit() const;
+
+  const std::string& path_;
+  const StreamOptions& options_;
+  // Declared in the order they are made: the parser threads (pipeline_), which may read the map,
+  // end before it.
+  std::unique_ptr<ByteSource> source_;
+  std::optional<MappedFile> mapped_;
+  std::optional<Window> window_;  // optional, to end it before the time sort
+  TraceBuilder builder_;
+  EventsStart start_;
+  size_t bom_ = 0;           // the byte order mark's bytes at the input's start
+  size_t events_begin_ = 0;  // where the array's first element may begin, in the window
+  ScanState fresh_scan_;     // the scanner's state at the array's inside
+  int workers_ = 0;
+  // Optional, to end them (their threads and buffers) before the time sort.
+  std::optional<ParsePipeline> pipeline_;
+  std::optional<Merger> merger_;
+  Pass pass_;
+  bool guessed_wrong_ = false;  // a pass ended on a wrong guess (StreamAttempt::guessed_wrong)
+};
+
+StreamAttempt ChromeJsonStream::Run() {
+  StreamProblem problem = Open();
+  if (!problem) problem = ReadOpening();
+  if (!problem) problem = ReadEvents();
+  if (!problem) problem = ReadEnding();
+  if (!problem) return Finish();
   StreamAttempt attempt;
-  attempt.fallback_reason = std::move(reason);
+  attempt.fallback_reason = std::move(*problem);
+  return attempt;
+}
+
+bool ChromeJsonStream::OverLimit() const {
+  uint64_t content = source_->gzipped() ? source_->content_bytes() : source_->file_bytes();
+  return options_.max_bytes && content > options_.max_bytes;
+}
+
+StreamProblem ChromeJsonStream::Open() {
+  source_ = ByteSource::Open(path_);
+  if (!source_) return "not a regular file";
+  if (OverLimit()) return "larger than --max-memory";
+  // A plain file is read through a map (Window), with the padding the block scanner reads past
+  // the end. A file of the same size is the one ByteSource opened, to all purposes.
+  if (!source_->gzipped()) {
+    auto map = MappedFile::Open(path_, kPadding, /*read_ahead=*/false);
+    if (map.ok() && map->bytes().size() == source_->file_bytes()) mapped_ = std::move(*map);
+  }
+  window_.emplace(source_.get(), mapped_ ? &*mapped_ : nullptr, options_.read_bytes,
+                  options_.progress);
+  return std::nullopt;
+}
+
+// The opening, up to the '[' of the events, and the members before it.
+StreamProblem ChromeJsonStream::ReadOpening() {
+  for (;;) {
+    window_->Advance(0);
+    if (window_->failed()) return window_->failure();
+    if (bom_ == 0 && window_->size() >= 3 && std::memcmp(window_->data(), "\xEF\xBB\xBF", 3) == 0)
+      bom_ = 3;
+    std::string_view text(window_->data() + bom_, window_->size() - bom_);
+    TopScan scan = FindEventsStart(text, &start_);
+    if (scan == TopScan::kOk) break;
+    if (scan == TopScan::kUnsupported) return "not a well-formed Chrome trace opening";
+    if (window_->eof() || window_->size() > kMaxOutside)
+      return "no events array in the first bytes";
+  }
+  events_begin_ = bom_ + start_.events_begin;
+  // simdjson's limit counts from the document's top: the array is at level 1 in a bare array,
+  // level 2 in a Kineto object. On-Demand skips the values profana does not read without
+  // counting, so the limit is kept here.
+  fresh_scan_.max_depth = static_cast<int64_t>(kMaxJsonDepth) - (start_.is_object ? 2 : 1);
+  builder_.LeaveUnread(options_.unread);
+  if (!source_->gzipped()) builder_.ReserveEvents(source_->file_bytes() / 200);
+  if (!ReadMembers(start_.members, &builder_)) return "header members do not parse";
+  return std::nullopt;
+}
+
+// The events array, in passes until one reads it whole: a mapped file's first pass guesses where
+// batches end, and a wrong guess makes a scanning pass go on from the batch that failed its check.
+StreamProblem ChromeJsonStream::ReadEvents() {
+  workers_ = WorkerCount(options_.workers);
+  pipeline_.emplace(workers_, 3 * workers_);
+  merger_.emplace(&builder_, workers_);
+  StartPass(events_begin_, /*guesses=*/mapped_.has_value());
+  for (;;) {
+    StreamProblem problem = CutBatches();
+    // Every batch is committed, or dropped after one that failed: a problem the cutting met may
+    // come of a wrong guess before it, which its batch's check then tells.
+    while (CommitOldest(true)) {
+    }
+    if (pass_.outcome == PassOutcome::kBatchFailed) return "a batch of events does not parse";
+    if (pass_.outcome == PassOutcome::kGoing) {
+      if (problem) return problem;
+      break;
+    }
+    // Again from the batch that failed its check, scanned. The dropped batches' strings went into
+    // their workers' pools: new workers start from empty ones.
+    guessed_wrong_ = true;
+    pipeline_.reset();
+    pipeline_.emplace(workers_, 3 * workers_);
+    merger_->ForgetWorkerStrings();
+    StartPass(pass_.rescan_from, /*guesses=*/false);
+  }
+  // The parser threads' buffers go back before the sort makes its own: freed in the threads' heaps,
+  // they would stay resident beside the sort's and the function events' buffers.
+  merger_.reset();
+  pipeline_.reset();
+  ReleaseFreedMemory();
+  return std::nullopt;
+}
+
+void ChromeJsonStream::StartPass(size_t from, bool guesses) {
+  pass_ = Pass();
+  pass_.guesses = guesses;
+  pass_.cutting = guesses ? Cutting::kGuessing : Cutting::kScanning;
+  pass_.batch_begin = pass_.scan_at = from;
+  pass_.first_batch = from == events_begin_;
+  pass_.scan = fresh_scan_;
+}
+
+// Cuts and submits every batch up to the array's close, committing batches as they come back. It
+// stops early when a batch fails or fails its check (pass_.outcome).
+StreamProblem ChromeJsonStream::CutBatches() {
+  while (pass_.outcome == PassOutcome::kGoing && !pass_.array_close) {
+    StreamProblem problem = pass_.cutting == Cutting::kGuessing ? CutGuessed() : CutScanned();
+    if (problem) return problem;
+  }
+  if (pass_.outcome != PassOutcome::kGoing) return std::nullopt;
+  if (pass_.last_end > pass_.batch_begin) {
+    if (StreamProblem problem = Submit(pass_.last_end, /*unscanned=*/false)) return problem;
+  }
+  // Between the last event and the ']' only spaces (a trailing comma is an error to report).
+  for (size_t p = pass_.batch_begin; p + 1 < pass_.array_close; ++p)
+    if (!IsJsonSpace(window_->data()[p])) return "something other than an event in the array";
+  return std::nullopt;
+}
+
+// One step of guessing: reads on until the window holds the batch's size and the reach past it,
+// then cuts at the first likely event end there. With none near (the array's end, or an event
+// longer than the reach), the scanner finds this batch's end, from where it begins.
+StreamProblem ChromeJsonStream::CutGuessed() {
+  size_t target = pass_.batch_begin + options_.batch_bytes;
+  if (window_->size() < target + kGuessReach && !window_->eof()) return Advance();
+  size_t end =
+      LikelyElementEnd(window_->data(), target, std::min(window_->size(), target + kGuessReach));
+  if (end) {
+    if (StreamProblem problem = Submit(end, /*unscanned=*/true)) return problem;
+    CommitFinished();
+    return std::nullopt;
+  }
+  pass_.cutting = Cutting::kScanning;
+  pass_.scan_at = pass_.batch_begin;
+  pass_.last_end = 0;
+  pass_.scan = fresh_scan_;
+  return std::nullopt;
+}
+
+// One step of scanning: up to the batch's size past an element end, the array's close, or the end
+// of what is read (then reads on).
+StreamProblem ChromeJsonStream::CutScanned() {
+  ScanResult r = ScanArrayElements(window_->data(), pass_.scan_at, window_->size(), !window_->eof(),
+                                   pass_.batch_begin + options_.batch_bytes, &pass_.scan);
+  if (r.maybe_too_deep) return "nested deeper than the JSON limit";
+  pass_.scan_at = r.next;
+  if (r.last_element_end) pass_.last_end = r.last_element_end;
+  if (r.array_close) {
+    // The scanner counts brackets of both kinds; the one that closes the array must be ']'
+    // (a '}' there is a structure error the whole-file parser reports with its position).
+    if (window_->data()[r.array_close - 1] != ']') return "the events array is closed by '}'";
+    pass_.array_close = r.array_close;
+    return std::nullopt;
+  }
+  if (pass_.last_end > pass_.batch_begin &&
+      pass_.scan_at >= pass_.batch_begin + options_.batch_bytes) {
+    if (StreamProblem problem = Submit(pass_.last_end, /*unscanned=*/false)) return problem;
+    CommitFinished();
+    pass_.cutting = pass_.guesses ? Cutting::kGuessing : Cutting::kScanning;
+    return std::nullopt;
+  }
+  if (window_->eof()) return "input ends inside the events array";
+  return Advance();
+}
+
+// Hands the text from the batch's beginning to `end` to a parser thread, and begins the next.
+StreamProblem ChromeJsonStream::Submit(size_t end, bool unscanned) {
+  const char* data = window_->data();
+  // Between batches there is exactly one comma (the parser checks the commas inside).
+  size_t p = pass_.batch_begin;
+  while (p < end && IsJsonSpace(data[p])) ++p;
+  if (!pass_.first_batch) {
+    if (p >= end || data[p] != ',') return "events not separated by one comma";
+    ++p;
+    while (p < end && IsJsonSpace(data[p])) ++p;
+  }
+  pass_.first_batch = false;
+  Batch* b;
+  while (!(b = pipeline_->Free())) CommitOldest(true);
+  // A mapped file's text stays where it is: the worker copies it, not this thread.
+  if (mapped_)
+    b->Borrow(data + p, end - p, window_->base() + p - bom_);
+  else
+    b->Fill(data + p, end - p, window_->base() + p - bom_);
+  b->unscanned = unscanned;
+  b->max_depth = pass_.scan.max_depth;
+  b->cut_from = pass_.batch_begin;
+  pipeline_->Submit(b);
+  pass_.batch_begin = end;
+  return std::nullopt;
+}
+
+// Takes back the oldest batch in flight (waits for it to be parsed); false when there is none. It
+// is committed while the pass goes well; the first to fail ends the pass.
+bool ChromeJsonStream::CommitOldest(bool wait) {
+  Batch* b = pipeline_->Oldest(wait);
+  if (!b) return false;
+  if (b->failed && pass_.outcome == PassOutcome::kGoing) {
+    pass_.outcome = b->unscanned ? PassOutcome::kGuessedWrong : PassOutcome::kBatchFailed;
+    if (b->unscanned) pass_.rescan_from = b->cut_from;
+  }
+  if (pass_.outcome == PassOutcome::kGoing) merger_->Commit(*b);
+  pipeline_->Recycle(b);
+  return true;
+}
+
+// Commits the batches already parsed, without waiting.
+void ChromeJsonStream::CommitFinished() {
+  while (CommitOldest(false)) {
+  }
+}
+
+// Lets the window go on past what is read, keeping the batch being cut and the text the workers
+// have yet to copy.
+StreamProblem ChromeJsonStream::Advance() {
+  size_t keep = pass_.batch_begin;
+  if (const char* borrowed = pipeline_->OldestBorrowed())
+    keep = std::min(keep, static_cast<size_t>(borrowed - window_->data()));
+  size_t shift = window_->Advance(keep);
+  pass_.batch_begin -= shift;
+  pass_.scan_at -= shift;
+  if (pass_.last_end) pass_.last_end -= shift;
+  if (window_->failed()) return window_->failure();
+  if (OverLimit()) return "inflates past --max-memory";
+  return std::nullopt;
+}
+
+// What follows the array: more members, the closing brace, spaces.
+StreamProblem ChromeJsonStream::ReadEnding() {
+  std::string after(window_->data() + pass_.array_close, window_->size() - pass_.array_close);
+  while (!window_->eof()) {
+    size_t from = window_->size();
+    from -= window_->Advance(from);
+    if (window_->failed()) return window_->failure();
+    after.append(window_->data() + from, window_->size() - from);
+    if (after.size() > kMaxOutside) return "too much text after the events array";
+  }
+  std::string members;
+  if (ReadAfterEvents(after, start_.is_object, &members) != TopScan::kOk)
+    return "not a well-formed Chrome trace ending";
+  if (!ReadMembers(members, &builder_)) return "header members do not parse";
+  return std::nullopt;
+}
+
+StreamAttempt ChromeJsonStream::Finish() {
+  TraceMetadata& meta = builder_.metadata();
+  meta.input_bytes = window_->content_bytes();
+  meta.compressed_bytes = source_->gzipped() ? source_->file_bytes() : 0;
+  meta.format = start_.is_object ? TraceFormat::kKinetoJson : TraceFormat::kChromeJsonArray;
+  // PyTorch's bare-array export writes times relative to the profiler's start.
+  if (!start_.is_object) meta.origin.kind = TimeOriginKind::kRelative;
+  window_.reset();  // the read buffers and the map, before the sort makes its own
+  mapped_.reset();
+  source_.reset();
+  StreamAttempt attempt;
+  attempt.guessed_wrong = guessed_wrong_;
+  attempt.trace = std::move(builder_).Finish();
+  ReleaseFreedMemory();  // the sort's buffers, before the analyses make theirs
   return attempt;
 }
 
 }  // namespace
 
 StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options) {
-  std::unique_ptr<ByteSource> source = ByteSource::Open(path);
-  if (!source) return Fallback("not a regular file");
-  auto over_limit = [&] {
-    uint64_t content = source->gzipped() ? source->content_bytes() : source->file_bytes();
-    return options.max_bytes && content > options.max_bytes;
-  };
-  if (over_limit()) return Fallback("larger than --max-memory");
-  // A plain file is read through a map (Window), with the padding the block scanner reads past
-  // the end. A file of the same size is the one ByteSource opened, to all purposes.
-  std::optional<MappedFile> mapped;
-  if (!source->gzipped()) {
-    auto map = MappedFile::Open(path, kPadding, /*read_ahead=*/false);
-    if (map.ok() && map->bytes().size() == source->file_bytes()) mapped = std::move(*map);
-  }
-  // Optional, to end it before the time sort.
-  std::optional<Window> window(std::in_place, source.get(), mapped ? &*mapped : nullptr,
-                               options.read_bytes, options.progress);
-
-  // The opening, up to the '[' of the events.
-  size_t bom = 0;
-  EventsStart start;
-  for (;;) {
-    window->Advance(0);
-    if (window->failed()) return Fallback(window->failure());
-    if (bom == 0 && window->size() >= 3 && std::memcmp(window->data(), "\xEF\xBB\xBF", 3) == 0)
-      bom = 3;
-    std::string_view text(window->data() + bom, window->size() - bom);
-    TopScan scan = FindEventsStart(text, &start);
-    if (scan == TopScan::kOk) break;
-    if (scan == TopScan::kUnsupported) return Fallback("not a well-formed Chrome trace opening");
-    if (window->eof() || window->size() > kMaxOutside)
-      return Fallback("no events array in the first bytes");
-  }
-
-  TraceBuilder builder;
-  builder.LeaveUnread(options.unread);
-  if (!source->gzipped()) builder.ReserveEvents(source->file_bytes() / 200);
-  if (!ReadMembers(start.members, &builder)) return Fallback("header members do not parse");
-  int workers = WorkerCount(options.workers);
-  // Optional, to end them (their threads and buffers) before the time sort.
-  std::optional<ParsePipeline> pipeline(std::in_place, workers, 3 * workers);
-  std::optional<Merger> merger(std::in_place, &builder, workers);
-  bool failed = false;
-  // A mapped file's events are cut where the text looks like one event ends and the next begins
-  // (LikelyElementEnd), without this thread scanning every byte: the worker checks each such batch
-  // (Batch::unscanned). Once a batch is right, so is where the next begins, the first batch
-  // beginning where the array does. At the first that is not, the batches after it are dropped,
-  // and the rest of the file is scanned from where that batch began.
-  bool guesses = mapped.has_value(), guessed_wrong = false;
-  std::optional<size_t> rescan_from;  // where the batch that failed its check began
-  auto commit_oldest = [&](bool wait) {
-    Batch* b = pipeline->Oldest(wait);
-    if (!b) return false;
-    if (b->failed && b->unscanned && !failed && !rescan_from) rescan_from = b->cut_from;
-    if (b->failed && !rescan_from) failed = true;
-    if (!failed && !rescan_from) merger->Commit(*b);
-    pipeline->Recycle(b);
-    return true;
-  };
-
-  // The events: cut into batches of whole events at element ends found by the scanner, or
-  // guessed and checked.
-  const size_t events_begin = bom + start.events_begin;  // index into the window
-  size_t batch_begin = events_begin;
-  size_t scan_at = batch_begin, last_end = 0;
-  bool first_batch = true;
-  ScanState state;
-  // simdjson's limit counts from the document's top: the array is at level 1 in a bare array,
-  // level 2 in a Kineto object. On-Demand skips the values profana does not read without
-  // counting, so the limit is kept here.
-  state.max_depth = static_cast<int64_t>(kMaxJsonDepth) - (start.is_object ? 2 : 1);
-  const ScanState fresh = state;
-  size_t array_close = 0;
-  auto submit = [&](size_t end, bool unscanned) {
-    // Between batches there is exactly one comma (the parser checks the commas inside).
-    size_t p = batch_begin;
-    while (p < end && IsJsonSpace(window->data()[p])) ++p;
-    if (!first_batch) {
-      if (p >= end || window->data()[p] != ',') return false;
-      ++p;
-      while (p < end && IsJsonSpace(window->data()[p])) ++p;
-    }
-    first_batch = false;
-    Batch* b;
-    while (!(b = pipeline->Free())) commit_oldest(true);
-    // A mapped file's text stays where it is: the worker copies it, not this thread.
-    if (mapped)
-      b->Borrow(window->data() + p, end - p, window->base() + p - bom);
-    else
-      b->Fill(window->data() + p, end - p, window->base() + p - bom);
-    b->unscanned = unscanned;
-    b->max_depth = state.max_depth;
-    b->cut_from = batch_begin;
-    pipeline->Submit(b);
-    batch_begin = end;
-    return true;
-  };
-  // Lets the window go on past what is read, keeping the batch being cut and the text the workers
-  // have yet to copy. A problem comes back as its text.
-  auto advance = [&]() -> std::optional<std::string> {
-    size_t keep = batch_begin;
-    if (const char* borrowed = pipeline->OldestBorrowed())
-      keep = std::min(keep, static_cast<size_t>(borrowed - window->data()));
-    size_t shift = window->Advance(keep);
-    batch_begin -= shift;
-    scan_at -= shift;
-    if (last_end) last_end -= shift;
-    if (window->failed()) return window->failure();
-    if (over_limit()) return "inflates past --max-memory";
-    return std::nullopt;
-  };
-  // Cuts and submits every batch up to the array's close; a problem comes back as its text. It
-  // stops early when a batch fails (failed) or fails its check (rescan_from).
-  auto cut = [&]() -> std::optional<std::string> {
-    bool scanning = !guesses;  // the end of the batch being cut is found by the scanner
-    while (!failed && !rescan_from) {
-      if (!scanning) {
-        size_t target = batch_begin + options.batch_bytes;
-        if (window->size() < target + kGuessReach && !window->eof()) {
-          if (auto why = advance()) return why;
-          continue;
-        }
-        size_t end = LikelyElementEnd(window->data(), target,
-                                      std::min(window->size(), target + kGuessReach));
-        if (end) {
-          if (!submit(end, /*unscanned=*/true)) return "events not separated by one comma";
-          while (commit_oldest(false)) {
-          }
-          continue;
-        }
-        // No likely end near: the array's end, or an event longer than the reach. The scanner
-        // finds this batch's end, from where it begins.
-        scanning = true;
-        scan_at = batch_begin;
-        last_end = 0;
-        state = fresh;
-      }
-      ScanResult r = ScanArrayElements(window->data(), scan_at, window->size(), !window->eof(),
-                                       batch_begin + options.batch_bytes, &state);
-      if (r.maybe_too_deep) return "nested deeper than the JSON limit";
-      scan_at = r.next;
-      if (r.last_element_end) last_end = r.last_element_end;
-      if (r.array_close) {
-        // The scanner counts brackets of both kinds; the one that closes the array must be ']'
-        // (a '}' there is a structure error the whole-file parser reports with its position).
-        if (window->data()[r.array_close - 1] != ']') return "the events array is closed by '}'";
-        array_close = r.array_close;
-        break;
-      }
-      if (last_end > batch_begin && scan_at >= batch_begin + options.batch_bytes) {
-        if (!submit(last_end, /*unscanned=*/false)) return "events not separated by one comma";
-        while (commit_oldest(false)) {
-        }
-        scanning = !guesses;
-        continue;
-      }
-      if (window->eof()) return "input ends inside the events array";
-      if (auto why = advance()) return why;
-    }
-    if (failed || rescan_from) return std::nullopt;
-    if (last_end > batch_begin && !submit(last_end, /*unscanned=*/false))
-      return "events not separated by one comma";
-    // Between the last event and the ']' only spaces (a trailing comma is an error to report).
-    for (size_t p = batch_begin; p + 1 < array_close; ++p)
-      if (!IsJsonSpace(window->data()[p])) return "something other than an event in the array";
-    return std::nullopt;
-  };
-  for (;;) {
-    std::optional<std::string> problem = cut();
-    // Every batch is committed, or dropped after one that failed: a problem the cutting met may
-    // come of a wrong guess before it, which its batch's check then tells.
-    while (commit_oldest(true)) {
-    }
-    if (failed) return Fallback("a batch of events does not parse");
-    if (!rescan_from) {
-      if (problem) return Fallback(*problem);
-      break;
-    }
-    // Again from the batch that failed its check, scanned. The dropped batches' strings went into
-    // their workers' pools: new workers start from empty ones.
-    pipeline.reset();
-    pipeline.emplace(workers, 3 * workers);
-    merger->ForgetWorkerStrings();
-    batch_begin = scan_at = *rescan_from;
-    first_batch = batch_begin == events_begin;
-    last_end = array_close = 0;
-    state = fresh;
-    guesses = false;
-    guessed_wrong = true;
-    rescan_from.reset();
-  }
-  // The parser threads' buffers go back before the sort makes its own: freed in the threads' heaps,
-  // they would stay resident beside the sort's and the function events' buffers.
-  merger.reset();
-  pipeline.reset();
-  ReleaseFreedMemory();
-
-  // What follows the array: more members, the closing brace, spaces.
-  std::string after(window->data() + array_close, window->size() - array_close);
-  while (!window->eof()) {
-    size_t from = window->size();
-    from -= window->Advance(from);
-    if (window->failed()) return Fallback(window->failure());
-    after.append(window->data() + from, window->size() - from);
-    if (after.size() > kMaxOutside) return Fallback("too much text after the events array");
-  }
-  std::string members;
-  if (ReadAfterEvents(after, start.is_object, &members) != TopScan::kOk)
-    return Fallback("not a well-formed Chrome trace ending");
-  if (!ReadMembers(members, &builder)) return Fallback("header members do not parse");
-
-  TraceMetadata& meta = builder.metadata();
-  meta.input_bytes = window->content_bytes();
-  meta.compressed_bytes = source->gzipped() ? source->file_bytes() : 0;
-  meta.format = start.is_object ? TraceFormat::kKinetoJson : TraceFormat::kChromeJsonArray;
-  // PyTorch's bare-array export writes times relative to the profiler's start.
-  if (!start.is_object) meta.origin.kind = TimeOriginKind::kRelative;
-  window.reset();  // the read buffers and the map, before the sort makes its own
-  mapped.reset();
-  source.reset();
-  StreamAttempt attempt;
-  attempt.guessed_wrong = guessed_wrong;
-  attempt.trace = std::move(builder).Finish();
-  ReleaseFreedMemory();  // the sort's buffers, before the analyses make theirs
-  return attempt;
+  return ChromeJsonStream(path, options).Run();
 }
 
 }  // namespace profana::json
