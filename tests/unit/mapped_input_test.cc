@@ -21,14 +21,11 @@
 
 using profana::test::ReadFile;
 using profana::test::TempPath;
+using profana::test::WriteFile;
 
 namespace fs = std::filesystem;
 
 namespace {
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
 
 // A Kineto trace of `events` ops on one thread, one after another.
 std::string Ops(int events) {

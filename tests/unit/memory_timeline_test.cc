@@ -7,8 +7,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "profana/importers/importer.h"
-#include "profana/passes/function_events.h"
+#include "fixtures.h"
 #include "profana/passes/memory_before_trace.h"
 #include "profana/passes/memory_summary.h"
 #include "test_util.h"
@@ -17,25 +16,10 @@ namespace {
 
 using profana::passes::MemoryCategory;
 
-struct Built {
-  profana::Trace trace;
-  profana::passes::FunctionEventList events;
-  profana::passes::MemoryTimeline timeline;
-};
-
-Built Build(const std::string& relative) {
-  auto trace = profana::LoadTrace(profana::test::TestData(relative));
-  REQUIRE(trace.ok());
-  Built b{std::move(trace->trace), {}, {}};
-  b.events = profana::passes::BuildFunctionEvents(b.trace);
-  b.timeline = profana::passes::BuildMemoryTimeline(b.trace, b.events);
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("each categorisation rule on a hand-made trace", "[memory]") {
-  Built b = Build("memory/categories.json");
+  profana::test::BuiltTimeline b = profana::test::BuildTimeline("memory/categories.json");
   const auto& t = b.timeline;
   std::map<int64_t, MemoryCategory> by_addr;
   for (const auto& blk : t.blocks) by_addr[blk.addr] = blk.category;
@@ -105,7 +89,7 @@ TEST_CASE("each categorisation rule on a hand-made trace", "[memory]") {
 }
 
 TEST_CASE("a block the forward pass copies from the host is INPUT", "[memory]") {
-  Built b = Build("memory/host_copy.json");
+  profana::test::BuiltTimeline b = profana::test::BuildTimeline("memory/host_copy.json");
   std::map<int64_t, MemoryCategory> by_addr;
   for (const auto& blk : b.timeline.blocks) by_addr[blk.addr] = blk.category;
   CHECK(by_addr[0x100] == MemoryCategory::kInput);       // under aten::to, a Memcpy HtoD runs
@@ -120,49 +104,6 @@ TEST_CASE("optimizer state per parameter, by class and by what its steps ran", "
   CHECK(OptimizerStatesPerParameter("SGD", false, false) == 0);
   CHECK(OptimizerStatesPerParameter("Adagrad", false, false) == 1);
   CHECK(OptimizerStatesPerParameter("Lion", true, false) == -1);  // not known: not identified
-}
-
-TEST_CASE("damaged memory records are counted, never fatal", "[memory][bad]") {
-  Built b = Build("memory/bad_records.json");
-  const auto& k = b.timeline.counters;
-  CHECK(k.records == 18);
-  CHECK(k.double_frees == 1);
-  CHECK(k.preexisting_frees == 2);  // one never allocated, one freed on the wrong device
-  CHECK(k.negative_totals == 1);
-  CHECK(k.address_on_two_devices == 2);
-  CHECK(k.size_mismatches == 1);
-  CHECK(k.alloc_on_live_address == 1);
-  CHECK(k.zero_byte_records == 1);
-  CHECK(k.without_addr == 1);
-  CHECK(k.out_of_range == 0);
-  CHECK(k.without_op == 1);
-  REQUIRE(b.timeline.devices.size() == 3);
-  CHECK(b.timeline.devices[2].name == "device99:3");
-  // An absurd size is ignored and counted; sums saturate. (Appended after the FunctionEvents
-  // are built: their own memory columns are the table command's business.)
-  auto& m = b.trace.memory;
-  for (int64_t bytes : {INT64_MIN + 1, INT64_MAX}) {
-    m.ts_ns.push_back(m.ts_ns.back() + 1);
-    m.thread.push_back(m.thread.back());
-    m.bytes.push_back(bytes);
-    m.addr.push_back(0x95);
-    m.total_allocated.push_back(INT64_MAX);
-    m.total_reserved.push_back(profana::kNoId);
-    m.device_type.push_back(1);
-    m.device_id.push_back(0);
-  }
-  auto absurd = profana::passes::BuildMemoryTimeline(b.trace, b.events);
-  CHECK(absurd.counters.out_of_range == 2);
-  CHECK(absurd.counters.double_frees == 1);
-  CHECK(absurd.summary[0].peak_bytes == b.timeline.summary[0].peak_bytes);
-  // Every format runs on it.
-  for (const char* format : {"text", "json", "csv", "timeline", "raw", "html"}) {
-    auto r = profana::test::Run(
-        {"memory", profana::test::TestData("memory/bad_records.json"), "--format", format});
-    INFO(format);
-    CHECK(r.code == 0);
-    CHECK(!r.out.empty());
-  }
 }
 
 TEST_CASE(
@@ -199,7 +140,7 @@ TEST_CASE(
   };
   for (const Case& c : cases) {
     INFO(c.path << " " << c.device);
-    Built b = Build(c.path);
+    profana::test::BuiltTimeline b = profana::test::BuildTimeline(c.path);
     int d = profana::passes::FindMemoryDevice(b.timeline, c.device);
     REQUIRE(d >= 0);
     const auto& check = b.timeline.summary[d].total_allocated;
@@ -223,7 +164,8 @@ TEST_CASE("in file order the replay disagrees: Kineto writes records per thread 
           "[memory][real]") {
   // Why the pass sorts: summing df_index_resolver's records in file order gives 12 different
   // offsets on cuda:1, in time order one.
-  Built b = Build("traces/hta/df_index_resolver/df_index_resolver.json.gz");
+  profana::test::BuiltTimeline b =
+      profana::test::BuildTimeline("traces/hta/df_index_resolver/df_index_resolver.json.gz");
   const auto& m = b.trace.memory;
   int64_t running = 0, offset = 0;
   uint64_t changes = 0;
@@ -242,8 +184,8 @@ TEST_CASE("in file order the replay disagrees: Kineto writes records per thread 
 }
 
 TEST_CASE("records without Addr: a level and per-op bytes, no pairing", "[memory][real]") {
-  Built b =
-      Build("traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  profana::test::BuiltTimeline b = profana::test::BuildTimeline(
+      "traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   const auto& t = b.timeline;
   CHECK(t.counters.without_addr == 12838);
   CHECK(t.blocks.empty());

@@ -1,14 +1,12 @@
 // ChunkedOutput: a reporter's text reaches its sink in chunks of about kChunkBytes, in order and
 // whole, and the first failed write is the report's status, also when a WriteBehindSink writes
-// them on a thread of its own. `profana tree` written through a sink (as main() writes standard
-// output) is the same bytes as the text collected in one string.
+// them on a thread of its own.
 #include "profana/base/output_sink.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "profana/cli.h"
 #include "profana/write_behind_sink.h"
 #include "test_util.h"
 
@@ -125,25 +123,4 @@ TEST_CASE("an empty output writes nothing", "[sink]") {
   ChunkedOutput out(&sink);
   CHECK(out.Finish().ok());
   CHECK(sink.writes.empty());
-}
-
-TEST_CASE("profana tree streamed to a sink is the same bytes as collected in one string",
-          "[sink]") {
-  // The MI300X ResNet trace's tree is over 1 MiB of text, so it is written in several chunks.
-  const std::string trace =
-      profana::test::TestData("traces/tracelens/mi300/resnet_act_checkpoint.json.gz");
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"tree", trace}, {"tree", trace, "--format", "json"}}) {
-    std::string whole, err;
-    REQUIRE(profana::app::RunCli(args, &whole, &err) == 0);
-    std::string out, err2;
-    RecordingSink sink;
-    REQUIRE(profana::app::RunCli(args, &out, &err2, &sink) == 0);
-    CHECK(out.empty());  // everything went to the sink
-    CHECK(err2 == err);
-    REQUIRE(sink.writes.size() >= 2);
-    std::string joined;
-    for (const std::string& w : sink.writes) joined += w;
-    CHECK(joined == whole);
-  }
 }

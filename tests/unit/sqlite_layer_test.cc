@@ -1,41 +1,19 @@
 // The SQLite layer every database importer reads through (importers/sqlite), on databases built
-// at test time: hostile files (generated columns, computed values past the file's size, queries
-// that never end, more text than --max-memory), WAL-mode files, and cut names in messages; and
-// the nvprof importer's own items (driver API names, the KERNEL table, stream order).
+// at test time: cut names in messages, computed values past the file's size, queries that never
+// end, more text than --max-memory, and queries read ahead on a worker.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 
+#include "fixtures.h"
 #include "profana/base/input_buffer.h"
-#include "profana/importers/nvprof/cupti_names.h"
 #include "profana/importers/nvprof/nvprof_importer.h"
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "simdjson.h"
 #include "test_util.h"
-
-using profana::test::Run;
-using profana::test::TempPath;
-
-namespace {
-
-// testdata/nvprof/small.sql, with more SQL appended, built into a database file.
-std::string BuildNvprof(const std::string& name, const std::string& extra_sql = "") {
-  std::string path = TempPath(name) + ".nvvp";
-  std::string sql = profana::test::ReadFile(profana::test::TestData("nvprof/small.sql"));
-  REQUIRE(profana::test::BuildSqliteDatabase(sql + "\n" + extra_sql, path) == "");
-  return path;
-}
-
-void Write(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-}  // namespace
 
 TEST_CASE("a name in a message is cut to an excerpt", "[sqlite]") {
   using profana::sqlite::Excerpt;
@@ -47,26 +25,8 @@ TEST_CASE("a name in a message is cut to an excerpt", "[sqlite]") {
                 3) == "ab... (8 bytes)");
 }
 
-TEST_CASE("a generated column is refused before it is evaluated", "[sqlite]") {
-  // The hostile file of the review: StringTable.value computes a 100 MB string per row. Reading
-  // it took 1.1 GB and 25 s; now the schema check refuses the table, naming the column.
-  std::string db = BuildNvprof(
-      "generated",
-      "DROP TABLE StringTable;\n"
-      "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, v TEXT, value TEXT GENERATED ALWAYS AS "
-      "(printf('%.*c', 100000000, v)));\n"
-      "INSERT INTO StringTable(_id_, v) VALUES (1, 'x'), (2, 'y');");
-  auto r = Run({"table", db, "--max-memory", "50M"});
-  CHECK(r.code == 2);
-  CHECK(FirstLine(r.err) == "profana: error: " + db +
-                                ": table StringTable, column value: a generated column "
-                                "(GENERATED ALWAYS AS ...); profilers never write one, and "
-                                "profana does not evaluate them: refused");
-  std::remove(db.c_str());
-}
-
 TEST_CASE("SQLite's limits stop a computed value longer than the file", "[sqlite]") {
-  std::string db = BuildNvprof("limits");
+  std::string db = profana::test::BuildNvprofDatabase("limits");
   auto input = profana::ReadInput(db);
   REQUIRE(input.ok());
   auto opened = profana::sqlite::Database::Open(*input);
@@ -86,7 +46,7 @@ TEST_CASE("SQLite's limits stop a computed value longer than the file", "[sqlite
 }
 
 TEST_CASE("a query that works far more than the file's size explains is stopped", "[sqlite]") {
-  std::string db = BuildNvprof("steps");
+  std::string db = profana::test::BuildNvprofDatabase("steps");
   auto input = profana::ReadInput(db);
   REQUIRE(input.ok());
   auto opened = profana::sqlite::Database::Open(*input);
@@ -104,7 +64,7 @@ TEST_CASE("a query that works far more than the file's size explains is stopped"
 }
 
 TEST_CASE("text read from a database counts against the memory budget", "[sqlite]") {
-  std::string db = BuildNvprof("budget");
+  std::string db = profana::test::BuildNvprofDatabase("budget");
   std::string bytes = profana::test::ReadFile(db);
   // small.sql's StringTable holds 111 bytes of text; a budget of 64 bytes stops at the row
   // that passes it ("-- null --" 10, "aten::linear, seq = 1" 21, "aten::addmm, seq = 2" 20,
@@ -134,7 +94,7 @@ const char kMixedRows[] =
     "printf('aten::mm, seq = %d', i) FROM n";
 
 TEST_CASE("a query read ahead on a worker answers as the plain query does", "[sqlite]") {
-  std::string db = BuildNvprof("read_ahead");
+  std::string db = profana::test::BuildNvprofDatabase("read_ahead");
   auto input = profana::ReadInput(db);
   REQUIRE(input.ok());
   auto opened = profana::sqlite::Database::Open(*input);
@@ -199,7 +159,7 @@ TEST_CASE("a query read ahead on a worker answers as the plain query does", "[sq
 
 TEST_CASE("a query read ahead stops where the plain query stops, with the same message",
           "[sqlite]") {
-  std::string db = BuildNvprof("read_ahead_errors");
+  std::string db = profana::test::BuildNvprofDatabase("read_ahead_errors");
   std::string bytes = profana::test::ReadFile(db);
   // The step budget: an endless query.
   auto input = profana::InputFromBytes(bytes, "small.nvvp");
@@ -243,123 +203,4 @@ TEST_CASE("a query read ahead stops where the plain query stops, with the same m
                                      0) == 0);
   }
   std::remove(db.c_str());
-}
-
-TEST_CASE("a 1 MB name is cut in the warning that quotes it", "[sqlite]") {
-  // Marker 5 never ends; its name becomes 1,000,000 bytes.
-  std::string db = BuildNvprof("long_name",
-                               "UPDATE StringTable SET value = printf('%.*c', 1000000, 'n') "
-                               "WHERE _id_ = 5;");
-  auto r = Run({"info", db});
-  REQUIRE(r.code == 0);
-  std::string line;
-  for (size_t at = 0; at < r.out.size();) {
-    size_t end = r.out.find('\n', at);
-    std::string l = r.out.substr(at, end - at);
-    if (l.find("never ends") != std::string::npos) line = l;
-    at = end == std::string::npos ? r.out.size() : end + 1;
-  }
-  CHECK(line.find("marker \"" + std::string(80, 'n') + "... (1000000 bytes)\" never ends") !=
-        std::string::npos);
-  CHECK(line.size() < 300);
-  std::remove(db.c_str());
-}
-
-TEST_CASE("a WAL-mode database is read, and a write-ahead log beside it is said", "[sqlite]") {
-  // Without the marker that never ends, the log's warning is the only one.
-  std::string db = BuildNvprof("wal", "DELETE FROM CUPTI_ACTIVITY_KIND_MARKER WHERE _id_ = 5;");
-  std::string bytes = profana::test::ReadFile(db);
-  auto before = Run({"table", db});
-  REQUIRE(before.code == 0);
-  // Header bytes 18 and 19 = 2: what `PRAGMA journal_mode=WAL` leaves in the file. It used to be
-  // called "not the table nvprof writes"; it reads as the same database.
-  bytes[18] = bytes[19] = 2;
-  Write(db, bytes);
-  auto wal = Run({"table", db});
-  CHECK(wal.code == 0);
-  CHECK(wal.out == before.out);
-  CHECK(wal.err == before.err);
-  CHECK(profana::test::ReadFile(db) == bytes);  // the file is left as it was
-  // A FILE-wal with content: changes the import cannot see, said as a warning.
-  Write(db + "-wal", std::string(4096, '\x37'));
-  auto with_log = Run({"table", db, "--strict"});
-  CHECK(with_log.code == 2);
-  CHECK(with_log.err.find("1 wal_not_read") != std::string::npos);
-  CHECK(with_log.err.find("the database is in WAL mode and " + db +
-                          "-wal holds changes not yet "
-                          "written to it") != std::string::npos);
-  std::remove((db + "-wal").c_str());
-  std::remove(db.c_str());
-}
-
-TEST_CASE("nvprof: driver API calls are named from CUPTI's driver callback ids", "[nvprof]") {
-  using profana::nvprof::DriverApiName;
-  // Values written out in CUPTI's cupti_driver_cbid.h.
-  CHECK(DriverApiName(1) == "cuInit");
-  CHECK(DriverApiName(17) == "cuCtxSynchronize");
-  CHECK(DriverApiName(276) == "cuMemcpyHtoD_v2");
-  CHECK(DriverApiName(307) == "cuLaunchKernel");
-  CHECK(DriverApiName(442) == "cuLaunchKernel_ptsz");
-  CHECK(DriverApiName(514) == "cuGraphLaunch");
-  CHECK(DriverApiName(652) == "cuLaunchKernelEx");
-  CHECK(DriverApiName(656) == "cuGraphInstantiateWithParams");
-  CHECK(DriverApiName(99999) == "cuDriver#99999");
-  CHECK(profana::nvprof::IsDriverLaunchCallback(307));
-  CHECK_FALSE(profana::nvprof::IsDriverLaunchCallback(9));
-  // The real database's driver rows (cbids 1, 2, 3, 4, 5, 9, 259, 332, 482, 626) by name.
-  auto r = Run({"table", "testdata/traces/nvprof/blinkplus-nccl/output.nvvp", "--row-limit", "-1"});
-  REQUIRE(r.code == 0);
-  for (const char* name : {"cuInit", "cuDriverGetVersion", "cuDeviceGet", "cuDeviceGetCount",
-                           "cuDeviceGetName", "cuDeviceGetAttribute", "cuDeviceTotalMem_v2",
-                           "cuDeviceGetPCIBusId", "cuDeviceGetUuid", "cuGetProcAddress"})
-    CHECK(r.out.find(std::string(" ") + name + " ") != std::string::npos);
-  CHECK(r.out.find("cuDriver#") == std::string::npos);
-}
-
-TEST_CASE("nvprof: kernels in CUPTI_ACTIVITY_KIND_KERNEL are read", "[nvprof]") {
-  // Older nvprof (and --concurrent-kernels off, --analysis-metrics runs) write kernels to KERNEL,
-  // not CONCURRENT_KERNEL: the same database with the table renamed gives the same table.
-  std::string concurrent = BuildNvprof("concurrent");
-  std::string serial = BuildNvprof("serial",
-                                   "ALTER TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL RENAME TO "
-                                   "CUPTI_ACTIVITY_KIND_KERNEL;");
-  auto a = Run({"table", concurrent});
-  auto b = Run({"table", serial});
-  REQUIRE(a.code == 0);
-  CHECK(b.code == 0);
-  CHECK(b.out == a.out);
-  // aten::addmm's CUDA time: the kernel (5 ms .. 6 ms) and the one its cudaMemcpy correlates
-  // with (6.5 ms .. 6.75 ms).
-  CHECK(b.out.find("1.250ms") != std::string::npos);
-  auto info = Run({"info", serial, "--format", "json"});
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc = parser.parse(info.out);
-  CHECK(int64_t(doc["by_kind"]["kernel"]) == 3);
-  std::remove(concurrent.c_str());
-  std::remove(serial.c_str());
-}
-
-TEST_CASE("nvprof: streams are listed alike from the database and from its JSON", "[nvprof]") {
-  // Kernel rows are read in table order: stream 7's come first, but stream 9's kernel (added
-  // last) starts earliest, at 4 ms. The JSON written by convert lists events by time, and read
-  // back numbers stream 9 first; the database's import numbers threads the same way, so idle
-  // and queue list the streams in the same order from both.
-  std::string db = BuildNvprof(
-      "streams",
-      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (3, 211, 3600000, 3700000, 100, 7, 12, 0);\n"
-      "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL VALUES "
-      "(4, 4000000, 4500000, 0, 1, 9, 12, 4);");
-  std::string json = TempPath("streams") + ".json";
-  REQUIRE(Run({"convert", "-q", db, "-o", json}).code == 0);
-  for (const char* command : {"idle", "queue"}) {
-    auto a = Run({command, db});
-    auto b = Run({command, json});
-    INFO(command);
-    REQUIRE(a.code == 0);
-    CHECK(a.out == b.out);
-  }
-  auto idle = Run({"idle", db});
-  CHECK(idle.out.find("stream 9") < idle.out.find("stream 7"));
-  std::remove(db.c_str());
-  std::remove(json.c_str());
 }

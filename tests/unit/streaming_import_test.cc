@@ -21,6 +21,7 @@
 
 namespace fs = std::filesystem;
 using profana::json::StreamOptions;
+using profana::test::WriteFile;
 
 namespace {
 
@@ -47,10 +48,6 @@ StreamOptions Opts(size_t read, size_t batch, int workers) {
   o.batch_bytes = batch;
   o.workers = workers;
   return o;
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
 }
 
 }  // namespace

@@ -13,51 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "profana/importers/importer.h"
+#include "fixtures.h"
 #include "profana/job/rank_summary.h"
-#include "profana/job/source_hash.h"
-#include "profana/passes/function_events.h"
 #include "test_util.h"
 
 using namespace profana;
-using profana::test::Run;
 using profana::test::TestData;
 
 namespace {
-
-// A trace's summary as `profana summarize` makes it, as rank `rank`.
-job::RankSummary Summarize(const std::string& file, int64_t rank) {
-  auto loaded = LoadTrace(file);
-  REQUIRE(loaded.ok());
-  passes::FunctionEventList events = passes::BuildFunctionEvents(loaded->trace, std::nullopt);
-  job::SummaryOptions so;
-  so.table = so.shape_table = so.steps = so.kernels = so.collectives = so.memory = true;
-  job::RankSummary s = job::SummarizeRank(loaded->trace, events, file, so);
-  auto hash = job::SourceHash(file);
-  REQUIRE(hash.ok());
-  s.sources.front().hash = *hash;
-  job::SetRank(&s, rank);
-  return s;
-}
-
-// One summary per rank of the DLRM job, each as `profana summarize` makes it.
-const std::vector<job::RankSummary>& DlrmRanks() {
-  static const std::vector<job::RankSummary> ranks = [] {
-    std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(TestData("traces/param/dlrm_kineto")))
-      files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    REQUIRE(files.size() == 8);
-    std::vector<job::RankSummary> out;
-    for (const std::string& f : files) {
-      auto loaded = LoadTrace(f);
-      REQUIRE(loaded.ok());
-      out.push_back(Summarize(f, loaded->trace.metadata.rank));
-    }
-    return out;
-  }();
-  return ranks;
-}
 
 // Twelve ranks whose summaries hold every section: the DLRM job (ranks 0-7: key averages, steps,
 // kernels, collectives matched by kernel name), the two ranks of collectives_groups as ranks 8
@@ -66,15 +29,16 @@ const std::vector<job::RankSummary>& DlrmRanks() {
 const std::vector<job::RankSummary>& MixedRanks() {
   static const std::vector<job::RankSummary> ranks = [] {
     std::vector<job::RankSummary> out;
-    for (const job::RankSummary& r : DlrmRanks()) {
+    for (const job::RankSummary& r : test::DlrmRankSummaries()) {
       auto copy = job::ParseSummary(job::FormatSummary(r), "copy");
       REQUIRE(copy.ok());
       out.push_back(std::move(*copy));
     }
-    out.push_back(Summarize(TestData("job/collectives_groups/rank0.json"), 8));
-    out.push_back(Summarize(TestData("job/collectives_groups/rank1.json"), 9));
-    out.push_back(Summarize(TestData("memory/categories.json"), 10));
-    out.push_back(Summarize(TestData("oracle/cnn_train/all/trace.kineto_like.json"), 11));
+    out.push_back(test::SummarizeAsRank(TestData("job/collectives_groups/rank0.json"), 8));
+    out.push_back(test::SummarizeAsRank(TestData("job/collectives_groups/rank1.json"), 9));
+    out.push_back(test::SummarizeAsRank(TestData("memory/categories.json"), 10));
+    out.push_back(
+        test::SummarizeAsRank(TestData("oracle/cnn_train/all/trace.kineto_like.json"), 11));
     return out;
   }();
   return ranks;
@@ -109,7 +73,7 @@ job::RankSummary MergeTree(std::vector<job::RankSummary> parts, std::mt19937& rn
 }  // namespace
 
 TEST_CASE("summaries: a rank's summary reads back as the bytes it was written from", "[summary]") {
-  const job::RankSummary& rank3 = DlrmRanks()[3];
+  const job::RankSummary& rank3 = test::DlrmRankSummaries()[3];
   std::string text = job::FormatSummary(rank3);
   CHECK(job::LooksLikeSummary(text));
   auto back = job::ParseSummary(text, "rank3.pfs");
@@ -126,53 +90,6 @@ TEST_CASE("summaries: a rank's summary reads back as the bytes it was written fr
     CHECK(back->rows[i].self_cpu_us == rank3.rows[i].self_cpu_us);
     CHECK(back->rows[i].cuda_total_us == rank3.rows[i].cuda_total_us);
   }
-}
-
-TEST_CASE("summaries: a summary laid out again (jq -c, a tab after the colon) is one",
-          "[summary]") {
-  std::string text = job::FormatSummary(DlrmRanks()[3]);
-  // jq -c: no whitespace outside strings.
-  std::string compact;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      compact += c;
-      if (c == '\\')
-        compact += text[++i];
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      compact += c;
-      in_string = true;
-    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-      compact += c;
-    }
-  }
-  REQUIRE(compact.size() < text.size());
-  CHECK(compact.rfind("{\"schema\":\"profana.summary/", 0) == 0);
-  std::string tabbed = text;
-  tabbed.replace(tabbed.find("\"schema\": "), 10, "\"schema\":\t");
-  for (const std::string& laid_out : {compact, tabbed}) {
-    CHECK(job::LooksLikeSummary(laid_out));
-    std::string path =
-        (std::filesystem::temp_directory_path() / ("profana_laid_out_" + std::to_string(getpid()) +
-                                                   std::to_string(laid_out.size()) + ".pfs"))
-            .string();
-    { std::ofstream(path, std::ios::binary) << laid_out; }
-    CHECK(job::IsSummaryFile(path));
-    auto back = job::ReadSummaryFile(path);
-    REQUIRE(back.ok());
-    CHECK(job::FormatSummary(*back) == text);
-    auto steps = Run({"steps", path});
-    CHECK(steps.code == 0);
-    auto merged = Run({"merge", path});
-    CHECK(merged.code == 0);
-    CHECK(merged.out == text);
-    std::filesystem::remove(path);
-  }
-  CHECK(!job::LooksLikeSummary("{\"schema\":\"profana.database/1\"}"));
-  CHECK(!job::LooksLikeSummary("[{\"schema\":\"profana.summary/1\"}]"));
 }
 
 TEST_CASE("summaries: every merge tree and order gives the same bytes", "[summary]") {
@@ -266,7 +183,7 @@ TEST_CASE("summaries: a section an older summary lacks is not recorded once merg
 }
 
 TEST_CASE("summaries: damaged, foreign and newer files are refused with their place", "[summary]") {
-  std::string text = job::FormatSummary(DlrmRanks()[0]);
+  std::string text = job::FormatSummary(test::DlrmRankSummaries()[0]);
   auto with_in = [](std::string t, const std::string& from, const std::string& to) {
     size_t at = t.find(from);
     REQUIRE(at != std::string::npos);
@@ -310,7 +227,7 @@ TEST_CASE("summaries: damaged, foreign and newer files are refused with their pl
 
   // The ledger: a call lost shows as a seq that does not follow; a rank's entry missing or out
   // of order, as a rank that is not the next.
-  std::string ledger = job::FormatSummary(DlrmRanks()[2]);
+  std::string ledger = job::FormatSummary(test::DlrmRankSummaries()[2]);
   size_t second = ledger.find("\n  {\"seq\": 1, \"kind\": \"sendrecv\"");
   REQUIRE(second != std::string::npos);
   std::string lost = ledger;
@@ -335,31 +252,4 @@ TEST_CASE("summaries: damaged, foreign and newer files are refused with their pl
   REQUIRE(!truncated.ok());
   CHECK(truncated.status().message().find("t.pfs: not a usable summary: JSON") == 0);
   CHECK(!job::LooksLikeSummary("{\"traceEvents\": []}"));
-}
-
-TEST_CASE("merge refuses a source it would count twice, naming both files", "[summary]") {
-  // rank3.pfs and a copy under another name; job.pfs already holds rank 3's source.
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("profana-merge-twice-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::string rank3 =
-      TestData("traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz");
-  std::string rank4 =
-      TestData("traces/param/dlrm_kineto/worker4_step_12.1694128201547.pt.trace.json.gz");
-  std::string a = (dir / "rank3.pfs").string(), b = (dir / "again.pfs").string();
-  std::string c = (dir / "rank4.pfs").string(), job = (dir / "job.pfs").string();
-  REQUIRE(Run({"summarize", "-q", rank3, "-o", a}).code == 0);
-  REQUIRE(Run({"summarize", "-q", rank4, "-o", c}).code == 0);
-  fs::copy_file(a, b);
-  auto twice = Run({"merge", a, b, "-o", job});
-  CHECK(twice.code == 2);
-  CHECK(twice.err.find(a + " and " + b + " both hold " + rank3 + " (same content)") !=
-        std::string::npos);
-  CHECK(!fs::exists(job));
-  REQUIRE(Run({"merge", a, c, "-o", job}).code == 0);
-  auto again = Run({"merge", job, a});
-  CHECK(again.code == 2);
-  CHECK(again.err.find(job + " and " + a + " both hold " + rank3) != std::string::npos);
-  fs::remove_all(dir);
 }

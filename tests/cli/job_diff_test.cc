@@ -30,7 +30,7 @@ simdjson::dom::element Diff(simdjson::dom::parser& parser, std::string* text,
   return parser.parse(*text);
 }
 
-simdjson::dom::element Row(simdjson::dom::element diff, std::string_view name) {
+simdjson::dom::element DiffRow(simdjson::dom::element diff, std::string_view name) {
   for (simdjson::dom::element row : simdjson::dom::array(diff["rows"]))
     if (std::string_view(row["name"]) == name) return row;
   FAIL("no row " << name);
@@ -65,7 +65,7 @@ TEST_CASE("diff compares two jobs, ranks combined, per rank and step when they d
   CHECK(bool(half["per_step"]));
   CHECK(int64_t(half["totals"]["new"]["ranks"]) == 4);
   CHECK(int64_t(half["totals"]["new"]["steps"]) == 4);
-  simdjson::dom::element comms = Row(half, "record_param_comms");
+  simdjson::dom::element comms = DiffRow(half, "record_param_comms");
   CHECK(double(comms["base"]["count"]) == 13);
   CHECK(double(comms["new"]["count"]) == 13);
   CHECK(double(comms["base"]["self_device_us"]) == 6067.75);
@@ -80,8 +80,8 @@ TEST_CASE("diff compares two jobs, ranks combined, per rank and step when they d
   CHECK_FALSE(bool(picked["per_step"]));
   CHECK(int64_t(picked["totals"]["base"]["ranks"]) == 4);
   CHECK(int64_t(picked["totals"]["new"]["ranks"]) == 4);
-  CHECK(double(Row(picked, "record_param_comms")["new"]["self_device_us"]) == 30400);
-  CHECK(double(Row(picked, "record_param_comms")["change"]) == 0);
+  CHECK(double(DiffRow(picked, "record_param_comms")["new"]["self_device_us"]) == 30400);
+  CHECK(double(DiffRow(picked, "record_param_comms")["change"]) == 0);
 }
 
 TEST_CASE("diff reads summary files as the jobs they summarise", "[job][diff]") {

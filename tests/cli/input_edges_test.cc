@@ -20,9 +20,11 @@
 
 #include "test_util.h"
 
+using profana::test::FirstLine;
 using profana::test::ReadFile;
 using profana::test::Run;
 using profana::test::TestData;
+using profana::test::WriteFile;
 namespace fs = std::filesystem;
 
 namespace {
@@ -33,12 +35,6 @@ std::string TempDir(const std::string& name) {
   fs::create_directories(dir);
   return dir;
 }
-
-void Write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
-
-std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 }  // namespace
 
@@ -89,7 +85,7 @@ TEST_CASE("a --thread that names no thread is an error, whatever device activity
   // Kernels without a launch are kept whatever --thread says; the host thread 999 is not there.
   std::string dir = TempDir("thread");
   std::string trace = dir + "/unlaunched.json";
-  Write(
+  WriteFile(
       trace,
       "{\"traceEvents\": [\n"
       "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
@@ -121,10 +117,11 @@ TEST_CASE("steps writes the no-device - as itself in CSV", "[csv]") {
   // A rank without device activity has device "-" in its rows.
   std::string dir = TempDir("steps_csv");
   std::string trace = dir + "/rank0.json";
-  Write(trace,
-        "{\"traceEvents\": [\n"
-        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, "
-        "\"tid\": 1, \"ts\": 0, \"dur\": 10}\n]}\n");
+  WriteFile(
+      trace,
+      "{\"traceEvents\": [\n"
+      "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, "
+      "\"tid\": 1, \"ts\": 0, \"dur\": 10}\n]}\n");
   auto r = Run({"steps", trace, "--format", "csv"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("'-") == std::string::npos);
@@ -138,7 +135,7 @@ TEST_CASE("option values out of range say what is expected", "[options]") {
   CHECK(jobs.code == 2);
   CHECK(FirstLine(jobs.err) == "profana: error: --jobs -1: expected a whole number, 0 or more");
   std::string dir = TempDir("budget");
-  Write(dir + "/budget.json", "{\"rules\": [{\"metric\": \"step_time\", \"max\": 1e400}]}");
+  WriteFile(dir + "/budget.json", "{\"rules\": [{\"metric\": \"step_time\", \"max\": 1e400}]}");
   auto budget = Run({"check", TestData("oracle/cnn_train/all/trace.kineto_like.json"), "--budget",
                      dir + "/budget.json"});
   CHECK(budget.code == 2);
@@ -173,7 +170,7 @@ TEST_CASE("rocprofv3: a record that ends before it starts is counted", "[rocprof
   size_t digits = text.find_first_not_of("0123456789", end);
   text.replace(end, digits - end, "1");
   std::string dir = TempDir("rocprofv3");
-  Write(dir + "/t.json", text);
+  WriteFile(dir + "/t.json", text);
   auto r = Run({"info", dir + "/t.json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("negative_duration") != std::string::npos);
@@ -190,7 +187,7 @@ TEST_CASE("rocprofv3: a literal outside JSON's grammar is refused where the walk
   REQUIRE(at != std::string::npos);
   text.replace(at, 14, "\"init_time\": NaN");
   std::string dir = TempDir("rocprofv3_nan");
-  Write(dir + "/t.json", text);
+  WriteFile(dir + "/t.json", text);
   auto r = Run({"table", dir + "/t.json"});
   CHECK(r.code == 2);
   CHECK(FirstLine(r.err).find(": not a readable rocprofv3 JSON file: ") != std::string::npos);

@@ -19,7 +19,7 @@ namespace {
 // One op on the main thread (pid 10) with three launches, and three overhead events: one inside
 // the op between two calls, one that begins inside the second call and outlives it, one inside
 // the third call (which no op links).
-const char* kTrace = R"({"schemaVersion": 1, "traceEvents": [
+const char* kOverheadTrace = R"({"schemaVersion": 1, "traceEvents": [
 {"ph": "X", "cat": "cpu_op", "name": "aten::op", "pid": 10, "tid": 10, "ts": 100, "dur": 4900, "args": {"External id": 2}},
 {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 200, "dur": 10, "args": {"External id": 2, "correlation": 100}},
 {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 300, "dur": 10, "args": {"External id": 2, "correlation": 100}},
@@ -33,7 +33,7 @@ const char* kTrace = R"({"schemaVersion": 1, "traceEvents": [
 ]})";
 
 // The table row that starts with `name` (after the padding).
-std::string Row(const std::string& table, const std::string& name) {
+std::string TableRow(const std::string& table, const std::string& name) {
   size_t at = table.find(" " + name + "  ");
   if (at == std::string::npos) return "";
   size_t begin = table.rfind('\n', at) + 1;
@@ -46,21 +46,21 @@ TEST_CASE("an overhead event shares its op's device work unless it began inside 
           "[overhead]") {
   fs::path file =
       fs::temp_directory_path() / ("profana-overhead-" + std::to_string(::getpid()) + ".json");
-  std::ofstream(file) << kTrace;
+  std::ofstream(file) << kOverheadTrace;
   auto r = Run({"table", file.string(), "--link", "pytorch", "--row-limit", "-1"});
   fs::remove(file);
   REQUIRE(r.code == 0);
   // aten::op's kernels are k1 and k2 (k3's launch is linked to nothing): 15 us. The first buffer
   // request ran between two of its calls and lists them again; the flush began inside the second
   // call, and the second request lies inside the third: neither lists any.
-  std::string op = Row(r.out, "aten::op");
+  std::string op = TableRow(r.out, "aten::op");
   INFO(r.out);
   CHECK(op.find("15.000us") != std::string::npos);  // self CUDA
   CHECK(op.find("30.000us") != std::string::npos);  // CUDA total: with its overhead child's
-  std::string request = Row(r.out, "Activity Buffer Request");
+  std::string request = TableRow(r.out, "Activity Buffer Request");
   CHECK(request.find("15.000us") != std::string::npos);
   CHECK(request.find("             2  ") != std::string::npos);
-  std::string flush = Row(r.out, "Buffer Flush");
+  std::string flush = TableRow(r.out, "Buffer Flush");
   REQUIRE(!flush.empty());
   CHECK(flush.find("15.000us") == std::string::npos);
   CHECK(flush.find("0.000us         0.00%       0.000us       0.000us             1") !=

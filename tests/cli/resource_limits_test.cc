@@ -12,22 +12,10 @@
 #include "test_util.h"
 
 using profana::test::Run;
+using profana::test::TempFile;
+using profana::test::TraceJson;
 
 namespace {
-
-// Writes `text` to a temporary file named after `stem`; removed by the caller's Temp.
-struct Temp {
-  std::string path;
-  Temp(const std::string& stem, const std::string& text)
-      : path("/tmp/profana_limits_" + std::to_string(::getpid()) + "_" + stem) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  }
-  ~Temp() { std::remove(path.c_str()); }
-};
-
-std::string TraceJson(const std::string& events) {
-  return "{\"traceEvents\": [\n" + events + "\n]}\n";
-}
 
 std::string Op(const std::string& name, const std::string& ts, const std::string& dur,
                const std::string& args = "") {
@@ -72,7 +60,7 @@ std::string Gzip(const std::string& text) {
 
 TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[limits]") {
   constexpr int kDepth = 100000;
-  Temp file("nested.json", NestedOps(kDepth));
+  TempFile file("nested.json", NestedOps(kDepth));
   auto table = Run({"table", file.path, "--format", "json"});
   REQUIRE(table.code == 0);
   CHECK(table.out.find("\"total_rows\": 2,") != std::string::npos);
@@ -96,7 +84,7 @@ TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[l
   CHECK(last.substr(0, 8) == "f;g;f;g;");
   CHECK(last.substr(last.size() - 28) ==
         "g;[deeper_frames] " + std::to_string(98976 * 2000) + "\n");
-  Temp svg("nested.svg", "");
+  TempFile svg("nested.svg", "");
   CHECK(Run({"stacks", file.path, "--stacks", "ops", "--svg", svg.path}).code == 0);
   CHECK(profana::test::ReadFile(svg.path).find("data-d=\"1025\"") != std::string::npos);
 }
@@ -109,8 +97,8 @@ TEST_CASE(
   // `{"traceEvents": [` and a newline, 95 of the event up to its "x" value (levels 1 to 4 are the
   // object, the array, the event and its args), then the '[' of levels 5 to 1,024.
   std::string nest = std::string(100000, '[') + std::string(100000, ']');
-  Temp file("deep.json", TraceJson(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
-                                   Op("b", "3", "1", "\"Input Dims\": " + nest)));
+  TempFile file("deep.json", TraceJson(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
+                                       Op("b", "3", "1", "\"Input Dims\": " + nest)));
   const std::string too_deep =
       "JSON nested deeper than 1024 levels: no profiler writes that; the file is damaged or not "
       "a trace\n";
@@ -119,19 +107,19 @@ TEST_CASE(
   CHECK(r.out.empty());
   CHECK(r.err == "profana: error: " + file.path + ": byte 1133 (line 2, column 1116): " + too_deep);
   // As the events array itself: level 1,025 is byte 1,024.
-  Temp top("deep_top.json", nest);
+  TempFile top("deep_top.json", nest);
   auto t = Run({"table", top.path});
   CHECK(t.code == 2);
   CHECK(t.err == "profana: error: " + top.path + ": byte 1024 (line 1, column 1025): " + too_deep);
   // Cut short inside the nesting: the nesting is found first.
   std::string cut = "{\"traceEvents\": [" + Op("a", "1", "1") + ", " +
                     Op("b", "2", "1", "\"x\": " + std::string(100000, '['));
-  Temp truncated("deep_cut.json", cut);
+  TempFile truncated("deep_cut.json", cut);
   auto c = Run({"table", truncated.path});
   CHECK(c.code == 2);
   CHECK(c.err.find(too_deep) != std::string::npos);
   // 1,024 levels are allowed: the args value holds levels 5 to 1,024.
-  Temp deepest(
+  TempFile deepest(
       "deepest.json",
       TraceJson(Op("a", "1", "1", "\"x\": " + std::string(1020, '[') + std::string(1020, ']'))));
   auto d = Run({"table", deepest.path});
@@ -141,7 +129,7 @@ TEST_CASE(
 
 TEST_CASE("a 16 MB name: bounded tables and stacks", "[limits]") {
   std::string name(16 << 20, 'n');
-  Temp file("long_name.json", TraceJson(Op(name, "1", "10") + ",\n" + Op("child", "2", "3")));
+  TempFile file("long_name.json", TraceJson(Op(name, "1", "10") + ",\n" + Op("child", "2", "3")));
   auto table = Run({"table", file.path});
   REQUIRE(table.code == 0);
   CHECK(table.out.size() < 4096);  // the Name column is 55 wide
@@ -164,7 +152,7 @@ TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, 
     events += i % 2 ? "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1}"
                     : "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1}";
   }
-  Temp file("same_ts.json", "[" + events + "]");
+  TempFile file("same_ts.json", "[" + events + "]");
   auto table = Run({"table", file.path, "--format", "json"});
   REQUIRE(table.code == 0);
   CHECK(table.out.find("\"count\": 500000,") != std::string::npos);
@@ -181,7 +169,7 @@ TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, 
 
 TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds cost their event",
           "[limits]") {
-  Temp ids(
+  TempFile ids(
       "ids.json",
       TraceJson(Op("big_ids", "1", "5",
                    "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
@@ -198,11 +186,12 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
   CHECK(Run({"table", ids.path, "--strict"}).code == 2);
 
   // 2^62 ns is the last time kept; past it, and ts + dur past it, the event is skipped.
-  Temp times("times.json",
-             TraceJson(Op("edge", "4611686018427387.904", "0") + ",\n" +
-                       Op("past", "4611686018427387.905", "0") + ",\n" +
-                       Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") +
-                       ",\n" + Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
+  TempFile times(
+      "times.json",
+      TraceJson(Op("edge", "4611686018427387.904", "0") + ",\n" +
+                Op("past", "4611686018427387.905", "0") + ",\n" +
+                Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") + ",\n" +
+                Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
   auto t = Run({"info", times.path, "--format", "json"});
   REQUIRE(t.code == 0);
   CHECK(t.out.find("\"bad_number\": 4") != std::string::npos);
@@ -216,7 +205,7 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
 TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the way past it",
           "[limits]") {
   std::string bomb_text = "[" + std::string(64 << 20, ' ') + "]";
-  Temp bomb("bomb.json.gz", Gzip(bomb_text));
+  TempFile bomb("bomb.json.gz", Gzip(bomb_text));
   CHECK(profana::test::ReadFile(bomb.path).size() < 200000);
   auto r = Run({"table", bomb.path, "--max-memory", "8M"});
   CHECK(r.code == 2);
@@ -228,7 +217,7 @@ TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the 
   CHECK(Run({"info", bomb.path, "--max-memory", "0"}).code == 0);
   CHECK(Run({"info", bomb.path, "--max-memory", "65M"}).code == 0);
 
-  Temp plain("plain.json", NestedOps(20000));
+  TempFile plain("plain.json", NestedOps(20000));
   auto big = Run({"table", plain.path, "--max-memory", "1M"});
   CHECK(big.code == 2);
   CHECK(big.err.rfind("profana: error: " + plain.path + ": byte 0: is 1.", 0) == 0);
@@ -245,9 +234,9 @@ TEST_CASE("name filters on a name of 30000 characters run in linear time without
   // libstdc++'s std::regex recursed once per character for ".*mm" here and overflowed the stack;
   // a backtracking engine is also quadratic on it. RE2 scans each name once.
   std::string as(30000, 'a');
-  Temp file("long_regex_name.json",
-            TraceJson(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
-                      Op("aten::mm", "200", "30")));
+  TempFile file("long_regex_name.json",
+                TraceJson(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
+                          Op("aten::mm", "200", "30")));
   // stacks --stacks ops prints one line per kept op: the name (cut at 4096 bytes) and its self
   // time in us, the lines in the order of their names.
   std::string long_mm = std::string(4096, 'a') + "[...] 10\n";

@@ -19,44 +19,22 @@
 #include "profana/passes/function_events.h"
 #include "test_util.h"
 
+using profana::test::CpuOpJson;
+using profana::test::FirstLine;
 using profana::test::Run;
-
-namespace {
-
-// A temporary file holding `text`, removed when the Temp goes.
-struct Temp {
-  std::string path;
-  Temp(const std::string& stem, const std::string& text)
-      : path("/tmp/profana_hostile_" + std::to_string(::getpid()) + "_" + stem) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  }
-  ~Temp() { std::remove(path.c_str()); }
-};
-
-std::string TraceJson(const std::string& events) {
-  return "{\"traceEvents\": [\n" + events + "\n]}\n";
-}
-
-std::string Op(const std::string& name, int ts, int dur) {
-  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
-         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) +
-         ", \"dur\": " + std::to_string(dur) + "}";
-}
-
-std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-}  // namespace
+using profana::test::TempFile;
+using profana::test::TraceJson;
 
 TEST_CASE("a byte count of 2^60 prints; one of -2^63 is refused", "[hostile]") {
   // One op [0, 10) us with a [memory] record inside it: of 2^60 bytes (1 EiB), its CPU Mem and
   // Self CPU Mem are 2^30 GiB; the memory timeline sets such a record aside, and says so.
   auto trace = [](const std::string& bytes) {
-    return TraceJson(Op("aten::empty", 0, 10) +
+    return TraceJson(CpuOpJson("aten::empty", 0, 10) +
                      ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
                      "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"args\": {\"Bytes\": " +
                      bytes + ", \"Addr\": 1, \"Device Type\": 0, \"Device Id\": -1}}");
   };
-  Temp t("bytes.json", trace("1152921504606846976"));
+  TempFile t("bytes.json", trace("1152921504606846976"));
   auto table = Run({"table", t.path});
   CHECK(table.code == 0);
   CHECK(table.out.find("1073741824.00 GB") != std::string::npos);
@@ -64,7 +42,7 @@ TEST_CASE("a byte count of 2^60 prints; one of -2^63 is refused", "[hostile]") {
   CHECK(memory.code == 0);
   CHECK(memory.out.find("1 records above 256 TiB (ignored)") != std::string::npos);
   // -2^63 bytes is past what profana's sums hold (2^61, model/trace_sums.h): refused.
-  Temp min("min_bytes.json", trace("-9223372036854775808"));
+  TempFile min("min_bytes.json", trace("-9223372036854775808"));
   for (const char* command : {"table", "memory"}) {
     auto r = Run({command, min.path});
     CHECK(r.code == 2);
@@ -80,7 +58,7 @@ TEST_CASE("window bounds past the range of times keep nothing or everything", "[
   // Ops at 0 and 100 us from the trace start, 10 us each. 9e15 us is 9e18 ns, past int64 once
   // the origin is added: a start there keeps nothing (as 5000 does: an error that says where the
   // events are), an end there everything (as no end does).
-  Temp t("window.json", TraceJson(Op("a", 0, 10) + ",\n" + Op("b", 100, 10)));
+  TempFile t("window.json", TraceJson(CpuOpJson("a", 0, 10) + ",\n" + CpuOpJson("b", 100, 10)));
   auto all = Run({"table", t.path, "--format", "json"});
   auto none = Run({"table", t.path, "--format", "json", "--window", "5000:"});
   REQUIRE(all.code == 0);
@@ -126,7 +104,7 @@ TEST_CASE("forged CUDA totals in a native index are refused", "[hostile]") {
   profana::FunctionEventIndex index = profana::passes::MakeFunctionEventIndex(trace, built);
   REQUIRE(index.cuda_total_ns.size() == 2);
   index.cuda_total_ns.owned() = {INT64_MAX, INT64_MAX};
-  Temp t("forged.pfa", profana::native::WriteNative(trace, index));
+  TempFile t("forged.pfa", profana::native::WriteNative(trace, index));
   auto r = Run({"table", t.path, "--format", "json"});
   CHECK(r.code == 2);
   CHECK(r.err.find("cuda_total_ns row 0: the CUDA totals add up past the 2^61 ns (73 years) that "
@@ -135,14 +113,14 @@ TEST_CASE("forged CUDA totals in a native index are refused", "[hostile]") {
 
 TEST_CASE("bytes after the trace are counted, and fatal with --strict", "[hostile]") {
   // Two whole traces one after the other: the first is read, and the second's 112 bytes counted.
-  std::string one = TraceJson(Op("a", 0, 10));
-  Temp t("two.json", one + one);
+  std::string one = TraceJson(CpuOpJson("a", 0, 10));
+  TempFile t("two.json", one + one);
   auto info = Run({"info", t.path});
   CHECK(info.code == 0);
   CHECK(info.out.find("trailing_content") != std::string::npos);
   CHECK(Run({"table", t.path, "--strict"}).code == 2);
   // Only spaces after the value: nothing to say.
-  Temp spaces("spaces.json", one + "\n\n  \t\n");
+  TempFile spaces("spaces.json", one + "\n\n  \t\n");
   auto clean = Run({"table", spaces.path});
   CHECK(clean.code == 0);
   CHECK(clean.err.empty());
@@ -152,8 +130,8 @@ TEST_CASE("a lone surrogate in a name costs the name, not the file", "[hostile]"
   // "a\ud800b" (the first event, at byte 18): \ud800 has no pair, so no character; it becomes
   // U+FFFD (EF BF BD in UTF-8), the event is kept and the replacement counted. A proper pair
   // (\ud83d\ude00, U+1F600) is kept.
-  Temp t("surrogate.json",
-         TraceJson(Op("a\\ud800b", 0, 10) + ",\n" + Op("\\ud83d\\ude00", 20, 10)));
+  TempFile t("surrogate.json", TraceJson(CpuOpJson("a\\ud800b", 0, 10) + ",\n" +
+                                         CpuOpJson("\\ud83d\\ude00", 20, 10)));
   auto r = Run({"table", t.path, "--format", "json"});
   CHECK(r.code == 0);
   CHECK(r.out.find("\"name\": \"a\xEF\xBF\xBD"
@@ -177,7 +155,7 @@ TEST_CASE("nesting deeper than 1,024 levels inside an event is refused by both r
       "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
       "\"tid\": 1, \"ts\": 0, \"dur\": 1, \"args\": {\"deep\": " +
       deep + "}}");
-  Temp t("deep.json", text);
+  TempFile t("deep.json", text);
   auto file = Run({"table", t.path});
   CHECK(file.code == 2);
   CHECK(file.err.find("JSON nested deeper than 1024 levels") != std::string::npos);
@@ -198,7 +176,7 @@ TEST_CASE("an endless input that is no trace fails after its first bytes", "[hos
         "databases, rocpd databases, nvprof databases, profana native files and native text "
         "twins)\n");
   // A budget must start with '{': /dev/zero is refused at once too.
-  Temp trace("budget_trace.json", TraceJson(Op("a", 0, 10)));
+  TempFile trace("budget_trace.json", TraceJson(CpuOpJson("a", 0, 10)));
   auto budget = Run({"check", trace.path, "--budget", "/dev/zero"});
   CHECK(budget.code == 2);
   CHECK(budget.err ==
@@ -208,11 +186,11 @@ TEST_CASE("an endless input that is no trace fails after its first bytes", "[hos
 
 TEST_CASE("budget files: --max-memory applies, a BOM is read, errors say where", "[hostile]") {
   using profana::passes::ParseBudget;
-  Temp trace("limits_trace.json", TraceJson(Op("a", 0, 10)));
+  TempFile trace("limits_trace.json", TraceJson(CpuOpJson("a", 0, 10)));
   // A 2 MiB budget (a long description) under a 1 MiB limit.
-  Temp big("big_budget.json", "{\"description\": \"" + std::string(2 << 20, 'x') +
-                                  "\", \"rules\": [{\"metric\": \"op_count\", \"op\": \"a\", "
-                                  "\"max\": 1}]}");
+  TempFile big("big_budget.json", "{\"description\": \"" + std::string(2 << 20, 'x') +
+                                      "\", \"rules\": [{\"metric\": \"op_count\", \"op\": \"a\", "
+                                      "\"max\": 1}]}");
   auto limited = Run({"check", trace.path, "--budget", big.path, "--max-memory", "1M"});
   CHECK(limited.code == 2);
   CHECK(limited.err.find("profana: error: " + big.path + ": byte 0: is 2.00 MiB, more than") == 0);
@@ -270,8 +248,10 @@ TEST_CASE("kernels near the range of times that add up past 2^61 ns are refused"
            ext + ", \"correlation\": " + corr +
            ", \"device\": 0, \"stream\": " + std::to_string(6 + n) + "}}";
   };
-  Temp t("huge_kernels.json", TraceJson(Op("step", 0, 100) + kernel(1) + kernel(2) + kernel(3)));
-  Temp budget("huge_budget.json", "{\"rules\": [{\"metric\": \"self_device_time\", \"max\": 1}]}");
+  TempFile t("huge_kernels.json",
+             TraceJson(CpuOpJson("step", 0, 100) + kernel(1) + kernel(2) + kernel(3)));
+  TempFile budget("huge_budget.json",
+                  "{\"rules\": [{\"metric\": \"self_device_time\", \"max\": 1}]}");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"table", t.path, "--format", "json"},
         {"stacks", t.path, "--metric", "self_cuda", "--format", "json"},
@@ -290,18 +270,19 @@ TEST_CASE("kernels near the range of times that add up past 2^61 ns are refused"
 
 TEST_CASE("a phase or key written with escapes or spaces reads as plainly written", "[hostile]") {
   // The reader takes a one-character "ph" from its token; escaped forms take the full path.
-  Temp t("phases.json",
-         TraceJson(
-             "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
-             "\"ts\": 0, \"dur\": 5},\n"
-             "{\"ph\": \"\\u0058\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
-             "\"ts\": 10, \"dur\": 5},\n"
-             "{\"p\\u0068\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
-             "\"ts\": 20, \"dur\": 5},\n"
-             "{\"ph\": \"XY\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
-             "\"ts\": 30, \"dur\": 5},\n"
-             "{\"ph\" : \"X\" , \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, "
-             "\"ts\": 40, \"dur\": 5}"));
+  TempFile t(
+      "phases.json",
+      TraceJson(
+          "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 0, \"dur\": 5},\n"
+          "{\"ph\": \"\\u0058\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 10, \"dur\": 5},\n"
+          "{\"p\\u0068\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 20, \"dur\": 5},\n"
+          "{\"ph\": \"XY\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 30, \"dur\": 5},\n"
+          "{\"ph\" : \"X\" , \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 40, \"dur\": 5}"));
   auto r = Run({"info", t.path});
   CHECK(r.code == 0);
   CHECK(r.out.find("duration events: 4\n") != std::string::npos);
@@ -314,13 +295,13 @@ TEST_CASE("a phase or key written with escapes or spaces reads as plainly writte
 
 TEST_CASE("a phase of other than one character is named whole in the warning", "[hostile]") {
   std::string long_ph(40, 'Q');
-  Temp t("phases.json",
-         TraceJson(Op("aten::mm", 0, 10) +
-                   ",\n{\"ph\": \"Xyz\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}" +
-                   ",\n{\"ph\": \"\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2}" +
-                   ",\n{\"ph\": \"" + long_ph + "\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, " +
-                   "\"ts\": 3}" +
-                   ",\n{\"ph\": \"?\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 4}"));
+  TempFile t("phases.json",
+             TraceJson(CpuOpJson("aten::mm", 0, 10) +
+                       ",\n{\"ph\": \"Xyz\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}" +
+                       ",\n{\"ph\": \"\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2}" +
+                       ",\n{\"ph\": \"" + long_ph +
+                       "\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, " + "\"ts\": 3}" +
+                       ",\n{\"ph\": \"?\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 4}"));
   auto info = Run({"info", t.path});
   REQUIRE(info.code == 0);
   CHECK(info.out.find("unknown_phase                   4") != std::string::npos);
