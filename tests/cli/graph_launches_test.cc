@@ -11,7 +11,8 @@ using profana::test::Run;
 namespace {
 
 // The row of `table --format json` with this name.
-simdjson::dom::element Row(simdjson::dom::parser& p, const std::string& json, const char* name) {
+simdjson::dom::element RowNamed(simdjson::dom::parser& p, const std::string& json,
+                                const char* name) {
   simdjson::dom::element doc = p.parse(json);
   for (simdjson::dom::element r : doc["rows"].get_array())
     if (std::string_view(r["name"]) == name) return r;
@@ -33,7 +34,7 @@ TEST_CASE("graph kernels are credited, counted and listed (worked example)", "[g
   auto table = Run({"table", "testdata/gpu/graph_replay.json", "--format", "json"});
   REQUIRE(table.code == 0);
   simdjson::dom::parser p1;
-  CHECK(double(Row(p1, table.out, "CUDAGraph::replay")["self_cuda_time_total_us"]) == 35);
+  CHECK(double(RowNamed(p1, table.out, "CUDAGraph::replay")["self_cuda_time_total_us"]) == 35);
 
   auto info = Run({"info", "testdata/gpu/graph_replay.json"});
   REQUIRE(info.code == 0);
@@ -76,10 +77,10 @@ TEST_CASE("a real CUDA-graph trace credits each replay as PyTorch 2.x does", "[g
   auto table = Run({"table", trace, "--format", "json", "--row-limit", "-1"});
   REQUIRE(table.code == 0);
   simdjson::dom::parser p1, p2;
-  simdjson::dom::element fwd = Row(p1, table.out, "CompiledFunction");
+  simdjson::dom::element fwd = RowNamed(p1, table.out, "CompiledFunction");
   CHECK(double(fwd["self_cuda_time_total_us"]) == 95694);
   CHECK(double(fwd["cuda_time_total_us"]) == 142259);
-  simdjson::dom::element bwd = Row(p2, table.out, "CompiledFunctionBackward");
+  simdjson::dom::element bwd = RowNamed(p2, table.out, "CompiledFunctionBackward");
   CHECK(double(bwd["self_cuda_time_total_us"]) == 171432);
   CHECK(double(bwd["cuda_time_total_us"]) == 221154);
 

@@ -15,11 +15,11 @@ using profana::test::Run;
 using profana::test::TestData;
 
 TEST_CASE("steps on two hand-made ranks: per-rank rows and statistics across them", "[job]") {
-  // rank0.json as above (walls 110 and 40 us). worker1.json has no distributedInfo: rank 1 from
-  // its name. Its step 1 [100,220) launches an NCCL kernel [160,230) outside any computation
-  // (gemm [120,150)): window [100,230) = 130 us, computation 30, exposed communication 70 (none
-  // hidden: 0%), idle 30; host: dataloader 8, optimizer 15, covered 38, untraced 82. Step 2
-  // [230,260) = 30 us: gemm [235,255) 20, idle 10.
+  // rank0.json: walls 110 and 40 us (tests/unit/job/job_test.cc works it out). worker1.json has
+  // no distributedInfo: rank 1 from its name. Its step 1 [100,220) launches an NCCL kernel
+  // [160,230) outside any computation (gemm [120,150)): window [100,230) = 130 us, computation
+  // 30, exposed communication 70 (none hidden: 0%), idle 30; host: dataloader 8, optimizer 15,
+  // covered 38, untraced 82. Step 2 [230,260) = 30 us: gemm [235,255) 20, idle 10.
   // Walls 110, 40, 130, 30: mean 77.5, median 75, p95 110 + 0.85 * 20 = 127, min 30, max 130.
   // Slowest step: rank 1, step 1; slowest rank by mean step: rank 1 (80 against 75).
   auto r = Run({"steps", TestData("job/two_ranks"), "--format", "json"});

@@ -17,8 +17,8 @@ using profana::test::TraceJson;
 
 namespace {
 
-std::string Op(const std::string& name, const std::string& ts, const std::string& dur,
-               const std::string& args = "") {
+std::string OpWithText(const std::string& name, const std::string& ts, const std::string& dur,
+                       const std::string& args = "") {
   return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
          "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts + ", \"dur\": " + dur +
          (args.empty() ? "" : ", \"args\": {" + args + "}") + "}";
@@ -31,18 +31,18 @@ std::string NestedOps(int n) {
   events.reserve(n * 90);
   for (int i = 0; i < n; ++i) {
     if (i) events += ",\n";
-    events += Op(i % 2 ? "g" : "f", std::to_string(i), std::to_string(2 * (n - i)));
+    events += OpWithText(i % 2 ? "g" : "f", std::to_string(i), std::to_string(2 * (n - i)));
   }
   return TraceJson(events);
 }
 
-size_t Count(const std::string& text, char c) { return std::count(text.begin(), text.end(), c); }
-size_t Lines(const std::string& text) { return Count(text, '\n'); }
+size_t CountOf(const std::string& text, char c) { return std::count(text.begin(), text.end(), c); }
+size_t LineCount(const std::string& text) { return CountOf(text, '\n'); }
 std::string LastLine(const std::string& text) {
   return text.substr(text.rfind('\n', text.size() - 2) + 1);
 }
 
-std::string Gzip(const std::string& text) {
+std::string Gzipped(const std::string& text) {
   z_stream zs{};
   REQUIRE(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) == Z_OK);
   std::string out(deflateBound(&zs, text.size()), '\0');
@@ -68,7 +68,7 @@ TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[l
   // The text tree stops indenting at 64 levels and says the depth instead.
   auto tree = Run({"tree", file.path});
   REQUIRE(tree.code == 0);
-  CHECK(Lines(tree.out) == kDepth + 1);  // the thread's line, then one per op
+  CHECK(LineCount(tree.out) == kDepth + 1);  // the thread's line, then one per op
   CHECK(tree.out.find(std::string(128, ' ') + "[depth 100000] g  total 2.000us, self 2.000us") !=
         std::string::npos);
   CHECK(tree.out.size() < 30u << 20);
@@ -78,9 +78,9 @@ TEST_CASE("ops nested 100,000 deep: every command answers, in linear space", "[l
   // Op-path stacks are cut at 1024 frames: the 98,976 deeper ops fold into one sample.
   auto stacks = Run({"stacks", file.path, "--stacks", "ops", "--unit", "ns"});
   REQUIRE(stacks.code == 0);
-  CHECK(Lines(stacks.out) == 1025);
+  CHECK(LineCount(stacks.out) == 1025);
   std::string last = LastLine(stacks.out);
-  CHECK(Count(last, ';') == 1024);
+  CHECK(CountOf(last, ';') == 1024);
   CHECK(last.substr(0, 8) == "f;g;f;g;");
   CHECK(last.substr(last.size() - 28) ==
         "g;[deeper_frames] " + std::to_string(98976 * 2000) + "\n");
@@ -97,8 +97,8 @@ TEST_CASE(
   // `{"traceEvents": [` and a newline, 95 of the event up to its "x" value (levels 1 to 4 are the
   // object, the array, the event and its args), then the '[' of levels 5 to 1,024.
   std::string nest = std::string(100000, '[') + std::string(100000, ']');
-  TempFile file("deep.json", TraceJson(Op("a", "1", "1", "\"x\": " + nest) + ",\n" +
-                                       Op("b", "3", "1", "\"Input Dims\": " + nest)));
+  TempFile file("deep.json", TraceJson(OpWithText("a", "1", "1", "\"x\": " + nest) + ",\n" +
+                                       OpWithText("b", "3", "1", "\"Input Dims\": " + nest)));
   const std::string too_deep =
       "JSON nested deeper than 1024 levels: no profiler writes that; the file is damaged or not "
       "a trace\n";
@@ -112,16 +112,16 @@ TEST_CASE(
   CHECK(t.code == 2);
   CHECK(t.err == "profana: error: " + top.path + ": byte 1024 (line 1, column 1025): " + too_deep);
   // Cut short inside the nesting: the nesting is found first.
-  std::string cut = "{\"traceEvents\": [" + Op("a", "1", "1") + ", " +
-                    Op("b", "2", "1", "\"x\": " + std::string(100000, '['));
+  std::string cut = "{\"traceEvents\": [" + OpWithText("a", "1", "1") + ", " +
+                    OpWithText("b", "2", "1", "\"x\": " + std::string(100000, '['));
   TempFile truncated("deep_cut.json", cut);
   auto c = Run({"table", truncated.path});
   CHECK(c.code == 2);
   CHECK(c.err.find(too_deep) != std::string::npos);
   // 1,024 levels are allowed: the args value holds levels 5 to 1,024.
-  TempFile deepest(
-      "deepest.json",
-      TraceJson(Op("a", "1", "1", "\"x\": " + std::string(1020, '[') + std::string(1020, ']'))));
+  TempFile deepest("deepest.json", TraceJson(OpWithText("a", "1", "1",
+                                                        "\"x\": " + std::string(1020, '[') +
+                                                            std::string(1020, ']'))));
   auto d = Run({"table", deepest.path});
   CHECK(d.code == 0);
   CHECK(d.err.empty());
@@ -129,7 +129,8 @@ TEST_CASE(
 
 TEST_CASE("a 16 MB name: bounded tables and stacks", "[limits]") {
   std::string name(16 << 20, 'n');
-  TempFile file("long_name.json", TraceJson(Op(name, "1", "10") + ",\n" + Op("child", "2", "3")));
+  TempFile file("long_name.json",
+                TraceJson(OpWithText(name, "1", "10") + ",\n" + OpWithText("child", "2", "3")));
   auto table = Run({"table", file.path});
   REQUIRE(table.code == 0);
   CHECK(table.out.size() < 4096);  // the Name column is 55 wide
@@ -158,12 +159,12 @@ TEST_CASE("a million events with the same timestamp nest as PyTorch nests them, 
   CHECK(table.out.find("\"count\": 500000,") != std::string::npos);
   auto tree = Run({"tree", file.path, "--depth", "3"});
   REQUIRE(tree.code == 0);
-  CHECK(Lines(tree.out) == 4);
+  CHECK(LineCount(tree.out) == 4);
   // Only the innermost op has self time (1 us): one line, through the fold.
   auto stacks = Run({"stacks", file.path, "--stacks", "ops", "--unit", "ns"});
   REQUIRE(stacks.code == 0);
-  CHECK(Lines(stacks.out) == 1);
-  CHECK(Count(stacks.out, ';') == 1024);
+  CHECK(LineCount(stacks.out) == 1);
+  CHECK(CountOf(stacks.out, ';') == 1024);
   CHECK(stacks.out.substr(stacks.out.size() - 23) == "b;[deeper_frames] 1000\n");
 }
 
@@ -171,9 +172,11 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
           "[limits]") {
   TempFile ids(
       "ids.json",
-      TraceJson(Op("big_ids", "1", "5",
-                   "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
-                ",\n" + Op("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
+      TraceJson(
+          OpWithText(
+              "big_ids", "1", "5",
+              "\"External id\": 18446744073709551615, \"correlation\": 18446744073709551614") +
+          ",\n" + OpWithText("max_ids", "10", "5", "\"External id\": 9223372036854775807")));
   auto r = Run({"table", ids.path, "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"big_ids\"") != std::string::npos);
@@ -186,12 +189,12 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
   CHECK(Run({"table", ids.path, "--strict"}).code == 2);
 
   // 2^62 ns is the last time kept; past it, and ts + dur past it, the event is skipped.
-  TempFile times(
-      "times.json",
-      TraceJson(Op("edge", "4611686018427387.904", "0") + ",\n" +
-                Op("past", "4611686018427387.905", "0") + ",\n" +
-                Op("sum", "4611686018427386", "2") + ",\n" + Op("huge", "1e300", "1") + ",\n" +
-                Op("max", "9223372036854775807", "1") + ",\n" + Op("ok", "1", "1")));
+  TempFile times("times.json", TraceJson(OpWithText("edge", "4611686018427387.904", "0") + ",\n" +
+                                         OpWithText("past", "4611686018427387.905", "0") + ",\n" +
+                                         OpWithText("sum", "4611686018427386", "2") + ",\n" +
+                                         OpWithText("huge", "1e300", "1") + ",\n" +
+                                         OpWithText("max", "9223372036854775807", "1") + ",\n" +
+                                         OpWithText("ok", "1", "1")));
   auto t = Run({"info", times.path, "--format", "json"});
   REQUIRE(t.code == 0);
   CHECK(t.out.find("\"bad_number\": 4") != std::string::npos);
@@ -205,7 +208,7 @@ TEST_CASE("ids near 2^64 cost only their field; times that overflow nanoseconds 
 TEST_CASE("a gzip bomb stops at --max-memory; big inputs name the limit and the way past it",
           "[limits]") {
   std::string bomb_text = "[" + std::string(64 << 20, ' ') + "]";
-  TempFile bomb("bomb.json.gz", Gzip(bomb_text));
+  TempFile bomb("bomb.json.gz", Gzipped(bomb_text));
   CHECK(profana::test::ReadFile(bomb.path).size() < 200000);
   auto r = Run({"table", bomb.path, "--max-memory", "8M"});
   CHECK(r.code == 2);
@@ -234,9 +237,9 @@ TEST_CASE("name filters on a name of 30000 characters run in linear time without
   // libstdc++'s std::regex recursed once per character for ".*mm" here and overflowed the stack;
   // a backtracking engine is also quadratic on it. RE2 scans each name once.
   std::string as(30000, 'a');
-  TempFile file("long_regex_name.json",
-                TraceJson(Op(as + "::mm", "1", "10") + ",\n" + Op("x::" + as, "100", "20") + ",\n" +
-                          Op("aten::mm", "200", "30")));
+  TempFile file("long_regex_name.json", TraceJson(OpWithText(as + "::mm", "1", "10") + ",\n" +
+                                                  OpWithText("x::" + as, "100", "20") + ",\n" +
+                                                  OpWithText("aten::mm", "200", "30")));
   // stacks --stacks ops prints one line per kept op: the name (cut at 4096 bytes) and its self
   // time in us, the lines in the order of their names.
   std::string long_mm = std::string(4096, 'a') + "[...] 10\n";

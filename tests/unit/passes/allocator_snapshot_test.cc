@@ -57,7 +57,7 @@ struct E {
   int64_t time_us;
   std::vector<std::tuple<std::string, std::string, int>> frames = {};
 };
-void Entry(PickleBytes& p, const E& e) {
+void PutEntry(PickleBytes& p, const E& e) {
   p.EmptyDict().Mark().Key("action").Str(e.action).Key("addr").Int(static_cast<int64_t>(e.addr));
   p.Key("size").Int(e.size).Key("stream").Int(0).Key("time_us").Int(e.time_us);
   if (std::string(e.action) == "oom") p.Key("device_free").Int(1024);
@@ -97,7 +97,7 @@ std::string Snapshot(uint64_t seg_address, int64_t seg_size, const std::vector<B
   p.Key("device_traces").EmptyList().Mark().EmptyList();
   if (!entries.empty()) {
     p.Mark();
-    for (const E& e : entries) Entry(p, e);
+    for (const E& e : entries) PutEntry(p, e);
     p.Appends();
   }
   p.Appends().SetItems().Stop();

@@ -15,13 +15,13 @@ namespace {
 
 using test::Add;
 
-std::string Name(const Trace& t, const passes::FunctionEventList& e, FnEventId i) {
+std::string FnEventName(const Trace& t, const passes::FunctionEventList& e, FnEventId i) {
   return i.valid() ? std::string(t.str(e.name[i.value])) : "-";
 }
 
 // "name(children...)" for every CPU event at the top level, in list order.
 std::string Shape(const Trace& t, const passes::FunctionEventList& e, uint32_t i) {
-  std::string s = Name(t, e, FnEventId(i));
+  std::string s = FnEventName(t, e, FnEventId(i));
   if (e.child_begin[i] == e.child_begin[i + 1]) return s;
   s += "(";
   for (uint32_t k = e.child_begin[i]; k < e.child_begin[i + 1]; ++k) {
@@ -82,7 +82,7 @@ TEST_CASE("chains of same-named only children collapse into the outermost, kerne
   CHECK(e.removed_duplicates == 4);
   CHECK(Forest(t, e) == "f(cudaLaunchKernel g h(k)) x(y y(y z)) m(m n)");
   // The kernel the innermost f launched is the outer f's now.
-  REQUIRE(Name(t, e, FnEventId(0)) == "f");
+  REQUIRE(FnEventName(t, e, FnEventId(0)) == "f");
   CHECK(KernelsOf(t, e, 0) == "kernel");
   // Every other event has no kernel, and the list's lists are whole.
   for (uint32_t i = 1; i < e.size(); ++i) CHECK(KernelsOf(t, e, i).empty());
@@ -106,7 +106,7 @@ TEST_CASE("a duplicate's kernels replace its parent's, as PyTorch's", "[passes]"
   passes::FunctionEventList e = passes::BuildFunctionEvents(t);
   CHECK(e.removed_duplicates == 1);
   CHECK(Forest(t, e) == "f(cudaLaunchKernel) cudaLaunchKernel");
-  REQUIRE(Name(t, e, FnEventId(0)) == "f");
+  REQUIRE(FnEventName(t, e, FnEventId(0)) == "f");
   CHECK(KernelsOf(t, e, 0) == "k2");
   CHECK(e.kernel_begin[e.size()] == 1);
 }
