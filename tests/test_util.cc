@@ -60,6 +60,34 @@ bool FileExists(const std::string& path) {
   return stat(path.c_str(), &st) == 0;
 }
 
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string TraceJson(const std::string& events) {
+  return "{\"traceEvents\": [\n" + events + "\n]}\n";
+}
+
+std::string CpuOpJson(const std::string& name, int64_t ts, int64_t dur) {
+  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+         "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts) +
+         ", \"dur\": " + std::to_string(dur) + "}";
+}
+
+TempFile::TempFile(const std::string& name, const std::string& text) : path(TempPath(name)) {
+  WriteFile(path, text);
+}
+
+TempFile::~TempFile() { std::remove(path.c_str()); }
+
 std::string BuildSqliteDatabase(const std::string& sql, const std::string& path) {
   std::remove(path.c_str());
   sqlite3* db = nullptr;

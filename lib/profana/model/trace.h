@@ -196,7 +196,7 @@ struct StackTable {
 // FlowTable, StackTable or DeviceArgsTable (const or not), in declaration order. Everything that
 // handles whole rows goes through it: TraceBuilder::Finish's sort, FilterTrace, the native format's
 // reader, writer and text twin. A column added to a table goes here too
-// (tests/unit/trace_model_test.cc fails until it does). The order numbers the native format's
+// (tests/unit/model/trace_model_test.cc fails until it does). The order numbers the native format's
 // sections: append, never reorder.
 template <typename Table, typename F>
 std::enable_if_t<std::is_same_v<std::remove_const_t<Table>, EventTable>> ForEachColumn(Table& t,
