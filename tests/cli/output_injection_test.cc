@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "profana/reporters/csv_field.h"
 #include "profana/base/terminal_text.h"
+#include "profana/reporters/csv_field.h"
 #include "simdjson.h"
 #include "test_util.h"
 

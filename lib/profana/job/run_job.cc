@@ -43,8 +43,8 @@ Result<RankSummary> TakeSummaryFile(const JobRequest& r, const std::string& path
 
 // One rank's trace (the whole input, or one process of it) reduced to its summary.
 Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
-                                   const std::optional<FunctionEventIndex>& index,
-                                   const std::string& path, InputOutcome* out) {
+                                       const std::optional<FunctionEventIndex>& index,
+                                       const std::string& path, InputOutcome* out) {
   passes::FunctionEventList events;
   if (r.function_events) {
     events = passes::BuildFunctionEvents(t, index, r.link, false);
@@ -86,9 +86,9 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
     summaries.push_back(std::move(s));
     return summaries;
   }
-  out->notes.push_back({LoadNote::Level::kDebug,
-                        fmt::format("{}: {} processes launch device work: one rank each",
-                                    in.path, parts.size())});
+  out->notes.push_back(
+      {LoadNote::Level::kDebug,
+       fmt::format("{}: {} processes launch device work: one rank each", in.path, parts.size())});
   for (ProcessPart& part : parts) {
     PROFANA_ASSIGN_OR_RETURN(RankSummary s,
                              SummarizeRankTrace(r, part.trace, std::nullopt, in.path, out));
@@ -111,12 +111,11 @@ Result<JobRun> RunJob(const JobRequest& r, std::vector<LoadNote>* notes) {
   // exactly, and each rank's small summary, placed in pages a trace has touched, keeps them
   // resident. So the freed pages go back after each input (the workers share one heap): the peak
   // stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
-  Result<JobSummary> job =
-      SummarizeJob(inputs, r.ranks, r.workers, [&](const JobInput& in) {
-        Result<std::vector<RankSummary>> s = SummarizeInput(r, in, &outcomes[in.order]);
-        ReleaseFreedMemory();
-        return s;
-      });
+  Result<JobSummary> job = SummarizeJob(inputs, r.ranks, r.workers, [&](const JobInput& in) {
+    Result<std::vector<RankSummary>> s = SummarizeInput(r, in, &outcomes[in.order]);
+    ReleaseFreedMemory();
+    return s;
+  });
   size_t unlinked = 0;
   int64_t enclosed = 0;
   for (InputOutcome& o : outcomes) {
@@ -134,10 +133,10 @@ Result<JobRun> RunJob(const JobRequest& r, std::vector<LoadNote>* notes) {
                      "launches were credited to the cpu_op enclosing them (--link auto)",
                      unlinked, inputs.size(), enclosed)});
   PROFANA_ASSIGN_OR_RETURN(run.job, std::move(job));
-  notes->push_back({LoadNote::Level::kDebug,
-                    fmt::format("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)",
-                                inputs.size(), inputs.size() == 1 ? "" : "s", clock.Lap(),
-                                PeakRssMb())});
+  notes->push_back(
+      {LoadNote::Level::kDebug,
+       fmt::format("{} input{} read and summarised in {:.1f} ms (peak RSS {:.0f} MB)",
+                   inputs.size(), inputs.size() == 1 ? "" : "s", clock.Lap(), PeakRssMb())});
   return run;
 }
 

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "profana/reporters/csv_field.h"
 #include "profana/base/terminal_text.h"
+#include "profana/reporters/csv_field.h"
 #include "simdjson.h"
 #include "test_util.h"
 
-using profana::report::CsvField;
 using profana::MakePrintable;
 using profana::Printable;
+using profana::report::CsvField;
 
 TEST_CASE("Printable shows C0, DEL and C1 controls and leaves other text alone", "[injection]") {
   CHECK(Printable("aten::mm") == "aten::mm");
