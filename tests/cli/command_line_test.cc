@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "catch2/catch.hpp"
@@ -70,6 +72,64 @@ TEST_CASE("profana help COMMAND prints what COMMAND --help prints", "[cli]") {
   test::CliRun unknown = Run({"help", "tabel"});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("did you mean \"table\"?") != std::string::npos);
+}
+
+// The options `COMMAND --help` lists: names ("-n,--row-limit") -> the rest of the line, its runs of
+// spaces made one.
+std::map<std::string, std::string> HelpOptions(const std::string& command) {
+  std::istringstream help(Run({command, "--help"}).out);
+  std::map<std::string, std::string> options;
+  for (std::string line; std::getline(help, line);) {
+    size_t at = line.find_first_not_of(' ');
+    if (at == std::string::npos || at == 0 || line[at] != '-') continue;
+    std::istringstream words(line.substr(at));
+    std::string names, word, rest;
+    words >> names;
+    while (words >> word) rest += (rest.empty() ? "" : " ") + word;
+    options[names] = rest;
+  }
+  return options;
+}
+
+TEST_CASE("an option shared by commands means the same in each command's --help", "[cli]") {
+  // Where a command's own option of the same name differs, on purpose: convert's -o picks the
+  // output format by extension, tree --thread selects what to print, memory --device names a
+  // memory device, check and diff --ranks select the ranks of two jobs and diff --by-rank pairs
+  // them.
+  const std::set<std::pair<std::string, std::string>> own = {
+      {"convert", "-o,--output"}, {"tree", "--thread"}, {"memory", "--device"},
+      {"check", "--ranks"},       {"diff", "--ranks"},  {"diff", "--full-names"},
+      {"diff", "--by-rank"}};
+  const std::vector<std::string> shared = {
+      "-o,--output", "--strict",          "-v,--verbose",  "-q,--quiet",  "--max-memory",
+      "--steps",     "--skip-first-step", "--step-marker", "--window",    "--thread",
+      "--device",    "--stream",          "--name",        "--exclude",   "--link",
+      "--jobs",      "--ranks",           "--by-rank",     "--full-names"};
+  std::map<std::string, std::map<std::string, std::string>> by_option;  // option -> command -> line
+  size_t commands = 0;
+  for (const std::string& command : ListedCommands()) {
+    if (command == "help" || command == "completion") continue;
+    ++commands;
+    for (const auto& [names, line] : HelpOptions(command)) {
+      // -n is the row limit in every command that has it.
+      if (names.rfind("-n,", 0) == 0) CHECK(names == "-n,--row-limit");
+      if (!own.count({command, names})) by_option[names][command] = line;
+    }
+  }
+  REQUIRE(commands >= 19);
+  for (const std::string& option : shared) {
+    INFO(option);
+    const auto& lines = by_option[option];
+    REQUIRE(lines.size() >= 2);
+    for (const auto& [command, line] : lines) {
+      INFO(command);
+      CHECK(line == lines.begin()->second);
+    }
+  }
+  // Every command takes the same output and loading options (convert its own -o).
+  CHECK(by_option["-o,--output"].size() + 1 == commands);
+  for (const char* option : {"--strict", "-v,--verbose", "-q,--quiet", "--max-memory"})
+    CHECK(by_option[option].size() == commands);
 }
 
 TEST_CASE("common options are accepted before the command", "[cli]") {

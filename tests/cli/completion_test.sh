@@ -30,7 +30,7 @@ grep -qx -- "--sort" <<< "$(complete_words profana table x.json --so)" || fail "
 # Names the library parses: sort keys, metrics, stack sources, diff's metrics.
 [[ $(complete_words profana table t.json --sort self_cu) == $'self_cuda_time_total\nself_cuda_memory_usage\nself_cuda\nself_cuda_mem' ]] ||
   fail "bash: table --sort self_cu gives $(complete_words profana table t.json --sort self_cu)"
-[[ $(complete_words profana stacks t.json --metric "") == $'self_cpu\nself_cuda\nself_cpu_time_total\nself_cuda_time_total' ]] ||
+[[ $(complete_words profana stacks t.json --metric "") == $'self_cpu\nself_cuda\nself_device\nself_cpu_time_total\nself_cuda_time_total\nself_device_time_total' ]] ||
   fail "bash: stacks --metric gives $(complete_words profana stacks t.json --metric "")"
 [[ $(complete_words profana stacks t.json --stacks o) == ops ]] || fail "bash: stacks --stacks o"
 grep -qx -- "self_device" <<< "$(complete_words profana diff a.json b.json --sort self_d)" ||
@@ -49,7 +49,7 @@ if command -v zsh > /dev/null; then
   head -1 "$tmp/_profana" | grep -qx "#compdef profana" || fail "zsh: no #compdef line"
   grep -qF -- "--format'[Output format]:format:(text json csv)'" "$tmp/_profana" ||
     fail "zsh: table's --format values"
-  grep -qF -- ":metric:(self_cpu self_cuda self_cpu_time_total self_cuda_time_total)" "$tmp/_profana" ||
+  grep -qF -- ":metric:(self_cpu self_cuda self_device self_cpu_time_total self_cuda_time_total self_device_time_total)" "$tmp/_profana" ||
     fail "zsh: stacks' --metric values"
 fi
 echo "1 passed, 0 failed"

@@ -134,7 +134,7 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--output", o.output,
                   "Write to FILE (its extension picks the format) instead of standard output");
   cmd->add_flag("--strict", o.strict, "Treat damaged events (counted warnings) as fatal: exit 2");
-  cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics and timings on standard error");
+  cmd->add_flag("-v,--verbose", o.verbose, "Print diagnostics of the import on standard error");
   cmd->add_flag("-q,--quiet", o.quiet, "Do not print warnings");
   AddMaxMemoryOption(cmd, &o);
   cmd->footer(

@@ -145,9 +145,10 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--what-if", args->what_if,
                   "KIND:REGEX=FACTOR (KIND kernel, op, sync or launch): rescale the matching "
                   "edges and predict the step's length; repeat for several, applied in turn");
-  cmd->add_option("-n,--events", args->events,
-                  "How many of the path's events to list per window (default 20)")
-      ->check(WholeNumber<int64_t>("--events", 0));
+  AddRowLimitOption(cmd, &args->events, 20, 0, "How many of the path's events to list per window");
+  cmd->add_option("--events", args->events, "How many of the path's events to list per window")
+      ->check(WholeNumber<int64_t>("--events", 0))
+      ->group("");  // hidden: command lines written with it keep working
   cmd->add_flag("--causal-launch-edges", args->request.causal_launch_edges,
                 "Add a zero-weight edge from every launch call to its kernel (HTA's "
                 "CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE; always on with --what-if)");

@@ -13,7 +13,7 @@ struct IdleArgs {
   CommonOptions common;
   std::string file;
   int64_t kernel_delay_ns = 30000;  // HTA's 30, on Kineto's microsecond timestamps
-  int gaps = 10;
+  int64_t gaps = 10;
   report::IdleTextOptions text;
 };
 
@@ -27,7 +27,7 @@ Status RunIdle(const IdleArgs& a, Context& ctx) {
   passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
       trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
   report::IdleTextOptions text = a.text;
-  text.gaps_asked = a.gaps;
+  text.gaps_asked = static_cast<int>(a.gaps);
   return Emit(report::FormatIdleAs(a.common.format, a.file, trace, events, b, text), a.common, ctx);
 }
 
@@ -43,9 +43,10 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
                     "Gaps shorter than this after an early launch are kernel wait: 30us, 0.5ms; a "
                     "bare number is microseconds (default 30: HTA's consecutive_kernel_delay, "
                     "applied to Kineto's microsecond timestamps)");
-  cmd->add_option("-n,--gaps", args->gaps, "How many of the longest gaps to list")
-      ->default_val(10)
-      ->check(WholeNumber<int>("--gaps", 0));
+  AddRowLimitOption(cmd, &args->gaps, 10, 0, "How many of the longest gaps to list");
+  cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
+      ->check(WholeNumber<int>("--gaps", 0))
+      ->group("");  // hidden: command lines written with it keep working
   cmd->add_option_function<int>(
          "--max-name-width", [args](int v) { args->text.max_name_width = v; },
          "Cut the names of the longest gaps (the activity after, the op the CPU was in) to N")

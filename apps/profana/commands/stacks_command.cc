@@ -88,8 +88,10 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   AddJobInputs(cmd, &args->job,
                "Traces (stacks summed over ranks when several); with --diff: BASE NEW", true);
   AddNamedOption(cmd, "--metric", &args->request.metric, passes::ParseStackMetric, "metric",
-                 "self_cpu, self_cuda, self_cpu_time_total, self_cuda_time_total",
-                 "self_cpu or self_cuda (or PyTorch's self_cpu_time_total, self_cuda_time_total)")
+                 "self_cpu, self_cuda, self_device, self_cpu_time_total, self_cuda_time_total, "
+                 "self_device_time_total",
+                 "self_cpu or self_cuda, also self_device (or PyTorch's self_cpu_time_total, "
+                 "self_cuda_time_total, self_device_time_total)")
       ->default_str("self_cpu")
       ->each([args](const std::string& text) { args->metric_text = text; });
   AddNamedOption(

@@ -104,7 +104,8 @@ bool ParseStackSource(std::string_view text, StackSource* source) {
 bool ParseStackMetric(std::string_view text, StackMetric* metric) {
   if (text == "self_cpu" || text == "self_cpu_time_total")
     *metric = StackMetric::kSelfCpu;
-  else if (text == "self_cuda" || text == "self_cuda_time_total")
+  else if (text == "self_cuda" || text == "self_cuda_time_total" || text == "self_device" ||
+           text == "self_device_time_total")
     *metric = StackMetric::kSelfCuda;
   else
     return false;

@@ -24,7 +24,9 @@ enum class StackSource { kAuto, kPython, kOps, kBoth };
 enum class StackMetric { kSelfCpu, kSelfCuda };
 
 bool ParseStackSource(std::string_view text, StackSource* source);
-// "self_cpu", "self_cuda", and PyTorch's "self_cpu_time_total", "self_cuda_time_total".
+// "self_cpu", "self_cuda", and PyTorch's "self_cpu_time_total", "self_cuda_time_total"; the device
+// time also as "self_device" and "self_device_time_total" (PyTorch 2.x's export_stacks reads a
+// metric's "cuda" as "device").
 bool ParseStackMetric(std::string_view text, StackMetric* metric);
 
 // Stacks deeper than this many frames are cut: the frames below are folded into one

@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
+#include "profana/passes/stacks.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/passes/trace_filter.h"
 #include "test_util.h"
@@ -207,4 +208,18 @@ TEST_CASE("diff and table take the same sort keys for the same columns", "[diff]
   }
   passes::DiffMetric m;
   CHECK_FALSE(passes::ParseDiffMetric("self_cuda_memory_usage", &m));  // diff has no memory
+}
+
+TEST_CASE("stacks --metric takes the spellings of self time that table --sort takes", "[diff]") {
+  for (const char* name : {"self_cpu", "self_cpu_time_total", "self_cuda", "self_cuda_time_total",
+                           "self_device", "self_device_time_total"}) {
+    INFO(name);
+    passes::SortKey k = passes::SortKey::kNone;
+    passes::StackMetric metric = passes::StackMetric::kSelfCpu;
+    REQUIRE(passes::ParseSortKey(name, &k));
+    REQUIRE(passes::ParseStackMetric(name, &metric));
+    CHECK((k == passes::SortKey::kSelfCpuTimeTotal) == (metric == passes::StackMetric::kSelfCpu));
+  }
+  passes::StackMetric metric;
+  CHECK_FALSE(passes::ParseStackMetric("cuda_time_total", &metric));  // stacks weigh self time
 }
