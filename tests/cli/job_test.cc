@@ -4,6 +4,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -79,6 +80,37 @@ TEST_CASE("kernels on two hand-made ranks: counts, totals, shares and spread", "
   auto api = Run({"kernels", TestData("job/two_ranks"), "--api", "--format", "csv"});
   REQUIRE(api.code == 0);
   CHECK(api.out.find("cudaLaunchKernel,api,6,22.000,") != std::string::npos);
+}
+
+TEST_CASE("kernels --sort orders the rows by count, mean, min, max or name", "[job]") {
+  // gemm: 4 kernels, 135 us, mean 33.75, min 20, max 60; NCCL: 2, 120, mean 60, min 50, max 70;
+  // the memcpy: 1 of 20 us.
+  auto first_column = [](const std::string& csv) {
+    std::vector<std::string> names;
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) names.push_back(line.substr(0, line.find(',')));
+    return names;
+  };
+  auto order = [&](const char* key) {
+    auto r = Run({"kernels", TestData("job/two_ranks"), "--sort", key, "--format", "csv"});
+    REQUIRE(r.code == 0);
+    return first_column(r.out);
+  };
+  const std::string gemm = "void gemm<float>(float*)",
+                    nccl = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)",
+                    copy = "Memcpy HtoD (Pageable -> Device)";
+  using Names = std::vector<std::string>;
+  CHECK(order("total") == Names{gemm, nccl, copy});
+  CHECK(order("count") == Names{gemm, nccl, copy});
+  CHECK(order("mean") == Names{nccl, gemm, copy});
+  CHECK(order("max") == Names{nccl, gemm, copy});
+  CHECK(order("min") == Names{nccl, copy, gemm});  // 20 us each: ties by name
+  CHECK(order("name") == Names{copy, nccl, gemm});
+  auto bad = Run({"kernels", TestData("job/two_ranks"), "--sort", "totl"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--sort: unknown key \"totl\"; did you mean \"total\"?") != std::string::npos);
 }
 
 TEST_CASE("two inputs of one rank are an error naming both; --ranks selects", "[job]") {

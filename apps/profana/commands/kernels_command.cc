@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
+#include "profana/commands/option_checks.h"
 #include "profana/reporters/kernels_reporter.h"
 
 namespace profana::app {
@@ -16,6 +17,7 @@ struct KernelsArgs {
   bool transfers = false;
   bool full_names = false;
   int64_t row_limit = -1;
+  report::KernelSort sort = report::KernelSort::kTotal;
 };
 
 Status RunKernels(const KernelsArgs& a, Context& ctx) {
@@ -38,6 +40,7 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
                          : report::KernelView::kKernels;
   r.full_names = a.full_names;
   r.row_limit = a.row_limit;
+  r.sort = a.sort;
   return Emit(report::FormatKernelsAs(a.common.format, r), a.common, ctx);
 }
 
@@ -55,6 +58,11 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--transfers", args->transfers, "Memcpy by direction and memset, per kind");
   cmd->add_flag("--full-names", args->full_names,
                 "Keep kernel names whole in text (template and parameter lists are elided)");
+  AddNamedOption(cmd, "--sort", &args->sort, report::ParseKernelSort, "key",
+                 "total, time, total_time, count, calls, mean, min, max, name",
+                 "Order rows by total (the default), count, mean, min or max time, largest "
+                 "first, or by name")
+      ->default_str("total");
   AddRowLimitOption(cmd, &args->row_limit, -1, INT64_MIN, "Rows to print; -1 for all");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(

@@ -70,7 +70,27 @@ std::string Optional(const std::optional<double>& v, int decimals, const char* n
   return v ? Fixed(*v, decimals) : none;
 }
 
-// The rows of the view, longest total first, ties by name.
+// Whether row `a` goes before row `b` under `sort` (ties keep the name order).
+bool Before(KernelSort sort, const Row& a, const Row& b) {
+  const job::DurationStats &x = a.stats, &y = b.stats;
+  switch (sort) {
+    case KernelSort::kCount:
+      return x.count() > y.count();
+    case KernelSort::kMean:  // sum / count compared without a division: x.sum * y.count > ...
+      return static_cast<__int128>(x.sum()) * std::max<int64_t>(y.count(), 1) >
+             static_cast<__int128>(y.sum()) * std::max<int64_t>(x.count(), 1);
+    case KernelSort::kMin:
+      return x.min() > y.min();
+    case KernelSort::kMax:
+      return x.max() > y.max();
+    case KernelSort::kName:
+      return false;  // the rows come in name order
+    default:
+      return x.sum() > y.sum();
+  }
+}
+
+// The rows of the view, as --sort orders them (longest total first by default), ties by name.
 std::vector<Row> RowsOf(const KernelsReport& r) {
   std::vector<Row> rows;
   const job::KernelStats& s = *r.stats;
@@ -93,9 +113,9 @@ std::vector<Row> RowsOf(const KernelsReport& r) {
       break;
     }
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    return a.stats.sum() > b.stats.sum();  // names are already in order: ties stay by name
-  });
+  // The names are already in order: ties stay by name.
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Row& a, const Row& b) { return Before(r.sort, a, b); });
   return rows;
 }
 
@@ -335,6 +355,21 @@ void WriteLaunch(JsonWriter& w, KernelView v, const Row& row) {
 }
 
 }  // namespace
+
+bool ParseKernelSort(std::string_view text, KernelSort* sort) {
+  static const std::pair<std::string_view, KernelSort> kNames[] = {
+      {"total", KernelSort::kTotal},      {"time", KernelSort::kTotal},
+      {"total_time", KernelSort::kTotal}, {"count", KernelSort::kCount},
+      {"calls", KernelSort::kCount},      {"mean", KernelSort::kMean},
+      {"min", KernelSort::kMin},          {"max", KernelSort::kMax},
+      {"name", KernelSort::kName}};
+  for (const auto& [name, value] : kNames)
+    if (text == name) {
+      *sort = value;
+      return true;
+    }
+  return false;
+}
 
 const char* KernelViewName(KernelView v) {
   switch (v) {
