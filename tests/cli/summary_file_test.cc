@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "profana/job/input_kind.h"
 #include "test_util.h"
 
 using namespace profana;
@@ -51,7 +52,7 @@ TEST_CASE("summaries: a summary laid out again (jq -c, a tab after the colon) is
                                                    std::to_string(laid_out.size()) + ".pfs"))
             .string();
     { std::ofstream(path, std::ios::binary) << laid_out; }
-    CHECK(job::IsSummaryFile(path));
+    CHECK(job::InputKindOf(path) == job::InputKind::kSummary);
     auto back = job::ReadSummaryFile(path);
     REQUIRE(back.ok());
     CHECK(job::FormatSummary(*back) == text);
@@ -63,6 +64,11 @@ TEST_CASE("summaries: a summary laid out again (jq -c, a tab after the colon) is
     std::filesystem::remove(path);
   }
   CHECK(!job::LooksLikeSummary("{\"schema\":\"profana.database/1\"}"));
+  // One sniff tells the kinds of input apart: a trace, a summary, an allocator snapshot.
+  CHECK(job::InputKindOf(test::TestData("job/two_ranks/rank0.json")) == job::InputKind::kTrace);
+  CHECK(job::InputKindOf(test::TestData("live/snapshot_resnet_amp/snapshot.pickle.gz")) ==
+        job::InputKind::kSnapshot);
+  CHECK(job::InputKindOf("-") == job::InputKind::kTrace);
   CHECK(!job::LooksLikeSummary("[{\"schema\":\"profana.summary/1\"}]"));
 }
 

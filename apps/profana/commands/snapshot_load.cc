@@ -1,10 +1,13 @@
 #include "profana/commands/snapshot_load.h"
 
 #include "profana/importers/allocator_snapshot/snapshot_importer.h"
+#include "profana/job/input_kind.h"
 
 namespace profana::app {
 
-bool IsSnapshotInput(const std::string& path) { return snapshot::IsPickleFile(path); }
+bool IsSnapshotInput(const std::string& path) {
+  return job::InputKindOf(path) == job::InputKind::kSnapshot;
+}
 
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const std::string& path, const CommonOptions& o,
                                                  Context& ctx) {

@@ -1,7 +1,7 @@
 #include "profana/commands/sql_load.h"
 
+#include "profana/job/input_kind.h"
 #include "profana/job/job_inputs.h"
-#include "profana/job/summary_file.h"
 #include "profana/job/trace_analyses.h"
 
 namespace profana::app {
@@ -16,7 +16,7 @@ Status WriteTracesToDatabase(const std::vector<std::string>& inputs, const Commo
     PROFANA_ASSIGN_OR_RETURN(expanded, job::ExpandInputs(inputs));
   }
   for (const job::JobInput& in : expanded) {
-    if (job::IsSummaryFile(in.path))
+    if (job::InputKindOf(in.path) == job::InputKind::kSummary)
       return Status(ErrorCode::kInvalidArgument,
                     in.path + " is a summary file (profana summarize): a database holds traces");
     if (in.path != "-") ctx.inputs.push_back(in.path);

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "profana/base/byte_source.h"
 #include "profana/importers/importer.h"
+#include "profana/job/input_kind.h"
 #include "profana/job/summary_file.h"
 
 namespace profana::job {
@@ -106,7 +107,8 @@ bool IsSingleTrace(const std::vector<std::string>& args) {
   if (args[0] == "-") return true;
   std::error_code ec;
   if (fs::is_directory(args[0], ec)) return false;
-  if (fs::exists(args[0], ec)) return !IsSummaryFile(args[0]);  // a summary is a job
+  if (fs::exists(args[0], ec))
+    return InputKindOf(args[0]) != InputKind::kSummary;  // a summary is a job
   return !HasGlobChars(args[0]);
 }
 

@@ -7,6 +7,7 @@
 #include "profana/base/memory_release.h"
 #include "profana/base/stopwatch.h"
 #include "profana/job/collective_analysis.h"
+#include "profana/job/input_kind.h"
 #include "profana/job/job_runner.h"
 #include "profana/job/process_split.h"
 #include "profana/job/source_hash.h"
@@ -72,7 +73,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
 Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobInput& in,
                                                 InputOutcome* out) {
   std::vector<RankSummary> summaries;
-  if (IsSummaryFile(in.path)) {
+  if (InputKindOf(in.path) == InputKind::kSummary) {
     PROFANA_ASSIGN_OR_RETURN(RankSummary s, TakeSummaryFile(r, in.path));
     summaries.push_back(std::move(s));
     return summaries;

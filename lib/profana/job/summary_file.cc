@@ -688,10 +688,6 @@ bool LooksLikeSummary(std::string_view first) {
   return token("{") && token("\"schema\"") && token(":") && token("\"profana.summary/");
 }
 
-bool IsSummaryFile(const std::string& path) {
-  return path != "-" && LooksLikeSummary(ByteSource::Head(path, 256));
-}
-
 Result<RankSummary> ReadSummaryFile(const std::string& path) {
   PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
   return ParseSummary(input.view(), path);

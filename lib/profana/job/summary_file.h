@@ -19,8 +19,6 @@ bool LooksLikeSummary(std::string_view first_bytes);
 
 std::string FormatSummary(const RankSummary& summary);
 
-// True when the file at `path` starts like a summary (gunzipped first bytes).
-bool IsSummaryFile(const std::string& path);
 // Reads a whole summary file (plain or gzipped).
 Result<RankSummary> ReadSummaryFile(const std::string& path);
 

@@ -381,8 +381,4 @@ Result<AllocatorSnapshot> LoadAllocatorSnapshot(const std::string& path,
   return ImportAllocatorSnapshot(input);
 }
 
-bool IsPickleFile(const std::string& path) {
-  return path != "-" && SniffPickle(ByteSource::Head(path, 2));
-}
-
 }  // namespace profana::snapshot

@@ -31,8 +31,4 @@ Result<AllocatorSnapshot> ImportAllocatorSnapshot(const InputBuffer& input);
 Result<AllocatorSnapshot> LoadAllocatorSnapshot(const std::string& path,
                                                 const InputLimits& limits = {});
 
-// Whether a file (not "-") starts, after gunzip, as a pickle does: what `profana memory` and
-// `profana diff` read as an allocator snapshot rather than a trace.
-bool IsPickleFile(const std::string& path);
-
 }  // namespace profana::snapshot
