@@ -7,7 +7,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
-#include "profana/job/kernel_stats.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
@@ -46,7 +46,7 @@ std::string DeviceType(const DiffRow& r) {
 // shortened as `kernels` shortens it (template and parameter lists elided) unless --full-names.
 std::string Label(const DiffRow& r, const DiffReportOptions& o) {
   bool kernel = r.device_type != passes::DeviceType::kCPU;
-  std::string s = kernel && !o.full_names ? job::ShortKernelName(r.name) : r.name;
+  std::string s = kernel && !o.full_names ? passes::ShortKernelName(r.name) : r.name;
   if (!r.input_shapes.empty()) s += " " + r.input_shapes;
   if (!r.stack.empty()) s += " @ " + r.stack.front();
   return Printable(s);
