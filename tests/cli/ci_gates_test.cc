@@ -7,6 +7,7 @@
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_filter.h"
+#include "simdjson.h"
 #include "test_util.h"
 
 using namespace profana;
@@ -78,7 +79,8 @@ TEST_CASE("diff takes table's --max-name-width and --no-truncate", "[diff]") {
   REQUIRE(narrow.code == 0);
   CHECK(narrow.out.find("\nCompiledFunctionB...  cpu ") != std::string::npos);  // 17 + "..."
   auto whole = run({"--no-truncate"});
-  CHECK(whole.out.find("\nCompiledFunctionBackward  cpu ") != std::string::npos);
+  CHECK(whole.out.find("\nCompiledFunctionBackward ") != std::string::npos);
+  CHECK(whole.out.find("CompiledFunctionB...") == std::string::npos);
   // Whole names in the Added list too (the default cuts them at 48 characters), kernel names
   // shortened as `kernels` does unless --full-names.
   CHECK(whole.out.find("Added (32): CompiledFunctionBackward, CompiledFunction, void "
@@ -144,4 +146,86 @@ TEST_CASE("tree: --min-time hides kernels and empty threads; steps keep their nu
       {"tree", test::TestData(kDiffControl), "-q", "--min-time", "20ms", "--format", "json"});
   CHECK(count(json.out, "\"tid\":") == 1);
   CHECK(count(json.out, "\"name\": \"ProfilerStep#1009\"") == 1);
+}
+
+// `profana diff` ranks ops, and shows user annotations (record_function ranges, ProfilerStep#N,
+// on the CPU and as GPU user annotations) apart: PyTorch gives a GPU annotation its whole span as
+// self device time, so between two runs of the same model it would lead the ranking. On two live
+// sessions of the same MLP (PyTorch 2.11, H100; testdata/live/mlp_train, recorded without and
+// with shapes, memory and stacks): device time moved -0.9 %, while ProfilerStep*'s GPU
+// annotation grew 193 us and its CPU label 555 us, the two largest changes of the 73 keys.
+namespace {
+
+std::vector<std::string> MlpPair(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"diff", test::TestData("live/mlp_train/plain/trace.json.gz"),
+                                   test::TestData("live/mlp_train/all/trace.json.gz"), "-q"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("diff ranks ops and shows user annotations apart", "[diff]") {
+  auto json = test::Run(MlpPair({"--format", "json", "-n", "-1"}));
+  REQUIRE(json.code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element d = parser.parse(json.out);
+  CHECK(int64_t(d["rows_total"]) == 73);
+  simdjson::dom::array ops = d["rows"], annotations = d["annotations"];
+  CHECK(ops.size() == 68);
+  REQUIRE(annotations.size() == 5);
+  // The ops: aten::mm leads (+65.590 us of self CPU and device time).
+  CHECK(std::string_view(ops.at(0)["name"]) == "aten::mm");
+  CHECK(double(ops.at(0)["change"]) == Approx(65.59));
+  for (simdjson::dom::element r : ops) {
+    std::string_view name = r["name"];
+    INFO(name);
+    CHECK(name.rfind("ProfilerStep", 0) != 0);
+    CHECK(name.rfind("Optimizer.", 0) != 0);
+  }
+  // The annotations, by the same change: ProfilerStep*'s CPU label, SGD.step's, then
+  // ProfilerStep*'s GPU annotation (860.238 us of "self device" time, its whole span).
+  const char* names[] = {"ProfilerStep*", "Optimizer.step#SGD.step", "ProfilerStep*",
+                         "Optimizer.zero_grad#SGD.zero_grad", "Optimizer.step#SGD.step"};
+  const char* devices[] = {"CPU", "CPU", "CUDA", "CPU", "CUDA"};
+  for (size_t i = 0; i < 5; ++i) {
+    INFO(i);
+    CHECK(std::string_view(annotations.at(i)["name"]) == names[i]);
+    CHECK(std::string_view(annotations.at(i)["device_type"]) == devices[i]);
+  }
+  CHECK(double(annotations.at(0)["change"]) == Approx(555.236));
+  CHECK(double(annotations.at(2)["change"]) == Approx(193.218));
+  CHECK(double(annotations.at(2)["base"]["self_device_us"]) == Approx(860.238));
+  // The totals are PyTorch's: a GPU annotation is not in the device time.
+  CHECK(double(d["totals"]["base"]["self_device_us"]) == Approx(216.772));
+
+  // Text: the row limit applies to each section; the ops' header says so.
+  auto text = test::Run(MlpPair({"-n", "2"}));
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("ops by the change of self time (self CPU + self device), largest first "
+                      "(top 2)\n") != std::string::npos);
+  size_t section = text.out.find(
+      "\nUser annotations (5, top 2): record_function and NVTX ranges, ranked apart from the ops "
+      "(a GPU annotation's self device time is its whole span)\n");
+  REQUIRE(section != std::string::npos);
+  CHECK(text.out.find("\naten::mm ") < section);
+  CHECK(text.out.find("\ncudaLaunchKernel ") < section);
+  CHECK(text.out.find("\nProfilerStep* ") > section);
+  CHECK(text.out.find("\nOptimizer.step#SGD.step ") > section);
+  CHECK(text.out.find("\naten::transpose ") == std::string::npos);  // the third op
+
+  auto markdown = test::Run(MlpPair({"--format", "markdown", "-n", "1"}));
+  REQUIRE(markdown.code == 0);
+  size_t md_section = markdown.out.find("\nUser annotations (5, top 1): ");
+  REQUIRE(md_section != std::string::npos);
+  CHECK(markdown.out.find("| `aten::mm` | cpu |") < md_section);
+  CHECK(markdown.out.find("| `ProfilerStep*` | cpu |") > md_section);
+
+  // CSV: the ops, then the annotations, flagged in the last column.
+  auto csv = test::Run(MlpPair({"--format", "csv", "-n", "1"}));
+  REQUIRE(csv.code == 0);
+  CHECK(csv.out.rfind("name,device_type,", 0) == 0);
+  CHECK(csv.out.find(",relative_change,annotation\naten::mm,CPU,") != std::string::npos);
+  CHECK(csv.out.find(",false\nProfilerStep*,CPU,") != std::string::npos);
+  CHECK(csv.out.substr(csv.out.size() - 6) == ",true\n");
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "profana/job/kernel_stats.h"
 #include "profana/job/step_breakdown.h"
+#include "profana/passes/kernel_names.h"
 
 namespace profana::job {
 
@@ -152,7 +152,8 @@ std::vector<CollectiveCall> FindCollectiveCalls(const Trace& t) {
     CollectiveCall c;
     std::string_view name = t.str(ev.trace_name[e]);
     c.kind = CollectiveKindOfKernel(name);
-    c.label = c.kind == CollectiveKind::kOther ? ShortKernelName(name) : CollectiveKindName(c.kind);
+    c.label = c.kind == CollectiveKind::kOther ? passes::ShortKernelName(name)
+                                               : CollectiveKindName(c.kind);
     if (ev.comm[e].value) ReadCommArgs(t.str(ev.comm[e]), &c);
     c.start_ns = ev.start_ns[e];
     c.end_ns = ev.end_ns[e];

@@ -7,6 +7,7 @@
 
 #include "fmt/format.h"
 #include "profana/job/step_statistics.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::job {
@@ -157,7 +158,7 @@ Result<Candidate> KernelShare(const BudgetRule& r, const KernelStats& stats) {
   bool found = false;
   for (const auto& [name, k] : stats.kernels) {
     total += k.duration.sum();
-    if (name == r.op || ShortKernelName(name) == r.op) {
+    if (name == r.op || passes::ShortKernelName(name) == r.op) {
       part += k.duration.sum();
       found = true;
     }

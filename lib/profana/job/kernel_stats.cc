@@ -234,42 +234,4 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
   return out;
 }
 
-std::string ShortKernelName(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  int angle = 0, paren = 0;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    // "operator<" / "operator()" and the like are names, not brackets.
-    if (angle == 0 && paren == 0 && name.substr(i, 8) == "operator") {
-      size_t j = i + 8;
-      while (j < name.size() &&
-             (name[j] == '<' || name[j] == '>' || name[j] == '(' || name[j] == ')' ||
-              name[j] == '=' || name[j] == '[' || name[j] == ']'))
-        ++j;
-      out.append(name.substr(i, j - i));
-      i = j - 1;
-      continue;
-    }
-    if (c == '<' && paren == 0) {
-      if (angle++ == 0) out += "<...>";
-      continue;
-    }
-    if (c == '>' && paren == 0 && angle > 0) {
-      --angle;
-      continue;
-    }
-    if (c == '(' && angle == 0) {
-      if (paren++ == 0) out += "(...)";
-      continue;
-    }
-    if (c == ')' && angle == 0 && paren > 0) {
-      --paren;
-      continue;
-    }
-    if (angle == 0 && paren == 0) out += c;
-  }
-  return out;
-}
-
 }  // namespace profana::job

@@ -86,9 +86,4 @@ struct KernelStats {
 KernelCategory KernelCategoryOf(const Trace& trace, uint32_t event);
 KernelStats ComputeKernelStats(const Trace& trace, const passes::FunctionEventList& events);
 
-// A kernel name for text tables: C++ template argument lists become <...> and a function's
-// parameter list (...), so `void at::native::f<4, Op<float>>(int, Op<float>)` reads
-// `void at::native::f<...>(...)`. Names without templates or parameters stay as they are.
-std::string ShortKernelName(std::string_view name);
-
 }  // namespace profana::job

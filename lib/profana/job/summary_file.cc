@@ -50,6 +50,7 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
     w.Key("device_type").String(r.device_type == passes::DeviceType::kCUDA ? "cuda" : "cpu");
     w.Key("legacy").Bool(r.legacy);
     w.Key("user_annotation").Bool(r.user_annotation);
+    w.Key("annotation").Bool(r.annotation);
     w.Key("is_async").Bool(r.is_async);
     w.Key("input_shapes").String(s.strings.Get(r.input_shapes));
     w.Key("shapes_shown").Bool(r.shapes_shown);
@@ -425,6 +426,7 @@ void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
     row.device_type = device == "cuda" ? passes::DeviceType::kCUDA : passes::DeviceType::kCPU;
     row.legacy = r.Bool(o, "legacy", where);
     row.user_annotation = r.OptionalBool(o, "user_annotation", where);
+    row.annotation = r.OptionalBool(o, "annotation", where);
     row.is_async = r.OptionalBool(o, "is_async", where);
     row.input_shapes = s->strings.Intern(r.String(o, "input_shapes", where));
     row.shapes_shown = r.Bool(o, "shapes_shown", where);

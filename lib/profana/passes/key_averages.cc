@@ -42,8 +42,9 @@ AverageRow FirstRow(const Trace& trace, const FunctionEventList& e, uint32_t i) 
   row.key = e.name[i];
   row.device_type = e.device_type[i];
   EventId source = e.source[i];
-  row.user_annotation =
-      source != kSynthetic && trace.events.kind[source.value] == ActivityKind::kGpuUserAnnotation;
+  ActivityKind kind = source != kSynthetic ? trace.events.kind[source.value] : ActivityKind::kCpuOp;
+  row.user_annotation = kind == ActivityKind::kGpuUserAnnotation;
+  row.annotation = row.user_annotation || kind == ActivityKind::kUserAnnotation;
   row.is_async = e.IsAsync(i);
   row.legacy = e.legacy;
   row.input_shapes = e.input_shapes[i];

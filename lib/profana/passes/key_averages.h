@@ -17,11 +17,16 @@ struct AverageRow {
   DeviceType device_type = DeviceType::kCPU;
   bool legacy = false;           // is_legacy: the row's device time counts in the CUDA total
   bool user_annotation = false;  // a GPU user annotation: a row, but not in the CUDA total
-  bool is_async = false;         // the first event's is_async: "CPU total %" prints 0
-  StringId input_shapes;         // of the first event; meaningful only when shapes_shown
-  bool shapes_shown = false;     // grouped by input shape, or a raw row: shapes are a list
-  std::vector<StringId> stack;   // first N frames (all of them for raw rows)
-  bool top_level = false;        // the first event has no CPU parent
+  // Any user annotation (a record_function label, ProfilerStep#N; on the CPU or a GPU user
+  // annotation): a range around ops, not an op, so `diff` ranks it apart. PyTorch's
+  // FunctionEvent.is_user_annotation (Kineto's USER_ANNOTATION and GPU_USER_ANNOTATION, and
+  // record_function's USER_SCOPE).
+  bool annotation = false;
+  bool is_async = false;        // the first event's is_async: "CPU total %" prints 0
+  StringId input_shapes;        // of the first event; meaningful only when shapes_shown
+  bool shapes_shown = false;    // grouped by input shape, or a raw row: shapes are a list
+  std::vector<StringId> stack;  // first N frames (all of them for raw rows)
+  bool top_level = false;       // the first event has no CPU parent
   FnEventId first_event;
   int64_t count = 0;
   // Times as PyTorch computes and prints them: float microseconds, summed in event order.

@@ -149,6 +149,7 @@ TraceDiff DiffRows(const DiffSide& base, const DiffSide& next, const DiffOptions
       DiffRow row;
       row.name = std::string(t.Get(r.key));
       row.device_type = r.device_type;
+      row.annotation = r.annotation;
       if (o.keys.group_by_input_shape) row.input_shapes = std::string(t.Get(r.input_shapes));
       for (StringId f : r.stack) row.stack.emplace_back(t.Get(f));
       d.rows.push_back(std::move(row));
@@ -180,8 +181,12 @@ TraceDiff DiffRows(const DiffSide& base, const DiffSide& next, const DiffOptions
     d.removed += r.in_base && !r.in_new;
   }
   std::stable_sort(d.rows.begin(), d.rows.end(), [](const DiffRow& a, const DiffRow& b) {
+    if (a.annotation != b.annotation) return b.annotation;
     return std::fabs(a.change) > std::fabs(b.change);
   });
+  d.ops = static_cast<size_t>(
+      std::find_if(d.rows.begin(), d.rows.end(), [](const DiffRow& r) { return r.annotation; }) -
+      d.rows.begin());
   return d;
 }
 

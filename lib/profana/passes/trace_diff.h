@@ -6,7 +6,9 @@
 //    and differ in their number of steps, every value (counts included) is divided by the trace's
 //    number of steps ("per step").
 //  * A row's change is NEW - BASE of the sort metric; rows come sorted by the size of the change,
-//    largest first, ties in first-occurrence order (BASE's, then NEW's).
+//    largest first, ties in first-occurrence order (BASE's, then NEW's): the ops first, then the
+//    user annotations (record_function labels, ProfilerStep#N, on the CPU or the GPU), which are
+//    ranges around ops, not ops (a GPU annotation's self device time is its whole span).
 //  * Totals: self CPU time sums the host rows; self device time sums the device-activity rows
 //    (and the CPU rows of legacy profiles), as the footer of PyTorch's table.
 #pragma once
@@ -40,6 +42,7 @@ struct DiffRow {
   DeviceType device_type = DeviceType::kCPU;
   std::string input_shapes;        // when grouped by input shape
   std::vector<std::string> stack;  // when grouped by stack
+  bool annotation = false;         // a user annotation (AverageRow::annotation), ranked apart
   bool in_base = false;
   bool in_new = false;
   DiffValues base;
@@ -73,6 +76,7 @@ struct TraceDiff {
   DiffMetric sort = DiffMetric::kSelf;
   size_t added = 0;    // rows only in NEW
   size_t removed = 0;  // rows only in BASE
+  size_t ops = 0;      // rows[0, ops) are ops, rows[ops, end) annotations
 };
 
 TraceDiff DiffTraces(const Trace& base, const FunctionEventList& base_events, const Trace& next,

@@ -7,7 +7,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
-#include "profana/job/kernel_stats.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/markup_text.h"
 #include "profana/reporters/number_format.h"
@@ -23,8 +23,43 @@ using passes::TraceDiff;
 constexpr size_t kNameWidth = 48;
 constexpr size_t kListed = 10;  // added / removed names listed by the text and Markdown reports
 
-size_t Shown(const TraceDiff& d, int64_t limit) {
-  return limit < 0 ? d.rows.size() : std::min(d.rows.size(), static_cast<size_t>(limit));
+// The rows a report shows: the first `limit` ops, then the first `limit` annotations.
+struct Sections {
+  size_t ops = 0, annotations = 0;  // how many of each are shown
+  size_t Annotations(const TraceDiff& d) const { return d.rows.size() - d.ops; }
+};
+Sections Shown(const TraceDiff& d, int64_t limit) {
+  auto cut = [limit](size_t n) { return limit < 0 ? n : std::min(n, static_cast<size_t>(limit)); };
+  return {cut(d.ops), cut(d.rows.size() - d.ops)};
+}
+// The indexes into d.rows of the shown rows, ops first.
+std::vector<size_t> ShownRows(const TraceDiff& d, const Sections& s) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < s.ops; ++i) out.push_back(i);
+  for (size_t i = 0; i < s.annotations; ++i) out.push_back(d.ops + i);
+  return out;
+}
+// The annotations section's title: how many, and why they are apart.
+std::string AnnotationsTitle(const TraceDiff& d, const Sections& s) {
+  size_t n = s.Annotations(d);
+  return fmt::format(
+      "User annotations ({}{}): record_function and NVTX ranges, ranked apart from the "
+      "ops (a GPU annotation's self device time is its whole span)",
+      n, s.annotations < n ? fmt::format(", top {}", s.annotations) : "");
+}
+
+// The ops' table, then (when any is shown) the annotations' title, ended by `title_end`, and
+// table: `header` above each, `line(row)` for each row.
+template <typename Line>
+std::string RowTables(const TraceDiff& d, const Sections& shown, const std::string& header,
+                      const char* title_end, const Line& line) {
+  std::string out = header;
+  for (size_t i = 0; i < shown.ops; ++i) out += line(d.rows[i]);
+  if (shown.annotations) {
+    out += "\n" + AnnotationsTitle(d, shown) + title_end + header;
+    for (size_t i = 0; i < shown.annotations; ++i) out += line(d.rows[d.ops + i]);
+  }
+  return out;
 }
 
 std::string Status(const DiffRow& r) {
@@ -46,7 +81,7 @@ std::string DeviceType(const DiffRow& r) {
 // shortened as `kernels` shortens it (template and parameter lists elided) unless --full-names.
 std::string Label(const DiffRow& r, const DiffReportOptions& o) {
   bool kernel = r.device_type != passes::DeviceType::kCPU;
-  std::string s = kernel && !o.full_names ? job::ShortKernelName(r.name) : r.name;
+  std::string s = kernel && !o.full_names ? passes::ShortKernelName(r.name) : r.name;
   if (!r.input_shapes.empty()) s += " " + r.input_shapes;
   if (!r.stack.empty()) s += " @ " + r.stack.front();
   return Printable(s);
@@ -213,29 +248,30 @@ std::string FormatDiffText(const TraceDiff& d, const DiffReportOptions& o) {
     out += fmt::format("{:<18}  {:>12}  {:>12}  {}\n", l.label, SummaryValue(l.base, l.is_count),
                        SummaryValue(l.next, l.is_count),
                        Cell(SummaryChange(l), 22, l.next - l.base, o.color));
-  size_t shown = Shown(d, o.row_limit);
+  Sections shown = Shown(d, o.row_limit);
   out += fmt::format(
-      "\n{} keys: {} in both, {} added, {} removed; by the change of {}, largest first{}\n\n",
+      "\n{} keys: {} in both, {} added, {} removed; ops by the change of {}, largest first{}\n\n",
       d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
-      shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
+      shown.ops < d.ops ? fmt::format(" (top {})", shown.ops) : "");
   size_t width = NameWidth(o, kNameWidth);
   if (width == SIZE_MAX) {  // as wide as the longest name shown
     width = 4;
-    for (size_t i = 0; i < shown; ++i)
+    for (size_t i : ShownRows(d, shown))
       width = std::max(width, CodePointLength(Label(d.rows[i], o)));
   }
-  out += fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", width,
-                     "Where", "Count", "Self CPU", "Self device", "Change", "Rel.");
-  for (size_t i = 0; i < shown; ++i) {
-    const DiffRow& r = d.rows[i];
-    out += fmt::format(
+  std::string header =
+      fmt::format("{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {:>12}  {:>8}\n", "Name", width, "Where",
+                  "Count", "Self CPU", "Self device", "Change", "Rel.");
+  auto line = [&](const DiffRow& r) {
+    return fmt::format(
         "{:<{}}  {:<6}  {:>15}  {:>21}  {:>21}  {}  {}\n", TruncateName(Label(r, o), width), width,
         Device(r), Count(r.base.count) + " > " + Count(r.next.count),
         FormatTime(r.base.self_cpu_us) + " > " + FormatTime(r.next.self_cpu_us),
         FormatTime(r.base.self_device_us) + " > " + FormatTime(r.next.self_device_us),
         Cell(Change(r.change, d.sort), 12, r.change, o.color),
         Cell(Relative(r), 8, r.change, o.color));
-  }
+  };
+  out += RowTables(d, shown, header, "\n", line);
   if (d.added)
     out += fmt::format("\nAdded ({}): {}\n", d.added,
                        Names(d, o, true, ", ", false, NameWidth(o, kNameWidth)));
@@ -253,23 +289,23 @@ std::string FormatDiffMarkdown(const TraceDiff& d, const DiffReportOptions& o) {
   for (const SummaryLine& l : Summary(d))
     out += fmt::format("| {} | {} | {} | {} |\n", l.label, SummaryValue(l.base, l.is_count),
                        SummaryValue(l.next, l.is_count), SummaryChange(l));
-  size_t shown = Shown(d, o.row_limit);
+  Sections shown = Shown(d, o.row_limit);
   out += fmt::format(
-      "\n{} keys: {} in both, {} added, {} removed. By the change of {}, largest first{}.\n\n",
+      "\n{} keys: {} in both, {} added, {} removed. Ops by the change of {}, largest first{}.\n\n",
       d.rows.size(), d.rows.size() - d.added - d.removed, d.added, d.removed, MetricLabel(d.sort),
-      shown < d.rows.size() ? fmt::format(" (top {})", shown) : "");
-  out +=
+      shown.ops < d.ops ? fmt::format(" (top {})", shown.ops) : "");
+  const char* header =
       "| Name | Where | Count | Self CPU | Self device | Change | Rel. "
       "|\n|---|---|---:|---:|---:|---:|---:|\n";
-  for (size_t i = 0; i < shown; ++i) {
-    const DiffRow& r = d.rows[i];
-    out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
+  auto line = [&](const DiffRow& r) {
+    return fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} | {} |\n",
                        MarkdownCell(MarkdownCode(TruncateName(Label(r, o), NameWidth(o, 100)))),
                        Device(r), Count(r.base.count), Count(r.next.count),
                        FormatTime(r.base.self_cpu_us), FormatTime(r.next.self_cpu_us),
                        FormatTime(r.base.self_device_us), FormatTime(r.next.self_device_us),
                        Change(r.change, d.sort), Relative(r));
-  }
+  };
+  out += RowTables(d, shown, header, ".\n\n", line);
   if (d.added)
     out += fmt::format("\n**Added** ({}): {}\n", d.added,
                        MarkdownCell(Names(d, o, true, ", ", true, NameWidth(o, kNameWidth))));
@@ -288,14 +324,14 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
           "cpu_us_new,"
           "cpu_total_us_base,cpu_total_us_new,self_device_us_base,self_device_us_new,device_total_"
           "us_base,"
-          "device_total_us_new,change,relative_change\n";
+          "device_total_us_new,change,relative_change,annotation\n";
   std::string num;
   auto n = [&num](double v) {
     num.clear();
     JsonWriter(&num, JsonLayout::kCompact).Double(Rounded(v));
     return num;
   };
-  for (size_t i = 0, shown = Shown(d, o.row_limit); i < shown; ++i) {
+  for (size_t i : ShownRows(d, Shown(d, o.row_limit))) {
     const DiffRow& r = d.rows[i];
     std::string stack;
     for (const std::string& f : r.stack) stack += (stack.empty() ? "" : ";") + f;
@@ -307,7 +343,7 @@ std::string FormatDiffCsv(const TraceDiff& d, const DiffReportOptions& o) {
           r.next.device_total_us, r.change})
       out += "," + n(v);
     out += r.in_base && r.in_new && r.base_metric != 0 ? "," + n(r.relative()) : std::string(",");
-    out += "\n";
+    out += r.annotation ? ",true\n" : ",false\n";
   }
   return out;
 }
@@ -333,9 +369,11 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
   w.Key("rows_total").Int(static_cast<int64_t>(d.rows.size()));
   w.Key("added").Int(static_cast<int64_t>(d.added));
   w.Key("removed").Int(static_cast<int64_t>(d.removed));
+  Sections shown = Shown(d, o.row_limit);
   w.Key("rows").BeginArray();
-  for (size_t i = 0, shown = Shown(d, o.row_limit); i < shown; ++i) {
+  for (size_t i : ShownRows(d, shown)) {
     const DiffRow& r = d.rows[i];
+    if (i == d.ops) w.EndArray().Key("annotations").BeginArray();
     w.BeginObject();
     w.Key("name").String(r.name);
     w.Key("device_type").String(DeviceType(r));
@@ -358,6 +396,7 @@ std::string FormatDiffJson(const TraceDiff& d, const DiffReportOptions& o) {
       w.Null();
     w.EndObject();
   }
+  if (shown.annotations == 0) w.EndArray().Key("annotations").BeginArray();
   w.EndArray();
   w.EndObject();
   return out;

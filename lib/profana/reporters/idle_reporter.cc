@@ -6,7 +6,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
-#include "profana/job/kernel_stats.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
@@ -66,7 +66,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
         fmt::format("  {:>12}  at {:>14}  device {} {}  {:<11}  before {}\n    CPU was in: {}\n",
                     FormatTime(Us(g.end_ns - g.start_ns)), FormatTime(Us(g.start_ns - e.origin_ns)),
                     g.device, Printable(StreamName(t, g.stream)), passes::GapKindName(g.kind),
-                    name(o.full_names ? std::string(next) : job::ShortKernelName(next)), op);
+                    name(o.full_names ? std::string(next) : passes::ShortKernelName(next)), op);
   }
   return out;
 }

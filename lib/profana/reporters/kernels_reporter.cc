@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "profana/job/rank_summary.h"
 #include "profana/passes/efficiency/tensor_cores.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/grid.h"
 #include "profana/reporters/job_header.h"
 
@@ -251,7 +252,7 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
   std::vector<std::string> names(rows.size());
   std::map<std::string, std::pair<int, int>> seen;  // short name -> (rows so far, rows in all)
   for (size_t i = 0; i < rows.size(); ++i) {
-    names[i] = shorten ? job::ShortKernelName(rows[i].name) : rows[i].name;
+    names[i] = shorten ? passes::ShortKernelName(rows[i].name) : rows[i].name;
     ++seen[names[i]].second;
   }
   for (size_t i = 0; i < rows.size() && shorten; ++i) {

@@ -6,7 +6,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
-#include "profana/job/kernel_stats.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/memory_output.h"
 #include "profana/reporters/number_format.h"
 
@@ -255,7 +255,7 @@ std::string SiteLabel(const AllocatorSnapshot& s, const passes::AllocationSite& 
     out = fmt::format("{}:{} {}", file.substr(file.find_last_of('/') + 1), f.line, s.str(f.name));
   }
   if (site.frame != passes::kNoFrame) {
-    std::string name = job::ShortKernelName(s.str(s.frames[site.frame].name));
+    std::string name = passes::ShortKernelName(s.str(s.frames[site.frame].name));
     out += (out.empty() ? "" : ", ") + name;
   }
   return out.empty() ? "<no frames>" : out;

@@ -21,7 +21,7 @@ struct TreeReportOptions {
   int depth = -1;           // levels shown (1 = top-level ops only); -1: all
   double min_time_us = 0;   // ops whose CPU total is under this are hidden, with their subtree
   bool fold = true;         // text: a run of identical sibling lines is one line with " xN"
-  bool full_names = false;  // text: kernel names whole, not shortened (ShortKernelName)
+  bool full_names = false;  // text: kernel names whole, not shortened (passes::ShortKernelName)
 };
 
 // One line per op, indented two spaces a level (64 levels at most; deeper lines say their depth),

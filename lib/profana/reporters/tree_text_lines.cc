@@ -9,7 +9,7 @@
 #include "fmt/format.h"
 #include "profana/base/terminal_text.h"
 #include "profana/base/worker_pool.h"
-#include "profana/job/kernel_stats.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/track_labels.h"
 
@@ -92,7 +92,7 @@ class ShownStrings {
     uint32_t& made = made_[id.value];
     if (made == kNotMade) {
       std::string_view text = t_.str(id);
-      std::string shown = Printable(shorten_ ? job::ShortKernelName(text) : std::string(text));
+      std::string shown = Printable(shorten_ ? passes::ShortKernelName(text) : std::string(text));
       if (shown == text) {
         made = kAsIs;
       } else {

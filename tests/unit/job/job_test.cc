@@ -160,17 +160,6 @@ TEST_CASE("duration statistics merge to the same result in any order", "[job]") 
   CHECK(m12.Quantile(0.5) == Approx(3000500).epsilon(0.01));
 }
 
-TEST_CASE("kernel names lose template and parameter lists for text", "[job]") {
-  CHECK(job::ShortKernelName("void gemm<float>(float*)") == "void gemm<...>(...)");
-  CHECK(job::ShortKernelName("void at::native::f<4, Op<float> >(int, Op<float>)") ==
-        "void at::native::f<...>(...)");
-  CHECK(job::ShortKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)") ==
-        "ncclKernel_AllReduce_RING_LL_Sum_float(...)");
-  CHECK(job::ShortKernelName("Memcpy HtoD (Pageable -> Device)") == "Memcpy HtoD (...)");
-  CHECK(job::ShortKernelName("sm80_xmma_gemm_f32f32") == "sm80_xmma_gemm_f32f32");
-  CHECK(job::ShortKernelName("void f<(anonymous namespace)::Op>(int)") == "void f<...>(...)");
-}
-
 TEST_CASE("the worker pool runs each piece once with at most N pieces at a time", "[job]") {
   CHECK(AvailableCores() >= 1);
   std::vector<int> runs(50, 0);

@@ -5,11 +5,11 @@
 #include <string>
 #include <unordered_map>
 
-#include "profana/job/kernel_stats.h"
 #include "profana/model/activity_device.h"
 #include "profana/model/flop_inputs.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/flops.h"
+#include "profana/passes/kernel_names.h"
 #include "profana/reporters/sql/sql_rows.h"
 
 namespace profana::report {
@@ -189,7 +189,7 @@ class EventRowWriter {
 
   std::string_view ShortName(StringId name) {
     auto [it, added] = short_names_.try_emplace(name.value);
-    if (added) it->second = job::ShortKernelName(Str(name));
+    if (added) it->second = passes::ShortKernelName(Str(name));
     return it->second;
   }
 
