@@ -66,7 +66,7 @@ Status RankAndThreads(const SqlRows& r, const SqlTraceSource& source) {
     first = e == 0 ? t.events.start_ns[e] : std::min(first, t.events.start_ns[e]);
     last = e == 0 ? t.events.end_ns[e] : std::max(last, t.events.end_ns[e]);
   }
-  rank.Int(r.rank).Text(source.file).Text(std::string(TraceFormatName(m.format)));
+  rank.Int(r.rank).Text(source.file).Text(TraceFormatName(m.format));  // a static name
   m.producer.empty() ? rank.Null() : rank.Text(m.producer);
   rank.IntOr(m.world_size, -1);
   m.backend.empty() ? rank.Null() : rank.Text(m.backend);
