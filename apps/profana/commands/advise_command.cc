@@ -1,6 +1,8 @@
 // profana advise: findings about a trace or a job, ranked by the time each could save.
-#include "profana/commands/advise_load.h"
+#include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
+#include "profana/job/advice/advise_inputs.h"
+#include "profana/reporters/advise_reporter.h"
 
 namespace profana::app {
 namespace {
@@ -15,9 +17,13 @@ struct AdviseArgs {
 Status RunAdvise(const AdviseArgs& a, Context& ctx) {
   job::AdviceOptions options;
   options.small_kernel_ns = a.small_kernel_ns;
-  PROFANA_ASSIGN_OR_RETURN(report::AdviceReport report,
-                           LoadAdvice(a.inputs, a.common, ctx, options));
-  return Emit(report::FormatAdviceAs(a.common.format, report, a.top), a.common, ctx);
+  std::vector<job::LoadNote> notes;
+  Result<job::AdviceRun> run = job::AdviseInputs(a.inputs, LoadRequestWithProgress(a.common, ctx),
+                                                 a.common.link, options, &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(run.status());
+  ctx.inputs.insert(ctx.inputs.end(), run->paths.begin(), run->paths.end());
+  return Emit(report::FormatAdviceAs(a.common.format, run->report, a.top), a.common, ctx);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
+#include "profana/job/budget_job.h"
+#include "profana/job/diff_job.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/trace_validation.h"
@@ -38,14 +40,20 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
   bool json = a.common.format == OutputFormat::kJson;
   report::CheckReport report;
   if (!a.baseline.empty()) {  // traces or jobs (a directory, a glob, a summary file)
-    PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
-                             DiffInputs(a.baseline, a.file, a.ranks, a.common, ctx, {}));
+    PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+    std::vector<job::LoadNote> notes;
+    PROFANA_ASSIGN_OR_RETURN(
+        job::DiffRun run,
+        WithNotes(job::DiffInputs(a.baseline, a.file, request, {}, &notes), notes, ctx));
     report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
-                                 passes::BaselineRules(diff, a.max_regression));
+                                 passes::BaselineRules(run.diff, a.max_regression));
   } else if (!a.budget.empty()) {  // a trace, or a job: a directory, a glob or a summary file
-    PROFANA_ASSIGN_OR_RETURN(std::vector<passes::RuleResult> results,
-                             MeasureBudget(a.file, a.ranks, a.budget, budget, a.common, ctx));
-    report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), results);
+    PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+    std::vector<job::LoadNote> notes;
+    PROFANA_ASSIGN_OR_RETURN(
+        job::BudgetRun run,
+        WithNotes(job::MeasureBudget(a.file, a.budget, budget, request, &notes), notes, ctx));
+    report = report::ReportRules(json, a.file, report::BudgetMode(a.budget), run.results);
   } else {
     std::optional<FunctionEventIndex> index;
     PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));

@@ -86,9 +86,7 @@ CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).
 void AddLinkOption(CLI::App* command, CommonOptions* options);
 
-// BuildFunctionEvents under --link, on the trace read from `input`. When the trace records no
-// kernel-op links and kernels were credited by enclosure, says so on standard error (the tables
-// keep PyTorch's layout). An error when the events' sums would not fit (passes/event_sums.h).
+// job::BuildTraceEvents under --link, its note printed.
 Result<passes::FunctionEventList> BuildEventsForCommand(
     const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
     const CommonOptions& options, Context& ctx, bool counts = false);
@@ -109,10 +107,6 @@ void SetRun(CLI::App* command, Context& ctx, std::shared_ptr<Args> args,
 // How LoadForCommand speaks of a trace's damaged events.
 enum class DiagnosticWarning { kWarn, kSilent };
 
-// Loads a trace and applies the filters; logs one warning line for its diagnostics (unless
-// kSilent); with --strict, error-severity diagnostics fail the load. With `function_index`, a
-// native file's function event index comes back there (for BuildFunctionEvents); a filter drops
-// it, since it describes every event of the file.
 // The load request every trace of the command gets: the parsed filters, --step-marker,
 // --strict, --max-memory and the columns the command never reads.
 job::LoadRequest LoadRequestFor(const CommonOptions& options,
@@ -120,6 +114,14 @@ job::LoadRequest LoadRequestFor(const CommonOptions& options,
 // The library's notes of a load or a job as log lines: warnings always (unless -q), the rest
 // with -v.
 void PrintNotes(const std::vector<job::LoadNote>& notes, Context& ctx);
+// A progress meter on the terminal for each slow load (job::LoadRequest::progress); none with -q
+// or without a terminal.
+job::ProgressFor ShowLoadProgress(const CommonOptions& options, Context& ctx);
+// LoadRequestFor with ShowLoadProgress: for the library calls that load traces one at a time.
+job::LoadRequest LoadRequestWithProgress(const CommonOptions& options, Context& ctx);
+// job::LoadInput of one trace with the command's request and a progress meter, its notes
+// printed (kSilent: no warning for its diagnostics), its path added to ctx.inputs. With
+// `function_index`, a native file's function event index comes back there.
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index = nullptr,
                              DiagnosticWarning warning = DiagnosticWarning::kWarn);

@@ -15,8 +15,7 @@
 #include "profana/commands/option_checks.h"
 #include "profana/importers/importer.h"
 #include "profana/job/load_input.h"
-#include "profana/job/run_job.h"
-#include "profana/passes/event_sums.h"
+#include "profana/job/trace_events.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/progress_meter.h"
 #include "profana/write_behind_sink.h"
@@ -94,16 +93,10 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
 Result<passes::FunctionEventList> BuildEventsForCommand(
     const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
     const CommonOptions& options, Context& ctx, bool counts) {
-  passes::FunctionEventList events =
-      passes::BuildFunctionEvents(trace, index, options.link, counts);
-  PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(trace, events, InputName(input)));
-  // Only a list worked out from the events has launch counts; one from an index has links.
-  if (options.link == passes::LinkRule::kAuto && !events.trace_has_links &&
-      events.launches_enclosed > 0 && job::TraceWritesExternalIds(trace))
-    ctx.log.Warn(
-        "the trace records no kernel-op links (External id == correlation): {} launches were "
-        "credited to the cpu_op enclosing them (--link auto)",
-        events.launches_enclosed);
+  std::vector<job::LoadNote> notes;
+  Result<passes::FunctionEventList> events =
+      job::BuildTraceEvents(trace, index, input, options.link, &notes, counts);
+  PrintNotes(notes, ctx);
   return events;
 }
 
@@ -202,17 +195,29 @@ void PrintNotes(const std::vector<job::LoadNote>& notes, Context& ctx) {
   }
 }
 
+job::ProgressFor ShowLoadProgress(const CommonOptions& o, Context& ctx) {
+  OutputSink* terminal = o.quiet ? nullptr : ctx.progress_terminal;
+  if (!terminal) return {};
+  return [terminal](const std::string& path) -> ProgressFn {
+    auto meter = std::make_shared<ProgressMeter>(terminal, InputName(path));
+    return [meter](uint64_t done, uint64_t total) { meter->Update(done, total); };
+  };
+}
+
+job::LoadRequest LoadRequestWithProgress(const CommonOptions& o, Context& ctx) {
+  job::LoadRequest request = LoadRequestFor(o);
+  request.progress = ShowLoadProgress(o, ctx);
+  return request;
+}
+
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index,
                              DiagnosticWarning warning) {
   job::LoadRequest request = LoadRequestFor(o, warning);
+  request.progress = ShowLoadProgress(o, ctx);
   ctx.inputs.push_back(path);
   std::vector<job::LoadNote> notes;
-  Result<job::LoadedInput> read = [&] {
-    ProgressMeter meter(o.quiet ? nullptr : ctx.progress_terminal, InputName(path));
-    request.load.limits.progress = meter.Callback();
-    return job::LoadInput(path, request, &notes);
-  }();  // the meter has wiped its line before anything else is printed
+  Result<job::LoadedInput> read = job::LoadInput(path, request, &notes);
   PrintNotes(notes, ctx);
   PROFANA_ASSIGN_OR_RETURN(job::LoadedInput loaded, std::move(read));
   if (function_index) *function_index = std::move(loaded.function_index);

@@ -5,6 +5,8 @@
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
 #include "profana/commands/snapshot_load.h"
+#include "profana/job/diff_job.h"
+#include "profana/job/input_kind.h"
 #include "profana/passes/memory/snapshot_diff.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/diff_reporter.h"
@@ -43,7 +45,8 @@ Status RunSnapshotDiff(const DiffArgs& a, Context& ctx) {
 }
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  bool base_snapshot = IsSnapshotInput(a.base), next_snapshot = IsSnapshotInput(a.next);
+  bool base_snapshot = job::InputKindOf(a.base) == job::InputKind::kSnapshot;
+  bool next_snapshot = job::InputKindOf(a.next) == job::InputKind::kSnapshot;
   if (base_snapshot && next_snapshot) return RunSnapshotDiff(a, ctx);
   if (base_snapshot || next_snapshot)
     return Status(ErrorCode::kInvalidArgument,
@@ -54,14 +57,18 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   r.base_name = a.base, r.new_name = a.next, r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
   r.max_name_width = a.max_name_width, r.no_truncate = a.no_truncate, r.full_names = a.full_names;
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+  std::vector<job::LoadNote> notes;
   if (!a.by_rank) {
-    PROFANA_ASSIGN_OR_RETURN(passes::TraceDiff diff,
-                             DiffInputs(a.base, a.next, a.ranks, a.common, ctx, a.options));
-    return Emit(report::FormatDiffAs(a.common.format, diff, r), a.common, ctx);
+    PROFANA_ASSIGN_OR_RETURN(
+        job::DiffRun run,
+        WithNotes(job::DiffInputs(a.base, a.next, request, a.options, &notes), notes, ctx));
+    return Emit(report::FormatDiffAs(a.common.format, run.diff, r), a.common, ctx);
   }
-  PROFANA_ASSIGN_OR_RETURN(std::vector<report::RankDiff> diffs,
-                           DiffInputsByRank(a.base, a.next, a.ranks, a.common, ctx, a.options));
-  return Emit(report::FormatRankDiffsAs(a.common.format, diffs, r), a.common, ctx);
+  PROFANA_ASSIGN_OR_RETURN(
+      job::RankDiffsRun run,
+      WithNotes(job::DiffInputsByRank(a.base, a.next, request, a.options, &notes), notes, ctx));
+  return Emit(report::FormatRankDiffsAs(a.common.format, run.diffs, r), a.common, ctx);
 }
 
 }  // namespace

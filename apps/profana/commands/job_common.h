@@ -8,10 +8,6 @@
 
 #include "profana/commands/commands.h"
 #include "profana/job/run_job.h"
-#include "profana/passes/budget.h"
-#include "profana/passes/function_events.h"
-#include "profana/passes/trace_diff.h"
-#include "profana/reporters/diff_reporter.h"
 
 namespace profana::app {
 
@@ -33,36 +29,18 @@ bool IsSingleTraceRun(const JobArgs& args);
 Result<job::JobRequest> JobRequestFor(const JobArgs& args, const CommonOptions& options);
 // RunJob, with its notes printed and its inputs known to Emit (which refuses to overwrite one).
 Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ctx);
+// The request of a command that reads one or two FILEs, each a trace or a job (diff, check):
+// --ranks, the load request (with a progress meter for a single trace) and --link.
+Result<job::JobRequest> SidesRequestFor(const std::string& ranks, const CommonOptions& options,
+                                        Context& ctx);
 
-// The job's key averages (`keys`) per rank, from traces or summary files, for `table`; with
-// `steps`, each rank's step rows too.
-Result<job::JobSummary> LoadTableJob(const JobArgs& args, const CommonOptions& options,
-                                     Context& ctx, const passes::KeyAverageOptions& keys,
-                                     bool steps = false);
-
-// BASE against NEW for `diff` (and `check --baseline`): two traces, or, when either is a
-// directory, a glob or a summary file (or --ranks is given), two jobs, each its ranks' key
-// averages and steps combined.
-Result<passes::TraceDiff> DiffInputs(const std::string& base, const std::string& next,
-                                     const std::string& ranks, const CommonOptions& options,
-                                     Context& ctx, const passes::DiffOptions& diff);
-
-// --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
-// only is all added or all removed.
-Result<std::vector<report::RankDiff>> DiffInputsByRank(const std::string& base,
-                                                       const std::string& next,
-                                                       const std::string& ranks,
-                                                       const CommonOptions& options, Context& ctx,
-                                                       const passes::DiffOptions& diff);
-
-// The rules of a budget measured on FILE: one trace as a trace (EvaluateBudget), unless a rule
-// is a job metric; a directory, a glob or a summary file (or a job metric, or --ranks) as a job,
-// its ranks (those `ranks` selects) combined (job::EvaluateJobBudget). Errors start with the
-// budget's file name.
-Result<std::vector<passes::RuleResult>> MeasureBudget(const std::string& input,
-                                                      const std::string& ranks,
-                                                      const std::string& budget_file,
-                                                      const passes::Budget& budget,
-                                                      const CommonOptions& options, Context& ctx);
+// A library call's result (a run that names the `paths` it read), its notes printed and its
+// inputs known to Emit.
+template <typename Run>
+Result<Run> WithNotes(Result<Run> run, const std::vector<job::LoadNote>& notes, Context& ctx) {
+  PrintNotes(notes, ctx);
+  if (run.ok()) ctx.inputs.insert(ctx.inputs.end(), run->paths.begin(), run->paths.end());
+  return run;
+}
 
 }  // namespace profana::app

@@ -5,6 +5,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
+#include "profana/job/diff_job.h"
 #include "profana/passes/flops.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
@@ -26,9 +27,13 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
   if (a.rows.raw)
     return Status(ErrorCode::kInvalidArgument,
                   "--raw lists the events of one trace: it cannot combine several");
-  PROFANA_ASSIGN_OR_RETURN(job::JobSummary job, LoadTableJob(a.job, a.common, ctx, a.rows.keys));
+  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  std::vector<job::LoadNote> notes;
+  PROFANA_ASSIGN_OR_RETURN(
+      job::JobRun run,
+      WithNotes(job::RunTableJob(request, a.rows.keys, /*steps=*/false, &notes), notes, ctx));
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::RankSummary> parts,
-                           job::TableParts(std::move(job), a.job.by_rank, a.rows.sort));
+                           job::TableParts(std::move(run.job), a.job.by_rank, a.rows.sort));
   return Emit(report::FormatJobTable(a.common.format, std::move(parts), a.job.by_rank, a.job.inputs,
                                      a.table, a.rows),
               a.common, ctx);

@@ -11,7 +11,13 @@ namespace profana::job {
 Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
                               std::vector<LoadNote>* notes) {
   Stopwatch clock;
-  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(path, request.load));
+  Result<LoadedTrace> read = [&] {
+    if (!request.progress) return LoadTrace(path, request.load);
+    LoadOptions load = request.load;
+    load.limits.progress = request.progress(path);
+    return LoadTrace(path, load);
+  }();  // the progress line is gone before the caller prints the notes
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, std::move(read));
   LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index)};
   Trace& trace = out.trace;
   auto note = [&](LoadNote::Level level, std::string text) {

@@ -3,16 +3,22 @@
 // user should be told comes back as notes, in the order they arose; the caller prints them.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "profana/base/progress.h"
 #include "profana/base/status.h"
 #include "profana/importers/importer.h"
 #include "profana/model/trace.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::job {
+
+// Where a slow load shows its progress (the app's meter): called with each input's path as its
+// load begins; the function it returns is that load's ProgressFn, dropped when the load ends.
+using ProgressFor = std::function<ProgressFn(const std::string& path)>;
 
 struct LoadRequest {
   LoadOptions load;            // limits, progress, the columns the command never reads
@@ -22,6 +28,7 @@ struct LoadRequest {
   // Notes for the diagnostics and for an empty trace; off for a command that reports both itself
   // (info).
   bool warn = true;
+  ProgressFor progress;  // empty: no progress shown (RunJob shows none)
 };
 
 struct LoadNote {

@@ -12,6 +12,7 @@
 #include "profana/job/process_split.h"
 #include "profana/job/source_hash.h"
 #include "profana/job/summary_file.h"
+#include "profana/job/trace_events.h"
 #include "profana/passes/event_sums.h"
 #include "profana/passes/stack_text.h"
 #include "profana/passes/step_marker.h"
@@ -51,7 +52,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
     events = passes::BuildFunctionEvents(t, index, r.link, false);
     PROFANA_RETURN_IF_ERROR(passes::CheckEventSumsFit(t, events, path));
   }
-  if (!events.trace_has_links && events.launches_enclosed > 0 && TraceWritesExternalIds(t)) {
+  if (CreditedByEnclosureOnly(t, events)) {
     out->unlinked = true;
     out->enclosed_launches += events.launches_enclosed;
   }
@@ -100,7 +101,9 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
 
 }  // namespace
 
-Result<JobRun> RunJob(const JobRequest& r, std::vector<LoadNote>* notes) {
+Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes) {
+  JobRequest r = request;
+  r.load.progress = {};  // the workers read several inputs at once: no progress line
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
   PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(r.inputs));
@@ -149,12 +152,6 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
   unread.memory_details = !raw;
   unread.device_args = true;
   return unread;
-}
-
-bool TraceWritesExternalIds(const Trace& trace) {
-  for (int64_t id : trace.events.external_id)
-    if (id != kNoId) return true;
-  return false;
 }
 
 }  // namespace profana::job

@@ -32,7 +32,7 @@ struct JobRequest {
   std::vector<std::string> inputs;  // FILE, DIR or GLOB arguments (job/job_inputs.h)
   RankSelection ranks;              // --ranks
   size_t workers = 0;               // traces read at once; 0 = the cores this process may use
-  LoadRequest load;                 // how each trace is loaded (filters, --strict, ...)
+  LoadRequest load;  // how each trace is loaded (filters, --strict, ...); never with progress
   passes::LinkRule link = passes::LinkRule::kAuto;
   // Without, the summary gets an empty function event list: for summaries that read the trace
   // only (steps, collectives), which then skip the op tree and the kernel attribution.
@@ -68,9 +68,5 @@ Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes);
 // grouped by them (`raw` rows show both), collectives and device args always, and [memory]
 // records' addresses, totals and device ids unless `raw`.
 UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
-
-// Whether the trace writes External ids at all: a trace that writes them but links no kernel
-// to an op is worth a note (--link auto then credits enclosing ops).
-bool TraceWritesExternalIds(const Trace& trace);
 
 }  // namespace profana::job

@@ -35,7 +35,7 @@ const job::AdviceRule& Rule(const job::Finding& f) {
 
 }  // namespace
 
-std::string FormatAdviceText(const AdviceReport& r, int64_t top) {
+std::string FormatAdviceText(const job::AdviceReport& r, int64_t top) {
   std::string out;
   if (r.findings.empty()) {
     out += "No findings: none of the rules fired";
@@ -69,7 +69,7 @@ std::string FormatAdviceText(const AdviceReport& r, int64_t top) {
   return out;
 }
 
-std::string FormatAdviceMarkdown(const AdviceReport& r) {
+std::string FormatAdviceMarkdown(const job::AdviceReport& r) {
   Grid g;
   g.headers = {"#", "rule", "where", "saving (us)", "count", "evidence", "fix"};
   g.left = {false, true, true, false, false, true, true};
@@ -82,7 +82,7 @@ std::string FormatAdviceMarkdown(const AdviceReport& r) {
   return out + g.Markdown();
 }
 
-std::string FormatAdviceCsv(const AdviceReport& r) {
+std::string FormatAdviceCsv(const job::AdviceReport& r) {
   Grid g;
   g.headers = {"rule", "rank", "saving_us", "raw_saving_us", "count", "steps", "evidence", "fix"};
   for (const job::Finding& f : r.findings)
@@ -92,7 +92,7 @@ std::string FormatAdviceCsv(const AdviceReport& r) {
   return g.Csv();
 }
 
-std::string FormatAdviceJson(const AdviceReport& r) {
+std::string FormatAdviceJson(const job::AdviceReport& r) {
   std::string out;
   JsonWriter w(&out);
   w.BeginObject();
@@ -150,7 +150,7 @@ std::string FormatAdviceJson(const AdviceReport& r) {
   return out;
 }
 
-std::string FormatAdviceAs(OutputFormat format, const AdviceReport& r, int64_t top) {
+std::string FormatAdviceAs(OutputFormat format, const job::AdviceReport& r, int64_t top) {
   switch (format) {
     case OutputFormat::kJson:
       return FormatAdviceJson(r);

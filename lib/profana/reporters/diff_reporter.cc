@@ -415,7 +415,7 @@ std::string FormatDiffAs(OutputFormat format, const TraceDiff& d, const DiffRepo
   }
 }
 
-std::string FormatRankDiffsAs(OutputFormat format, const std::vector<RankDiff>& diffs,
+std::string FormatRankDiffsAs(OutputFormat format, const std::vector<job::RankDiff>& diffs,
                               DiffReportOptions o) {
   bool json = format == OutputFormat::kJson;
   std::string text = json ? "[\n" : "";

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "profana/job/diff_job.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/output_format.h"
 
@@ -43,11 +44,7 @@ std::string SignedPercent(double change, double base);
 
 // --by-rank: one diff per rank, in rank order (`rank` of each), as one document: a JSON array,
 // one CSV (the header once), or the text blocks one after another.
-struct RankDiff {
-  int64_t rank = -1;
-  passes::TraceDiff diff;
-};
-std::string FormatRankDiffsAs(OutputFormat format, const std::vector<RankDiff>& diffs,
+std::string FormatRankDiffsAs(OutputFormat format, const std::vector<job::RankDiff>& diffs,
                               DiffReportOptions o);
 
 }  // namespace profana::report

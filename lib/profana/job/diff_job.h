@@ -1,0 +1,56 @@
+// BASE against NEW, for `diff` and `check --baseline`: two traces diffed as traces (DiffTraces);
+// when either side is a directory, a glob or a summary file, or ranks are selected, two jobs,
+// each its ranks' key averages and steps (DiffRows). And the key-averages job `table` reads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profana/base/status.h"
+#include "profana/job/run_job.h"
+#include "profana/passes/key_averages.h"
+#include "profana/passes/trace_diff.h"
+
+namespace profana::job {
+
+// `request` with every rank's key averages by `keys` in its summary, from traces or summary
+// files (taken as their traces would be: SummaryInput::kForTable); with `steps`, each rank's step
+// rows too.
+JobRequest TableJobRequest(JobRequest request, const passes::KeyAverageOptions& keys, bool steps);
+
+// RunJob of TableJobRequest, the traces loaded without the columns those key averages never read
+// (TableUnread).
+Result<JobRun> RunTableJob(JobRequest request, const passes::KeyAverageOptions& keys, bool steps,
+                           std::vector<LoadNote>* notes);
+
+struct DiffRun {
+  passes::TraceDiff diff;
+  std::vector<std::string> paths;  // the inputs read: BASE's, then NEW's
+};
+
+// One diff per rank (--by-rank).
+struct RankDiff {
+  int64_t rank = -1;
+  passes::TraceDiff diff;
+};
+struct RankDiffsRun {
+  std::vector<RankDiff> diffs;  // in rank order
+  std::vector<std::string> paths;
+};
+
+// `request` is what each side is read with (--ranks, --jobs, the load request, --link); its
+// inputs are not read: each side's are `base` and `next`. Two single traces (and no ranks
+// selected) are diffed as traces, anything else as two jobs, each its ranks combined. The notes
+// are appended to *notes, those before a failure too.
+Result<DiffRun> DiffInputs(const std::string& base, const std::string& next,
+                           const JobRequest& request, const passes::DiffOptions& options,
+                           std::vector<LoadNote>* notes);
+
+// --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
+// only is all added or all removed.
+Result<RankDiffsRun> DiffInputsByRank(const std::string& base, const std::string& next,
+                                      const JobRequest& request, const passes::DiffOptions& options,
+                                      std::vector<LoadNote>* notes);
+
+}  // namespace profana::job
