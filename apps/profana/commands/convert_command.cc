@@ -5,18 +5,19 @@
 #include "profana/base/gzip_writer.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/commands/sql_load.h"
 #include "profana/importers/chrome_json/source_scan.h"
 #include "profana/io/chrome_trace_writer.h"
 #include "profana/io/convert_target.h"
 #include "profana/io/native_text.h"
 #include "profana/io/native_writer.h"
+#include "profana/job/analysed_traces.h"
 #include "profana/job/job_inputs.h"
 #include "profana/job/trace_analyses.h"
 #include "profana/passes/critical_path/critical_path.h"
 #include "profana/passes/function_events.h"
 #include "profana/reporters/analysis_overlay.h"
 #include "profana/reporters/critical_path_overlay.h"
+#include "profana/reporters/sql/sql_writer.h"
 
 namespace profana::app {
 namespace {
@@ -61,7 +62,12 @@ Status ConvertToDatabase(const ConvertArgs& a, Context& ctx) {
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<report::SqlDatabaseWriter> writer,
                            report::SqlDatabaseWriter::Create(a.common.output));
-  PROFANA_RETURN_IF_ERROR(WriteTracesToDatabase({a.file}, a.common, ctx, writer.get()));
+  std::vector<job::LoadNote> notes;
+  Result<std::vector<std::string>> read = job::AnalyseInputs(
+      {a.file}, LoadRequestWithProgress(a.common, ctx), a.common.link, writer.get(), &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(read.status());
+  ctx.inputs.insert(ctx.inputs.end(), read->begin(), read->end());
   PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(a.common, ctx));
   Stopwatch indexes;
   PROFANA_RETURN_IF_ERROR(writer->Finish());

@@ -6,6 +6,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/commands/snapshot_load.h"
+#include "profana/job/input_kind.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/passes/memory_timeline.h"
@@ -66,7 +67,7 @@ Status RunSnapshot(const MemoryArgs& a, Context& ctx) {
 }
 
 Status RunMemory(const MemoryArgs& a, Context& ctx) {
-  if (IsSnapshotInput(a.file)) return RunSnapshot(a, ctx);
+  if (job::InputKindOf(a.file) == job::InputKind::kSnapshot) return RunSnapshot(a, ctx);
   OutputFormat format = a.common.format;
   if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
       format != OutputFormat::kCsv)

@@ -1,6 +1,5 @@
-// The load step of `profana memory` and `profana diff` for allocator snapshots: a file whose
-// content (after gunzip) is a pickle is read as one (importers/allocator_snapshot), under the
-// command's --max-memory; trace filters do not apply to it and are refused.
+// The load step of `profana memory` and `profana diff` for allocator snapshots
+// (job/snapshot_input.h), with the command's --max-memory and filters (refused).
 #pragma once
 
 #include <string>
@@ -10,10 +9,7 @@
 
 namespace profana::app {
 
-// Whether `path` names an allocator snapshot rather than a trace (read by content; "-" is a
-// trace).
-bool IsSnapshotInput(const std::string& path);
-
+// job::LoadSnapshotInput, its note printed and its path known to Emit.
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const std::string& path,
                                                  const CommonOptions& options, Context& ctx);
 

@@ -2,8 +2,9 @@
 // (docs/sql.md), printed as a text table, CSV, Markdown or JSON. A database that `convert` wrote
 // is queried as it is, read-only; a trace is written into a temporary database first.
 #include "profana/commands/commands.h"
-#include "profana/commands/sql_load.h"
+#include "profana/job/analysed_traces.h"
 #include "profana/reporters/sql/sql_query.h"
+#include "profana/reporters/sql/sql_writer.h"
 
 namespace profana::app {
 namespace {
@@ -28,7 +29,12 @@ Status RunSql(const SqlArgs& a, Context& ctx) {
   }
   PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<report::SqlDatabaseWriter> writer,
                            report::SqlDatabaseWriter::Create(""));
-  PROFANA_RETURN_IF_ERROR(WriteTracesToDatabase(inputs, a.common, ctx, writer.get()));
+  std::vector<job::LoadNote> notes;
+  Result<std::vector<std::string>> read = job::AnalyseInputs(
+      inputs, LoadRequestWithProgress(a.common, ctx), a.common.link, writer.get(), &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(read.status());
+  ctx.inputs.insert(ctx.inputs.end(), read->begin(), read->end());
   PROFANA_RETURN_IF_ERROR(writer->Finish());
   PROFANA_ASSIGN_OR_RETURN(report::SqlQueryResult result,
                            report::RunSqlQuery(writer->handle(), query));

@@ -12,6 +12,7 @@
 
 #include "profana/base/output_file.h"
 #include "profana/base/status.h"
+#include "profana/job/analysed_traces.h"
 #include "profana/job/trace_analyses.h"
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
@@ -26,13 +27,13 @@ struct SqlTraceSource {
   std::string file;  // as given on the command line
 };
 
-class SqlDatabaseWriter {
+class SqlDatabaseWriter final : public job::AnalysedTraceSink {
  public:
   // A database that replaces `path` when Finish succeeds (the path must name a regular file or
   // none), or, with an empty path, a private temporary database that lives as long as the writer
   // (`profana sql` queries it, then it is gone).
   static Result<std::unique_ptr<SqlDatabaseWriter>> Create(const std::string& path);
-  ~SqlDatabaseWriter();
+  ~SqlDatabaseWriter() override;
   SqlDatabaseWriter(const SqlDatabaseWriter&) = delete;
   SqlDatabaseWriter& operator=(const SqlDatabaseWriter&) = delete;
 
@@ -40,6 +41,12 @@ class SqlDatabaseWriter {
   // made of both. Two traces of one rank are refused.
   Status AddTrace(const Trace& trace, const passes::FunctionEventList& events,
                   const job::TraceAnalyses& analyses, const SqlTraceSource& source);
+  // AddTrace, for job::AnalyseInputs.
+  Status AddAnalysedTrace(const Trace& trace, const passes::FunctionEventList& events,
+                          const job::TraceAnalyses& analyses, int64_t rank,
+                          const std::string& file) override {
+    return AddTrace(trace, events, analyses, SqlTraceSource{rank, file});
+  }
 
   // Builds the indexes and views and commits; a file database is then renamed into place.
   Status Finish();
