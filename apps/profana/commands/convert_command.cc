@@ -6,17 +6,11 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/importers/chrome_json/source_scan.h"
-#include "profana/io/chrome_trace_writer.h"
 #include "profana/io/convert_target.h"
-#include "profana/io/native_text.h"
-#include "profana/io/native_writer.h"
 #include "profana/job/analysed_traces.h"
-#include "profana/job/job_inputs.h"
-#include "profana/job/trace_analyses.h"
-#include "profana/passes/critical_path/critical_path.h"
+#include "profana/job/convert_trace.h"
 #include "profana/passes/function_events.h"
 #include "profana/reporters/analysis_overlay.h"
-#include "profana/reporters/critical_path_overlay.h"
 #include "profana/reporters/sql/sql_writer.h"
 
 namespace profana::app {
@@ -86,30 +80,13 @@ Status RunConvert(const ConvertArgs& a, Context& ctx) {
                               a.common.output.empty() ? "standard output" : a.common.output));
   if (to == "sqlite") return ConvertToDatabase(a, ctx);
   if (a.annotate) return ConvertAnnotated(a, to, ctx);
-  if (!job::IsSingleTrace({a.file}))
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("convert: {} is several traces: only a database (-o FILE.sqlite) "
-                              "holds a whole job",
-                              a.file));
-  // A native input's index, written out again as it is unless a new one is made.
-  std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-  Stopwatch clock;
-  if (to == "native" && !a.no_index) {
-    // The op tree and attributions go into the file, so analyses of it start from them.
-    index = passes::MakeFunctionEventIndex(trace, passes::BuildFunctionEvents(trace, index));
-    ctx.log.Debug("convert: function event index of {} events in {:.1f} ms", index->source.size(),
-                  clock.Lap());
-  }
-  std::string bytes = to == "native" ? native::WriteNative(trace, index)
-                      : to == "text" ? native::WriteNativeText(trace)
-                                     : io::WriteChromeTrace(trace);
-  ctx.log.Debug("convert: wrote {} bytes of {} in {:.1f} ms", bytes.size(), to, clock.Lap());
-  if (to == "json.gz") {
-    PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));
-    ctx.log.Debug("convert: gzipped to {} bytes in {:.1f} ms", bytes.size(), clock.Lap());
-  }
-  return Emit(std::move(bytes), a.common, ctx);
+  ctx.inputs.push_back(a.file);
+  std::vector<job::LoadNote> notes;
+  Result<std::string> bytes = job::ConvertTrace(a.file, LoadRequestWithProgress(a.common, ctx), to,
+                                                /*index=*/!a.no_index, &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(bytes.status());
+  return Emit(std::move(*bytes), a.common, ctx);
 }
 
 }  // namespace
