@@ -6,7 +6,7 @@
 #include "profana/base/output_file.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/importers/chrome_json/source_scan.h"
+#include "profana/job/critical_path_input.h"
 #include "profana/job/critical_path_waits.h"
 #include "profana/job/job_inputs.h"
 #include "profana/passes/critical_path/critical_path.h"
@@ -34,32 +34,21 @@ bool EndsWith(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// One trace: its critical paths, and the overlay when asked. The file is read a second time for
-// where its events lie (the cuda_sync waits, the overlay); a file that is not Chrome JSON (or
-// standard input) goes without: its event syncs add no edges.
+// One trace: its critical paths (job/critical_path_input.h), and the overlay when asked.
 Result<report::CpRank> RunOne(const CriticalPathArgs& a, const std::string& path, Context& ctx,
                               job::RankPathComm* comm) {
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(path, a.common, ctx));
-  InputLimits limits;
-  if (a.common.max_memory) limits.max_bytes = *a.common.max_memory;
-  std::optional<json::SourceFile> file;
-  if (Result<std::optional<json::SourceFile>> read = json::ReadSourceFile(path, trace, limits);
-      read.ok())
-    file = std::move(*read);
-  else
-    ctx.log.Warn("{}", read.status().message());
-  const SourceEvents* source = file ? &file->events : nullptr;
-  if (!a.overlay.empty() && !source)
-    return Status(ErrorCode::kInvalidArgument,
-                  InputName(path) +
-                      ": --overlay writes a Chrome-trace JSON file back, and needs "
-                      "one (a file, not standard input)");
-  PROFANA_ASSIGN_OR_RETURN(passes::CriticalPathResult result,
-                           passes::ComputeCriticalPaths(trace, source, a.request));
+  ctx.inputs.push_back(path);
+  std::vector<job::LoadNote> notes;
+  Result<std::unique_ptr<job::TraceCriticalPaths>> read = job::CriticalPathsOfInput(
+      path, LoadRequestWithProgress(a.common, ctx), a.request, !a.overlay.empty(), &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(read.status());
+  const job::TraceCriticalPaths& cp = **read;
   if (!a.overlay.empty()) {
     report::OverlayCounts counts;
-    std::string doc = report::WriteCriticalPathOverlay(
-        file->bytes.view(), *source, trace, result.windows, a.overlay_all_edges, &counts);
+    std::string doc =
+        report::WriteCriticalPathOverlay(cp.file->bytes.view(), cp.file->events, cp.trace,
+                                         cp.result.windows, a.overlay_all_edges, &counts);
     if (EndsWith(a.overlay, ".gz")) {
       PROFANA_ASSIGN_OR_RETURN(doc, GzipBytes(doc));
     }
@@ -67,8 +56,8 @@ Result<report::CpRank> RunOne(const CriticalPathArgs& a, const std::string& path
     ctx.log.Debug("overlay: {} critical events and {} critical edges marked in {}",
                   counts.marked_events, counts.flow_pairs, a.overlay);
   }
-  if (comm) *comm = job::PathCommOf(trace, result);
-  return report::MakeCpRank(InputName(path), trace, result);
+  if (comm) *comm = job::PathCommOf(cp.trace, cp.result);
+  return report::MakeCpRank(InputName(path), cp.trace, cp.result);
 }
 
 Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
