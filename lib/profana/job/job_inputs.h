@@ -40,9 +40,9 @@ bool IsSingleTrace(const std::vector<std::string>& args);
 // first such word wins), else "_3." or "-3." (the last such number before a dot).
 std::optional<int64_t> RankFromFileName(std::string_view path);
 
-// distributedInfo.rank from the first bytes of a trace file (gunzipped); nullopt when the file
-// cannot be read or its first 256 KiB do not hold it (the loaded trace still may).
-std::optional<int64_t> PeekHeaderRank(const std::string& path);
+// distributedInfo.rank from the first bytes of a trace file (gunzipped, the first 256 KiB);
+// nullopt when they do not hold it (the loaded trace still may).
+std::optional<int64_t> PeekHeaderRank(std::string_view head);
 
 // --ranks: "0-3,7" (ranges inclusive, in any order, overlapping allowed).
 class RankSelection {

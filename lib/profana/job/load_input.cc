@@ -10,9 +10,16 @@ namespace profana::job {
 
 Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
                               std::vector<LoadNote>* notes) {
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return LoadInput(std::make_shared<InputFile>(std::move(file)), request, notes);
+}
+
+Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest& request,
+                              std::vector<LoadNote>* notes) {
   Stopwatch clock;
-  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(path, request.load));
-  LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index)};
+  const std::string& path = file->path();
+  PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTrace(*file, request.load));
+  LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index), std::move(file)};
   Trace& trace = out.trace;
   auto note = [&](LoadNote::Level level, std::string text) {
     notes->push_back({level, std::move(text)});
