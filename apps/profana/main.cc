@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "profana/base/heap.h"
 #include "profana/base/memory_release.h"
 #include "profana/cli.h"
-#include "profana/heap.h"
 #include "profana/process_io.h"
 
 int main(int argc, char** argv) {
@@ -30,11 +30,11 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's maximum
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   // Except where a pass says its freed buffers will not be reused (base/memory_release.h).
-  profana::SetFreedMemoryRelease(profana::app::ReleaseFreedHeap);
+  profana::SetFreedMemoryRelease(profana::ReleaseFreedHeap);
   // One heap for every thread: what the parser threads free is then where the model's sort and
   // the function events allocate, instead of in heaps of their own beside them (a 1 GB trace's
   // table peaks 10-20 MiB lower, no slower: scripts/bench).
-  profana::app::ShareOneHeap();
+  profana::ShareOneHeap();
   bool stdout_closed = profana::app::HoldStandardDescriptors();
   profana::app::RemoveOutputFileOnSignals();
   profana::app::ReportInputCutShortOnSigbus();

@@ -16,8 +16,8 @@
 #include "profana/base/mapped_file.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/base/sanitizers.h"
 #include "profana/base/terminal_text.h"
-#include "profana/sanitizers.h"
 
 namespace profana::app {
 namespace {

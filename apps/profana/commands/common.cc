@@ -9,6 +9,8 @@
 #include "profana/base/input_name.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
+#include "profana/base/progress_meter.h"
+#include "profana/base/streamed_output.h"
 #include "profana/base/terminal_text.h"
 #include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
@@ -17,8 +19,6 @@
 #include "profana/job/load_input.h"
 #include "profana/job/trace_events.h"
 #include "profana/passes/trace_filter.h"
-#include "profana/progress_meter.h"
-#include "profana/write_behind_sink.h"
 
 namespace profana::app {
 
@@ -240,47 +240,6 @@ bool MakesPrintable(const CommonOptions& o) {
   return !o.data_output && (o.format == OutputFormat::kText || o.format == OutputFormat::kMarkdown);
 }
 
-// Hands each chunk on, made printable first where Emit would make the whole text printable.
-// Reporters cut their chunks between lines, so no escape sequence is split.
-class PrintableSink final : public OutputSink {
- public:
-  PrintableSink(OutputSink* next, bool printable) : next_(next), printable_(printable) {}
-  Status Write(std::string_view bytes) override {
-    if (!printable_ || !HasControlCharactersInText(bytes)) return next_->Write(bytes);
-    std::string text(bytes);
-    MakePrintable(&text, /*keep_colors=*/true);
-    return next_->Write(text);
-  }
-
- private:
-  OutputSink* next_;
-  bool printable_;
-};
-
-// A -o file written chunk by chunk, replaced whole when the last chunk is in.
-class ReplacingFileSink final : public OutputSink {
- public:
-  explicit ReplacingFileSink(ReplacingFile* file) : file_(file) {}
-  Status Write(std::string_view bytes) override { return file_->Write(bytes); }
-
- private:
-  ReplacingFile* file_;
-};
-
-// Runs `write` into `sink` through a WriteBehindSink where a second core can do the writing.
-Status WriteBehind(OutputSink* sink, const std::function<Status(OutputSink*)>& write) {
-  std::unique_ptr<WriteBehindSink> behind;
-  try {
-    if (AvailableCores() >= 2) behind = std::make_unique<WriteBehindSink>(sink);
-  } catch (const std::system_error&) {
-    // No thread to be had (a caller's tight limits): write on this one.
-  }
-  if (!behind) return write(sink);
-  Status made = write(behind.get());
-  Status written = behind->Finish();
-  return made.ok() ? written : made;
-}
-
 }  // namespace
 
 Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
@@ -307,29 +266,21 @@ Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
   return WriteFileReplacing(o.output, text);
 }
 
-Status EmitStreamed(const CommonOptions& o, Context& ctx,
-                    const std::function<Status(OutputSink*)>& write) {
+Status EmitStreamed(const CommonOptions& o, Context& ctx, const WriteOutput& write) {
   bool printable = MakesPrintable(o);
-  if (o.output.empty() || o.output == "-") {
-    if (!ctx.stdout_stream) {
-      StringSink collect(ctx.out);
-      PrintableSink sink(&collect, printable);
-      return write(&sink);
-    }
-    if (!ctx.out->empty()) {  // what came before goes first
-      PROFANA_RETURN_IF_ERROR(ctx.stdout_stream->Write(*ctx.out));
-      ctx.out->clear();
-    }
-    PrintableSink sink(ctx.stdout_stream, printable);
-    return WriteBehind(&sink, write);
+  if (!o.output.empty() && o.output != "-") {
+    PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
+    return WriteFileStreamed(o.output, printable, write);
   }
-  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
-  ReplacingFile file;
-  PROFANA_RETURN_IF_ERROR(file.Open(o.output));
-  ReplacingFileSink file_sink(&file);
-  PrintableSink sink(&file_sink, printable);
-  PROFANA_RETURN_IF_ERROR(WriteBehind(&sink, write));
-  return file.Commit();
+  if (!ctx.stdout_stream) {
+    StringSink collect(ctx.out);
+    return WriteStreamed(&collect, printable, write);
+  }
+  if (!ctx.out->empty()) {  // what came before goes first
+    PROFANA_RETURN_IF_ERROR(ctx.stdout_stream->Write(*ctx.out));
+    ctx.out->clear();
+  }
+  return WriteStreamed(ctx.stdout_stream, printable, write);
 }
 
 }  // namespace profana::app

@@ -46,6 +46,19 @@ struct ByteSource::Gzip {
 std::unique_ptr<ByteSource> ByteSource::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return nullptr;
+  return FromDescriptor(fd);
+}
+
+std::unique_ptr<ByteSource> ByteSource::Open(const InputFile& file) {
+  if (!file.regular()) return nullptr;
+  // Its own descriptor of the one open file: reads go by offset (pread), so the file's other
+  // readers are not disturbed.
+  int fd = fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return nullptr;
+  return FromDescriptor(fd);
+}
+
+std::unique_ptr<ByteSource> ByteSource::FromDescriptor(int fd) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
@@ -107,16 +120,8 @@ void ByteSource::InflateAhead() {
 }
 
 std::string ByteSource::Head(const std::string& path, size_t n) {
-  std::unique_ptr<ByteSource> src = Open(path);
-  std::string head(src ? n : 0, '\0');
-  size_t got = 0;
-  while (got < head.size()) {
-    size_t r = src->Read(head.data() + got, head.size() - got);
-    if (r == 0) break;
-    got += r;
-  }
-  head.resize(got);
-  return head;
+  Result<InputFile> file = InputFile::Open(path);
+  return file.ok() ? std::string(file->Head(n)) : std::string();
 }
 
 size_t ByteSource::ReadInflated(char* dst, size_t n) {
@@ -144,8 +149,11 @@ size_t ByteSource::ReadInflated(char* dst, size_t n) {
 
 size_t ByteSource::ReadRaw(char* dst, size_t n) {
   for (;;) {
-    ssize_t got = read(fd_, dst, n);
-    if (got >= 0) return static_cast<size_t>(got);
+    ssize_t got = pread(fd_, dst, n, static_cast<off_t>(read_at_));
+    if (got >= 0) {
+      read_at_ += static_cast<uint64_t>(got);
+      return static_cast<size_t>(got);
+    }
     if (errno == EINTR) continue;
     failed_ = true;
     return 0;

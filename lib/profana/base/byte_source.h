@@ -12,12 +12,16 @@
 #include <memory>
 #include <string>
 
+#include "profana/base/input_file.h"
+
 namespace profana {
 
 class ByteSource {
  public:
   // Opens a regular file; null when it cannot be opened or is not a regular file.
   static std::unique_ptr<ByteSource> Open(const std::string& path);
+  // The same from an input already open (base/input_file.h), without opening it again.
+  static std::unique_ptr<ByteSource> Open(const InputFile& file);
   // The first n bytes of a regular file's content (gunzipped), fewer when it is shorter; empty
   // when it cannot be read. For telling kinds of input apart by content.
   static std::string Head(const std::string& path, size_t n);
@@ -32,6 +36,7 @@ class ByteSource {
 
  private:
   ByteSource() = default;
+  static std::unique_ptr<ByteSource> FromDescriptor(int fd);  // takes fd; null when not regular
   size_t ReadRaw(char* dst, size_t n);
   size_t Inflate(char* dst, size_t n);
   bool RefillCompressed();  // reads more compressed bytes once the last are used; false on error
@@ -43,6 +48,7 @@ class ByteSource {
   bool gzipped_ = false;
   bool finished_ = false;
   uint64_t file_bytes_ = 0;
+  uint64_t read_at_ = 0;  // the file offset of the next raw read
   uint64_t produced_ = 0;
   struct Gzip;
   std::unique_ptr<Gzip> gz_;

@@ -230,14 +230,18 @@ bool HasGzipMagic(std::string_view bytes) {
 }
 
 Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits) {
-  std::string name = InputName(path);
-  int fd = path == "-" ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
-  struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    close(fd);
-    return Status(ErrorCode::kIo, fmt::format("{}: is a directory", name));
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return ReadInput(file, limits);
+}
+
+Result<InputBuffer> ReadInput(const InputFile& file, const InputLimits& limits) {
+  std::string name = InputName(file.path());
+  // Its own descriptor of the one open file, read from the start whoever read it before.
+  int fd = file.is_stdin() ? STDIN_FILENO : fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0 || (file.regular() && lseek(fd, 0, SEEK_SET) < 0)) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    return Status(ErrorCode::kIo, fmt::format("{}: read failed: {}", name, std::strerror(e)));
   }
   PaddedBytes raw;
   Status status = ReadAll(fd, name, limits, &raw);

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "profana/base/input_file.h"
 #include "profana/base/memory_limit.h"
 #include "profana/base/progress.h"
 #include "profana/base/status.h"
@@ -52,6 +53,8 @@ constexpr size_t kSniffBytes = 4096;
 // file, a gzip bomb) is a kTooLarge error, found before the memory is spent. When
 // limits.could_start rejects the first bytes, only those are read.
 Result<InputBuffer> ReadInput(const std::string& path, const InputLimits& limits = {});
+// The same from an input already open (base/input_file.h), from its first byte.
+Result<InputBuffer> ReadInput(const InputFile& file, const InputLimits& limits = {});
 // Wraps bytes already in memory (tests, fuzzers); gunzips like ReadInput.
 Result<InputBuffer> InputFromBytes(std::string_view bytes, std::string name,
                                    const InputLimits& limits = {});

@@ -94,11 +94,22 @@ Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, boo
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Status(ErrorCode::kIo, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  Result<MappedFile> file = Map(fd, path, padding, read_ahead);
+  close(fd);
+  return file;
+}
+
+Result<MappedFile> MappedFile::Open(const InputFile& input, size_t padding, bool read_ahead) {
+  if (!input.regular())  // standard input, even from a file, is read once, front to back
+    return Status(ErrorCode::kIo, fmt::format("{}: not a regular file", input.path()));
+  return Map(input.fd(), input.path(), padding, read_ahead);
+}
+
+Result<MappedFile> MappedFile::Map(int fd, const std::string& path, size_t padding,
+                                   bool read_ahead) {
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     return Status(ErrorCode::kIo, fmt::format("{}: not a regular file", path));
-  }
   MappedFile file;
   if (st.st_size > 0) {
     size_t size = static_cast<size_t>(st.st_size), page = PageSize();
@@ -119,7 +130,6 @@ Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, boo
     }
     if (p == MAP_FAILED) {
       int e = errno;
-      close(fd);
       return Status(ErrorCode::kIo, fmt::format("{}: cannot map: {}", path, std::strerror(e)));
     }
     madvise(p, size, read_ahead ? MADV_WILLNEED : MADV_SEQUENTIAL);
@@ -128,7 +138,6 @@ Result<MappedFile> MappedFile::Open(const std::string& path, size_t padding, boo
     file.size_ = size;
     file.mapped_ = total;
   }
-  close(fd);
   return file;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 
 namespace profana {
@@ -37,6 +38,9 @@ class MappedFile {
   // `read_ahead` asks the kernel to read the whole file in at once (a reader of every section).
   static Result<MappedFile> Open(const std::string& path, size_t padding = 0,
                                  bool read_ahead = true);
+  // The same from an input already open (base/input_file.h), without opening it again.
+  static Result<MappedFile> Open(const InputFile& input, size_t padding = 0,
+                                 bool read_ahead = true);
 
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
 
@@ -48,6 +52,8 @@ class MappedFile {
   void Release(size_t offset);
 
  private:
+  static Result<MappedFile> Map(int fd, const std::string& path, size_t padding,
+                                bool read_ahead);  // leaves fd open
   void Forget();  // unmaps, and drops the name MappedFileAt knows it by
 
   void* data_ = nullptr;

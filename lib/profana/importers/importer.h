@@ -37,7 +37,7 @@ struct ImporterInfo {
   // Optional (null): reads a file by its path without reading it whole first (a native file is
   // mapped, JSON streams through a window). Answers no trace and no error when the file is not
   // its format, or when the whole-file import must judge it (damage it repairs or reports).
-  Result<std::optional<LoadedTrace>> (*open)(const std::string& path, const LoadOptions& options);
+  Result<std::optional<LoadedTrace>> (*open)(InputFile& file, const LoadOptions& options);
 };
 
 const std::vector<ImporterInfo>& Importers();
@@ -52,6 +52,8 @@ const ImporterInfo* DetectFormat(std::string_view bytes);
 // table order, then the whole file read (gunzipped) and sniffed. A native file's function event
 // index comes with the trace (LoadedTrace); BuildFunctionEvents takes it.
 Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options = {});
+// The same from an input already open (base/input_file.h): every reader uses its descriptor.
+Result<LoadedTrace> LoadTrace(InputFile& file, const LoadOptions& options = {});
 Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input);
 
 }  // namespace profana

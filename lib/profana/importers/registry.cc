@@ -20,10 +20,9 @@ Result<LoadedTrace> TraceOnly(const InputBuffer& input) {
   PROFANA_ASSIGN_OR_RETURN(Trace trace, Import(input));
   return LoadedTrace{std::move(trace), std::nullopt};
 }
-template <Result<std::optional<Trace>> (*Open)(const std::string&, const LoadOptions&)>
-Result<std::optional<LoadedTrace>> TraceOnlyOpen(const std::string& path,
-                                                 const LoadOptions& options) {
-  PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, Open(path, options));
+template <Result<std::optional<Trace>> (*Open)(InputFile&, const LoadOptions&)>
+Result<std::optional<LoadedTrace>> TraceOnlyOpen(InputFile& file, const LoadOptions& options) {
+  PROFANA_ASSIGN_OR_RETURN(std::optional<Trace> trace, Open(file, options));
   if (!trace) return std::optional<LoadedTrace>();
   return std::optional<LoadedTrace>(LoadedTrace{std::move(*trace), std::nullopt});
 }
@@ -130,14 +129,20 @@ Result<LoadedTrace> LoadTraceFromBuffer(const InputBuffer& input) {
 }
 
 Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& options) {
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return LoadTrace(file, options);
+}
+
+Result<LoadedTrace> LoadTrace(InputFile& file, const LoadOptions& options) {
+  const std::string& path = file.path();
   auto unread = [&](LoadedTrace loaded) {
     LeaveUnread(options.unread, &loaded.trace);
     return loaded;
   };
-  if (path != "-") {  // standard input can be read only once: whole
+  if (file.regular()) {  // standard input, a pipe, can be read only once: whole
     for (const ImporterInfo& info : Importers()) {
       if (!info.open) continue;
-      PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(path, options));
+      PROFANA_ASSIGN_OR_RETURN(std::optional<LoadedTrace> loaded, info.open(file, options));
       if (!loaded) continue;
       PROFANA_RETURN_IF_ERROR(CheckSumsFit(loaded->trace, path));
       return unread(std::move(*loaded));
@@ -145,7 +150,7 @@ Result<LoadedTrace> LoadTrace(const std::string& path, const LoadOptions& option
   }
   InputLimits limits = options.limits;
   limits.could_start = CouldStartTrace;
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(file, limits));
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, LoadTraceFromBuffer(input));
   return unread(std::move(loaded));
 }

@@ -5,11 +5,15 @@
 
 #include <string>
 
+#include "profana/base/input_file.h"
+
 namespace profana::job {
 
 enum class InputKind { kTrace, kSummary, kSnapshot };
 
 // Standard input ("-") and a file that cannot be read are traces: the load says what is wrong.
 InputKind InputKindOf(const std::string& path);
+// The same from an input already open (base/input_file.h), which keeps the bytes read.
+InputKind InputKindOf(InputFile& file);
 
 }  // namespace profana::job

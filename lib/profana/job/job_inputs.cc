@@ -9,7 +9,8 @@
 #include <system_error>
 
 #include "fmt/format.h"
-#include "profana/base/byte_source.h"
+#include "profana/base/input_buffer.h"
+#include "profana/base/input_file.h"
 #include "profana/importers/importer.h"
 #include "profana/job/input_kind.h"
 #include "profana/job/summary_file.h"
@@ -21,42 +22,43 @@ namespace {
 
 bool HasGlobChars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
-// Up to n bytes of a file's content (gunzipped).
-std::string ReadPrefix(const std::string& path, size_t n) {
-  std::unique_ptr<ByteSource> src = ByteSource::Open(path);
-  if (!src) return {};
-  std::string out(n, '\0');
-  size_t got = 0;
-  while (got < n) {
-    size_t r = src->Read(out.data() + got, n - got);
-    if (r == 0) break;
-    got += r;
-  }
-  out.resize(got);
-  return out;
-}
+// How much of an input's head is read before the job: distributedInfo sits near the top.
+constexpr size_t kPeekBytes = 256 * 1024;
 
-// A trace an importer claims, or a summary file (profana summarize).
-bool LooksLikeTrace(const std::string& path) {
-  std::string head = ReadPrefix(path, 4096);
-  return DetectFormat(head) != nullptr || LooksLikeSummary(head);
+// An input as the expansion finds it. Its head is read once, for both questions asked of it
+// there: whether a listed file is a trace, and the rank its header names.
+struct Listed {
+  std::string path;
+  bool peeked = false;
+  std::optional<int64_t> header_rank;
+};
+
+Listed Peek(std::string path, InputFile* file) {
+  Listed l{std::move(path), true, std::nullopt};
+  if (file) l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
+  return l;
 }
 
 // What a directory or a glob names: its regular files (a FIFO would block the run, a device never
 // end), sorted, that an importer claims or that are summaries. Returns how many were regular.
-size_t AddListedTraces(std::vector<std::string> names, std::vector<std::string>* out) {
+size_t AddListedTraces(std::vector<std::string> names, std::vector<Listed>* out) {
   std::vector<std::string> files;
   for (std::string& name : names) {
     std::error_code ec;
     if (fs::is_regular_file(name, ec)) files.push_back(std::move(name));  // links followed
   }
   std::sort(files.begin(), files.end());
-  for (const std::string& f : files)
-    if (LooksLikeTrace(f)) out->push_back(f);
+  for (std::string& f : files) {
+    Result<InputFile> file = InputFile::Open(f);
+    if (!file.ok()) continue;
+    std::string_view head = file->Head(kPeekBytes).substr(0, kSniffBytes);
+    if (DetectFormat(head) != nullptr || LooksLikeSummary(head))  // a trace, or a summary
+      out->push_back(Peek(std::move(f), &*file));
+  }
   return files.size();
 }
 
-Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
+Status ExpandDirectory(const std::string& dir, std::vector<Listed>* out) {
   std::error_code ec;
   std::vector<std::string> names;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
@@ -70,7 +72,7 @@ Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
   return Status::Ok();
 }
 
-Status ExpandGlob(const std::string& pattern, std::vector<std::string>* out) {
+Status ExpandGlob(const std::string& pattern, std::vector<Listed>* out) {
   glob_t g{};
   int rc = glob(pattern.c_str(), 0, nullptr, &g);
   if (rc != 0) {
@@ -113,15 +115,15 @@ bool IsSingleTrace(const std::vector<std::string>& args) {
 }
 
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {
-  std::vector<std::string> paths;
+  std::vector<Listed> paths;
   for (const std::string& arg : args) {
     std::error_code ec;
     if (arg == "-") {
-      paths.push_back(arg);
+      paths.push_back({arg});
     } else if (fs::is_directory(arg, ec)) {
       PROFANA_RETURN_IF_ERROR(ExpandDirectory(arg, &paths));
     } else if (fs::exists(arg, ec) || !HasGlobChars(arg)) {
-      paths.push_back(arg);  // a missing file is reported by the load, with its usual message
+      paths.push_back({arg});  // a missing file is reported by the load, with its usual message
     } else {
       PROFANA_RETURN_IF_ERROR(ExpandGlob(arg, &paths));
     }
@@ -129,11 +131,16 @@ Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args)
   std::vector<JobInput> inputs;
   inputs.reserve(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
+    Listed& listed = paths[i];
+    if (!listed.peeked && listed.path != "-") {
+      Result<InputFile> file = InputFile::Open(listed.path);
+      listed = Peek(std::move(listed.path), file.ok() ? &*file : nullptr);
+    }
     JobInput in;
-    in.path = paths[i];
+    in.path = std::move(listed.path);
     in.order = i;
     if (in.path != "-") {
-      in.header_rank = PeekHeaderRank(in.path);
+      in.header_rank = listed.header_rank;
       in.name_rank = RankFromFileName(in.path);
     }
     inputs.push_back(std::move(in));
@@ -166,8 +173,7 @@ std::optional<int64_t> RankFromFileName(std::string_view path) {
   return found;
 }
 
-std::optional<int64_t> PeekHeaderRank(const std::string& path) {
-  std::string head = ReadPrefix(path, 256 * 1024);
+std::optional<int64_t> PeekHeaderRank(std::string_view head) {
   size_t at = head.find("\"distributedInfo\"");
   if (at == std::string::npos) return std::nullopt;
   size_t open = head.find('{', at);

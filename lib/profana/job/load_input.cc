@@ -10,15 +10,22 @@ namespace profana::job {
 
 Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
                               std::vector<LoadNote>* notes) {
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return LoadInput(std::make_shared<InputFile>(std::move(file)), request, notes);
+}
+
+Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest& request,
+                              std::vector<LoadNote>* notes) {
   Stopwatch clock;
+  const std::string& path = file->path();
   Result<LoadedTrace> read = [&] {
-    if (!request.progress) return LoadTrace(path, request.load);
+    if (!request.progress) return LoadTrace(*file, request.load);
     LoadOptions load = request.load;
     load.limits.progress = request.progress(path);
-    return LoadTrace(path, load);
+    return LoadTrace(*file, load);
   }();  // the progress line is gone before the caller prints the notes
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, std::move(read));
-  LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index)};
+  LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index), std::move(file)};
   Trace& trace = out.trace;
   auto note = [&](LoadNote::Level level, std::string text) {
     notes->push_back({level, std::move(text)});

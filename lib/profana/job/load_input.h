@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +43,17 @@ struct LoadedInput {
   // A native file's function event index (BuildFunctionEvents takes it); none once step markers
   // or filters have changed the trace it describes.
   std::optional<FunctionEventIndex> function_index;
+  // The input, still open: what reads it again (the source scan of the critical path and the
+  // overlays) reads this descriptor rather than opening the path a second time.
+  std::shared_ptr<InputFile> file;
 };
 
 // Errors name the input ("<stdin>" for "-"). The notes are appended to *notes as they arise,
 // those before a failure too.
 Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
+                              std::vector<LoadNote>* notes);
+// The same from an input already open (base/input_file.h), which the result keeps.
+Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest& request,
                               std::vector<LoadNote>* notes);
 
 }  // namespace profana::job

@@ -29,13 +29,14 @@ struct InputOutcome {
   std::optional<passes::StackSource> stack_source;
 };
 
-Result<RankSummary> TakeSummaryFile(const JobRequest& r, const std::string& path) {
+Result<RankSummary> TakeSummaryFile(const JobRequest& r, const InputFile& file) {
+  const std::string& path = file.path();
   if (r.summary_input == SummaryInput::kRefused)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{} is a summary file (profana summarize): this command reads "
                               "traces only",
                               path));
-  PROFANA_ASSIGN_OR_RETURN(RankSummary s, ReadSummaryFile(path));
+  PROFANA_ASSIGN_OR_RETURN(RankSummary s, ReadSummaryFile(file));
   if (r.summary_input == SummaryInput::kForTable)
     PROFANA_RETURN_IF_ERROR(UseSummaryForTable(&s, path, r.summary.key_averages));
   if (r.summary_input == SummaryInput::kCollectives)
@@ -74,12 +75,15 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
 Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobInput& in,
                                                 InputOutcome* out) {
   std::vector<RankSummary> summaries;
-  if (InputKindOf(in.path) == InputKind::kSummary) {
-    PROFANA_ASSIGN_OR_RETURN(RankSummary s, TakeSummaryFile(r, in.path));
+  // Opened once: the sniff and the load read the same descriptor.
+  PROFANA_ASSIGN_OR_RETURN(InputFile opened, InputFile::Open(in.path));
+  auto file = std::make_shared<InputFile>(std::move(opened));
+  if (InputKindOf(*file) == InputKind::kSummary) {
+    PROFANA_ASSIGN_OR_RETURN(RankSummary s, TakeSummaryFile(r, *file));
     summaries.push_back(std::move(s));
     return summaries;
   }
-  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(in.path, r.load, &out->notes));
+  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(std::move(file), r.load, &out->notes));
   // An export of several processes (a node of a torchrun job) is one rank per process.
   PROFANA_ASSIGN_OR_RETURN(std::vector<ProcessPart> parts, SplitByProcess(loaded.trace));
   if (parts.empty()) {

@@ -691,8 +691,13 @@ bool LooksLikeSummary(std::string_view first) {
 }
 
 Result<RankSummary> ReadSummaryFile(const std::string& path) {
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path));
-  return ParseSummary(input.view(), path);
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return ReadSummaryFile(file);
+}
+
+Result<RankSummary> ReadSummaryFile(const InputFile& file) {
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(file));
+  return ParseSummary(input.view(), file.path());
 }
 
 std::string FormatSummary(const RankSummary& s) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 #include "profana/job/rank_summary.h"
 
@@ -21,6 +22,7 @@ std::string FormatSummary(const RankSummary& summary);
 
 // Reads a whole summary file (plain or gzipped).
 Result<RankSummary> ReadSummaryFile(const std::string& path);
+Result<RankSummary> ReadSummaryFile(const InputFile& file);
 
 // Reads a summary; `name` is how errors name the file. Refuses another major version, and any
 // field of the wrong type or out of range, naming its place ("table[3].count").

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "profana/write_behind_sink.h"
+#include "profana/base/write_behind_sink.h"
 #include "test_util.h"
 
 using profana::ChunkedOutput;
@@ -83,7 +83,7 @@ TEST_CASE("chunked output: the first failed write is the status, nothing is writ
 TEST_CASE("written behind on a thread, chunks reach the sink whole and in order", "[sink]") {
   RecordingSink sink;
   {
-    profana::app::WriteBehindSink behind(&sink);
+    profana::WriteBehindSink behind(&sink);
     ChunkedOutput out(&behind);
     for (int i = 0; i < 40000; ++i) {
       out.MaybeFlush();
@@ -102,7 +102,7 @@ TEST_CASE("written behind on a thread, chunks reach the sink whole and in order"
 TEST_CASE("written behind on a thread, the first failure is the status, and nothing follows it",
           "[sink]") {
   RecordingSink sink(/*fail_at=*/2);
-  profana::app::WriteBehindSink behind(&sink);
+  profana::WriteBehindSink behind(&sink);
   ChunkedOutput out(&behind);
   for (int i = 0; i < 40000; ++i) {
     out.MaybeFlush();

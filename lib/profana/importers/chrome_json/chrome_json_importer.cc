@@ -255,12 +255,12 @@ Result<Trace> ImportChromeJson(const InputBuffer& input) {
   return std::move(second.trace);
 }
 
-Result<std::optional<Trace>> OpenChromeJson(const std::string& path, const LoadOptions& options) {
+Result<std::optional<Trace>> OpenChromeJson(InputFile& file, const LoadOptions& options) {
   StreamOptions stream;
   stream.max_bytes = options.limits.max_bytes;
   stream.progress = options.limits.progress;
   stream.unread = options.unread;
-  StreamAttempt streamed = StreamChromeJson(path, stream);
+  StreamAttempt streamed = StreamChromeJson(file, stream);
   return std::move(streamed.trace);
 }
 

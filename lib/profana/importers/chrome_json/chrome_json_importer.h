@@ -19,6 +19,6 @@ Result<Trace> ImportChromeJson(const InputBuffer& input);
 // The importer row's path for files: JSON, plain or gzipped, streams through a bounded window on
 // all cores (streaming_import.h). Anything unusual (damage, truncation, not JSON) answers no
 // trace, and the whole-file import repairs or reports it.
-Result<std::optional<Trace>> OpenChromeJson(const std::string& path, const LoadOptions& options);
+Result<std::optional<Trace>> OpenChromeJson(InputFile& file, const LoadOptions& options);
 
 }  // namespace profana::json

@@ -196,9 +196,16 @@ Result<SourceEvents> ScanSourceEvents(const InputBuffer& input, const Trace& tra
 
 Result<std::optional<SourceFile>> ReadSourceFile(const std::string& path, const Trace& trace,
                                                  const InputLimits& limits) {
-  if (path == "-" || !trace.metadata.container.empty() || !IsJsonText(trace.metadata.format))
+  if (path == "-") return std::optional<SourceFile>();
+  PROFANA_ASSIGN_OR_RETURN(InputFile file, InputFile::Open(path));
+  return ReadSourceFile(file, trace, limits);
+}
+
+Result<std::optional<SourceFile>> ReadSourceFile(const InputFile& file, const Trace& trace,
+                                                 const InputLimits& limits) {
+  if (!file.regular() || !trace.metadata.container.empty() || !IsJsonText(trace.metadata.format))
     return std::optional<SourceFile>();
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer bytes, ReadInput(path, limits));
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer bytes, ReadInput(file, limits));
   PROFANA_ASSIGN_OR_RETURN(SourceEvents events, ScanSourceEvents(bytes, trace));
   return std::optional<SourceFile>(SourceFile{std::move(bytes), std::move(events)});
 }

@@ -31,5 +31,8 @@ struct SourceFile {
 // the file cannot be read again or does not scan.
 Result<std::optional<SourceFile>> ReadSourceFile(const std::string& path, const Trace& trace,
                                                  const InputLimits& limits);
+// The same from the input the trace was loaded from, still open: read again, not reopened.
+Result<std::optional<SourceFile>> ReadSourceFile(const InputFile& file, const Trace& trace,
+                                                 const InputLimits& limits);
 
 }  // namespace profana::json

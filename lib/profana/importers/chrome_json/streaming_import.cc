@@ -211,8 +211,8 @@ using StreamProblem = std::optional<std::string>;
 // batches after it are dropped, and a new pass scans the rest from where that batch began.
 class ChromeJsonStream {
  public:
-  ChromeJsonStream(const std::string& path, const StreamOptions& options)
-      : path_(path), options_(options) {}
+  ChromeJsonStream(const InputFile& file, const StreamOptions& options)
+      : file_(file), options_(options) {}
   StreamAttempt Run();
 
  private:
@@ -260,7 +260,7 @@ class ChromeJsonStream {
   StreamProblem Advance();
   bool OverLimit() const;
 
-  const std::string& path_;
+  const InputFile& file_;
   const StreamOptions& options_;
   // Declared in the order they are made: the parser threads (pipeline_), which may read the map,
   // end before it.
@@ -297,13 +297,13 @@ bool ChromeJsonStream::OverLimit() const {
 }
 
 StreamProblem ChromeJsonStream::Open() {
-  source_ = ByteSource::Open(path_);
+  source_ = ByteSource::Open(file_);
   if (!source_) return "not a regular file";
   if (OverLimit()) return "larger than --max-memory";
   // A plain file is read through a map (Window), with the padding the block scanner reads past
-  // the end. A file of the same size is the one ByteSource opened, to all purposes.
+  // the end.
   if (!source_->gzipped()) {
-    auto map = MappedFile::Open(path_, kPadding, /*read_ahead=*/false);
+    auto map = MappedFile::Open(file_, kPadding, /*read_ahead=*/false);
     if (map.ok() && map->bytes().size() == source_->file_bytes()) mapped_ = std::move(*map);
   }
   window_.emplace(source_.get(), mapped_ ? &*mapped_ : nullptr, options_.read_bytes,
@@ -540,8 +540,18 @@ StreamAttempt ChromeJsonStream::Finish() {
 
 }  // namespace
 
+StreamAttempt StreamChromeJson(const InputFile& file, const StreamOptions& options) {
+  return ChromeJsonStream(file, options).Run();
+}
+
 StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options) {
-  return ChromeJsonStream(path, options).Run();
+  Result<InputFile> file = InputFile::Open(path);
+  if (!file.ok()) {
+    StreamAttempt attempt;
+    attempt.fallback_reason = "not a regular file";
+    return attempt;
+  }
+  return StreamChromeJson(*file, options);
 }
 
 }  // namespace profana::json

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "profana/base/input_file.h"
 #include "profana/base/progress.h"
 #include "profana/model/trace.h"
 
@@ -42,6 +43,7 @@ struct StreamAttempt {
   bool guessed_wrong = false;
 };
 
+StreamAttempt StreamChromeJson(const InputFile& file, const StreamOptions& options = {});
 StreamAttempt StreamChromeJson(const std::string& path, const StreamOptions& options = {});
 
 }  // namespace profana::json

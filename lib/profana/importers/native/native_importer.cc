@@ -40,26 +40,21 @@ Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input) {
 
 namespace {
 
-// Whether the regular file at `path` starts with the native magic: read before mapping, so that
-// another format's file is not mapped (and read ahead) whole only to be told apart.
-bool StartsAsNative(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
+// Whether the regular file starts with the native magic: read before mapping, so that another
+// format's file is not mapped (and read ahead) whole only to be told apart.
+bool StartsAsNative(const InputFile& file) {
   char magic[8];
-  bool native = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                pread(fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
-                SniffNative(std::string_view(magic, sizeof magic));
-  close(fd);
-  return native;
+  return file.regular() &&
+         pread(file.fd(), magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+         SniffNative(std::string_view(magic, sizeof magic));
 }
 
 }  // namespace
 
-Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
-                                                    const LoadOptions& options) {
-  if (!StartsAsNative(path)) return std::optional<LoadedTrace>();
-  auto mapped = MappedFile::Open(path);
+Result<std::optional<LoadedTrace>> OpenNativeBinary(InputFile& file, const LoadOptions& options) {
+  if (!StartsAsNative(file)) return std::optional<LoadedTrace>();
+  const std::string& path = file.path();
+  auto mapped = MappedFile::Open(file);
   if (!mapped.ok() || !SniffNative(mapped->bytes())) return std::optional<LoadedTrace>();
   uint64_t limit = options.limits.max_bytes, size = mapped->bytes().size();
   if (limit && size > limit)  // the analyses grow with it: the same budget as any input

@@ -18,8 +18,7 @@ bool SniffNativeBinary(std::string_view first_bytes);
 Result<LoadedTrace> ImportNativeBinary(const InputBuffer& input);
 // The row's path for files: a native file is mapped and its columns read in place, no copy of
 // the whole file. No trace (and no error) for a file that is not native.
-Result<std::optional<LoadedTrace>> OpenNativeBinary(const std::string& path,
-                                                    const LoadOptions& options);
+Result<std::optional<LoadedTrace>> OpenNativeBinary(InputFile& file, const LoadOptions& options);
 bool SniffNativeTextFile(std::string_view first_bytes);
 Result<Trace> ImportNativeText(const InputBuffer& input);
 

@@ -1,6 +1,6 @@
-#include "profana/write_behind_sink.h"
+#include "profana/base/write_behind_sink.h"
 
-namespace profana::app {
+namespace profana {
 
 WriteBehindSink::WriteBehindSink(OutputSink* next) : next_(next) {
   thread_ = std::thread(&WriteBehindSink::Work, this);
@@ -56,4 +56,4 @@ void WriteBehindSink::Work() {
   }
 }
 
-}  // namespace profana::app
+}  // namespace profana

@@ -12,7 +12,7 @@
 #include "profana/base/output_sink.h"
 #include "profana/base/progress.h"
 
-namespace profana::app {
+namespace profana {
 
 // The line's text, without the carriage return: bytes so far, of the total when it is known,
 // the rate, and the time left when the total is known.
@@ -40,4 +40,4 @@ class ProgressMeter {
   double shown_at_ = -1;  // when the line was last written; < 0: never
 };
 
-}  // namespace profana::app
+}  // namespace profana

@@ -12,10 +12,10 @@
 #define PROFANA_ASAN 1
 #endif
 
-namespace profana::app {
+namespace profana {
 #if defined(PROFANA_ASAN)
 inline constexpr bool kAddressSanitizer = true;
 #else
 inline constexpr bool kAddressSanitizer = false;
 #endif
-}  // namespace profana::app
+}  // namespace profana

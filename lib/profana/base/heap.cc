@@ -1,14 +1,14 @@
-#include "profana/heap.h"
+#include "profana/base/heap.h"
 
 #include <cstdlib>  // defines __GLIBC__ where glibc is the C library
 
-#include "profana/sanitizers.h"
+#include "profana/base/sanitizers.h"
 #if defined(__GLIBC__) && !defined(PROFANA_ASAN)
 #define PROFANA_TUNE_GLIBC_HEAP 1
 #include <malloc.h>
 #endif
 
-namespace profana::app {
+namespace profana {
 
 void ReleaseFreedHeap() {
 #if defined(PROFANA_TUNE_GLIBC_HEAP)
@@ -22,4 +22,4 @@ void ShareOneHeap() {
 #endif
 }
 
-}  // namespace profana::app
+}  // namespace profana

@@ -11,7 +11,7 @@
 
 #include "profana/base/output_sink.h"
 
-namespace profana::app {
+namespace profana {
 
 class WriteBehindSink final : public OutputSink {
  public:
@@ -44,4 +44,4 @@ class WriteBehindSink final : public OutputSink {
   std::thread thread_;
 };
 
-}  // namespace profana::app
+}  // namespace profana

@@ -1,10 +1,10 @@
-#include "profana/progress_meter.h"
+#include "profana/base/progress_meter.h"
 
 #include "fmt/format.h"
 #include "profana/base/byte_size.h"
 #include "profana/base/terminal_text.h"
 
-namespace profana::app {
+namespace profana {
 namespace {
 
 constexpr double kQuietSeconds = 1.0;   // a load faster than this shows nothing
@@ -54,4 +54,4 @@ void ProgressMeter::Update(uint64_t done, uint64_t total) {
   (void)terminal_->Write("\r" + ProgressText(name_, done, total, elapsed) + "\x1b[K");
 }
 
-}  // namespace profana::app
+}  // namespace profana

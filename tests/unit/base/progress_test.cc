@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "profana/base/input_buffer.h"
+#include "profana/base/progress_meter.h"
 #include "profana/importers/chrome_json/streaming_import.h"
 #include "profana/importers/importer.h"
-#include "profana/progress_meter.h"
 #include "test_util.h"
 
-using profana::app::ProgressMeter;
-using profana::app::ProgressText;
+using profana::ProgressMeter;
+using profana::ProgressText;
 
 TEST_CASE("the progress line says bytes, total, rate and time left", "[progress]") {
   // 412 MiB of 1 GiB in 2 s: 206 MiB/s, (1024 - 412) / 206 = 2.97 s left.

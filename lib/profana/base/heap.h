@@ -7,7 +7,7 @@
 // its holes then stay resident beside them.
 #pragma once
 
-namespace profana::app {
+namespace profana {
 
 // Gives the heap's free pages back to the system: at the end of a phase whose freed buffers the
 // next one would not fit in (a job's rank; main() installs it for the library's passes, see
@@ -18,4 +18,4 @@ void ReleaseFreedHeap();
 // others cannot use): main() calls it before any thread starts.
 void ShareOneHeap();
 
-}  // namespace profana::app
+}  // namespace profana
