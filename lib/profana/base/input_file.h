@@ -34,6 +34,11 @@ class InputFile {
   // Up to the first n bytes of the content, gunzipped where the file is; empty for what is not
   // a regular file (reading its head would consume it). Kept, so asking again costs nothing.
   std::string_view Head(size_t n);
+  // Lets go of the bytes Head kept (a later Head reads them again).
+  void ForgetHead() {
+    head_ = std::string();
+    head_asked_ = 0;
+  }
 
  private:
   InputFile() = default;

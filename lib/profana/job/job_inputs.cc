@@ -1,6 +1,7 @@
 #include "profana/job/job_inputs.h"
 
 #include <glob.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cctype>
@@ -31,12 +32,25 @@ struct Listed {
   std::string path;
   bool peeked = false;
   std::optional<int64_t> header_rank;
+  std::shared_ptr<InputFile> file;  // open, its head forgotten; null when it could not be opened
 };
 
-Listed Peek(std::string path, InputFile* file) {
-  Listed l{std::move(path), true, std::nullopt};
-  if (file) l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
+Listed Peek(std::string path, Result<InputFile> file) {
+  Listed l{std::move(path), true, std::nullopt, nullptr};
+  if (!file.ok()) return l;
+  l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
+  file->ForgetHead();  // a job's thousand heads would be 256 MB
+  l.file = std::make_shared<InputFile>(std::move(*file));
   return l;
+}
+
+// How many inputs stay open from the expansion to their load: half the descriptors this process
+// may open, the rest left for the loads and outputs. A larger job's files past that are closed
+// after their head is read, and opened again to load.
+size_t FilesHeldOpen() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 512;
+  return limit.rlim_cur > 128 ? static_cast<size_t>(limit.rlim_cur - 128) / 2 : 0;
 }
 
 // What a directory or a glob names: its regular files (a FIFO would block the run, a device never
@@ -53,7 +67,7 @@ size_t AddListedTraces(std::vector<std::string> names, std::vector<Listed>* out)
     if (!file.ok()) continue;
     std::string_view head = file->Head(kPeekBytes).substr(0, kSniffBytes);
     if (DetectFormat(head) != nullptr || LooksLikeSummary(head))  // a trace, or a summary
-      out->push_back(Peek(std::move(f), &*file));
+      out->push_back(Peek(std::move(f), std::move(file)));
   }
   return files.size();
 }
@@ -130,15 +144,18 @@ Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args)
   }
   std::vector<JobInput> inputs;
   inputs.reserve(paths.size());
+  const size_t held = FilesHeldOpen();
   for (size_t i = 0; i < paths.size(); ++i) {
     Listed& listed = paths[i];
     if (!listed.peeked && listed.path != "-") {
-      Result<InputFile> file = InputFile::Open(listed.path);
-      listed = Peek(std::move(listed.path), file.ok() ? &*file : nullptr);
+      std::string path = std::move(listed.path);
+      listed = Peek(path, InputFile::Open(path));
     }
     JobInput in;
     in.path = std::move(listed.path);
     in.order = i;
+    if (i < held) in.file = std::move(listed.file);
+    listed.file.reset();
     if (in.path != "-") {
       in.header_rank = listed.header_rank;
       in.name_rank = RankFromFileName(in.path);

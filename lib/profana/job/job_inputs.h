@@ -11,12 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 
 namespace profana::job {
@@ -26,6 +28,9 @@ struct JobInput {
   size_t order = 0;                    // position in the expanded list
   std::optional<int64_t> header_rank;  // distributedInfo.rank, when the first bytes hold it
   std::optional<int64_t> name_rank;    // from the file name
+  // The file, still open from the expansion's look at its head, for the load to read (null:
+  // the load opens the path). Only so many are held at once (FilesHeldOpen).
+  std::shared_ptr<InputFile> file;
 };
 
 // Expands the arguments in order; a directory or glob contributes its sorted files. "-" (standard

@@ -76,8 +76,11 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
                                                 InputOutcome* out) {
   std::vector<RankSummary> summaries;
   // Opened once: the sniff and the load read the same descriptor.
-  PROFANA_ASSIGN_OR_RETURN(InputFile opened, InputFile::Open(in.path));
-  auto file = std::make_shared<InputFile>(std::move(opened));
+  std::shared_ptr<InputFile> file = in.file;
+  if (!file) {
+    PROFANA_ASSIGN_OR_RETURN(InputFile opened, InputFile::Open(in.path));
+    file = std::make_shared<InputFile>(std::move(opened));
+  }
   if (InputKindOf(*file) == InputKind::kSummary) {
     PROFANA_ASSIGN_OR_RETURN(RankSummary s, TakeSummaryFile(r, *file));
     summaries.push_back(std::move(s));
