@@ -45,7 +45,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   report::StacksText first;
   if (stream) {
     PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
-    first = report::ShapeStacks(one->trace, one->samples, r.merged, r.display);
+    first = report::ShapeStacks(one->trace.strings, one->samples, r.merged, r.display);
   } else {
     PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                         : LoadStacks(files[0], a.common, ctx, r));
@@ -68,8 +68,8 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   }
   if (stream)
     return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
-      return report::WriteCollapsed(one->trace, one->samples, r.unit, {a.fold_instances, false},
-                                    sink);
+      return report::WriteCollapsed(one->trace.strings, one->samples, r.unit,
+                                    {a.fold_instances, false}, sink);
     });
   std::string text =
       a.diff ? report::FormatDiff(report::StacksInUnit(first.merged, r.unit),
