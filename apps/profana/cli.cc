@@ -41,9 +41,9 @@ int Finish(const Status& status, std::string* err) {
 uint64_t MemoryLimitOf(const CLI::App& app) {
   for (const CLI::App* command : app.get_subcommands()) {
     const CLI::Option* option = command->get_option_no_throw("--max-memory");
-    uint64_t bytes = 0;
-    if (option && option->count() > 0 && ParseByteSize(option->results().back(), &bytes))
-      return bytes;
+    if (option && option->count() > 0)
+      if (Result<uint64_t> bytes = ParseByteSize(option->results().back()); bytes.ok())
+        return *bytes;
   }
   return DefaultMaxMemory();
 }

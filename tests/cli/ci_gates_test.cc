@@ -20,15 +20,11 @@ const char* kDiffTest = "traces/hta/trace_diff/test/test.json.gz";
 }  // namespace
 
 TEST_CASE("devices are written the same way in filters, memory and budgets", "[filter]") {
-  int32_t d = -1;
-  CHECK(passes::ParseDeviceIndex("3", &d));
-  CHECK(d == 3);
-  CHECK(passes::ParseDeviceIndex("cuda:0", &d));
-  CHECK(d == 0);
-  CHECK(passes::ParseDeviceIndex("hip:1", &d));
-  CHECK(d == 1);
+  CHECK(*passes::ParseDeviceIndex("3") == 3);
+  CHECK(*passes::ParseDeviceIndex("cuda:0") == 0);
+  CHECK(*passes::ParseDeviceIndex("hip:1") == 1);
   for (const char* bad : {"", "cpu:0", "cuda", "cuda:", ":1", "-1", "0x1", "CUDA:0", "cuda:1a"})
-    CHECK_FALSE(passes::ParseDeviceIndex(bad, &d));
+    CHECK_FALSE(passes::ParseDeviceIndex(bad).ok());
   // The HTA control trace runs on device 3 (filter-table-stream-device keeps it with --device 3).
   auto bare = test::Run({"table", test::TestData(kDiffControl), "--device", "3", "-n", "5"});
   auto named = test::Run({"table", test::TestData(kDiffControl), "--device", "cuda:3", "-n", "5"});

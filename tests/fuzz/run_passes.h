@@ -100,8 +100,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   for (p::StackSource source : {p::StackSource::kAuto, p::StackSource::kBoth}) {
     p::StackSamples samples =
         p::ComputeStackSamples(trace, events, source, p::StackMetric::kSelfCuda);
-    r::FormatCollapsed(trace, samples, r::StackUnit::kMicros);
-    auto merged = passes::MergeStacks(trace, samples);
+    r::FormatCollapsed(trace.strings, samples, r::StackUnit::kMicros);
+    auto merged = passes::MergeStacks(trace.strings, samples);
     r::FormatMerged(merged);
     r::FormatDiff(merged, merged);
     RequireNoControls(r::FormatFlamegraphSvg(merged, input));
@@ -123,8 +123,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
   r::FormatIdleCsv(trace, idle);
   RequireJson(r::FormatIdleJson(input, trace, events, idle));
   p::OptimizableEvents found = p::FindOptimizableEvents(trace, events, 10);
-  r::FormatOptimizableText(trace, events, found);
-  RequireJson(r::FormatOptimizableJson(input, trace, events, found));
+  r::FormatOptimizableText(trace.strings, events, found);
+  RequireJson(r::FormatOptimizableJson(input, trace.strings, events, found));
   // memory: report, timeline, raw, by op, page
   p::MemoryTimeline memory = p::BuildMemoryTimeline(trace, events);
   if (auto devices = p::SelectMemoryDevices(memory, ""); devices.ok()) {
@@ -135,9 +135,9 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     RequireJson(r::FormatMemoryJson(trace, events, memory, views, c));
     r::FormatTimelineCsv(memory, views);
     std::vector<p::MemoryOpRow> by_op = p::MemoryByOp(trace, events, memory, -1);
-    r::FormatByOpText(trace, by_op, "");
-    r::FormatByOpCsv(trace, by_op);
-    RequireJson(r::FormatByOpJson(trace, by_op, input, ""));
+    r::FormatByOpText(trace.strings, by_op, "");
+    r::FormatByOpCsv(trace.strings, by_op);
+    RequireJson(r::FormatByOpJson(trace.strings, by_op, input, ""));
   }
   if (!memory.devices.empty()) {
     uint32_t device = p::DefaultMemoryDevice(memory);

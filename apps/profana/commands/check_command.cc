@@ -85,12 +85,14 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
                   "A reference trace or job: fail when FILE is slower by --max-regression");
   cmd->add_option("--ranks", args->ranks,
                   "Only these ranks of a job (and of a baseline job): 0-3,7");
-  cmd->add_option_function<std::string>(
-         "--max-regression",
-         [args](const std::string& s) { ParsePercentage(s, &args->max_regression); },
-         "Allowed growth over the baseline: 5% or 0.05")
-      ->default_str("5%")
-      ->check(Percentage("--max-regression"));
+  AddParsedOption(
+      cmd, "--max-regression",
+      [args](const std::string& s) -> Status {
+        PROFANA_ASSIGN_OR_RETURN(args->max_regression, ParsePercentage(s));
+        return Status::Ok();
+      },
+      "Allowed growth over the baseline: 5% or 0.05")
+      ->default_str("5%");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunCheck);

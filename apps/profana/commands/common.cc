@@ -38,7 +38,7 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
   command
       ->add_option_function<std::string>(
           "--format",
-          [o](const std::string& name) { o->format = *report::ParseOutputFormat(name); },
+          [o](const std::string& name) { o->format = report::ParseOutputFormat(name).value(); },
           "Output format")
       ->check(OneOf("--format", "format", names))
       ->default_str(names.front());
@@ -51,18 +51,15 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
 }
 
 void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
-  command
-      ->add_option_function<std::string>(
-          "--max-memory",
-          [o](const std::string& size) {
-            uint64_t bytes = 0;
-            ParseByteSize(size, &bytes);
-            o->max_memory = bytes;
-          },
-          "The most memory the run may use, e.g. 512M, 16G: an input whose content (after "
-          "gunzip) passes SIZE is refused, and the run stops when it needs more; 0 = no limit "
-          "(default: half the physical memory)")
-      ->check(ByteSize("--max-memory"));
+  AddParsedOption(
+      command, "--max-memory",
+      [o](const std::string& size) -> Status {
+        PROFANA_ASSIGN_OR_RETURN(o->max_memory, ParseByteSize(size));
+        return Status::Ok();
+      },
+      "The most memory the run may use, e.g. 512M, 16G: an input whose content (after gunzip) "
+      "passes SIZE is refused, and the run stops when it needs more; 0 = no limit (default: half "
+      "the physical memory)");
 }
 
 CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
@@ -82,7 +79,7 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
     names.emplace_back(passes::LinkRuleName(r));
   command
       ->add_option_function<std::string>(
-          "--link", [o](const std::string& name) { o->link = *passes::ParseLinkRule(name); },
+          "--link", [o](const std::string& name) { o->link = passes::ParseLinkRule(name).value(); },
           "How a kernel finds its op: auto (the link Kineto recorded, else the innermost cpu_op "
           "enclosing its launch), pytorch (recorded links only, and PyTorch's id collisions), "
           "enclosing (enclosure only)")
@@ -124,7 +121,14 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
                    "ProfilerStep#N: for --steps and every step analysis")
       ->group(group);
   AddParsedOption(
-      command, "--window", [f](const std::string& s) { return passes::ParseWindow(s, f); },
+      command, "--window",
+      [f](const std::string& s) -> Status {
+        PROFANA_ASSIGN_OR_RETURN(passes::FilterWindow w, passes::ParseWindow(s));
+        f->window_start_ns = w.start_ns;
+        f->window_end_ns = w.end_ns;
+        f->window = s;
+        return Status::Ok();
+      },
       "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
       "microseconds; either may be empty)")
       ->group(group);
@@ -134,18 +138,14 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
                      "Keep host events of this thread (tid or name); repeatable")
         ->group(group);
   if (!has("--device"))
-    AddParsedOptions(
+    AddParsedOption(
         command, "--device",
-        [f](const std::string& s) {
-          int32_t index = 0;
-          if (!passes::ParseDeviceIndex(s, &index))
-            return Status(
-                ErrorCode::kInvalidArgument,
-                fmt::format("--device {}: expected a device such as cuda:0, hip:1 or 0", s));
+        [f](const std::string& s) -> Status {
+          PROFANA_ASSIGN_OR_RETURN(int32_t index, passes::ParseDeviceIndex(s));
           f->devices.push_back(index);
           return Status::Ok();
         },
-        "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; repeatable")
+        "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; repeatable", true)
         ->group(group);
   command
       ->add_option("--stream", f->streams,

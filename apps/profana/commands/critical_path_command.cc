@@ -23,7 +23,6 @@ struct CriticalPathArgs {
   std::string annotation;
   bool annotation_given = false;
   int64_t instance = 0;
-  std::vector<std::string> what_if;
   int64_t events = 20;
   std::string overlay;
   bool overlay_all_edges = false;
@@ -71,10 +70,6 @@ Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
     a.request.select = passes::CpRequest::Select::kAnnotation;
     a.request.annotation = a.annotation;
     a.request.instance = a.instance;
-  }
-  for (const std::string& text : a.what_if) {
-    PROFANA_ASSIGN_OR_RETURN(passes::CpWhatIf w, passes::ParseWhatIf(text));
-    a.request.what_if.push_back(std::move(w));
   }
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
   if (!a.overlay.empty() && inputs.size() != 1)
@@ -131,9 +126,16 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--data-load", args->request.data_load,
                   "User annotations whose names match this regex are ops on the path (HTA's "
                   "data_load_events)");
-  cmd->add_option("--what-if", args->what_if,
-                  "KIND:REGEX=FACTOR (KIND kernel, op, sync or launch): rescale the matching "
-                  "edges and predict the step's length; repeat for several, applied in turn");
+  AddParsedOption(
+      cmd, "--what-if",
+      [args](const std::string& text) -> Status {
+        PROFANA_ASSIGN_OR_RETURN(passes::CpWhatIf w, passes::ParseWhatIf(text));
+        args->request.what_if.push_back(std::move(w));
+        return Status::Ok();
+      },
+      "KIND:REGEX=FACTOR (KIND kernel, op, sync or launch): rescale the matching edges and "
+      "predict the step's length; repeat for several, applied in turn",
+      true);
   AddRowLimitOption(cmd, &args->events, 20, 0, "How many of the path's events to list per window");
   cmd->add_option("--events", args->events, "How many of the path's events to list per window")
       ->check(WholeNumber<int64_t>("--events", 0))

@@ -86,8 +86,8 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("NEW", args->next, "The trace or job to compare with it")->required();
   cmd->add_option("--ranks", args->ranks, "Only these ranks of each job: 0-3,7");
   cmd->add_flag("--by-rank", args->by_rank, "One diff per rank, the jobs' ranks matched by rank");
-  AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric, "metric",
-                 "self, self_cpu, self_device, cpu_total, device_total, count",
+  AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric,
+                 passes::DiffMetricNames(),
                  "Order by the change of: self (self CPU + self device), self_cpu, self_device, "
                  "cpu_total, device_total, count; table's keys for these columns are accepted "
                  "too (self_cuda_time_total, cuda_total, calls, ...)")

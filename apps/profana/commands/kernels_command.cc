@@ -58,8 +58,7 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--transfers", args->transfers, "Memcpy by direction and memset, per kind");
   cmd->add_flag("--full-names", args->full_names,
                 "Keep kernel names whole in text (template and parameter lists are elided)");
-  AddNamedOption(cmd, "--sort", &args->sort, report::ParseKernelSort, "key",
-                 "total, time, total_time, count, calls, mean, min, max, name",
+  AddNamedOption(cmd, "--sort", &args->sort, report::ParseKernelSort, report::KernelSortNames(),
                  "Order rows by total (the default), count, mean, min or max time, largest "
                  "first, or by name")
       ->default_str("total");

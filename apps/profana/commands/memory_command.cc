@@ -32,8 +32,9 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
   OutputFormat f = a.common.format;
   if (a.by_op)
     return report::FormatByOpAs(
-        f, trace, passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front()),
-        a.file, a.device.empty() ? "" : t.devices[devices.front()].name);
+        f, trace.strings,
+        passes::MemoryByOp(trace, events, t, a.device.empty() ? -1 : devices.front()), a.file,
+        a.device.empty() ? "" : t.devices[devices.front()].name);
   if (f == OutputFormat::kTimeline || f == OutputFormat::kRaw || f == OutputFormat::kHtml) {
     if (t.devices.empty()) return report::FormatNoMemory(f, report::PageTitle(a.file));
     uint32_t shown = a.device.empty() ? passes::DefaultMemoryDevice(t) : devices.front();

@@ -27,8 +27,8 @@ Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
                 eval.launches, eval.kernels, found.ranking.candidates, clock.Lap());
   std::string why = report::WhyNothingRanks(found);
   if (!why.empty()) ctx.log.Warn("{}: {}", InputName(a.file), why);
-  return Emit(report::FormatOptimizableAs(a.common.format, a.file, trace, events, found), a.common,
-              ctx);
+  return Emit(report::FormatOptimizableAs(a.common.format, a.file, trace.strings, events, found),
+              a.common, ctx);
 }
 
 }  // namespace

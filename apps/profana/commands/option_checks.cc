@@ -19,67 +19,50 @@ CLI::Validator Check(std::string description,
       std::move(description));
 }
 
+CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names) {
+  std::string set = fmt::format("{{{}}}", fmt::join(names, ","));
+  return Check(set, [option, noun, names](const std::string& value) {
+    for (const std::string& n : names)
+      if (n == value) return std::string();
+    return fmt::format("{}: {}", option, UnknownNameMessage(noun, value, names));
+  });
+}
+
 namespace {
 
-// `names` is the list as the message prints it: "a, b, c".
-std::string UnknownName(const std::string& option, const std::string& noun,
-                        const std::string& value, const std::string& names) {
-  std::vector<std::string> each;
-  for (size_t at = 0; at <= names.size();) {
-    size_t end = std::min(names.find(", ", at), names.size());
-    each.push_back(names.substr(at, end - at));
-    at = end + 2;
-  }
-  std::string hint = DidYouMean(value, each);
-  return fmt::format("{}: unknown {} \"{}\"{} (expected one of: {})", option, noun, value,
-                     hint.empty() ? "" : "; " + hint, names);
+// Parses each of `texts` in turn; the first error stops the command line, after `prefix`.
+void ParseEach(const std::function<Status(const std::string&)>& parse, const std::string& prefix,
+               const std::vector<std::string>& texts) {
+  for (const std::string& text : texts)
+    if (Status s = parse(text); !s.ok()) throw BadOptionValue(prefix + s.message());
+}
+
+CLI::Option* AddParsed(CLI::App* command, const std::string& option,
+                       std::function<Status(const std::string&)> parse, const std::string& help,
+                       bool repeatable, std::string prefix) {
+  auto each = [parse = std::move(parse), prefix = std::move(prefix)](const auto& texts) {
+    ParseEach(parse, prefix, texts);
+  };
+  if (repeatable) return command->add_option_function<std::vector<std::string>>(option, each, help);
+  return command->add_option_function<std::string>(
+      option, [each](const std::string& text) { each(std::vector<std::string>{text}); }, help);
 }
 
 }  // namespace
 
-CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names) {
-  std::string set = fmt::format("{{{}}}", fmt::join(names, ","));
-  std::string list = fmt::format("{}", fmt::join(names, ", "));
-  return Check(set, [option, noun, names, list](const std::string& value) {
-    for (const std::string& n : names)
-      if (n == value) return std::string();
-    return UnknownName(option, noun, value, list);
-  });
-}
-
-CLI::Validator Named(std::string option, std::string noun, std::string names,
-                     std::function<bool(const std::string&)> valid) {
-  std::string values = kNamedValues;  // what shell completion offers (cli_completion.cc)
-  for (char c : names)
-    if (c != ' ') values += c;
-  return Check("",
-               [option, noun, names, valid](const std::string& value) {
-                 return valid(value) ? std::string() : UnknownName(option, noun, value, names);
-               })
-      .name(values);
-}
-
 CLI::Option* AddParsedOption(CLI::App* command, const std::string& option,
                              std::function<Status(const std::string&)> parse,
-                             const std::string& help) {
-  return command->add_option_function<std::string>(
-      option,
-      [parse = std::move(parse)](const std::string& text) {
-        if (Status s = parse(text); !s.ok()) throw BadOptionValue(s.message());
-      },
-      help);
+                             const std::string& help, bool repeatable) {
+  return AddParsed(command, option, std::move(parse), help, repeatable, option + " ");
 }
 
-CLI::Option* AddParsedOptions(CLI::App* command, const std::string& option,
-                              std::function<Status(const std::string&)> parse,
-                              const std::string& help) {
-  return command->add_option_function<std::vector<std::string>>(
-      option,
-      [parse = std::move(parse)](const std::vector<std::string>& texts) {
-        for (const std::string& text : texts)
-          if (Status s = parse(text); !s.ok()) throw BadOptionValue(s.message());
-      },
-      help);
+CLI::Option* AddNamedOption(CLI::App* command, const std::string& option,
+                            std::function<Status(const std::string&)> parse,
+                            const std::vector<std::string>& names, const std::string& help) {
+  // What shell completion offers (cli_completion.cc).
+  std::string values = fmt::format("{}{}", kNamedValues, fmt::join(names, ","));
+  return AddParsed(command, option, std::move(parse), help, false, option + ": ")
+      ->check(CLI::Validator("").name(values));
 }
 
 }  // namespace profana::app

@@ -1,7 +1,9 @@
-// Checks of option values, as CLI11 validators: a bad value stops the command line while it is
-// parsed, before any file is read, and every such error reads the same way: one line
+// Option values, parsed once into typed values as the command line is read, before any file is
+// read. A bad value stops the command line, and every such error reads the same way: one line
 // "profana: error: --option VALUE: expected ..." (or "--option: unknown NOUN ..." for a name
-// from a list) and exit 2. The description each check gives shows in --help after the type.
+// from a list) and exit 2: the option's name, then the library parser's message
+// (docs/architecture.md, "Where new code goes"). The description each option's validator gives
+// shows in --help after the type.
 #pragma once
 
 #include <cstdint>
@@ -33,26 +35,37 @@ CLI::Validator Check(std::string description, std::function<std::string(const st
 // Names (option_checks.cc). A name from `names` ("{text,json}" in --help): `--format: unknown
 // format "x" (expected one of: text, json)`.
 CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names);
-// The same message for names the library parses (with aliases): valid(value) says whether it
-// is one. `names` lists them ("a, b, c") for the message; --help shows no set. The validator is
-// named kNamedValues followed by them ("values:a,b,c"), which shell completion offers.
+
+// An option whose text `parse` reads once, as the command line is read: `parse` stores the typed
+// value where the command reads it, or returns the parser's error, which stops the command line
+// as "OPTION MESSAGE". `repeatable`: the option may be given many times, each value parsed in
+// turn. Returns the option, for a group, a default_str or a validator that describes it.
+CLI::Option* AddParsedOption(CLI::App* command, const std::string& option,
+                             std::function<Status(const std::string&)> parse,
+                             const std::string& help, bool repeatable = false);
+
+// An option naming a value the library parses (`parse`, with its aliases: base/named_values.h)
+// into *value; a bad name stops the command line as "OPTION: unknown NOUN ...". --help shows no
+// set; the option's validator is named kNamedValues followed by `names` ("values:a,b,c"), which
+// shell completion offers. Returns the option, for a default_str.
 constexpr const char* kNamedValues = "values:";
-CLI::Validator Named(std::string option, std::string noun, std::string names,
-                     std::function<bool(const std::string&)> valid);
-// An option whose text the library parses into *value (`parse`, with its aliases); a bad name
-// fails as Named's do. Returns the option, for a default_str.
+CLI::Option* AddNamedOption(CLI::App* command, const std::string& option,
+                            std::function<Status(const std::string&)> parse,
+                            const std::vector<std::string>& names, const std::string& help);
 template <typename T>
 CLI::Option* AddNamedOption(CLI::App* command, const std::string& option, T* value,
-                            bool (*parse)(std::string_view, T*), const std::string& noun,
-                            const std::string& names, const std::string& help) {
-  return command
-      ->add_option_function<std::string>(
-          option, [value, parse](const std::string& text) { parse(text, value); }, help)
-      ->check(Named(option, noun, names, [parse](const std::string& text) {
-        T parsed;
-        return parse(text, &parsed);
-      }));
+                            Result<T> (*parse)(std::string_view),
+                            const std::vector<std::string>& names, const std::string& help) {
+  return AddNamedOption(
+      command, option,
+      [value, parse](const std::string& text) {
+        Result<T> parsed = parse(text);
+        if (parsed.ok()) *value = *parsed;
+        return parsed.status();
+      },
+      names, help);
 }
+
 // Numbers (option_numbers.cc). A whole number in [min, max], as CLI11 reads it (strtoll, base
 // prefixes allowed). --help shows POSITIVE for min 1 and NONNEGATIVE for min 0, unless
 // .description("") hides it where the option's own text says enough.
@@ -64,25 +77,11 @@ CLI::Validator WholeNumber(std::string option, int64_t min) {
 }
 // A finite number, 0 or more (NONNEGATIVE in --help).
 CLI::Validator NonNegativeNumber(std::string option);
-// A duration, 0 or more: a number with a unit as the outputs print times (1.5ms, 250us, 2s,
-// 30ns), or a bare number in `bare_unit` (base/duration.h). --help shows DURATION.
-CLI::Validator Duration(std::string option, DurationUnit bare_unit);
-// An option holding such a duration in nanoseconds; the help should name the bare unit.
+// An option holding a duration, 0 or more, in nanoseconds: a number with a unit as the outputs
+// print times (1.5ms, 250us, 2s, 30ns), or a bare number in `bare_unit` (base/duration.h), which
+// the help should name. --help shows DURATION.
 CLI::Option* AddDurationOption(CLI::App* command, const std::string& option, int64_t* ns,
                                DurationUnit bare_unit, const std::string& help);
-// A size such as 512M or 16G, or 0 (base/memory_limit.h ParseByteSize).
-CLI::Validator ByteSize(std::string option);
-// A percentage such as 5%, or a fraction such as 0.05; not negative.
-CLI::Validator Percentage(std::string option);
-// An option whose text the library parses once, into the typed value `parse` stores where the
-// command reads it; a failed parse stops the command line with the parser's message. The
-// plural takes the option repeated, each value parsed in turn.
-CLI::Option* AddParsedOption(CLI::App* command, const std::string& option,
-                             std::function<Status(const std::string&)> parse,
-                             const std::string& help);
-CLI::Option* AddParsedOptions(CLI::App* command, const std::string& option,
-                              std::function<Status(const std::string&)> parse,
-                              const std::string& help);
 
 // An int option that sets an optional<int> (which holds its default, shown in --help).
 inline CLI::Option* AddOptionalInt(CLI::App* command, const char* name, std::optional<int>* value,
@@ -93,7 +92,8 @@ inline CLI::Option* AddOptionalInt(CLI::App* command, const char* name, std::opt
       ->default_str(std::to_string(**value));
 }
 
-// "5%" and "0.05" are 0.05. False for anything else, and for negative or non-finite values.
-bool ParsePercentage(const std::string& text, double* fraction);
+// "5%" and "0.05" are 0.05. Anything else, negative or non-finite values too, is kInvalidArgument:
+// "\"TEXT\": expected a percentage ...".
+Result<double> ParsePercentage(const std::string& text);
 
 }  // namespace profana::app

@@ -45,7 +45,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   report::StacksText first;
   if (stream) {
     PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
-    first = report::ShapeStacks(one->trace, one->samples, r.merged, r.display);
+    first = report::ShapeStacks(one->trace.strings, one->samples, r.merged, r.display);
   } else {
     PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
                                         : LoadStacks(files[0], a.common, ctx, r));
@@ -68,8 +68,8 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   }
   if (stream)
     return EmitStreamed(a.common, ctx, [&](OutputSink* sink) {
-      return report::WriteCollapsed(one->trace, one->samples, r.unit, {a.fold_instances, false},
-                                    sink);
+      return report::WriteCollapsed(one->trace.strings, one->samples, r.unit,
+                                    {a.fold_instances, false}, sink);
     });
   std::string text =
       a.diff ? report::FormatDiff(report::StacksInUnit(first.merged, r.unit),
@@ -87,16 +87,14 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
                                      "differential of two runs), and an SVG");
   AddJobInputs(cmd, &args->job,
                "Traces (stacks summed over ranks when several); with --diff: BASE NEW", true);
-  AddNamedOption(cmd, "--metric", &args->request.metric, passes::ParseStackMetric, "metric",
-                 "self_cpu, self_cuda, self_device, self_cpu_time_total, self_cuda_time_total, "
-                 "self_device_time_total",
+  AddNamedOption(cmd, "--metric", &args->request.metric, passes::ParseStackMetric,
+                 passes::StackMetricNames(),
                  "self_cpu or self_cuda, also self_device (or PyTorch's self_cpu_time_total, "
                  "self_cuda_time_total, self_device_time_total)")
       ->default_str("self_cpu")
       ->each([args](const std::string& text) { args->metric_text = text; });
   AddNamedOption(
-      cmd, "--stacks", &args->request.source, passes::ParseStackSource, "source",
-      "auto, python, ops, both",
+      cmd, "--stacks", &args->request.source, passes::ParseStackSource, passes::StackSourceNames(),
       "Where stacks come from: python (PyTorch's export_stacks: \"Call stack\" args, or, for a "
       "PyTorch 2.x trace recorded without verbose=True, for which its export_stacks writes an "
       "empty file, rebuilt from the python_function events), ops (the op tree; kernels as leaves "

@@ -39,7 +39,7 @@ Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptio
                                       Context& ctx, const StacksRequest& r) {
   PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(file, options, ctx, r));
   Stopwatch clock;
-  report::StacksText out = report::ShapeStacks(s.trace, s.samples, r.merged, r.display);
+  report::StacksText out = report::ShapeStacks(s.trace.strings, s.samples, r.merged, r.display);
   ctx.log.Debug("stacks merged: {} in {:.1f} ms", out.merged.size(), clock.Lap());
   return out;
 }

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "fmt/format.h"
+
 namespace profana {
 namespace {
 
@@ -55,7 +57,10 @@ std::string_view DurationUnitName(DurationUnit unit) {
   return "";
 }
 
-bool ParseDuration(std::string_view text, DurationUnit bare_unit, int64_t* ns) {
+namespace {
+
+// The nanoseconds `text` spells, as ParseDuration reads it; false if it spells none.
+bool DurationNs(std::string_view text, DurationUnit bare_unit, int64_t* ns) {
   size_t i = 0;
   bool negative = i < text.size() && text[i] == '-';
   if (negative) ++i;
@@ -96,6 +101,22 @@ bool ParseDuration(std::string_view text, DurationUnit bare_unit, int64_t* ns) {
   }
   *ns = negative ? -value : value;
   return true;
+}
+
+}  // namespace
+
+Result<int64_t> ParseDuration(std::string_view text, DurationUnit bare_unit, DurationSign sign) {
+  int64_t ns = 0;
+  bool non_negative = sign == DurationSign::kNonNegative;
+  if (DurationNs(text, bare_unit, &ns) && (ns >= 0 || !non_negative)) return ns;
+  return Status(ErrorCode::kInvalidArgument,
+                fmt::format("{}: expected a duration{}: a number of {} or one with a unit (ns, "
+                            "us, ms, s), e.g. 250us or 1.5ms",
+                            text, non_negative ? ", 0 or more" : "",
+                            bare_unit == DurationUnit::kNs   ? "nanoseconds"
+                            : bare_unit == DurationUnit::kUs ? "microseconds"
+                            : bare_unit == DurationUnit::kMs ? "milliseconds"
+                                                             : "seconds"));
 }
 
 }  // namespace profana

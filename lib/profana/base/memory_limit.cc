@@ -18,11 +18,15 @@ uint64_t DefaultMaxMemory() {
   return std::max<uint64_t>(physical / 2, uint64_t{1} << 30);
 }
 
-bool ParseByteSize(std::string_view text, uint64_t* bytes) {
+Result<uint64_t> ParseByteSize(std::string_view text) {
+  auto bad = [&] {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: expected a size such as 512M, 16G or 0 (no limit)", text));
+  };
   std::string copy(text);
   char* end = nullptr;
   double value = std::strtod(copy.c_str(), &end);
-  if (end == copy.c_str() || !std::isfinite(value) || value < 0) return false;
+  if (end == copy.c_str() || !std::isfinite(value) || value < 0) return bad();
   std::string_view unit(end);
   double scale = 1;
   if (!unit.empty()) {
@@ -47,15 +51,14 @@ bool ParseByteSize(std::string_view text, uint64_t* bytes) {
       case 'B':
         break;
       default:
-        return false;
+        return bad();
     }
     if (unit[0] != 'b' && unit[0] != 'B') unit.remove_prefix(1);
-    if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB")) return false;
+    if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB")) return bad();
   }
   double total = std::floor(value * scale);
-  if (total >= 18446744073709551615.0) return false;
-  *bytes = static_cast<uint64_t>(total);
-  return true;
+  if (total >= 18446744073709551615.0) return bad();
+  return static_cast<uint64_t>(total);
 }
 
 std::string SuggestedMemoryLimit(uint64_t limit) {

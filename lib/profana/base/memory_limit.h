@@ -18,8 +18,8 @@ namespace profana {
 uint64_t DefaultMaxMemory();
 
 // "0", "512M", "16G", "1.5G", "4096" (bytes); K/M/G/T are powers of 1024, an optional
-// trailing "B" or "iB" is accepted. False on anything else.
-bool ParseByteSize(std::string_view text, uint64_t* bytes);
+// trailing "B" or "iB" is accepted. Anything else is kInvalidArgument: "TEXT: expected a size".
+Result<uint64_t> ParseByteSize(std::string_view text);
 
 // Four times `limit`, spelled as --max-memory accepts it ("800M", "2G"): what error messages
 // suggest to a user whose genuine input passes the limit.

@@ -47,4 +47,11 @@ std::string DidYouMean(std::string_view word, const std::vector<std::string>& na
   return fmt::format("did you mean {}?", list);
 }
 
+std::string UnknownNameMessage(std::string_view noun, std::string_view word,
+                               const std::vector<std::string>& names) {
+  std::string hint = DidYouMean(word, names);
+  return fmt::format("unknown {} \"{}\"{} (expected one of: {})", noun, word,
+                     hint.empty() ? "" : "; " + hint, fmt::join(names, ", "));
+}
+
 }  // namespace profana

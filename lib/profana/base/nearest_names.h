@@ -20,4 +20,10 @@ std::vector<std::string> NearestNames(std::string_view word, const std::vector<s
 // `did you mean "self_cuda"?` (or `"a" or "b"`), or "" when no name is near.
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& names);
 
+// `unknown key "totl"; did you mean "total"? (expected one of: total, count)`: the message for a
+// word that is none of `names` (a sort key, a metric, a format), which names the word, the noun it
+// should have been and the names it may be.
+std::string UnknownNameMessage(std::string_view noun, std::string_view word,
+                               const std::vector<std::string>& names);
+
 }  // namespace profana

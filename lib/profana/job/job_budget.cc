@@ -99,7 +99,10 @@ Result<Candidate> StepTimeMetric(const BudgetRule& r, const std::vector<RankStep
 Result<Candidate> StepShareMetric(const BudgetRule& r, const std::vector<RankStep>& steps) {
   if (steps.empty()) return Unmeasurable(r, "the job has no ProfilerStep#N markers");
   int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
-  if (!r.device.empty() && !passes::ParseDeviceIndex(r.device, &device)) device = -2;
+  if (!r.device.empty()) {
+    Result<int32_t> index = passes::ParseDeviceIndex(r.device);
+    device = index.ok() ? *index : -2;
+  }
   // Each row's part and whole: exposed communication or idle time, or the SM efficiency's
   // integral, over the step wall; Tensor Core time over kernel time. Rows without the whole
   // (no kernel, no blocks per SM) are left out.

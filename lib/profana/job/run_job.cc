@@ -66,7 +66,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
   if (r.stacks) {
     passes::StackSamples samples =
         passes::ComputeStackSamples(t, events, r.stacks->source, r.stacks->metric);
-    s.stacks = passes::MergeStacks(t, samples);
+    s.stacks = passes::MergeStacks(t.strings, samples);
     out->stack_source = samples.source;
   }
   return s;

@@ -248,7 +248,10 @@ Result<double> GpuIdleShare(const Trace& t, const FunctionEventList& e, const La
   IdleBreakdown b = ComputeIdleBreakdown(t, e, launches, kHtaConsecutiveKernelDelayNs, 0);
   std::optional<double> share;
   int32_t device = -1;  // "0" or "cuda:0"; a name that is neither matches no device
-  if (!r.device.empty() && !ParseDeviceIndex(r.device, &device)) device = -2;
+  if (!r.device.empty()) {
+    Result<int32_t> index = ParseDeviceIndex(r.device);
+    device = index.ok() ? *index : -2;
+  }
   for (const IdleTrack& tr : b.tracks) {
     if (!tr.whole_device || tr.window_ns <= 0) continue;
     if (!r.device.empty() && device != tr.device) continue;

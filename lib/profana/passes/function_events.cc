@@ -4,6 +4,7 @@
 
 #include "profana/base/id_index.h"
 #include "profana/base/memory_release.h"
+#include "profana/base/nearest_names.h"
 #include "profana/base/parallel.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/event_times.h"
@@ -319,10 +320,13 @@ const char* LinkRuleName(LinkRule rule) {
   return "auto";
 }
 
-std::optional<LinkRule> ParseLinkRule(const std::string& name) {
-  for (LinkRule r : {LinkRule::kAuto, LinkRule::kPyTorch, LinkRule::kEnclosing})
+Result<LinkRule> ParseLinkRule(std::string_view name) {
+  std::vector<std::string> names;
+  for (LinkRule r : {LinkRule::kAuto, LinkRule::kPyTorch, LinkRule::kEnclosing}) {
     if (name == LinkRuleName(r)) return r;
-  return std::nullopt;
+    names.emplace_back(LinkRuleName(r));
+  }
+  return Status(ErrorCode::kInvalidArgument, UnknownNameMessage("rule", name, names));
 }
 
 }  // namespace profana::passes

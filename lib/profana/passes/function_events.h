@@ -23,9 +23,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profana/base/sparse_rows.h"
+#include "profana/base/status.h"
 #include "profana/model/function_event_index.h"
 #include "profana/model/trace.h"
 #include "profana/passes/event_field.h"
@@ -161,7 +163,7 @@ bool TraceRecordsLinks(const Trace& trace);
 
 // "auto", "pytorch", "enclosing".
 const char* LinkRuleName(LinkRule rule);
-std::optional<LinkRule> ParseLinkRule(const std::string& name);
+Result<LinkRule> ParseLinkRule(std::string_view name);
 
 // What a native file stores so that BuildFunctionEvents need not work `events` out again (and
 // EventTimes need not sum the CUDA totals). In indexed_function_events.cc.

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "profana/base/int_sum.h"
+#include "profana/base/named_values.h"
 #include "profana/base/pipeline.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/flops.h"
@@ -191,11 +192,7 @@ const char* AverageRow::Accumulate(const AverageRow& o) {
 namespace profana::passes {
 namespace {
 
-struct SortKeyName {
-  std::string_view name;
-  SortKey key;
-};
-constexpr SortKeyName kSortKeys[] = {
+constexpr NamedValue<SortKey> kSortKeys[] = {
     {"cpu_time", SortKey::kCpuTime},
     {"cuda_time", SortKey::kCudaTime},
     {"cpu_time_total", SortKey::kCpuTimeTotal},
@@ -276,14 +273,8 @@ bool IsTimeKey(SortKey key) {
 
 }  // namespace
 
-bool ParseSortKey(std::string_view text, SortKey* key) {
-  for (const SortKeyName& k : kSortKeys) {
-    if (k.name == text) {
-      *key = k.key;
-      return true;
-    }
-  }
-  return false;
+Result<SortKey> ParseSortKey(std::string_view text) {
+  return ParseNamedValue(text, "key", kSortKeys);
 }
 
 const char* SortKeyHelp() {
@@ -294,12 +285,8 @@ const char* SortKeyHelp() {
          "cuda_mem, self_cuda_mem, calls; PyTorch 2's device_* spellings of the cuda_* keys)";
 }
 
-const std::vector<std::string_view>& SortKeyNames() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    for (const SortKeyName& k : kSortKeys) v.push_back(k.name);
-    return v;
-  }();
+const std::vector<std::string>& SortKeyNames() {
+  static const std::vector<std::string> names = ListedNames(kSortKeys);
   return names;
 }
 

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
@@ -94,10 +96,11 @@ enum class SortKey {
   kFlops,
 };
 
-// PyTorch's names ("self_cpu_time_total") and short aliases ("self_cpu"). False if unknown.
-bool ParseSortKey(std::string_view text, SortKey* key);
-// The accepted names, for --help and error messages.
-const std::vector<std::string_view>& SortKeyNames();
+// PyTorch's names ("self_cpu_time_total") and short aliases ("self_cpu"); an unknown name is
+// kInvalidArgument listing SortKeyNames (base/named_values.h).
+Result<SortKey> ParseSortKey(std::string_view text);
+// The accepted names, for --help, completion and error messages.
+const std::vector<std::string>& SortKeyNames();
 // --sort's help: what it does, the keys and their aliases.
 const char* SortKeyHelp();
 // Python's sorted(key=attr, reverse=True): descending and stable.

@@ -13,16 +13,16 @@ const std::string& StackText::Get(StackId node) {
   for (auto it = path.rbegin(); it != path.rend(); ++it) {
     uint32_t n = *it, parent = samples_.trie.parent[n].value;
     std::string text = parent ? memo_[parent] + ";" : "";
-    text += FrameText(trace_, samples_, StackId(n), export_text_);
+    text += FrameText(strings_, samples_, StackId(n), export_text_);
     memo_[n] = std::move(text);
     done_[n] = 1;
   }
   return memo_[node.value];
 }
 
-std::string FrameText(const Trace& trace, const StackSamples& samples, StackId node,
+std::string FrameText(const StringPool& strings, const StackSamples& samples, StackId node,
                       bool export_text) {
-  std::string_view name = trace.str(samples.trie.frame[node.value]);
+  std::string_view name = strings.Get(samples.trie.frame[node.value]);
   if (node == samples.orphan_root && node.value) name = StackSamples::kOrphanFrame;
   if (samples.trie.depth[node.value] > kMaxStackFrames) name = StackSamples::kDeeperFrame;
   // A name of megabytes would be repeated on every line under it: the frame keeps its start.
@@ -34,7 +34,7 @@ std::string FrameText(const Trace& trace, const StackSamples& samples, StackId n
   return Printable(text);
 }
 
-std::map<std::string, int64_t> MergeStacks(const Trace& trace, const StackSamples& samples,
+std::map<std::string, int64_t> MergeStacks(const StringPool& strings, const StackSamples& samples,
                                            bool export_text) {
   std::vector<int64_t> per_node(samples.trie.size(), 0);
   for (size_t i = 0; i < samples.stack.size(); ++i) {
@@ -44,7 +44,7 @@ std::map<std::string, int64_t> MergeStacks(const Trace& trace, const StackSample
       sum = SatAdd(sum, w);
     }
   }
-  StackText text(trace, samples, export_text);
+  StackText text(strings, samples, export_text);
   std::map<std::string, int64_t> merged;
   for (uint32_t n = 1; n < per_node.size(); ++n)
     if (per_node[n]) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "profana/base/flat_hash_map.h"
+#include "profana/base/named_values.h"
 #include "profana/model/trace_builder.h"
 #include "profana/passes/backward_stacks.h"
 #include "profana/passes/event_times.h"
@@ -87,30 +88,33 @@ int64_t Truncate(double us) { return static_cast<int64_t>(std::trunc(us)); }
 
 }  // namespace
 
-bool ParseStackSource(std::string_view text, StackSource* source) {
-  if (text == "auto")
-    *source = StackSource::kAuto;
-  else if (text == "python")
-    *source = StackSource::kPython;
-  else if (text == "ops")
-    *source = StackSource::kOps;
-  else if (text == "both")
-    *source = StackSource::kBoth;
-  else
-    return false;
-  return true;
+namespace {
+
+constexpr NamedValue<StackSource> kStackSources[] = {{"auto", StackSource::kAuto},
+                                                     {"python", StackSource::kPython},
+                                                     {"ops", StackSource::kOps},
+                                                     {"both", StackSource::kBoth}};
+constexpr NamedValue<StackMetric> kStackMetrics[] = {
+    {"self_cpu", StackMetric::kSelfCpu},
+    {"self_cuda", StackMetric::kSelfCuda},
+    {"self_device", StackMetric::kSelfCuda},
+    {"self_cpu_time_total", StackMetric::kSelfCpu},
+    {"self_cuda_time_total", StackMetric::kSelfCuda},
+    {"self_device_time_total", StackMetric::kSelfCuda}};
+
+}  // namespace
+
+Result<StackSource> ParseStackSource(std::string_view text) {
+  return ParseNamedValue(text, "source", kStackSources);
 }
 
-bool ParseStackMetric(std::string_view text, StackMetric* metric) {
-  if (text == "self_cpu" || text == "self_cpu_time_total")
-    *metric = StackMetric::kSelfCpu;
-  else if (text == "self_cuda" || text == "self_cuda_time_total" || text == "self_device" ||
-           text == "self_device_time_total")
-    *metric = StackMetric::kSelfCuda;
-  else
-    return false;
-  return true;
+std::vector<std::string> StackSourceNames() { return ListedNames(kStackSources); }
+
+Result<StackMetric> ParseStackMetric(std::string_view text) {
+  return ParseNamedValue(text, "metric", kStackMetrics);
 }
+
+std::vector<std::string> StackMetricNames() { return ListedNames(kStackMetrics); }
 
 StackSamples ComputeStackSamples(const Trace& trace, const FunctionEventList& events,
                                  StackSource source, StackMetric metric) {

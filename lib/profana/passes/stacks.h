@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/passes/function_events.h"
 
 namespace profana::passes {
@@ -23,11 +25,14 @@ namespace profana::passes {
 enum class StackSource { kAuto, kPython, kOps, kBoth };
 enum class StackMetric { kSelfCpu, kSelfCuda };
 
-bool ParseStackSource(std::string_view text, StackSource* source);
+// "auto", "python", "ops", "both"; an unknown name is kInvalidArgument listing them.
+Result<StackSource> ParseStackSource(std::string_view text);
+std::vector<std::string> StackSourceNames();
 // "self_cpu", "self_cuda", and PyTorch's "self_cpu_time_total", "self_cuda_time_total"; the device
 // time also as "self_device" and "self_device_time_total" (PyTorch 2.x's export_stacks reads a
 // metric's "cuda" as "device").
-bool ParseStackMetric(std::string_view text, StackMetric* metric);
+Result<StackMetric> ParseStackMetric(std::string_view text);
+std::vector<std::string> StackMetricNames();
 
 // Stacks deeper than this many frames are cut: the frames below are folded into one
 // "[deeper frames]" frame, and the samples ending there are summed into one. A trace nested a

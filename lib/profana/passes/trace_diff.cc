@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "profana/base/int_sum.h"
+#include "profana/base/named_values.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::passes {
@@ -48,28 +49,33 @@ DiffTotals Totals(const StepStats& s, const std::vector<AverageRow>& rows, doubl
 
 }  // namespace
 
-bool ParseDiffMetric(std::string_view text, DiffMetric* m) {
-  static const std::pair<std::string_view, DiffMetric> kNames[] = {
-      {"self", DiffMetric::kSelf},
-      {"self_cpu", DiffMetric::kSelfCpu},
-      {"self_device", DiffMetric::kSelfDevice},
-      {"cpu_total", DiffMetric::kCpuTotal},
-      {"device_total", DiffMetric::kDeviceTotal},
-      {"count", DiffMetric::kCount},
-      // The spellings table takes (PyTorch's sort_by keys, cuda_* and 2.x's device_*).
-      {"self_cpu_time_total", DiffMetric::kSelfCpu},
-      {"self_cuda_time_total", DiffMetric::kSelfDevice},
-      {"self_device_time_total", DiffMetric::kSelfDevice},
-      {"self_cuda", DiffMetric::kSelfDevice},
-      {"cpu_time_total", DiffMetric::kCpuTotal},
-      {"cuda_time_total", DiffMetric::kDeviceTotal},
-      {"device_time_total", DiffMetric::kDeviceTotal},
-      {"cuda_total", DiffMetric::kDeviceTotal},
-      {"calls", DiffMetric::kCount}};
-  for (auto [name, metric] : kNames)
-    if (text == name) return *m = metric, true;
-  return false;
+namespace {
+
+constexpr NamedValue<DiffMetric> kDiffMetrics[] = {
+    {"self", DiffMetric::kSelf},
+    {"self_cpu", DiffMetric::kSelfCpu},
+    {"self_device", DiffMetric::kSelfDevice},
+    {"cpu_total", DiffMetric::kCpuTotal},
+    {"device_total", DiffMetric::kDeviceTotal},
+    {"count", DiffMetric::kCount},
+    // The spellings table takes (PyTorch's sort_by keys, cuda_* and 2.x's device_*).
+    {"self_cpu_time_total", DiffMetric::kSelfCpu, false},
+    {"self_cuda_time_total", DiffMetric::kSelfDevice, false},
+    {"self_device_time_total", DiffMetric::kSelfDevice, false},
+    {"self_cuda", DiffMetric::kSelfDevice, false},
+    {"cpu_time_total", DiffMetric::kCpuTotal, false},
+    {"cuda_time_total", DiffMetric::kDeviceTotal, false},
+    {"device_time_total", DiffMetric::kDeviceTotal, false},
+    {"cuda_total", DiffMetric::kDeviceTotal, false},
+    {"calls", DiffMetric::kCount, false}};
+
+}  // namespace
+
+Result<DiffMetric> ParseDiffMetric(std::string_view text) {
+  return ParseNamedValue(text, "metric", kDiffMetrics);
 }
+
+std::vector<std::string> DiffMetricNames() { return ListedNames(kDiffMetrics); }
 
 const char* DiffMetricName(DiffMetric m) {
   switch (m) {

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 
@@ -32,7 +33,10 @@ struct DiffValues {
 };
 
 enum class DiffMetric { kSelf, kSelfCpu, kSelfDevice, kCpuTotal, kDeviceTotal, kCount };
-bool ParseDiffMetric(std::string_view text, DiffMetric* metric);
+// "self", "self_cpu", "self_device", "cpu_total", "device_total", "count", and table's keys for
+// these columns (self_cuda_time_total, cuda_total, calls, ...), which DiffMetricNames leaves out.
+Result<DiffMetric> ParseDiffMetric(std::string_view text);
+std::vector<std::string> DiffMetricNames();
 const char* DiffMetricName(DiffMetric metric);
 // kSelf: self CPU + self device time.
 double MetricValue(const DiffValues& v, DiffMetric metric);

@@ -177,7 +177,7 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
     if (!ok || lo < 0 || hi < lo)
       return Status(
           ErrorCode::kInvalidArgument,
-          fmt::format("--steps \"{}\": expected step numbers and ranges like 3-5 or 3-5,9", text));
+          fmt::format("\"{}\": expected step numbers and ranges like 3-5 or 3-5,9", text));
     out.emplace_back(lo, hi);
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -185,45 +185,45 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::stri
   return out;
 }
 
-Status ParseWindow(const std::string& text, TraceFilter* f) {
-  size_t colon = text.find(':');
-  int64_t v = 0;
+Result<FilterWindow> ParseWindow(std::string_view text) {
   auto bad = [&] {
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--window \"{}\": expected START:END from the trace start, each a "
-                              "number of microseconds or a duration such as 1.5ms, 250us, 2s "
-                              "(either may be empty)",
-                              text));
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("\"{}\": expected START:END from the trace start, each a number of "
+                    "microseconds or a duration such as 1.5ms, 250us, 2s (either may be empty)",
+                    text));
   };
-  if (colon == std::string::npos) return bad();
-  std::string_view a(text.data(), colon), b(text.data() + colon + 1, text.size() - colon - 1);
-  if (!a.empty()) {
-    if (!ParseDuration(a, DurationUnit::kUs, &v)) return bad();
-    f->window_start_ns = v;
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return bad();
+  FilterWindow w;
+  for (auto [side, at] : {std::pair{text.substr(0, colon), &w.start_ns},
+                          std::pair{text.substr(colon + 1), &w.end_ns}}) {
+    if (side.empty()) continue;
+    Result<int64_t> ns = ParseDuration(side, DurationUnit::kUs);
+    if (!ns.ok()) return bad();
+    *at = *ns;
   }
-  if (!b.empty()) {
-    if (!ParseDuration(b, DurationUnit::kUs, &v)) return bad();
-    f->window_end_ns = v;
-  }
-  if (f->window_start_ns && f->window_end_ns && *f->window_end_ns <= *f->window_start_ns)
-    return bad();
-  f->window = text;
-  return Status::Ok();
+  if (w.start_ns && w.end_ns && *w.end_ns <= *w.start_ns) return bad();
+  return w;
 }
 
-bool ParseDeviceIndex(std::string_view text, int32_t* index) {
+Result<int32_t> ParseDeviceIndex(std::string_view text) {
+  auto bad = [&] {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: expected a device such as cuda:0, hip:1 or 0", text));
+  };
+  std::string_view index = text;
   size_t colon = text.find(':');
   if (colon != std::string_view::npos) {
     std::string_view type = text.substr(0, colon);
-    if (type.empty() || type == "cpu") return false;
+    if (type.empty() || type == "cpu") return bad();
     for (char c : type)
-      if (!(c >= 'a' && c <= 'z')) return false;
-    text.remove_prefix(colon + 1);
+      if (!(c >= 'a' && c <= 'z')) return bad();
+    index.remove_prefix(colon + 1);
   }
   int64_t v = 0;
-  if (!ParseInt(text, &v) || v < 0 || v > INT32_MAX) return false;
-  *index = static_cast<int32_t>(v);
-  return true;
+  if (!ParseInt(index, &v) || v < 0 || v > INT32_MAX) return bad();
+  return static_cast<int32_t>(v);
 }
 
 int64_t StepNumber(const Trace& t, EventId event) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,17 +51,24 @@ struct TraceFilter {
   }
 };
 
-// "3-5", "7", "3-5,9". Bad text is kInvalidArgument naming the option.
+// The parsers of the filters' option values. Bad text is kInvalidArgument, whose message begins
+// with the text and says what was expected; the caller puts the option's name before it.
+
+// "3-5", "7", "3-5,9".
 Result<std::vector<std::pair<int64_t, int64_t>>> ParseStepRanges(const std::string& text);
 // "START:END" from the trace start, each a duration (base/duration.h: "100ms", "2.5s", "250us"),
 // a bare number in microseconds; either side may be empty ("100:", ":2500", "1.2ms:").
-Status ParseWindow(const std::string& text, TraceFilter* filter);
+struct FilterWindow {
+  std::optional<int64_t> start_ns;
+  std::optional<int64_t> end_ns;
+};
+Result<FilterWindow> ParseWindow(std::string_view text);
 
 // An accelerator as the command line names it: "cuda:0", "hip:1" (torch.device's spelling, any
 // accelerator type but cpu) or a bare index "0". Device activity is numbered by index only, so
-// the type names the device for the reader and is not checked against the trace. False on
-// anything else ("cpu", "cuda", "-1", "0x").
-bool ParseDeviceIndex(std::string_view text, int32_t* index);
+// the type names the device for the reader and is not checked against the trace. Anything
+// else ("cpu", "cuda", "-1", "0x") is kInvalidArgument.
+Result<int32_t> ParseDeviceIndex(std::string_view text);
 
 // The step number of a ProfilerStep#N host event, or -1.
 int64_t StepNumber(const Trace& trace, EventId event);

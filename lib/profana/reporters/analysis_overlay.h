@@ -4,6 +4,7 @@
 // finding as an instant event at the start of the first step it was seen in. The events are
 // added to the trace's own JSON by the overlay writer of critical_path_overlay.h, which keeps
 // every other byte (so every args field survives) and marks the critical path.
+// They take the Trace: the tracks are placed by its events' times, threads and memory records.
 #pragma once
 
 #include <string>

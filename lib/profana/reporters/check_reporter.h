@@ -2,6 +2,7 @@
 // or each trace validation check, as text or JSON (schema "profana.check/1", docs/json.md), and
 // the one-line list of failures the failed check's message carries. Formatting only:
 // passes/budget and passes/trace_validation measure.
+// The validation report takes the Trace: a check names the event it points at (its events' names).
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 // critical and type, the edge's type) per critical edge that HTA draws by default (dependency,
 // kernel launch delay and sync edges; every critical edge with all_edges). Every other byte of the
 // file is kept, so every args field survives, and Perfetto and chrome://tracing open the result.
+// It takes the Trace: a flow event is placed by its event's kind, times and thread.
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 // Markdown, CSV (one row per rank and window) and JSON (schema profana.critical-path/1,
 // docs/schema/critical-path.schema.json). The rows are made from a trace and its result
 // (MakeCpRank) so that a job's traces need not stay loaded.
+// MakeCpRank takes the Trace: it reads the path's events, their threads and the trace's origin.
 #pragma once
 
 #include <cstdint>

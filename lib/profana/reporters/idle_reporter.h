@@ -1,6 +1,8 @@
 // The reports of `profana idle`: GPU idle time per device and stream split into host wait,
 // kernel wait and other, and the longest gaps with the op the CPU was in; as text, CSV and JSON
 // (schema "profana.idle/1", docs/json.md). Formatting only: passes/gpu_streams computes it.
+// They take the Trace: a gap names the device activity after it (the trace's events) and its
+// stream.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 // span, devices, the op tree's counts, one line per CUDA/HIP graph replay) and every diagnostic
 // with its count and first samples; as text or JSON (schema "profana.info/1", docs/json.md).
 // Formatting only: the counts come from passes/event_counts and passes/function_events.
+// They take the Trace: they report the file itself (its metadata, threads, devices and events).
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "fmt/format.h"
+#include "profana/base/named_values.h"
 #include "profana/job/rank_summary.h"
 #include "profana/passes/efficiency/tensor_cores.h"
 #include "profana/passes/kernel_names.h"
@@ -357,20 +358,22 @@ void WriteLaunch(JsonWriter& w, KernelView v, const Row& row) {
 
 }  // namespace
 
-bool ParseKernelSort(std::string_view text, KernelSort* sort) {
-  static const std::pair<std::string_view, KernelSort> kNames[] = {
-      {"total", KernelSort::kTotal},      {"time", KernelSort::kTotal},
-      {"total_time", KernelSort::kTotal}, {"count", KernelSort::kCount},
-      {"calls", KernelSort::kCount},      {"mean", KernelSort::kMean},
-      {"min", KernelSort::kMin},          {"max", KernelSort::kMax},
-      {"name", KernelSort::kName}};
-  for (const auto& [name, value] : kNames)
-    if (text == name) {
-      *sort = value;
-      return true;
-    }
-  return false;
+namespace {
+
+constexpr NamedValue<KernelSort> kKernelSorts[] = {
+    {"total", KernelSort::kTotal},      {"time", KernelSort::kTotal},
+    {"total_time", KernelSort::kTotal}, {"count", KernelSort::kCount},
+    {"calls", KernelSort::kCount},      {"mean", KernelSort::kMean},
+    {"min", KernelSort::kMin},          {"max", KernelSort::kMax},
+    {"name", KernelSort::kName}};
+
+}  // namespace
+
+Result<KernelSort> ParseKernelSort(std::string_view text) {
+  return ParseNamedValue(text, "key", kKernelSorts);
 }
+
+std::vector<std::string> KernelSortNames() { return ListedNames(kKernelSorts); }
 
 const char* KernelViewName(KernelView v) {
   switch (v) {

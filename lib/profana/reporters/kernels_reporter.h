@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profana/base/status.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/output_format.h"
 
@@ -20,7 +21,8 @@ const char* KernelViewName(KernelView v);  // "kernels", "ops", "api", "transfer
 // --sort: total time (the default), count, mean, min or max time (largest first), or name (A-Z).
 enum class KernelSort : uint8_t { kTotal, kCount, kMean, kMin, kMax, kName };
 // "total" (also "time", "total_time"), "count" (also "calls"), "mean", "min", "max", "name".
-bool ParseKernelSort(std::string_view text, KernelSort* sort);
+Result<KernelSort> ParseKernelSort(std::string_view text);
+std::vector<std::string> KernelSortNames();
 
 struct KernelsReport {
   std::vector<std::string> inputs;

@@ -1,6 +1,7 @@
 // The memory timeline's page (memory_page.h) for a trace: per device, stacked areas by category in
 // the reference's colours and order (torch.profiler._memory_profiler's _CATEGORY_TO_COLORS), the
 // reference's title lines, the peak marked with its op, times from the trace's start.
+// It takes the Trace: the plot's times start at its memory records' origin (passes::EpochShiftNs).
 #pragma once
 
 #include <string>

@@ -50,12 +50,12 @@ std::string FormatNoMemory(OutputFormat format, const std::string& title) {
       escaped, kNoMemoryNote);
 }
 
-std::string FormatByOpAs(OutputFormat format, const Trace& trace,
+std::string FormatByOpAs(OutputFormat format, const StringPool& strings,
                          const std::vector<passes::MemoryOpRow>& rows, const std::string& input,
                          const std::string& device) {
-  if (format == OutputFormat::kJson) return FormatByOpJson(trace, rows, input, device);
-  if (format == OutputFormat::kCsv) return FormatByOpCsv(trace, rows);
-  return FormatByOpText(trace, rows, device);
+  if (format == OutputFormat::kJson) return FormatByOpJson(strings, rows, input, device);
+  if (format == OutputFormat::kCsv) return FormatByOpCsv(strings, rows);
+  return FormatByOpText(strings, rows, device);
 }
 
 }  // namespace profana::report

@@ -21,7 +21,8 @@ std::string PageTitle(const std::string& file);
 unsigned MemoryViewParts(OutputFormat format);
 
 // The report in text, json, csv (the timeline) or html (the first view; the page's title is the
-// input's file name).
+// input's file name). It takes the Trace: the text and JSON read its memory records and threads,
+// the page its events (memory_reporter.h, memory_html.h).
 std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
                            const passes::FunctionEventList& events, const passes::MemoryTimeline& t,
                            const std::vector<passes::MemoryDeviceView>& views,
@@ -32,7 +33,7 @@ std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
 std::string FormatNoMemory(OutputFormat format, const std::string& title);
 
 // The per-op table in text, json or csv; `device` names the one device it covers (empty: all).
-std::string FormatByOpAs(OutputFormat format, const Trace& trace,
+std::string FormatByOpAs(OutputFormat format, const StringPool& strings,
                          const std::vector<passes::MemoryOpRow>& rows, const std::string& input,
                          const std::string& device);
 

@@ -413,19 +413,19 @@ std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
 }
 
 namespace {
-std::string RowName(const Trace& trace, const passes::MemoryOpRow& r) {
-  return r.name.value ? std::string(trace.str(r.name)) : "[memory]";
+std::string RowName(const StringPool& strings, const passes::MemoryOpRow& r) {
+  return r.name.value ? std::string(strings.Get(r.name)) : "[memory]";
 }
 std::string Csv(const std::string& s) { return CsvField(s); }
 }  // namespace
 
-std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+std::string FormatByOpText(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& device) {
   // Names are made printable before they are measured, so a control character in one (written
   // as "\x1b", four columns) does not shift the columns after it.
   size_t width = 4;
   for (const auto& r : rows)
-    width = std::max(width, std::min<size_t>(Printable(RowName(trace, r)).size(), 60));
+    width = std::max(width, std::min<size_t>(Printable(RowName(strings, r)).size(), 60));
   std::string out =
       fmt::format("Memory by op ({}): sizes in bytes; self = allocations inside no child op\n\n",
                   device.empty() ? "all devices" : device);
@@ -433,7 +433,7 @@ std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryO
                      "Name", width, "Calls", "Allocs", "Self", "Alloc size", "Self alloc", "Freed",
                      "Size incr", "Self size incr");
   for (const auto& r : rows) {
-    std::string name = Printable(RowName(trace, r));
+    std::string name = Printable(RowName(strings, r));
     if (name.size() > width) name = name.substr(0, width - 3) + "...";
     out +=
         fmt::format("{:<{}}  {:>7}  {:>7}  {:>7}  {:>14}  {:>14}  {:>14}  {:>14}  {:>14}\n", name,
@@ -443,19 +443,19 @@ std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryO
   return out;
 }
 
-std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows) {
+std::string FormatByOpCsv(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows) {
   std::string out =
       "name,calls,alloc_count,self_alloc_count,alloc_bytes,self_alloc_bytes,freed_bytes,"
       "self_freed_bytes,size_increase,self_size_increase\n";
   for (const auto& r : rows)
     out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{}\n", Csv(RowName(trace, r)), r.calls,
+        fmt::format("{},{},{},{},{},{},{},{},{},{}\n", Csv(RowName(strings, r)), r.calls,
                     r.alloc_count, r.self_alloc_count, r.alloc_bytes, r.self_alloc_bytes,
                     r.freed_bytes, r.self_freed_bytes, r.size_increase(), r.self_size_increase());
   return out;
 }
 
-std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+std::string FormatByOpJson(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& input, const std::string& device) {
   std::string out;
   JsonWriter w(&out);
@@ -470,7 +470,7 @@ std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryO
   w.Key("rows").BeginArray();
   for (const auto& r : rows) {
     w.BeginObject();
-    w.Key("name").String(RowName(trace, r));
+    w.Key("name").String(RowName(strings, r));
     w.Key("calls")
         .Int(r.calls)
         .Key("alloc_count")

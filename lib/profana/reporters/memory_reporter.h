@@ -1,6 +1,8 @@
 // Formats a MemoryTimeline: the text report, the profana.memory/1 JSON document, PyTorch's
 // export_memory_timeline shapes ([times, sizes] and raw tuples), CSV, and the per-op table.
 // Formatting only: each device's details arrive worked out (passes/memory_views).
+// The timeline's reports take the Trace (its memory records, threads and stacks); the per-op table
+// only the string pool its names are in.
 #pragma once
 
 #include <string>
@@ -42,10 +44,11 @@ std::string FormatRawJson(const std::vector<passes::RawMemoryEvent>& raw);
 std::string FormatTimelineCsv(const passes::MemoryTimeline& t,
                               const std::vector<passes::MemoryDeviceView>& views);
 
-std::string FormatByOpText(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+// The per-op table names its ops from `strings`, the pool of the trace the rows came from.
+std::string FormatByOpText(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& device);
-std::string FormatByOpCsv(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows);
-std::string FormatByOpJson(const Trace& trace, const std::vector<passes::MemoryOpRow>& rows,
+std::string FormatByOpCsv(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows);
+std::string FormatByOpJson(const StringPool& strings, const std::vector<passes::MemoryOpRow>& rows,
                            const std::string& input, const std::string& device);
 
 }  // namespace profana::report

@@ -8,7 +8,7 @@ namespace profana::report {
 
 // Byte for byte the block get_optimizable_events prints (print() adds the last newline). Events
 // are named as recorded (ProfilerStep#8), not grouped: EventKey prints the event's own name.
-std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventList& e,
+std::string FormatOptimizableText(const StringPool& strings, const passes::FunctionEventList& e,
                                   const passes::OptimizableEvents& o) {
   const passes::Ranking& r = o.ranking;
   std::string out = r.events.empty() ? "No events to optimize\n" : "Optimizable events:\n";
@@ -18,13 +18,13 @@ std::string FormatOptimizableText(const Trace& t, const passes::FunctionEventLis
     if (k) out += "\n";
     out += fmt::format(
         "{}\nEvent:                {}\nSource code location: {}\nPercentage idle time: {:.2f}%\n{}",
-        rule, Printable(t.str(e.trace_name[ev.event.value])), Printable(o.source_locations[k]),
-        ev.idle_fraction * 100, rule);
+        rule, Printable(strings.Get(e.trace_name[ev.event.value])),
+        Printable(o.source_locations[k]), ev.idle_fraction * 100, rule);
   }
   return out + "\n";
 }
 
-std::string FormatOptimizableJson(const std::string& input, const Trace& t,
+std::string FormatOptimizableJson(const std::string& input, const StringPool& strings,
                                   const passes::FunctionEventList& e,
                                   const passes::OptimizableEvents& o) {
   const passes::GpuEvaluation& g = o.evaluation;
@@ -53,7 +53,7 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& t,
   for (size_t k = 0; k < r.events.size(); ++k) {
     const passes::RankedEvent& ev = r.events[k];
     w.BeginObject();
-    w.Key("name").String(t.str(e.trace_name[ev.event.value]));
+    w.Key("name").String(strings.Get(e.trace_name[ev.event.value]));
     w.Key("source_code_location").String(o.source_locations[k]);
     w.Key("start_us").Micros(e.start_ns[ev.event.value] - e.origin_ns);
     w.Key("duration_us").Micros(e.end_ns[ev.event.value] - e.start_ns[ev.event.value]);
@@ -89,11 +89,11 @@ std::string WhyNothingRanks(const passes::OptimizableEvents& o) {
                      r.falling.size(), r.falling.size() == 1 ? "" : "s");
 }
 
-std::string FormatOptimizableAs(OutputFormat format, const std::string& input, const Trace& trace,
-                                const passes::FunctionEventList& events,
+std::string FormatOptimizableAs(OutputFormat format, const std::string& input,
+                                const StringPool& strings, const passes::FunctionEventList& events,
                                 const passes::OptimizableEvents& optimizable) {
-  return format == OutputFormat::kJson ? FormatOptimizableJson(input, trace, events, optimizable)
-                                       : FormatOptimizableText(trace, events, optimizable);
+  return format == OutputFormat::kJson ? FormatOptimizableJson(input, strings, events, optimizable)
+                                       : FormatOptimizableText(strings, events, optimizable);
 }
 
 }  // namespace profana::report

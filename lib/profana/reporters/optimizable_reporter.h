@@ -6,16 +6,18 @@
 
 #include <string>
 
-#include "profana/model/trace.h"
+#include "profana/base/string_pool.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/optimizable_events.h"
 #include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
-std::string FormatOptimizableText(const Trace& trace, const passes::FunctionEventList& events,
+// The ops are named from `strings`, the pool of the trace the events were built from.
+std::string FormatOptimizableText(const StringPool& strings,
+                                  const passes::FunctionEventList& events,
                                   const passes::OptimizableEvents& optimizable);
-std::string FormatOptimizableJson(const std::string& input, const Trace& trace,
+std::string FormatOptimizableJson(const std::string& input, const StringPool& strings,
                                   const passes::FunctionEventList& events,
                                   const passes::OptimizableEvents& optimizable);
 
@@ -25,8 +27,8 @@ std::string FormatOptimizableJson(const std::string& input, const Trace& trace,
 std::string WhyNothingRanks(const passes::OptimizableEvents& optimizable);
 
 // The report in `format` (text or json): the one choice of printer.
-std::string FormatOptimizableAs(OutputFormat format, const std::string& input, const Trace& trace,
-                                const passes::FunctionEventList& events,
+std::string FormatOptimizableAs(OutputFormat format, const std::string& input,
+                                const StringPool& strings, const passes::FunctionEventList& events,
                                 const passes::OptimizableEvents& optimizable);
 
 }  // namespace profana::report

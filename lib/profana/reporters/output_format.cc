@@ -1,5 +1,7 @@
 #include "profana/reporters/output_format.h"
 
+#include "profana/base/nearest_names.h"
+
 namespace profana::report {
 namespace {
 
@@ -29,10 +31,12 @@ std::string_view OutputFormatName(OutputFormat format) {
   return "text";
 }
 
-std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
+Result<OutputFormat> ParseOutputFormat(std::string_view name) {
   for (OutputFormat f : kFormats)
     if (OutputFormatName(f) == name) return f;
-  return std::nullopt;
+  std::vector<std::string> names;
+  for (OutputFormat f : kFormats) names.emplace_back(OutputFormatName(f));
+  return Status(ErrorCode::kInvalidArgument, UnknownNameMessage("format", name, names));
 }
 
 }  // namespace profana::report

@@ -2,8 +2,9 @@
 // Each command accepts a few of them (AddCommonOptions lists which); reporters switch on it.
 #pragma once
 
-#include <optional>
 #include <string_view>
+
+#include "profana/base/status.h"
 
 namespace profana::report {
 
@@ -19,7 +20,8 @@ enum class OutputFormat {
 
 // "text", "json", ...: the name --format takes.
 std::string_view OutputFormatName(OutputFormat format);
-// The format a name stands for; nullopt for an unknown name.
-std::optional<OutputFormat> ParseOutputFormat(std::string_view name);
+// The format a name stands for; an unknown name is kInvalidArgument listing them all (a command
+// that takes a few checks its own list first).
+Result<OutputFormat> ParseOutputFormat(std::string_view name);
 
 }  // namespace profana::report

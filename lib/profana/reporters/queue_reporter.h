@@ -2,6 +2,7 @@
 // the queue length per device and stream, as text, CSV (one row per change) and JSON (schema
 // "profana.queue/1", docs/json.md). Formatting only: passes/gpu_evaluation and
 // passes/gpu_streams compute the series.
+// They take the Trace: streams are named from its threads (track_labels.h).
 #pragma once
 
 #include <cstdint>

@@ -47,9 +47,9 @@ void WriteRow(const StringPool& strings, const AverageRow& r, JsonWriter& w) {
 // The canonical PyTorch name of a sort key, even when an alias was given; "" for none.
 std::string_view SortKeyName(passes::SortKey sort) {
   if (sort == passes::SortKey::kNone) return "";
-  for (std::string_view n : passes::SortKeyNames()) {
-    passes::SortKey k;
-    if (passes::ParseSortKey(n, &k) && k == sort) return n;
+  for (const std::string& n : passes::SortKeyNames()) {
+    Result<passes::SortKey> k = passes::ParseSortKey(n);
+    if (k.ok() && *k == sort) return n;
   }
   return "";
 }

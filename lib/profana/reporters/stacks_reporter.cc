@@ -18,9 +18,9 @@ int64_t Weight(const passes::StackSamples& s, size_t i, StackUnit unit) {
 
 }  // namespace
 
-Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                      FrameLabels labels, OutputSink* sink) {
-  passes::StackText text(trace, samples, true);
+Status WriteCollapsed(const StringPool& strings, const passes::StackSamples& samples,
+                      StackUnit unit, FrameLabels labels, OutputSink* sink) {
+  passes::StackText text(strings, samples, true);
   bool relabel = labels.fold_instances || labels.short_paths;
   ChunkedOutput out(sink);
   char number[24];
@@ -41,11 +41,11 @@ Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, S
   return out.Finish();
 }
 
-std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
+std::string FormatCollapsed(const StringPool& strings, const passes::StackSamples& samples,
                             StackUnit unit) {
   std::string out;
   StringSink sink(&out);
-  static_cast<void>(WriteCollapsed(trace, samples, unit, {}, &sink));  // a string takes all
+  static_cast<void>(WriteCollapsed(strings, samples, unit, {}, &sink));  // a string takes all
   return out;
 }
 
@@ -128,12 +128,12 @@ std::string FormatStacksJson(const std::string& input, passes::StackMetric metri
   return out;
 }
 
-StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, bool merged,
+StacksText ShapeStacks(const StringPool& strings, const passes::StackSamples& samples, bool merged,
                        bool display) {
   StacksText out;
   out.source = samples.source;
-  if (merged) out.merged = passes::MergeStacks(trace, samples);
-  if (display) out.display = passes::MergeStacks(trace, samples, false);
+  if (merged) out.merged = passes::MergeStacks(strings, samples);
+  if (display) out.display = passes::MergeStacks(strings, samples, false);
   return out;
 }
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "profana/base/output_sink.h"
+#include "profana/base/string_pool.h"
 #include "profana/job/rank_summary.h"
-#include "profana/model/trace.h"
 #include "profana/passes/stack_text.h"
 #include "profana/reporters/frame_labels.h"
 #include "profana/reporters/output_format.h"
@@ -24,9 +24,10 @@ enum class StackUnit { kMicros, kNanos };
 // One line per sample with a positive weight, in sample order: export_stacks, byte for byte.
 // Written to `sink` as it is made (a line per event runs to hundreds of MB on traces with
 // stacks); `labels` relabel every stack (--fold-instances).
-Status WriteCollapsed(const Trace& trace, const passes::StackSamples& samples, StackUnit unit,
-                      FrameLabels labels, OutputSink* sink);
-std::string FormatCollapsed(const Trace& trace, const passes::StackSamples& samples,
+// Frames are StringIds of `strings`, the pool of the trace the samples came from.
+Status WriteCollapsed(const StringPool& strings, const passes::StackSamples& samples,
+                      StackUnit unit, FrameLabels labels, OutputSink* sink);
+std::string FormatCollapsed(const StringPool& strings, const passes::StackSamples& samples,
                             StackUnit unit);
 // A merge (nanoseconds) in `unit`: microseconds rounded to the nearest, stacks that round to
 // nothing left out.
@@ -45,7 +46,7 @@ struct StacksText {
   std::map<std::string, int64_t> display;  // the merge with real spaces, for the SVG (`display`)
   passes::StackSource source = passes::StackSource::kAuto;  // where the stacks came from
 };
-StacksText ShapeStacks(const Trace& trace, const passes::StackSamples& samples, bool merged,
+StacksText ShapeStacks(const StringPool& strings, const passes::StackSamples& samples, bool merged,
                        bool display = false);
 
 // --fold-instances: numbered module instances folded into one frame (FoldInstance) in the merge;

@@ -1,5 +1,6 @@
 // How reports name threads and device streams: as the trace wrote them where it wrote text
 // ("stream 7", "CPU functions"), else from the numbers.
+// They take the Trace: a label reads its threads (and, for an event, the event's stream).
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 // the device activity it launched, and its input shapes; as indented text or as nested JSON
 // (schema "profana.tree/1", docs/json.md). Walked iteratively: traces can nest very deep. The
 // output of a big trace runs to hundreds of MB, so it goes to a sink in chunks as it is made.
+// They take the Trace: the tree reports its events (times, threads, device activity, shapes).
 #pragma once
 
 #include <string>

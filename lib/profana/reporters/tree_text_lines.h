@@ -4,6 +4,7 @@
 // the members, numbers, names, kernels), is made by two formatter threads where there are two
 // cores, and the batches are written to the sink in order. A few batches are in flight at most:
 // memory does not grow with the tree.
+// They take the Trace: a line reads its ops' events (names, shapes, kernels) and the step marker.
 #pragma once
 
 #include <condition_variable>

@@ -210,33 +210,26 @@ TEST_CASE("sparse rows give each row its value, V{} where none was given", "[col
 
 TEST_CASE("durations take the units the outputs print, a bare number in the default unit",
           "[duration]") {
-  int64_t ns = 0;
-  CHECK(ParseDuration("100", DurationUnit::kUs, &ns));
-  CHECK(ns == 100'000);
-  CHECK(ParseDuration("100", DurationUnit::kNs, &ns));
-  CHECK(ns == 100);
-  CHECK(ParseDuration("1.234ms", DurationUnit::kUs, &ns));  // as FormatTime prints it
-  CHECK(ns == 1'234'000);
-  CHECK(ParseDuration("12.345us", DurationUnit::kMs, &ns));
-  CHECK(ns == 12'345);
-  CHECK(ParseDuration("2 s", DurationUnit::kUs, &ns));
-  CHECK(ns == 2'000'000'000);
-  CHECK(ParseDuration("30ns", DurationUnit::kUs, &ns));
-  CHECK(ns == 30);
-  CHECK(ParseDuration("\xC2\xB5s", DurationUnit::kUs, &ns) == false);  // a unit without a number
-  CHECK(ParseDuration("5\xC2\xB5s", DurationUnit::kNs, &ns));          // micro sign
-  CHECK(ns == 5'000);
-  CHECK(ParseDuration(".5ms", DurationUnit::kUs, &ns));
-  CHECK(ns == 500'000);
-  CHECK(ParseDuration("-3us", DurationUnit::kUs, &ns));
-  CHECK(ns == -3'000);
-  CHECK(ParseDuration("0.0004us", DurationUnit::kUs, &ns));  // 0.4 ns rounds to 0
-  CHECK(ns == 0);
+  auto ns = [](const char* text, DurationUnit unit) { return ParseDuration(text, unit).value(); };
+  CHECK(ns("100", DurationUnit::kUs) == 100'000);
+  CHECK(ns("100", DurationUnit::kNs) == 100);
+  CHECK(ns("1.234ms", DurationUnit::kUs) == 1'234'000);  // as FormatTime prints it
+  CHECK(ns("12.345us", DurationUnit::kMs) == 12'345);
+  CHECK(ns("2 s", DurationUnit::kUs) == 2'000'000'000);
+  CHECK(ns("30ns", DurationUnit::kUs) == 30);
+  CHECK_FALSE(ParseDuration("\xC2\xB5s", DurationUnit::kUs).ok());  // a unit without a number
+  CHECK(ns("5\xC2\xB5s", DurationUnit::kNs) == 5'000);              // micro sign
+  CHECK(ns(".5ms", DurationUnit::kUs) == 500'000);
+  CHECK(ns("-3us", DurationUnit::kUs) == -3'000);
+  CHECK(ns("0.0004us", DurationUnit::kUs) == 0);  // 0.4 ns rounds to 0
   // Past int64 nanoseconds: held at the end, not wrapped.
-  CHECK(ParseDuration("99999999999999999999", DurationUnit::kUs, &ns));
-  CHECK(ns == INT64_MAX);
+  CHECK(ns("99999999999999999999", DurationUnit::kUs) == INT64_MAX);
   for (const char* bad : {"", "ms", "1min", "1 ", "1..2", "--1", "1e3", "1 ms ", "+1"})
-    CHECK_FALSE(ParseDuration(bad, DurationUnit::kUs, &ns));
+    CHECK_FALSE(ParseDuration(bad, DurationUnit::kUs).ok());
+  // A threshold is 0 or more, and the message says so, naming the text and the bare unit.
+  CHECK(ParseDuration("-3us", DurationUnit::kMs, DurationSign::kNonNegative).status().message() ==
+        "-3us: expected a duration, 0 or more: a number of milliseconds or one with a unit (ns, "
+        "us, ms, s), e.g. 250us or 1.5ms");
 }
 
 TEST_CASE("chunks made on either thread are used once each, in order, each with its own",

@@ -21,7 +21,8 @@ const char* kRank0 = "traces/param/dlrm_kineto/worker0_step_12.1694128201545.pt.
 
 }  // namespace
 
-TEST_CASE("step ranges and windows parse, and bad text names the option", "[filter]") {
+TEST_CASE("step ranges and windows parse, and bad text is named with what was expected",
+          "[filter]") {
   auto r = passes::ParseStepRanges("3-5,9");
   REQUIRE(r.ok());
   CHECK(r->size() == 2);
@@ -29,20 +30,20 @@ TEST_CASE("step ranges and windows parse, and bad text names the option", "[filt
   CHECK((*r)[1] == std::make_pair<int64_t, int64_t>(9, 9));
   CHECK(!passes::ParseStepRanges("5-3").ok());
   CHECK(!passes::ParseStepRanges("a").ok());
-  CHECK(passes::ParseStepRanges("3-").status().message().find("--steps") == 0);
-  passes::TraceFilter f;
-  REQUIRE(passes::ParseWindow("100:", &f).ok());
-  CHECK(*f.window_start_ns == 100'000);  // a bare number is microseconds
-  CHECK(!f.window_end_ns);
-  CHECK(!passes::ParseWindow("7", &f).ok());
+  CHECK(passes::ParseStepRanges("3-").status().message() ==
+        "\"3-\": expected step numbers and ranges like 3-5 or 3-5,9");
+  Result<passes::FilterWindow> f = passes::ParseWindow("100:");
+  REQUIRE(f.ok());
+  CHECK(*f->start_ns == 100'000);  // a bare number is microseconds
+  CHECK(!f->end_ns);
+  CHECK(passes::ParseWindow("7").status().message().rfind("\"7\": expected START:END", 0) == 0);
   // Units as the outputs print times: 100ms is 100,000,000 ns, 0.2s is 200,000,000 ns.
-  passes::TraceFilter g;
-  REQUIRE(passes::ParseWindow("100ms:0.2s", &g).ok());
-  CHECK(*g.window_start_ns == 100'000'000);
-  CHECK(*g.window_end_ns == 200'000'000);
-  CHECK(g.window == "100ms:0.2s");
-  CHECK(!passes::ParseWindow("2ms:1000us", &g).ok());  // END (1 ms) before START (2 ms)
-  CHECK(!passes::ParseWindow("1min:", &g).ok());
+  Result<passes::FilterWindow> g = passes::ParseWindow("100ms:0.2s");
+  REQUIRE(g.ok());
+  CHECK(*g->start_ns == 100'000'000);
+  CHECK(*g->end_ns == 200'000'000);
+  CHECK(!passes::ParseWindow("2ms:1000us").ok());  // END (1 ms) before START (2 ms)
+  CHECK(!passes::ParseWindow("1min:").ok());
 }
 
 TEST_CASE("the steps filter keeps the chosen steps and the kernels launched in them", "[filter]") {
@@ -201,27 +202,28 @@ TEST_CASE("diff and table take the same sort keys for the same columns", "[diff]
         Same{"count", passes::DiffMetric::kCount, passes::SortKey::kCount},
         Same{"calls", passes::DiffMetric::kCount, passes::SortKey::kCount}}) {
     INFO(s.name);
-    passes::DiffMetric m = passes::DiffMetric::kSelf;
-    passes::SortKey k = passes::SortKey::kNone;
-    REQUIRE(passes::ParseDiffMetric(s.name, &m));
-    REQUIRE(passes::ParseSortKey(s.name, &k));
-    CHECK(m == s.diff);
-    CHECK(k == s.table);
+    Result<passes::DiffMetric> m = passes::ParseDiffMetric(s.name);
+    Result<passes::SortKey> k = passes::ParseSortKey(s.name);
+    REQUIRE(m.ok());
+    REQUIRE(k.ok());
+    CHECK(*m == s.diff);
+    CHECK(*k == s.table);
   }
-  passes::DiffMetric m;
-  CHECK_FALSE(passes::ParseDiffMetric("self_cuda_memory_usage", &m));  // diff has no memory
+  // Diff has no memory; the message lists the metrics, not their aliases.
+  CHECK(passes::ParseDiffMetric("self_cuda_memory_usage").status().message() ==
+        "unknown metric \"self_cuda_memory_usage\" (expected one of: self, self_cpu, "
+        "self_device, cpu_total, device_total, count)");
 }
 
 TEST_CASE("stacks --metric takes the spellings of self time that table --sort takes", "[diff]") {
   for (const char* name : {"self_cpu", "self_cpu_time_total", "self_cuda", "self_cuda_time_total",
                            "self_device", "self_device_time_total"}) {
     INFO(name);
-    passes::SortKey k = passes::SortKey::kNone;
-    passes::StackMetric metric = passes::StackMetric::kSelfCpu;
-    REQUIRE(passes::ParseSortKey(name, &k));
-    REQUIRE(passes::ParseStackMetric(name, &metric));
-    CHECK((k == passes::SortKey::kSelfCpuTimeTotal) == (metric == passes::StackMetric::kSelfCpu));
+    Result<passes::SortKey> k = passes::ParseSortKey(name);
+    Result<passes::StackMetric> metric = passes::ParseStackMetric(name);
+    REQUIRE(k.ok());
+    REQUIRE(metric.ok());
+    CHECK((*k == passes::SortKey::kSelfCpuTimeTotal) == (*metric == passes::StackMetric::kSelfCpu));
   }
-  passes::StackMetric metric;
-  CHECK_FALSE(passes::ParseStackMetric("cuda_time_total", &metric));  // stacks weigh self time
+  CHECK_FALSE(passes::ParseStackMetric("cuda_time_total").ok());  // stacks weigh self time
 }

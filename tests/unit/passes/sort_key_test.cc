@@ -7,12 +7,12 @@
 using namespace profana;
 
 TEST_CASE("sort keys accept PyTorch's names and short aliases", "[sort]") {
-  passes::SortKey k;
-  CHECK(passes::ParseSortKey("self_cpu_time_total", &k));
-  CHECK(k == passes::SortKey::kSelfCpuTimeTotal);
-  CHECK(passes::ParseSortKey("self_cuda", &k));
-  CHECK(k == passes::SortKey::kSelfCudaTimeTotal);
-  CHECK_FALSE(passes::ParseSortKey("wall_time", &k));
+  CHECK(*passes::ParseSortKey("self_cpu_time_total") == passes::SortKey::kSelfCpuTimeTotal);
+  CHECK(*passes::ParseSortKey("self_cuda") == passes::SortKey::kSelfCudaTimeTotal);
+  Result<passes::SortKey> bad = passes::ParseSortKey("wall_time");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().rfind("unknown key \"wall_time\" (expected one of: cpu_time, ", 0) ==
+        0);
   // Stable and descending, as Python's sorted(reverse=True).
   std::vector<passes::AverageRow> rows(3);
   rows[0].count = 1;

@@ -189,8 +189,8 @@ TEST_CASE("export_stacks' lines are written as they are made, in chunks of about
       SamplesOf("traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz",
                 passes::StackSource::kPython);
   ChunkSink small;
-  REQUIRE(report::WriteCollapsed(rocm.loaded.trace, rocm.samples, report::StackUnit::kMicros, {},
-                                 &small)
+  REQUIRE(report::WriteCollapsed(rocm.loaded.trace.strings, rocm.samples,
+                                 report::StackUnit::kMicros, {}, &small)
               .ok());
   auto want = profana::ReadInput(profana::test::TestData(
       "pytorch2/rocm_mi300_memory_stack/stacks_verbose_self_cpu_time_total.txt.gz"));
@@ -202,8 +202,8 @@ TEST_CASE("export_stacks' lines are written as they are made, in chunks of about
       "traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
       passes::StackSource::kAuto);
   ChunkSink sink;
-  REQUIRE(report::WriteCollapsed(resnet.loaded.trace, resnet.samples, report::StackUnit::kMicros,
-                                 {}, &sink)
+  REQUIRE(report::WriteCollapsed(resnet.loaded.trace.strings, resnet.samples,
+                                 report::StackUnit::kMicros, {}, &sink)
               .ok());
   size_t lines = 0;
   for (size_t i = 0; i < resnet.samples.stack.size(); ++i)
@@ -215,8 +215,8 @@ TEST_CASE("export_stacks' lines are written as they are made, in chunks of about
   // Labels (--fold-instances; short paths) relabel each line's stack as it is written.
   for (report::FrameLabels labels : {report::FrameLabels{true, false}, {false, true}}) {
     ChunkSink relabelled;
-    REQUIRE(report::WriteCollapsed(resnet.loaded.trace, resnet.samples, report::StackUnit::kMicros,
-                                   labels, &relabelled)
+    REQUIRE(report::WriteCollapsed(resnet.loaded.trace.strings, resnet.samples,
+                                   report::StackUnit::kMicros, labels, &relabelled)
                 .ok());
     CHECK(relabelled.text == report::RelabelLines(sink.text, labels));
     if (labels.short_paths) CHECK(relabelled.text.size() < sink.text.size());

@@ -53,7 +53,7 @@ CpBound BoundOf(const Trace& t, const CpGraph& g, const CpEdge& e) {
 Result<CpWhatIf> ParseWhatIf(const std::string& text) {
   auto bad = [&](const char* why) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("--what-if \"{}\": {} (expected KIND:REGEX=FACTOR, KIND one of "
+                  fmt::format("\"{}\": {} (expected KIND:REGEX=FACTOR, KIND one of "
                               "kernel, op, sync, launch; e.g. 'kernel:gemm=0.5')",
                               text, why));
   };

@@ -47,7 +47,8 @@ struct CpWhatIf {
   double factor = 1;
   std::string text;  // as given: "kernel:gemm=0.5"
 };
-// "kernel:REGEX=F", "op:REGEX=F", "sync:REGEX=F", "launch:REGEX=F"; F >= 0.
+// "kernel:REGEX=F", "op:REGEX=F", "sync:REGEX=F", "launch:REGEX=F"; F >= 0. Anything else is
+// kInvalidArgument: "\"TEXT\": why (expected ...)".
 Result<CpWhatIf> ParseWhatIf(const std::string& text);
 
 struct CpRequest {

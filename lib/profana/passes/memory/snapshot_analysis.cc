@@ -34,11 +34,8 @@ Result<int64_t> SelectSnapshotDevice(const AllocatorSnapshot& snapshot, const st
   std::set<int64_t> present;
   for (const SnapshotSegment& s : snapshot.segments) present.insert(s.device);
   for (const SnapshotEntry& e : snapshot.entries) present.insert(e.device);
-  int32_t want = -1;
-  if (name == "cuda")
-    want = 0;
-  else if (!ParseDeviceIndex(name, &want))
-    want = -1;
+  Result<int32_t> index = ParseDeviceIndex(name);
+  int32_t want = name == "cuda" ? 0 : index.ok() ? *index : -1;
   if (want >= 0 && present.count(want)) return int64_t{want};
   std::string list;
   for (int64_t d : present) list += (list.empty() ? "" : ", ") + SnapshotDeviceName(d);
