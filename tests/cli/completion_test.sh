@@ -43,6 +43,13 @@ grep -qx -- "--row-limit" <<< "$(complete_words profana -o out.txt table t.json 
 # File names complete where a trace is expected.
 touch "$tmp/trace_a.json"
 [[ $(complete_words profana table "$tmp/trace_") == "$tmp/trace_a.json" ]] || fail "bash: file names"
+[[ $(complete_words profana table t.json -o "$tmp/trace_") == "$tmp/trace_a.json" ]] ||
+  fail "bash: -o FILE"
+# Free text (a regex, a thread, a window) is no file name: nothing is offered.
+for option in --name --exclude --step-marker --thread --steps --window; do
+  [[ -z $(complete_words profana table t.json "$option" "$tmp/trace_") ]] ||
+    fail "bash: table $option offers file names"
+done
 
 if command -v zsh > /dev/null; then
   zsh -n "$tmp/_profana" || fail "zsh cannot parse _profana"

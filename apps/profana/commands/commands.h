@@ -125,6 +125,10 @@ job::LoadRequest LoadRequestWithProgress(const CommonOptions& options, Context& 
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& options, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index = nullptr,
                              DiagnosticWarning warning = DiagnosticWarning::kWarn);
+// The same for the one input job::SingleTraceInput found, read from the file it opened.
+Result<Trace> LoadForCommand(const job::JobInput& input, const CommonOptions& options, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index = nullptr,
+                             DiagnosticWarning warning = DiagnosticWarning::kWarn);
 // The whole of a small file an option names (a budget), as text. Read as trace inputs are:
 // --max-memory bounds it, and `could_start` (if given) refuses it after its first bytes
 // (base/input_buffer.h).

@@ -33,8 +33,9 @@ void AddOutputOptions(CLI::App* command, CommonOptions* o,
   std::vector<std::string> names;
   for (OutputFormat f : formats) names.emplace_back(report::OutputFormatName(f));
   o->format = formats.front();
-  command->add_option("-o,--output", o->output,
-                      "Write the result to FILE instead of standard output");
+  command
+      ->add_option("-o,--output", o->output, "Write the result to FILE instead of standard output")
+      ->type_name("FILE");
   command
       ->add_option_function<std::string>(
           "--format",
@@ -59,7 +60,8 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
       },
       "The most memory the run may use, e.g. 512M, 16G: an input whose content (after gunzip) "
       "passes SIZE is refused, and the run stops when it needs more; 0 = no limit (default: half "
-      "the physical memory)");
+      "the physical memory)")
+      ->type_name("SIZE");
 }
 
 CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
@@ -110,6 +112,7 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
         return Status::Ok();
       },
       "Keep ProfilerStep#N windows: 3-5, 7 or 3-5,9")
+      ->type_name("STEPS")
       ->group(group);
   command
       ->add_flag("--skip-first-step", f->skip_first_step, "Drop the first ProfilerStep (warm-up)")
@@ -119,6 +122,7 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
                    "Steps are the outermost ranges whose name matches REGEX (a record_function "
                    "or NVTX range such as train_step), numbered from 0, in place of "
                    "ProfilerStep#N: for --steps and every step analysis")
+      ->type_name("REGEX")
       ->group(group);
   AddParsedOption(
       command, "--window",
@@ -131,11 +135,13 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       },
       "Keep START:END from the trace start: 100ms:200ms, 1.5ms: (a bare number is "
       "microseconds; either may be empty)")
+      ->type_name("START:END")
       ->group(group);
   if (!has("--thread"))
     command
         ->add_option("--thread", f->threads,
                      "Keep host events of this thread (tid or name); repeatable")
+        ->type_name("THREAD")
         ->group(group);
   if (!has("--device"))
     AddParsedOption(
@@ -146,18 +152,22 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
           return Status::Ok();
         },
         "Keep device activity of this device: cuda:0, hip:1 or a bare index 0; repeatable", true)
+        ->type_name("DEVICE")
         ->group(group);
   command
       ->add_option("--stream", f->streams,
                    "Keep device activity of this stream (7 or \"stream 7\"); repeatable")
+      ->type_name("STREAM")
       ->group(group);
   command
       ->add_option("--name", f->name,
                    "Keep events whose name matches REGEX, with what they enclose and launch")
+      ->type_name("REGEX")
       ->group(group);
   command
       ->add_option("--exclude", f->exclude,
                    "Drop events whose name matches REGEX, with what they enclose and launch")
+      ->type_name("REGEX")
       ->group(group);
 }
 
@@ -213,11 +223,20 @@ job::LoadRequest LoadRequestWithProgress(const CommonOptions& o, Context& ctx) {
 Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
                              std::optional<FunctionEventIndex>* function_index,
                              DiagnosticWarning warning) {
+  job::JobInput input;
+  input.path = path;
+  return LoadForCommand(input, o, ctx, function_index, warning);
+}
+
+Result<Trace> LoadForCommand(const job::JobInput& input, const CommonOptions& o, Context& ctx,
+                             std::optional<FunctionEventIndex>* function_index,
+                             DiagnosticWarning warning) {
+  const std::string& path = input.path;
   job::LoadRequest request = LoadRequestFor(o, warning);
   request.progress = ShowLoadProgress(o, ctx);
   ctx.inputs.push_back(path);
   std::vector<job::LoadNote> notes;
-  Result<job::LoadedInput> read = job::LoadInput(path, request, &notes);
+  Result<job::LoadedInput> read = job::LoadInput(input, request, &notes);
   PrintNotes(notes, ctx);
   PROFANA_ASSIGN_OR_RETURN(job::LoadedInput loaded, std::move(read));
   if (function_index) *function_index = std::move(loaded.function_index);

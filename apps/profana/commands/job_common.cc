@@ -24,8 +24,9 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
     command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
 }
 
-bool IsSingleTraceRun(const JobArgs& a) {
-  return a.ranks.empty() && !a.by_rank && job::IsSingleTrace(a.inputs);
+std::optional<job::JobInput> SingleTraceRun(const JobArgs& a) {
+  if (!a.ranks.empty() || a.by_rank) return std::nullopt;
+  return job::SingleTraceInput(a.inputs);
 }
 
 Result<job::JobRequest> JobRequestFor(const JobArgs& a, const CommonOptions& options) {

@@ -22,7 +22,7 @@ struct JobArgs {
 void AddJobInputs(CLI::App* command, JobArgs* args, const std::string& what, bool by_rank);
 
 // True when the command should keep its single-trace path (one file, no --ranks, no --by-rank).
-bool IsSingleTraceRun(const JobArgs& args);
+std::optional<job::JobInput> SingleTraceRun(const JobArgs& args);
 
 // The job the command reads: its inputs, --ranks, --jobs, the load request of its traces and
 // --link; the command then says what each rank's summary keeps (job/run_job.h).

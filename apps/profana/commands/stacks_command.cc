@@ -33,7 +33,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
                   fmt::format("--svg {} and -o {} name the same file: the folded stacks would "
                               "replace the SVG; give -o another file (or leave it out)",
                               a.svg, a.common.output));
-  bool job = !a.diff && !IsSingleTraceRun(a.job);
+  bool job = !a.diff && !SingleTraceRun(a.job);
   StacksRequest r = ShapeRequest(a.request, a.unit, a.merge || a.diff,
                                  a.common.format == OutputFormat::kJson, !a.svg.empty());
   std::vector<int64_t> ranks;

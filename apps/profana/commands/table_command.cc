@@ -42,11 +42,12 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
 Status RunTable(const TableArgs& a, Context& ctx) {
   if (a.rows.raw && (a.rows.keys.group_by_input_shape || a.rows.keys.group_by_stack_n > 0))
     return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
-  if (!IsSingleTraceRun(a.job)) return RunTableJob(a, ctx);
+  std::optional<job::JobInput> single = SingleTraceRun(a.job);
+  if (!single) return RunTableJob(a, ctx);
   std::optional<FunctionEventIndex> index;
   CommonOptions common = a.common;
   common.unread = job::TableUnread(a.rows.keys, a.rows.raw);
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.job.inputs[0], common, ctx, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(*single, common, ctx, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(trace, index, a.job.inputs[0], common, ctx));

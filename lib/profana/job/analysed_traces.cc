@@ -15,20 +15,21 @@ Result<std::vector<std::string>> AnalyseInputs(const std::vector<std::string>& i
                                                const LoadRequest& load, passes::LinkRule link,
                                                AnalysedTraceSink* sink,
                                                std::vector<LoadNote>* notes) {
-  bool single = IsSingleTrace(inputs);
+  std::optional<JobInput> single = SingleTraceInput(inputs);
   std::vector<JobInput> expanded;
   if (single) {
-    expanded.push_back(JobInput{inputs[0], 0, std::nullopt, std::nullopt});
+    expanded.push_back(std::move(*single));
   } else {
     PROFANA_ASSIGN_OR_RETURN(expanded, ExpandInputs(inputs));
   }
   std::vector<std::string> paths;
   for (const JobInput& in : expanded) {
-    if (InputKindOf(in.path) == InputKind::kSummary)
+    PROFANA_ASSIGN_OR_RETURN(std::shared_ptr<InputFile> file, OpenJobInput(in));
+    if (InputKindOf(*file) == InputKind::kSummary)
       return Status(ErrorCode::kInvalidArgument,
                     in.path + " is a summary file (profana summarize): a database holds traces");
     paths.push_back(in.path);
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(in.path, load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(std::move(file), load, notes));
     const Trace& trace = loaded.trace;
     Stopwatch clock;
     PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,

@@ -23,9 +23,10 @@ Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& bud
   Result<std::vector<passes::RuleResult>> r = std::vector<passes::RuleResult>();
   if (budget.rules.empty()) {
     // only advice
-  } else if (request.ranks.all() && IsSingleTrace({input}) && !job_metric) {
+  } else if (std::optional<JobInput> single;
+             request.ranks.all() && !job_metric && (single = SingleTraceInput({input}))) {
     out.paths.push_back(input);
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(input, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(*single, request.load, notes));
     PROFANA_ASSIGN_OR_RETURN(
         passes::FunctionEventList events,
         BuildTraceEvents(loaded.trace, loaded.function_index, input, request.link, notes));

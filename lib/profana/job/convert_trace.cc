@@ -13,12 +13,13 @@ namespace profana::job {
 
 Result<std::string> ConvertTrace(const std::string& path, const LoadRequest& load,
                                  const std::string& to, bool index, std::vector<LoadNote>* notes) {
-  if (!IsSingleTrace({path}))
+  std::optional<JobInput> single = SingleTraceInput({path});
+  if (!single)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("convert: {} is several traces: only a database (-o FILE.sqlite) "
                               "holds a whole job",
                               path));
-  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(path, load, notes));
+  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(*single, load, notes));
   const Trace& trace = loaded.trace;
   // A native input's index, written out again as it is unless a new one is made.
   std::optional<FunctionEventIndex>& function_index = loaded.function_index;

@@ -14,7 +14,8 @@ Result<std::unique_ptr<TraceCriticalPaths>> CriticalPathsOfInput(const std::stri
   out->trace = std::move(loaded.trace);
   InputLimits limits;
   limits.max_bytes = load.load.limits.max_bytes;
-  if (Result<std::optional<json::SourceFile>> read = json::ReadSourceFile(*loaded.file, out->trace, limits);
+  if (Result<std::optional<json::SourceFile>> read =
+          json::ReadSourceFile(*loaded.file, out->trace, limits);
       read.ok())
     out->file = std::move(*read);
   else

@@ -46,10 +46,12 @@ Result<DiffRun> DiffInputs(const std::string& base_path, const std::string& next
                            const JobRequest& request, const passes::DiffOptions& options,
                            std::vector<LoadNote>* notes) {
   DiffRun out;
-  if (request.ranks.all() && IsSingleTrace({base_path}) && IsSingleTrace({next_path})) {
+  std::optional<JobInput> base_input, next_input;
+  if (request.ranks.all() && (base_input = SingleTraceInput({base_path})) &&
+      (next_input = SingleTraceInput({next_path}))) {
     out.paths = {base_path, next_path};
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput base, LoadInput(base_path, request.load, notes));
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput next, LoadInput(next_path, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput base, LoadInput(*base_input, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput next, LoadInput(*next_input, request.load, notes));
     PROFANA_ASSIGN_OR_RETURN(
         passes::FunctionEventList base_events,
         BuildTraceEvents(base.trace, base.function_index, base_path, request.link, notes));

@@ -118,14 +118,28 @@ std::optional<int64_t> DigitsAt(std::string_view s, size_t i, size_t* end = null
 
 }  // namespace
 
-bool IsSingleTrace(const std::vector<std::string>& args) {
-  if (args.size() != 1) return false;
-  if (args[0] == "-") return true;
+std::optional<JobInput> SingleTraceInput(const std::vector<std::string>& args) {
+  if (args.size() != 1) return std::nullopt;
+  JobInput in;
+  in.path = args[0];
+  if (in.path == "-") return in;
   std::error_code ec;
-  if (fs::is_directory(args[0], ec)) return false;
-  if (fs::exists(args[0], ec))
-    return InputKindOf(args[0]) != InputKind::kSummary;  // a summary is a job
-  return !HasGlobChars(args[0]);
+  if (fs::is_directory(in.path, ec)) return std::nullopt;
+  if (!fs::exists(in.path, ec)) {
+    if (HasGlobChars(in.path)) return std::nullopt;
+    return in;  // a missing file: the load says so
+  }
+  if (Result<InputFile> file = InputFile::Open(in.path); file.ok()) {
+    if (InputKindOf(*file) == InputKind::kSummary) return std::nullopt;  // a summary is a job
+    in.file = std::make_shared<InputFile>(std::move(*file));
+  }
+  return in;
+}
+
+Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input) {
+  if (input.file) return input.file;
+  PROFANA_ASSIGN_OR_RETURN(InputFile opened, InputFile::Open(input.path));
+  return std::make_shared<InputFile>(std::move(opened));
 }
 
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {

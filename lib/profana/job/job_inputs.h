@@ -33,21 +33,26 @@ struct JobInput {
   std::shared_ptr<InputFile> file;
 };
 
+// The input's file: the one the expansion held open, else the path opened now.
+Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input);
+
 // Expands the arguments in order; a directory or glob contributes its sorted files. "-" (standard
 // input) stays as given. Errors: a missing path, an unmatched glob, a directory with no trace.
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args);
 
-// True when the arguments are exactly one path that is not a directory, a glob or a summary file:
-// commands then keep their single-trace behaviour and output.
-bool IsSingleTrace(const std::vector<std::string>& args);
+// The one trace the arguments name, when they are exactly one path that is not a directory, a glob
+// or a summary file: commands then keep their single-trace behaviour and output. Its file is
+// opened here to tell, and stays open for the load (JobInput::file; null when it cannot be
+// opened: the load says why). nullopt: the arguments are a job.
+std::optional<JobInput> SingleTraceInput(const std::vector<std::string>& args);
 
 // The rank a file name carries, if any: "rank3", "rank-3", "Rank_3", "worker3", "worker-3" (the
 // first such word wins), else "_3." or "-3." (the last such number before a dot).
 std::optional<int64_t> RankFromFileName(std::string_view path);
 
-// distributedInfo.rank from the first bytes of a trace file (gunzipped); nullopt when the file
-// cannot be read or its first 256 KiB do not hold it (the loaded trace still may).
-std::optional<int64_t> PeekHeaderRank(const std::string& path);
+// distributedInfo.rank from the first bytes of a trace file (gunzipped, the first 256 KiB);
+// nullopt when they do not hold it (the loaded trace still may).
+std::optional<int64_t> PeekHeaderRank(std::string_view head);
 
 // --ranks: "0-3,7" (ranges inclusive, in any order, overlapping allowed).
 class RankSelection {

@@ -14,6 +14,12 @@ Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& reques
   return LoadInput(std::make_shared<InputFile>(std::move(file)), request, notes);
 }
 
+Result<LoadedInput> LoadInput(const JobInput& input, const LoadRequest& request,
+                              std::vector<LoadNote>* notes) {
+  PROFANA_ASSIGN_OR_RETURN(std::shared_ptr<InputFile> file, OpenJobInput(input));
+  return LoadInput(std::move(file), request, notes);
+}
+
 Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest& request,
                               std::vector<LoadNote>* notes) {
   Stopwatch clock;

@@ -12,6 +12,7 @@
 #include "profana/base/progress.h"
 #include "profana/base/status.h"
 #include "profana/importers/importer.h"
+#include "profana/job/job_inputs.h"
 #include "profana/model/trace.h"
 #include "profana/passes/trace_filter.h"
 
@@ -51,6 +52,9 @@ struct LoadedInput {
 // Errors name the input ("<stdin>" for "-"). The notes are appended to *notes as they arise,
 // those before a failure too.
 Result<LoadedInput> LoadInput(const std::string& path, const LoadRequest& request,
+                              std::vector<LoadNote>* notes);
+// The same for an input of a job's list: its file when the expansion holds it open.
+Result<LoadedInput> LoadInput(const JobInput& input, const LoadRequest& request,
                               std::vector<LoadNote>* notes);
 // The same from an input already open (base/input_file.h), which the result keeps.
 Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest& request,

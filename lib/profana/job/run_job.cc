@@ -76,11 +76,7 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
                                                 InputOutcome* out) {
   std::vector<RankSummary> summaries;
   // Opened once: the sniff and the load read the same descriptor.
-  std::shared_ptr<InputFile> file = in.file;
-  if (!file) {
-    PROFANA_ASSIGN_OR_RETURN(InputFile opened, InputFile::Open(in.path));
-    file = std::make_shared<InputFile>(std::move(opened));
-  }
+  PROFANA_ASSIGN_OR_RETURN(std::shared_ptr<InputFile> file, OpenJobInput(in));
   if (InputKindOf(*file) == InputKind::kSummary) {
     PROFANA_ASSIGN_OR_RETURN(RankSummary s, TakeSummaryFile(r, *file));
     summaries.push_back(std::move(s));

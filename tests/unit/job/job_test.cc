@@ -72,9 +72,11 @@ TEST_CASE("a directory expands to the traces inside it, sorted, with their ranks
   for (size_t i = 0; i < 8; ++i) CHECK((*dlrm)[i].header_rank == static_cast<int64_t>(i));
 
   CHECK_FALSE(job::ExpandInputs({TestData("job/no_such_*.json")}).ok());
-  CHECK(job::IsSingleTrace({TestData("job/two_ranks/rank0.json")}));
-  CHECK_FALSE(job::IsSingleTrace({TestData("job/two_ranks")}));
-  CHECK_FALSE(job::IsSingleTrace({TestData("job/two_ranks/*.json")}));
+  auto single = job::SingleTraceInput({TestData("job/two_ranks/rank0.json")});
+  REQUIRE(single);
+  CHECK(single->file);  // opened to tell, and held for the load
+  CHECK_FALSE(job::SingleTraceInput({TestData("job/two_ranks")}));
+  CHECK_FALSE(job::SingleTraceInput({TestData("job/two_ranks/*.json")}));
 }
 
 TEST_CASE("interval unions and their measure in a window", "[job]") {

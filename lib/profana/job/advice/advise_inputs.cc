@@ -19,7 +19,8 @@ Result<AdviceRun> AdviseInputs(const std::vector<std::string>& input_args, const
   std::vector<RankCalls> calls;
   for (const JobInput& in : inputs) {
     run.paths.push_back(in.path);
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(in.path, load, notes));
+    PROFANA_ASSIGN_OR_RETURN(std::shared_ptr<InputFile> opened, OpenJobInput(in));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(std::move(opened), load, notes));
     const Trace& trace = loaded.trace;
     PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                              BuildTraceEvents(trace, loaded.function_index, in.path, link, notes));
@@ -27,7 +28,7 @@ Result<AdviceRun> AdviseInputs(const std::vector<std::string>& input_args, const
     InputLimits limits;
     limits.max_bytes = load.load.limits.max_bytes;
     std::optional<json::SourceFile> file;
-    if (auto read = json::ReadSourceFile(in.path, trace, limits); read.ok())
+    if (auto read = json::ReadSourceFile(*loaded.file, trace, limits); read.ok())
       file = std::move(*read);
     else
       notes->push_back({LoadNote::Level::kWarning, std::string(read.status().message())});
