@@ -9,6 +9,7 @@
 #include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_reader.h"
 #include "profana/base/json_writer.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/job/summary_checks.h"
@@ -219,100 +220,9 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-// Reads fields of one JSON object; the first failure is kept with the path that names it.
-class Reader {
- public:
-  explicit Reader(std::string* error) : error_(error) {}
-  bool ok() const { return error_->empty(); }
-  void Fail(const std::string& where, std::string_view what) {
-    if (ok()) *error_ = fmt::format("{}: {}", where, what);
-  }
-  element Field(object o, std::string_view key, const std::string& where) {
-    element e;
-    // After a failure, objects read from then on are empty (a null document): not looked into.
-    if (!ok()) return e;
-    if (o[key].get(e)) Fail(where, fmt::format("no \"{}\"", key));
-    return e;
-  }
-  int64_t Int(object o, std::string_view key, const std::string& where) {
-    int64_t v = 0;
-    element e = Field(o, key, where);
-    if (ok() && e.get_int64().get(v)) Fail(where + "." + std::string(key), "expected an integer");
-    return v;
-  }
-  double Double(object o, std::string_view key, const std::string& where) {
-    double v = 0;
-    element e = Field(o, key, where);
-    if (ok() && e.get_double().get(v)) Fail(where + "." + std::string(key), "expected a number");
-    return v;
-  }
-  bool Bool(object o, std::string_view key, const std::string& where) {
-    bool v = false;
-    element e = Field(o, key, where);
-    if (ok() && e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
-    return v;
-  }
-  // A boolean that older files leave out (false then).
-  bool OptionalBool(object o, std::string_view key, const std::string& where) {
-    element e;
-    if (!ok() || o[key].get(e)) return false;
-    bool v = false;
-    if (e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
-    return v;
-  }
-  // A count that older files leave out (0 then).
-  uint64_t OptionalUInt(object o, std::string_view key, const std::string& where) {
-    element e;
-    if (!ok() || o[key].get(e)) return 0;
-    uint64_t v = 0;
-    if (e.get_uint64().get(v))
-      Fail(where + "." + std::string(key), "expected an integer of at least 0");
-    return v;
-  }
-  std::string_view String(object o, std::string_view key, const std::string& where) {
-    std::string_view v;
-    element e = Field(o, key, where);
-    if (ok() && e.get_string().get(v)) Fail(where + "." + std::string(key), "expected a string");
-    return v;
-  }
-  array Array(object o, std::string_view key, const std::string& where) {
-    array v;
-    element e = Field(o, key, where);
-    if (ok() && e.get_array().get(v)) Fail(where + "." + std::string(key), "expected an array");
-    return v;
-  }
-  object Object(element e, const std::string& where) {
-    object v;
-    if (ok() && e.get_object().get(v)) Fail(where, "expected an object");
-    return v;
-  }
-  // An integer >= 0, or null (-1).
-  int64_t OptionalCount(object o, std::string_view key, const std::string& where) {
-    element e = Field(o, key, where);
-    if (!ok() || e.is_null()) return -1;
-    int64_t v = 0;
-    if (e.get_int64().get(v) || v < 0)
-      Fail(where + "." + std::string(key), "expected an integer >= 0 or null");
-    return v;
-  }
-  // [a, b] of integers.
-  std::pair<int64_t, int64_t> Pair(element e, const std::string& where) {
-    array a;
-    int64_t x = 0, y = 0;
-    if (!ok()) return {0, 0};
-    if (e.get_array().get(a) || a.size() != 2 || a.at(0).get_int64().get(x) ||
-        a.at(1).get_int64().get(y))
-      Fail(where, "expected [integer, integer]");
-    return {x, y};
-  }
-
- private:
-  std::string* error_;
-};
-
 // The efficiency sums of a step device; a summary written before them has none (they stay 0,
 // and the SM efficiency unknown).
-void ReadStepEfficiency(Reader& r, object dev, const std::string& where, StepDevice* v) {
+void ReadStepEfficiency(JsonReader& r, object dev, const std::string& where, StepDevice* v) {
   element e;
   if (!r.ok() || dev["kernel_ns"].get(e)) return;
   v->memory_ns = r.Int(dev, "memory_ns", where);
@@ -369,7 +279,7 @@ bool ParseInt128(std::string_view s, __int128* out) {
   return true;
 }
 
-DurationStats ReadStats(Reader& r, element e, const std::string& where) {
+DurationStats ReadStats(JsonReader& r, element e, const std::string& where) {
   object o = r.Object(e, where);
   DurationStats d;
   if (!r.ok()) return d;
@@ -409,7 +319,7 @@ DurationStats ReadStats(Reader& r, element e, const std::string& where) {
   return d;
 }
 
-void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
+void ReadRows(JsonReader& r, object root, std::string_view key, RankSummary* s,
               std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin) {
   array a = r.Array(root, key, "summary");
   if (!r.ok()) return;
@@ -467,7 +377,7 @@ std::optional<KernelCategory> CategoryNamed(std::string_view name) {
   return std::nullopt;
 }
 
-void ReadLaunch(Reader& r, element e, const std::string& where, LaunchStat* l) {
+void ReadLaunch(JsonReader& r, element e, const std::string& where, LaunchStat* l) {
   object o = r.Object(e, where);
   if (!r.ok()) return;
   auto int128 = [&](const char* key, __int128* out) {
@@ -521,7 +431,7 @@ void ReadLaunch(Reader& r, element e, const std::string& where, LaunchStat* l) {
     }
 }
 
-void ReadKernelMap(Reader& r, object kernels, std::string_view key,
+void ReadKernelMap(JsonReader& r, object kernels, std::string_view key,
                    std::map<std::string, KernelStat>* out, bool with_category) {
   array a = r.Array(kernels, key, "kernels");
   if (!r.ok()) return;
@@ -566,7 +476,7 @@ std::vector<int64_t> SourceRanks(const RankSummary& s) {
   return out;
 }
 
-void ReadMemoryPeaks(Reader& r, array a, RankSummary* s) {
+void ReadMemoryPeaks(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
   size_t i = 0;
   for (element e : a) {
@@ -592,7 +502,7 @@ void ReadMemoryPeaks(Reader& r, array a, RankSummary* s) {
   }
 }
 
-void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
+void ReadCalls(JsonReader& r, array a, const std::string& at, RankCollectives* rc) {
   std::vector<int64_t> seqs;
   size_t i = 0;
   for (element e : a) {
@@ -631,7 +541,7 @@ void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
           fmt::format("{}, where the calls before it in its group make it {}", seqs[c], order[c]));
 }
 
-void ReadCollectives(Reader& r, array a, RankSummary* s) {
+void ReadCollectives(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
   size_t i = 0;
   for (element e : a) {
@@ -786,12 +696,11 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
   element root_element;
   if (auto error = parser.parse(padded).get(root_element))
     return bad(fmt::format("JSON: {}", simdjson::error_message(error)));
-  std::string error;
-  Reader r(&error);
+  JsonReader r;
   object root = r.Object(root_element, "summary");
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   std::string_view schema = r.String(root, "schema", "summary");
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   if (schema != kSummarySchema) {
     if (schema.substr(0, 16) == "profana.summary/")
       return Status(ErrorCode::kUnsupportedVersion,
@@ -914,7 +823,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
       s.stacks.emplace_hint(s.stacks.end(), std::string(stack), weight);
       ++i;
     }
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   if (Status st = CheckSummary(s); !st.ok()) return bad(st.message());
   return s;
 }
