@@ -14,6 +14,7 @@
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
+#include "profana/importers/sqlite/table_importer.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nvprof {
@@ -27,13 +28,10 @@ using sqlite::Query;
 constexpr const char* kKernelTables[] = {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
                                          "CUPTI_ACTIVITY_KIND_KERNEL"};
 
-class Importer {
+class Importer : sqlite::TableImporter {
  public:
-  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = TraceFormat::kNvprofSqlite;
-    b_.metadata().input_bytes = input.size;
-    b_.NumberThreadsByFirstUse();
-  }
+  Importer(Database& db, const InputBuffer& input)
+      : TableImporter(db, input, TraceFormat::kNvprofSqlite) {}
   Result<Trace> Run();
 
  private:
@@ -49,17 +47,12 @@ class Importer {
   Status ReadMemsets();
   void CheckLaunches();
 
-  StringId String(int64_t id) const { return strings_.Get(id); }
   StringId KernelName(int64_t id);
   // nvprof stores 32-bit thread ids, signed in API tables and unsigned in marker object ids.
   ThreadId CpuThread(int64_t pid, int64_t tid) {
     return b_.Thread(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid));
   }
 
-  Database& db_;
-  const std::string& file_;
-  TraceBuilder b_;
-  sqlite::StringIds strings_;
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
   struct Launch {
     int64_t cbid;
