@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <limits>
 #include <tuple>
 
@@ -21,6 +22,17 @@ namespace {
 // ---- writing ----------------------------------------------------------------------------------
 
 // One line per source, row, step, kernel and stack (JsonLayout::kSpaced, broken before each).
+
+// "key": [a, b, ...], integers.
+template <typename Ints>
+void WriteInts(const char* key, const Ints& values, JsonWriter& w) {
+  w.Key(key).BeginArray();
+  for (auto x : values) w.Int(x);
+  w.EndArray();
+}
+void WriteInts(const char* key, std::initializer_list<int64_t> values, JsonWriter& w) {
+  WriteInts<std::initializer_list<int64_t>>(key, values, w);
+}
 
 void WriteStats(const DurationStats& d, JsonWriter& w) {
   w.BeginObject();
@@ -59,7 +71,7 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
     for (StringId f : r.stack) w.String(s.strings.Get(f));
     w.EndArray();
     w.Key("top_level").Bool(r.top_level);
-    w.Key("origin").BeginArray().Int(origin[i].rank).Int(origin[i].position).EndArray();
+    WriteInts("origin", {origin[i].rank, origin[i].position}, w);
     w.Key("count").Int(r.count);
     w.Key("cpu_total_us").Double(r.cpu_total_us);
     w.Key("self_cpu_us").Double(r.self_cpu_us);
@@ -82,30 +94,22 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
 
 // A row's launch record (job/kernel_stats.h), a key added within version 1.
 void WriteLaunch(const LaunchStat& l, JsonWriter& w) {
-  auto range = [&](const char* key, int32_t lo, int32_t hi) {
-    w.Key(key).BeginArray().Int(lo).Int(hi).EndArray();
-  };
-  auto dims = [&](const char* key, const int32_t(&d)[3]) {
-    w.Key(key).BeginArray();
-    for (int32_t x : d) w.Int(x);
-    w.EndArray();
-  };
   w.Key("launch").BeginObject();
   w.Key("blocks_per_sm_ns").String(Int128Text(l.blocks_per_sm_ns));
   w.Key("blocks_per_sm_weight_ns").Int(l.blocks_per_sm_weight_ns);
   w.Key("occupancy_ns").String(Int128Text(l.occupancy_ns));
   w.Key("occupancy_weight_ns").Int(l.occupancy_weight_ns);
   w.Key("tensor_core_ns").Int(l.tensor_core_ns);
-  range("registers", l.registers_min, l.registers_max);
-  range("shared_memory", l.shared_memory_min, l.shared_memory_max);
+  WriteInts("registers", {l.registers_min, l.registers_max}, w);
+  WriteInts("shared_memory", {l.shared_memory_min, l.shared_memory_max}, w);
   w.Key("bytes").Int(l.bytes);
   w.Key("bytes_ns").Int(l.bytes_ns);
   w.Key("bytes_count").Int(l.bytes_count);
   w.Key("shapes").BeginArray();
   for (const auto& [shape, d] : l.shapes) {
     w.BeginObject();
-    dims("grid", shape.grid);
-    dims("block", shape.block);
+    WriteInts("grid", shape.grid, w);
+    WriteInts("block", shape.block, w);
     w.Key("stats");
     WriteStats(d, w);
     w.EndObject();
@@ -132,14 +136,6 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
 // A step device's efficiency sums (job/step_breakdown.h), keys added within version 1.
 void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
   const passes::DeviceUse& u = v.use;
-  auto list = [&](const char* key, const int64_t(&values)[passes::kCopyDirections]) {
-    w.Key(key).BeginArray();
-    for (int64_t x : values) w.Int(x);
-    w.EndArray();
-  };
-  auto pair = [&](const char* key, int64_t a, int64_t b) {
-    w.Key(key).BeginArray().Int(a).Int(b).EndArray();
-  };
   w.Key("memory_ns").Int(v.memory_ns);
   w.Key("kernel_ns").Int(u.kernel_ns);
   w.Key("tensor_core_ns").Int(u.tensor_core_ns);
@@ -148,17 +144,17 @@ void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
   w.Key("occupancy_ns").Double(u.occupancy_ns);
   w.Key("occupancy_weight_ns").Int(u.occupancy_weight_ns);
   w.Key("copies").BeginObject();
-  list("count", u.copies.count);
-  list("bytes", u.copies.bytes);
-  list("ns", u.copies.ns);
+  WriteInts("count", u.copies.count, w);
+  WriteInts("bytes", u.copies.bytes, w);
+  WriteInts("ns", u.copies.ns, w);
   w.Key("pageable_bytes").Int(u.copies.pageable_bytes);
   w.Key("pinned_bytes").Int(u.copies.pinned_bytes);
   w.EndObject();
   w.Key("flops").Double(u.flops);
   w.Key("peak_ns").Double(u.peak_ns);
   w.Key("unpeaked_flops").Double(u.unpeaked_flops);
-  pair("copy_overlap", v.copy_overlap_count, v.copy_overlap_ns);
-  pair("copy_stall", v.copy_stall_count, v.copy_stall_ns);
+  WriteInts("copy_overlap", {v.copy_overlap_count, v.copy_overlap_ns}, w);
+  WriteInts("copy_stall", {v.copy_stall_count, v.copy_stall_ns}, w);
 }
 
 void WriteMemoryPeaks(const RankSummary& s, JsonWriter& w) {
