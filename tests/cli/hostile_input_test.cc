@@ -54,6 +54,31 @@ TEST_CASE("a byte count of 2^60 prints; one of -2^63 is refused", "[hostile]") {
   }
 }
 
+TEST_CASE("copies whose sizes add up past 2^61 bytes are refused", "[hostile]") {
+  // Two memcpys of 2^62 bytes each: their sum in the kernel statistics would pass INT64_MAX, and
+  // the second would drop out of the kernels table; kernels refuses the trace instead. A command
+  // that does not read the copies' sizes (table) reads it.
+  auto copy = [](int n, int ts) {
+    std::string corr = std::to_string(n);
+    return ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemcpyAsync\", "
+           "\"pid\": 1, \"tid\": 1, \"ts\": " +
+           std::to_string(ts) + ", \"dur\": 1, \"args\": {\"correlation\": " + corr +
+           "}},\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> "
+           "Device)\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+           std::to_string(ts + 1) + ", \"dur\": 4, \"args\": {\"correlation\": " + corr +
+           ", \"device\": 0, \"stream\": 7, \"bytes\": 4611686018427387904}}";
+  };
+  TempFile t("huge_copies.json",
+             TraceJson(CpuOpJson("aten::copy_", 0, 50) + copy(1, 1) + copy(2, 10)));
+  auto r = Run({"kernels", t.path});
+  CHECK(r.code == 2);
+  CHECK(r.err.find(": the copies' and memsets' sizes add up to 9223372036854775808 bytes, past "
+                   "the 2^61 bytes (2 EiB) that profana's sums hold: the sizes cannot be right "
+                   "(the largest: \"Memcpy HtoD (Pageable -> Device)\" 4611686018427387904 "
+                   "bytes at ") != std::string::npos);
+  CHECK(Run({"table", t.path}).code == 0);
+}
+
 TEST_CASE("window bounds past the range of times keep nothing or everything", "[hostile]") {
   // Ops at 0 and 100 us from the trace start, 10 us each. 9e15 us is 9e18 ns, past int64 once
   // the origin is added: a start there keeps nothing (as 5000 does: an error that says where the

@@ -53,14 +53,17 @@ void DurationStats::ToSketch() {
   exact_.clear();
 }
 
-bool DurationStats::Merge(const DurationStats& o) {
-  if (o.count_ == 0) return true;
+bool DurationStats::CanMerge(const DurationStats& o) const {
   int64_t count, sum;
   __int128 squares;
-  if (__builtin_add_overflow(count_, o.count_, &count) ||
-      __builtin_add_overflow(sum_, o.sum_, &sum) ||
-      __builtin_add_overflow(sum_squares_, o.sum_squares_, &squares))
-    return false;
+  return !__builtin_add_overflow(count_, o.count_, &count) &&
+         !__builtin_add_overflow(sum_, o.sum_, &sum) &&
+         !__builtin_add_overflow(sum_squares_, o.sum_squares_, &squares);
+}
+
+bool DurationStats::Merge(const DurationStats& o) {
+  if (o.count_ == 0) return true;
+  if (!CanMerge(o)) return false;
   if (count_ == 0) {
     min_ = o.min_;
     max_ = o.max_;
@@ -68,9 +71,9 @@ bool DurationStats::Merge(const DurationStats& o) {
     min_ = std::min(min_, o.min_);
     max_ = std::max(max_, o.max_);
   }
-  count_ = count;
-  sum_ = sum;
-  sum_squares_ = squares;
+  count_ += o.count_;
+  sum_ += o.sum_;
+  sum_squares_ += o.sum_squares_;
   // Each value's or bucket's count is at most count_, which fits.
   if (sketch_.empty() && o.sketch_.empty()) {
     for (const auto& [ns, n] : o.exact_) exact_[ns] += n;

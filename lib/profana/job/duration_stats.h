@@ -24,6 +24,8 @@ class DurationStats {
   // always fit, model/trace_sums.h).
   bool Add(int64_t ns, int64_t times = 1);
   bool Merge(const DurationStats& other);
+  // Whether Merge(other) would succeed: the merged count, sum and sum of squares fit.
+  bool CanMerge(const DurationStats& other) const;
 
   int64_t count() const { return count_; }
   int64_t sum() const { return sum_; }

@@ -104,7 +104,10 @@ bool KernelStat::Merge(const KernelStat& o) {
     merged = KernelCategory::kMixed;
   int64_t sum_flops = flops;
   if (!CheckedAdd(&sum_flops, o.flops)) return false;
-  if (!launch.Merge(o.launch) || !duration.Merge(o.duration)) return false;
+  // The duration is checked before the launch merges (it changes nothing when it fails): both
+  // merge, or neither.
+  if (!duration.CanMerge(o.duration) || !launch.Merge(o.launch)) return false;
+  duration.Merge(o.duration);
   flops = sum_flops;
   category = merged;
   return true;
@@ -217,6 +220,8 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
     item.category = KernelCategoryOf(t, e);
     item.duration.Add(dur);
     item.launch = LaunchOf(t, e, dur, &tensor);
+    // Each activity is merged once into each map, so no sum passes what one trace's sums may
+    // reach (durations and copy sizes up to 2^61 each, model/trace_sums.h): these merges fit.
     out.kernels[std::string(t.str(ev.trace_name[e]))].Merge(item);
     std::string op = op_of[e] >= 0 ? std::string(t.str(events.name[op_of[e]])) : "(no op)";
     out.by_op[op].Merge(item);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <limits>
 #include <tuple>
 
@@ -9,6 +10,7 @@
 #include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/int_sum.h"
+#include "profana/base/json_reader.h"
 #include "profana/base/json_writer.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/job/summary_checks.h"
@@ -20,6 +22,17 @@ namespace {
 // ---- writing ----------------------------------------------------------------------------------
 
 // One line per source, row, step, kernel and stack (JsonLayout::kSpaced, broken before each).
+
+// "key": [a, b, ...], integers.
+template <typename Ints>
+void WriteInts(const char* key, const Ints& values, JsonWriter& w) {
+  w.Key(key).BeginArray();
+  for (auto x : values) w.Int(x);
+  w.EndArray();
+}
+void WriteInts(const char* key, std::initializer_list<int64_t> values, JsonWriter& w) {
+  WriteInts<std::initializer_list<int64_t>>(key, values, w);
+}
 
 void WriteStats(const DurationStats& d, JsonWriter& w) {
   w.BeginObject();
@@ -58,7 +71,7 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
     for (StringId f : r.stack) w.String(s.strings.Get(f));
     w.EndArray();
     w.Key("top_level").Bool(r.top_level);
-    w.Key("origin").BeginArray().Int(origin[i].rank).Int(origin[i].position).EndArray();
+    WriteInts("origin", {origin[i].rank, origin[i].position}, w);
     w.Key("count").Int(r.count);
     w.Key("cpu_total_us").Double(r.cpu_total_us);
     w.Key("self_cpu_us").Double(r.self_cpu_us);
@@ -81,30 +94,22 @@ void WriteRows(const char* key, const RankSummary& s, const std::vector<passes::
 
 // A row's launch record (job/kernel_stats.h), a key added within version 1.
 void WriteLaunch(const LaunchStat& l, JsonWriter& w) {
-  auto range = [&](const char* key, int32_t lo, int32_t hi) {
-    w.Key(key).BeginArray().Int(lo).Int(hi).EndArray();
-  };
-  auto dims = [&](const char* key, const int32_t(&d)[3]) {
-    w.Key(key).BeginArray();
-    for (int32_t x : d) w.Int(x);
-    w.EndArray();
-  };
   w.Key("launch").BeginObject();
   w.Key("blocks_per_sm_ns").String(Int128Text(l.blocks_per_sm_ns));
   w.Key("blocks_per_sm_weight_ns").Int(l.blocks_per_sm_weight_ns);
   w.Key("occupancy_ns").String(Int128Text(l.occupancy_ns));
   w.Key("occupancy_weight_ns").Int(l.occupancy_weight_ns);
   w.Key("tensor_core_ns").Int(l.tensor_core_ns);
-  range("registers", l.registers_min, l.registers_max);
-  range("shared_memory", l.shared_memory_min, l.shared_memory_max);
+  WriteInts("registers", {l.registers_min, l.registers_max}, w);
+  WriteInts("shared_memory", {l.shared_memory_min, l.shared_memory_max}, w);
   w.Key("bytes").Int(l.bytes);
   w.Key("bytes_ns").Int(l.bytes_ns);
   w.Key("bytes_count").Int(l.bytes_count);
   w.Key("shapes").BeginArray();
   for (const auto& [shape, d] : l.shapes) {
     w.BeginObject();
-    dims("grid", shape.grid);
-    dims("block", shape.block);
+    WriteInts("grid", shape.grid, w);
+    WriteInts("block", shape.block, w);
     w.Key("stats");
     WriteStats(d, w);
     w.EndObject();
@@ -131,14 +136,6 @@ void WriteKernelMap(const char* key, const std::map<std::string, KernelStat>& ma
 // A step device's efficiency sums (job/step_breakdown.h), keys added within version 1.
 void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
   const passes::DeviceUse& u = v.use;
-  auto list = [&](const char* key, const int64_t(&values)[passes::kCopyDirections]) {
-    w.Key(key).BeginArray();
-    for (int64_t x : values) w.Int(x);
-    w.EndArray();
-  };
-  auto pair = [&](const char* key, int64_t a, int64_t b) {
-    w.Key(key).BeginArray().Int(a).Int(b).EndArray();
-  };
   w.Key("memory_ns").Int(v.memory_ns);
   w.Key("kernel_ns").Int(u.kernel_ns);
   w.Key("tensor_core_ns").Int(u.tensor_core_ns);
@@ -147,17 +144,17 @@ void WriteStepEfficiency(const StepDevice& v, JsonWriter& w) {
   w.Key("occupancy_ns").Double(u.occupancy_ns);
   w.Key("occupancy_weight_ns").Int(u.occupancy_weight_ns);
   w.Key("copies").BeginObject();
-  list("count", u.copies.count);
-  list("bytes", u.copies.bytes);
-  list("ns", u.copies.ns);
+  WriteInts("count", u.copies.count, w);
+  WriteInts("bytes", u.copies.bytes, w);
+  WriteInts("ns", u.copies.ns, w);
   w.Key("pageable_bytes").Int(u.copies.pageable_bytes);
   w.Key("pinned_bytes").Int(u.copies.pinned_bytes);
   w.EndObject();
   w.Key("flops").Double(u.flops);
   w.Key("peak_ns").Double(u.peak_ns);
   w.Key("unpeaked_flops").Double(u.unpeaked_flops);
-  pair("copy_overlap", v.copy_overlap_count, v.copy_overlap_ns);
-  pair("copy_stall", v.copy_stall_count, v.copy_stall_ns);
+  WriteInts("copy_overlap", {v.copy_overlap_count, v.copy_overlap_ns}, w);
+  WriteInts("copy_stall", {v.copy_stall_count, v.copy_stall_ns}, w);
 }
 
 void WriteMemoryPeaks(const RankSummary& s, JsonWriter& w) {
@@ -219,100 +216,9 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-// Reads fields of one JSON object; the first failure is kept with the path that names it.
-class Reader {
- public:
-  explicit Reader(std::string* error) : error_(error) {}
-  bool ok() const { return error_->empty(); }
-  void Fail(const std::string& where, std::string_view what) {
-    if (ok()) *error_ = fmt::format("{}: {}", where, what);
-  }
-  element Field(object o, std::string_view key, const std::string& where) {
-    element e;
-    // After a failure, objects read from then on are empty (a null document): not looked into.
-    if (!ok()) return e;
-    if (o[key].get(e)) Fail(where, fmt::format("no \"{}\"", key));
-    return e;
-  }
-  int64_t Int(object o, std::string_view key, const std::string& where) {
-    int64_t v = 0;
-    element e = Field(o, key, where);
-    if (ok() && e.get_int64().get(v)) Fail(where + "." + std::string(key), "expected an integer");
-    return v;
-  }
-  double Double(object o, std::string_view key, const std::string& where) {
-    double v = 0;
-    element e = Field(o, key, where);
-    if (ok() && e.get_double().get(v)) Fail(where + "." + std::string(key), "expected a number");
-    return v;
-  }
-  bool Bool(object o, std::string_view key, const std::string& where) {
-    bool v = false;
-    element e = Field(o, key, where);
-    if (ok() && e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
-    return v;
-  }
-  // A boolean that older files leave out (false then).
-  bool OptionalBool(object o, std::string_view key, const std::string& where) {
-    element e;
-    if (!ok() || o[key].get(e)) return false;
-    bool v = false;
-    if (e.get_bool().get(v)) Fail(where + "." + std::string(key), "expected true or false");
-    return v;
-  }
-  // A count that older files leave out (0 then).
-  uint64_t OptionalUInt(object o, std::string_view key, const std::string& where) {
-    element e;
-    if (!ok() || o[key].get(e)) return 0;
-    uint64_t v = 0;
-    if (e.get_uint64().get(v))
-      Fail(where + "." + std::string(key), "expected an integer of at least 0");
-    return v;
-  }
-  std::string_view String(object o, std::string_view key, const std::string& where) {
-    std::string_view v;
-    element e = Field(o, key, where);
-    if (ok() && e.get_string().get(v)) Fail(where + "." + std::string(key), "expected a string");
-    return v;
-  }
-  array Array(object o, std::string_view key, const std::string& where) {
-    array v;
-    element e = Field(o, key, where);
-    if (ok() && e.get_array().get(v)) Fail(where + "." + std::string(key), "expected an array");
-    return v;
-  }
-  object Object(element e, const std::string& where) {
-    object v;
-    if (ok() && e.get_object().get(v)) Fail(where, "expected an object");
-    return v;
-  }
-  // An integer >= 0, or null (-1).
-  int64_t OptionalCount(object o, std::string_view key, const std::string& where) {
-    element e = Field(o, key, where);
-    if (!ok() || e.is_null()) return -1;
-    int64_t v = 0;
-    if (e.get_int64().get(v) || v < 0)
-      Fail(where + "." + std::string(key), "expected an integer >= 0 or null");
-    return v;
-  }
-  // [a, b] of integers.
-  std::pair<int64_t, int64_t> Pair(element e, const std::string& where) {
-    array a;
-    int64_t x = 0, y = 0;
-    if (!ok()) return {0, 0};
-    if (e.get_array().get(a) || a.size() != 2 || a.at(0).get_int64().get(x) ||
-        a.at(1).get_int64().get(y))
-      Fail(where, "expected [integer, integer]");
-    return {x, y};
-  }
-
- private:
-  std::string* error_;
-};
-
 // The efficiency sums of a step device; a summary written before them has none (they stay 0,
 // and the SM efficiency unknown).
-void ReadStepEfficiency(Reader& r, object dev, const std::string& where, StepDevice* v) {
+void ReadStepEfficiency(JsonReader& r, object dev, const std::string& where, StepDevice* v) {
   element e;
   if (!r.ok() || dev["kernel_ns"].get(e)) return;
   v->memory_ns = r.Int(dev, "memory_ns", where);
@@ -369,7 +275,7 @@ bool ParseInt128(std::string_view s, __int128* out) {
   return true;
 }
 
-DurationStats ReadStats(Reader& r, element e, const std::string& where) {
+DurationStats ReadStats(JsonReader& r, element e, const std::string& where) {
   object o = r.Object(e, where);
   DurationStats d;
   if (!r.ok()) return d;
@@ -409,7 +315,7 @@ DurationStats ReadStats(Reader& r, element e, const std::string& where) {
   return d;
 }
 
-void ReadRows(Reader& r, object root, std::string_view key, RankSummary* s,
+void ReadRows(JsonReader& r, object root, std::string_view key, RankSummary* s,
               std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin) {
   array a = r.Array(root, key, "summary");
   if (!r.ok()) return;
@@ -467,7 +373,7 @@ std::optional<KernelCategory> CategoryNamed(std::string_view name) {
   return std::nullopt;
 }
 
-void ReadLaunch(Reader& r, element e, const std::string& where, LaunchStat* l) {
+void ReadLaunch(JsonReader& r, element e, const std::string& where, LaunchStat* l) {
   object o = r.Object(e, where);
   if (!r.ok()) return;
   auto int128 = [&](const char* key, __int128* out) {
@@ -521,7 +427,7 @@ void ReadLaunch(Reader& r, element e, const std::string& where, LaunchStat* l) {
     }
 }
 
-void ReadKernelMap(Reader& r, object kernels, std::string_view key,
+void ReadKernelMap(JsonReader& r, object kernels, std::string_view key,
                    std::map<std::string, KernelStat>* out, bool with_category) {
   array a = r.Array(kernels, key, "kernels");
   if (!r.ok()) return;
@@ -566,7 +472,7 @@ std::vector<int64_t> SourceRanks(const RankSummary& s) {
   return out;
 }
 
-void ReadMemoryPeaks(Reader& r, array a, RankSummary* s) {
+void ReadMemoryPeaks(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
   size_t i = 0;
   for (element e : a) {
@@ -592,7 +498,7 @@ void ReadMemoryPeaks(Reader& r, array a, RankSummary* s) {
   }
 }
 
-void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
+void ReadCalls(JsonReader& r, array a, const std::string& at, RankCollectives* rc) {
   std::vector<int64_t> seqs;
   size_t i = 0;
   for (element e : a) {
@@ -631,7 +537,7 @@ void ReadCalls(Reader& r, array a, const std::string& at, RankCollectives* rc) {
           fmt::format("{}, where the calls before it in its group make it {}", seqs[c], order[c]));
 }
 
-void ReadCollectives(Reader& r, array a, RankSummary* s) {
+void ReadCollectives(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
   size_t i = 0;
   for (element e : a) {
@@ -786,12 +692,11 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
   element root_element;
   if (auto error = parser.parse(padded).get(root_element))
     return bad(fmt::format("JSON: {}", simdjson::error_message(error)));
-  std::string error;
-  Reader r(&error);
+  JsonReader r;
   object root = r.Object(root_element, "summary");
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   std::string_view schema = r.String(root, "schema", "summary");
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   if (schema != kSummarySchema) {
     if (schema.substr(0, 16) == "profana.summary/")
       return Status(ErrorCode::kUnsupportedVersion,
@@ -914,7 +819,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
       s.stacks.emplace_hint(s.stacks.end(), std::string(stack), weight);
       ++i;
     }
-  if (!r.ok()) return bad(error);
+  if (!r.ok()) return bad(r.fault());
   if (Status st = CheckSummary(s); !st.ok()) return bad(st.message());
   return s;
 }

@@ -36,6 +36,35 @@ std::string Events(const Trace& t, const Largest& longest) {
   return out;
 }
 
+// Ok, or kMalformed when the sizes size(i), i < n, add up (as magnitudes) past kMaxTraceTotal;
+// `what` names them, place(i) each of the largest.
+template <typename Size, typename Place>
+Status CheckSizesFit(uint32_t n, Size size, Place place, std::string_view what,
+                     const std::string& name) {
+  Wide bytes = 0;
+  Largest largest;
+  for (uint32_t i = 0; i < n; ++i) {
+    Wide b = size(i);
+    bytes += b < 0 ? -b : b;
+    if (b > kMaxTraceTotal / 1024 || -b > kMaxTraceTotal / 1024)
+      largest.Add(static_cast<int64_t>(b < 0 ? -b : b), i);
+  }
+  if (bytes <= kMaxTraceTotal) return Status::Ok();
+  std::string records;
+  for (const auto& [b, i] : largest.top())
+    records += fmt::format("{}{}", records.empty() ? "" : ", ", place(i));
+  return Status(ErrorCode::kMalformed,
+                fmt::format("{}: {} add up to {} bytes, past the 2^61 bytes (2 EiB) that "
+                            "profana's sums hold: the sizes cannot be right (the largest: {})",
+                            name, what, Int128Text(bytes), records));
+}
+
+// The size a copy or memset recorded; 0 for other events and where none was recorded.
+int64_t CopySize(const Trace& t, uint32_t e) {
+  uint32_t row = t.events.device_args[e];
+  return row == kNoDeviceArgs ? 0 : std::max<int64_t>(t.device_args.bytes[row], 0);
+}
+
 }  // namespace
 
 Status CheckSumsFit(const Trace& t, const std::string& name) {
@@ -54,26 +83,18 @@ Status CheckSumsFit(const Trace& t, const std::string& name) {
                               "(the longest: {})",
                               name, Int128Text(total), Events(t, longest)));
   const MemoryTable& mem = t.memory;
-  Wide bytes = 0;
-  Largest largest;
-  for (uint32_t i = 0; i < mem.size(); ++i) {
-    Wide b = mem.bytes[i];
-    bytes += b < 0 ? -b : b;
-    if (b > kMaxTraceTotal / 1024 || -b > kMaxTraceTotal / 1024)
-      largest.Add(static_cast<int64_t>(b < 0 ? -b : b), i);
-  }
-  if (bytes > kMaxTraceTotal) {
-    std::string records;
-    for (const auto& [b, i] : largest.top())
-      records += fmt::format("{}{} bytes at {} ns", records.empty() ? "" : ", ", mem.bytes[i],
-                             mem.ts_ns[i]);
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("{}: the memory records' sizes add up to {} bytes, past the 2^61 "
-                              "bytes (2 EiB) that profana's sums hold: the sizes cannot be right "
-                              "(the largest: {})",
-                              name, Int128Text(bytes), records));
-  }
-  return Status::Ok();
+  PROFANA_RETURN_IF_ERROR(CheckSizesFit(
+      mem.size(), [&](uint32_t i) { return mem.bytes[i]; },
+      [&](uint32_t i) { return fmt::format("{} bytes at {} ns", mem.bytes[i], mem.ts_ns[i]); },
+      "the memory records' sizes", name));
+  // Copies and memsets: their sizes add up in the kernel statistics (job/kernel_stats.h).
+  return CheckSizesFit(
+      ev.size(), [&](uint32_t e) { return CopySize(t, e); },
+      [&](uint32_t e) {
+        return fmt::format("\"{}\" {} bytes at {} ns", t.str(ev.trace_name[e]), CopySize(t, e),
+                           ev.start_ns[e]);
+      },
+      "the copies' and memsets' sizes", name);
 }
 
 }  // namespace profana

@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
 #include "profana/base/json_brackets.h"
+#include "profana/base/json_reader.h"
 #include "profana/passes/gpu_streams.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/memory_timeline.h"
@@ -81,51 +82,33 @@ namespace od = simdjson::ondemand;
 // says "byte N (line L, column C)", as errors in traces do.
 class BudgetReader {
  public:
-  BudgetReader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  // `text` is without the byte order mark, `bom` its length: places count it.
+  BudgetReader(std::string_view text, const std::string& file, size_t bom)
+      : json_(text, bom), file_(file) {}
 
-  // `at` points into the text, or is null when the position is unknown.
-  Status Bad(const char* at, const std::string& what) const {
-    if (!at || at < text_.data() || at > text_.data() + text_.size())
-      return Status(ErrorCode::kInvalidArgument, fmt::format("{}: {}", file_, what));
-    size_t offset = static_cast<size_t>(at - text_.data()), line = 1, column = 1;
-    for (size_t i = 0; i < offset; ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        column = 1;
-      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
-        ++column;  // columns count characters, not the continuation bytes of UTF-8
-      }
-    }
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: byte {} (line {}, column {}): {}", file_, offset + bom_, line,
-                              column, what));
+  // `at` points into the text, or is null when the place is unknown.
+  Status Bad(const char* at, const std::string& what) {
+    json_.FailAt(at, what);
+    return Status(ErrorCode::kInvalidArgument, fmt::format("{}: {}", file_, json_.fault()));
   }
-  Status Bad(size_t index, const char* at, const std::string& what) const {
+  Status Bad(size_t index, const char* at, const std::string& what) {
     return Bad(at, fmt::format("rules[{}]: {}", index, what));
   }
   // A JSON error met while reading: where the parser stopped.
-  Status Syntax(od::document& doc, simdjson::error_code err) const {
-    const char* at = nullptr;
-    if (doc.current_location().get(at)) at = nullptr;
-    return Bad(at, fmt::format("not a valid budget: {}", simdjson::error_message(err)));
+  Status Syntax(od::document& doc, simdjson::error_code err) {
+    return Bad(JsonReader::Where(doc),
+               fmt::format("not a valid budget: {}", simdjson::error_message(err)));
   }
-  void set_bom(size_t bom) { bom_ = bom; }
 
   Result<BudgetRule> Rule(od::document& doc, od::value e, size_t index);
 
  private:
-  std::string_view text_;  // without the byte order mark
+  JsonReader json_;
   std::string file_;
-  size_t bom_ = 0;  // offsets are counted in the file, byte order mark included
 };
 
-const char* Where(od::value& v) {
-  const char* at = nullptr;
-  return v.current_location().get(at) ? nullptr : at;
-}
-
 Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t index) {
-  const char* rule_at = Where(e);
+  const char* rule_at = JsonReader::Where(e);
   // On-Demand reads "[{...},]" as an element ']': JSON allows no comma before the bracket.
   if (rule_at && *rule_at == ']') return Bad(rule_at, "not a valid budget: a comma before ']'");
   od::object obj;
@@ -142,7 +125,7 @@ Result<BudgetRule> BudgetReader::Rule(od::document& doc, od::value e, size_t ind
     if (auto err = field.unescaped_key().get(key)) return Syntax(doc, err);
     std::string key_copy(key);  // the key's buffer is reused by the next string read
     od::value v = field.value();
-    const char* at = Where(v);
+    const char* at = JsonReader::Where(v);
     od::json_type type;
     if (auto err = v.type().get(type)) return Syntax(doc, err);
     std::string_view text;
@@ -316,8 +299,7 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
   size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   text.remove_prefix(bom);
   simdjson::padded_string padded(text);
-  BudgetReader reader(std::string_view(padded.data(), padded.size()), file);
-  reader.set_bom(bom);
+  BudgetReader reader(std::string_view(padded.data(), padded.size()), file, bom);
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || text[first] != '{')
     return reader.Bad(padded.data() + (first == std::string_view::npos ? text.size() : first),
@@ -329,8 +311,7 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
     if (after != std::string_view::npos)
       return reader.Bad(padded.data() + after, "not a valid budget: bytes follow the JSON object");
     padded = simdjson::padded_string(text.substr(0, end));
-    reader = BudgetReader(std::string_view(padded.data(), padded.size()), file);
-    reader.set_bom(bom);
+    reader = BudgetReader(std::string_view(padded.data(), padded.size()), file, bom);
   }
   od::parser parser;
   od::document doc;
@@ -347,7 +328,7 @@ Result<Budget> ParseBudget(std::string_view text, const std::string& file) {
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return syntax(err);
     od::value value = field.value();
-    const char* at = Where(value);
+    const char* at = JsonReader::Where(value);
     if (key == "description") continue;
     if (key != "rules")
       return reader.Bad(

@@ -7,6 +7,7 @@
 
 #include "profana/base/int_sum.h"
 #include "profana/base/named_values.h"
+#include "profana/model/event_roles.h"
 #include "profana/passes/trace_filter.h"
 
 namespace profana::passes {
@@ -117,7 +118,7 @@ StepStats CountSteps(const Trace& t) {
   std::unordered_set<int64_t> seen;
   int64_t total_ns = 0;
   for (uint32_t i = 0; i < t.events.size(); ++i) {
-    int64_t n = StepNumber(t, EventId(i));
+    int64_t n = StepNumberOf(t, i);
     if (n >= 0 && seen.insert(n).second) total_ns += t.events.end_ns[i] - t.events.start_ns[i];
   }
   StepStats s;

@@ -8,6 +8,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/duration.h"
+#include "profana/model/event_roles.h"
 #include "profana/model/launch_index.h"
 #include "profana/passes/empty_selection.h"
 #include "profana/passes/name_matcher.h"
@@ -87,7 +88,7 @@ Result<std::optional<std::vector<Interval>>> TimeSelection(const TraceFilter& f,
     };
     std::vector<Step> steps;
     for (uint32_t i = 0; i < t.events.size(); ++i) {
-      int64_t n = StepNumber(t, EventId(i));
+      int64_t n = StepNumberOf(t, i);
       if (n >= 0) steps.push_back({n, {t.events.start_ns[i], t.events.end_ns[i]}});
     }
     if (steps.empty())
@@ -224,16 +225,6 @@ Result<int32_t> ParseDeviceIndex(std::string_view text) {
   int64_t v = 0;
   if (!ParseInt(index, &v) || v < 0 || v > INT32_MAX) return bad();
   return static_cast<int32_t>(v);
-}
-
-int64_t StepNumber(const Trace& t, EventId event) {
-  uint32_t i = event.value;
-  if (IsDeviceActivity(t.events.kind[i])) return -1;
-  std::string_view name = t.str(t.events.trace_name[i]);
-  constexpr std::string_view kPrefix = "ProfilerStep#";
-  if (name.substr(0, kPrefix.size()) != kPrefix) return -1;
-  int64_t n = -1;
-  return ParseInt(name.substr(kPrefix.size()), &n) ? n : -1;
 }
 
 Status FilterTrace(const TraceFilter& f, Trace* trace, const LaunchIndex* index) {

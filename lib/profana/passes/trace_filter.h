@@ -70,9 +70,6 @@ Result<FilterWindow> ParseWindow(std::string_view text);
 // else ("cpu", "cuda", "-1", "0x") is kInvalidArgument.
 Result<int32_t> ParseDeviceIndex(std::string_view text);
 
-// The step number of a ProfilerStep#N host event, or -1.
-int64_t StepNumber(const Trace& trace, EventId event);
-
 // Selects in place. Errors (kInvalidArgument): a bad regex, --steps on a trace without
 // ProfilerStep#N markers, or steps that select nothing.
 // `launches`, when given, is a LaunchIndex over the trace's events as they are (a caller that has

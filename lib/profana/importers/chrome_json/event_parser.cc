@@ -88,15 +88,23 @@ EventKey KindOfKey(std::string_view key) {
   return EventKey::kOther;
 }
 
+// Whether `v` is of type `want`, which the reader then reads (*err: a JSON error met asking).
+// Another type notes `field` as the event's first bad field; null is no fault where `null_ok`
+// (the field is then left as it was).
+bool IsOfType(od::value& v, od::json_type want, StagedEvent* s, const char* field, error_code* err,
+              bool null_ok = false) {
+  od::json_type type;
+  if ((*err = v.type().get(type))) return false;
+  if (type == want) return true;
+  if (!(null_ok && type == od::json_type::null) && !s->bad_field) s->bad_field = field;
+  return false;
+}
+
 }  // namespace
 
 error_code EventParser::ReadString(od::value& v, StringId* out, StagedEvent* s, const char* field) {
-  od::json_type type;
-  if (auto err = v.type().get(type)) return err;
-  if (type != od::json_type::string) {
-    if (!s->bad_field) s->bad_field = field;
-    return simdjson::SUCCESS;
-  }
+  error_code err = simdjson::SUCCESS;
+  if (!IsOfType(v, od::json_type::string, s, field, &err)) return err;
   // Most strings hold no escape: intern their text in place rather than unescaping a copy. The
   // raw token runs from the opening quote to the next structural character.
   std::string_view token = v.raw_json_token();
@@ -106,7 +114,7 @@ error_code EventParser::ReadString(od::value& v, StringId* out, StagedEvent* s, 
     return simdjson::SUCCESS;
   }
   std::string_view str;
-  error_code err = v.get_string().get(str);
+  err = v.get_string().get(str);
   if (err == simdjson::STRING_ERROR) {
     // simdjson refuses a \u escape of a lone UTF-16 surrogate (\ud800 unpaired), which some
     // writers produce when they cut a name inside a character: that costs the name, not the file.
@@ -123,13 +131,8 @@ error_code EventParser::ReadString(od::value& v, StringId* out, StagedEvent* s, 
 }
 
 error_code EventParser::ReadInt(od::value& v, int64_t* out, StagedEvent* s, const char* field) {
-  od::json_type type;
-  if (auto err = v.type().get(type)) return err;
-  if (type == od::json_type::null) return simdjson::SUCCESS;
-  if (type != od::json_type::number) {
-    if (!s->bad_field) s->bad_field = field;
-    return simdjson::SUCCESS;
-  }
+  error_code err = simdjson::SUCCESS;
+  if (!IsOfType(v, od::json_type::number, s, field, &err, /*null_ok=*/true)) return err;
   std::string_view token = v.raw_json_token();
   NumberError why;
   if (ParseInteger(token, out, &why, Padding::kEightBytes)) return simdjson::SUCCESS;
@@ -144,12 +147,8 @@ error_code EventParser::ReadInt(od::value& v, int64_t* out, StagedEvent* s, cons
 }
 
 error_code EventParser::ReadTime(od::value& v, int64_t* out, StagedEvent* s, const char* field) {
-  od::json_type type;
-  if (auto err = v.type().get(type)) return err;
-  if (type != od::json_type::number) {
-    if (!s->bad_field) s->bad_field = field;
-    return simdjson::SUCCESS;
-  }
+  error_code err = simdjson::SUCCESS;
+  if (!IsOfType(v, od::json_type::number, s, field, &err)) return err;
   std::string_view token = v.raw_json_token();
   NumberError why = NumberError::kRange;
   if ((!ParseMicrosToNanos(token, out, &why, Padding::kEightBytes) || !TimeInRange(*out)) &&

@@ -11,6 +11,7 @@
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
+#include "profana/importers/sqlite/table_importer.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nsys {
@@ -67,13 +68,10 @@ std::string_view WithoutVersion(std::string_view name) {
   return name;
 }
 
-class Importer {
+class Importer : sqlite::TableImporter {
  public:
-  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = TraceFormat::kNsysSqlite;
-    b_.metadata().input_bytes = input.size;
-    b_.NumberThreadsByFirstUse();
-  }
+  Importer(Database& db, const InputBuffer& input)
+      : TableImporter(db, input, TraceFormat::kNsysSqlite) {}
   Result<Trace> Run();
 
  private:
@@ -90,7 +88,6 @@ class Importer {
   Status ReadGraphTraces();
   Status NameThreads();
 
-  StringId String(int64_t id) const { return strings_.Get(id); }
   ThreadId CpuThread(int64_t global_tid) {
     // Rows of one thread come in runs: the last answer is usually the one.
     if (global_tid == last_global_tid_ && last_cpu_thread_.valid()) return last_cpu_thread_;
@@ -108,10 +105,6 @@ class Importer {
   static constexpr int kStart = 0, kEnd = 1, kDevice = 2, kStream = 3, kCorrelation = 4,
                        kGlobalPid = 5;
 
-  Database& db_;
-  const std::string& file_;
-  TraceBuilder b_;
-  sqlite::StringIds strings_;
   std::vector<std::string> memory_kinds_;
   std::unordered_map<uint64_t, ThreadId> cpu_threads_;  // (pid, tid) part of a GlobalId
   int64_t last_global_tid_ = 0;

@@ -14,6 +14,7 @@
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
+#include "profana/importers/sqlite/table_importer.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nvprof {
@@ -27,13 +28,10 @@ using sqlite::Query;
 constexpr const char* kKernelTables[] = {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
                                          "CUPTI_ACTIVITY_KIND_KERNEL"};
 
-class Importer {
+class Importer : sqlite::TableImporter {
  public:
-  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = TraceFormat::kNvprofSqlite;
-    b_.metadata().input_bytes = input.size;
-    b_.NumberThreadsByFirstUse();
-  }
+  Importer(Database& db, const InputBuffer& input)
+      : TableImporter(db, input, TraceFormat::kNvprofSqlite) {}
   Result<Trace> Run();
 
  private:
@@ -43,23 +41,22 @@ class Importer {
   Status ReadMarkers();
   Status ReadApiCalls(const char* table, ActivityKind kind);
   Status ReadKernels(const char* table);
+  // A device activity row whose first columns (start, end, device, stream, correlation, and the
+  // table's name or kind column when `extra`) are not integers, or whose times are out of order:
+  // noted in the diagnostics, skipped.
+  bool BadActivity(Query& q, bool extra);
   void AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind,
                    const DeviceArgs* args = nullptr);
   Status ReadMemcpys();
   Status ReadMemsets();
   void CheckLaunches();
 
-  StringId String(int64_t id) const { return strings_.Get(id); }
   StringId KernelName(int64_t id);
   // nvprof stores 32-bit thread ids, signed in API tables and unsigned in marker object ids.
   ThreadId CpuThread(int64_t pid, int64_t tid) {
     return b_.Thread(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid));
   }
 
-  Database& db_;
-  const std::string& file_;
-  TraceBuilder b_;
-  sqlite::StringIds strings_;
   std::vector<StringId> demangled_;  // string id -> demangled kernel name (0 = not yet)
   struct Launch {
     int64_t cbid;
@@ -217,6 +214,15 @@ Status Importer::ReadApiCalls(const char* table, ActivityKind kind) {
 // Device activity rows: one event on the (device, stream) track, as Kineto writes them.
 enum { kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra };
 
+bool Importer::BadActivity(Query& q, bool extra) {
+  Diagnostics* d = &b_.diagnostics();
+  bool bad = extra
+                 ? q.BadIntegers(
+                       {kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra}, d)
+                 : q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation}, d);
+  return bad || q.BadTimes(q.Int(kActStart), q.Int(kActEnd), d);
+}
+
 void Importer::AddActivity(const Query& q, StringId name, StringId category, ActivityKind kind,
                            const DeviceArgs* args) {
   TraceBuilder::Event e;
@@ -243,10 +249,7 @@ Status Importer::ReadKernels(const char* table) {
   StringId category = b_.Intern("kernel");
   q.ReadAhead();
   while (q.Next()) {
-    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
-                      &b_.diagnostics()) ||
-        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
-      continue;
+    if (BadActivity(q, true)) continue;
     DeviceArgs args = sqlite::CuptiLaunch(q, kLaunch);
     AddActivity(q, KernelName(q.Int(kActExtra)), category, ActivityKind::kKernel, &args);
     kernel_rows_.push_back({q.Int(kActCorrelation), q.row(), table});
@@ -270,10 +273,7 @@ Status Importer::ReadMemcpys() {
   };
   q.ReadAhead();
   while (q.Next()) {
-    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation, kActExtra},
-                      &b_.diagnostics()) ||
-        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
-      continue;
+    if (BadActivity(q, true)) continue;
     StringId name = b_.Intern(MemcpyName(q.Int(kActExtra)));
     DeviceArgs args;
     args.copy = CopyKindsOfName(b_.str(name)).kind;
@@ -293,10 +293,7 @@ Status Importer::ReadMemsets() {
   StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
   q.ReadAhead();
   while (q.Next()) {
-    if (q.BadIntegers({kActStart, kActEnd, kActDevice, kActStream, kActCorrelation},
-                      &b_.diagnostics()) ||
-        q.BadTimes(q.Int(kActStart), q.Int(kActEnd), &b_.diagnostics()))
-      continue;
+    if (BadActivity(q, false)) continue;
     DeviceArgs args;
     if (q.IsInteger(kBytes) && q.Int(kBytes) >= 0) args.bytes = q.Int(kBytes);
     AddActivity(q, name, category, ActivityKind::kMemset, &args);

@@ -11,6 +11,7 @@
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
+#include "profana/importers/sqlite/table_importer.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::rocm {
@@ -69,13 +70,10 @@ std::map<std::string, Family> Families(const std::vector<std::string>& tables) {
   return families;
 }
 
-class Importer {
+class Importer : sqlite::TableImporter {
  public:
-  Importer(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = TraceFormat::kRocpd;
-    b_.metadata().input_bytes = input.size;
-    b_.NumberThreadsByFirstUse();
-  }
+  Importer(Database& db, const InputBuffer& input)
+      : TableImporter(db, input, TraceFormat::kRocpd) {}
   Result<Trace> Run();
 
  private:
@@ -88,7 +86,6 @@ class Importer {
   Status ReadDispatches(const Family& f, int64_t family);
   Status ReadCopies(const Family& f, int64_t family);
 
-  StringId String(int64_t id) const { return strings_.Get(id); }
   // Correlation ids count per process: the family joins in, above the 48 bits an id uses.
   static int64_t Key(int64_t family, int64_t stack_id) {
     return (family << 48) | (stack_id & ((int64_t{1} << 48) - 1));
@@ -103,10 +100,6 @@ class Importer {
                                 std::initializer_list<std::string_view> columns,
                                 const std::string& extra_event_columns);
 
-  Database& db_;
-  const std::string& file_;
-  TraceBuilder b_;
-  sqlite::StringIds strings_;
   std::unordered_map<int64_t, int32_t> gpu_index_;      // agent id -> GPU index
   std::unordered_map<int64_t, StringId> kernel_names_;  // kernel symbol id -> name
 };

@@ -11,6 +11,7 @@
 #include "profana/importers/sqlite/database.h"
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
+#include "profana/importers/sqlite/table_importer.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::rocm {
@@ -21,13 +22,10 @@ using sqlite::Query;
 
 constexpr std::string_view kRpdWhat = "rocmProfileData";
 
-class RpdImporter {
+class RpdImporter : sqlite::TableImporter {
  public:
-  RpdImporter(Database& db, const InputBuffer& input) : db_(db), file_(input.name) {
-    b_.metadata().format = TraceFormat::kRocmRpd;
-    b_.metadata().input_bytes = input.size;
-    b_.NumberThreadsByFirstUse();
-  }
+  RpdImporter(Database& db, const InputBuffer& input)
+      : TableImporter(db, input, TraceFormat::kRocmRpd) {}
   Result<Trace> Run();
 
  private:
@@ -39,13 +37,8 @@ class RpdImporter {
   Status ReadLaunchArgs();
   Status ReadOps();
 
-  StringId String(int64_t id) const { return strings_.Get(id); }
   StringId Category(ActivityKind kind) { return b_.Intern(CategoryOf(kind)); }
 
-  Database& db_;
-  const std::string& file_;
-  TraceBuilder b_;
-  sqlite::StringIds strings_;
   FlatHashMap<int64_t, int64_t> api_of_op_;  // rocpd_api_ops: op id -> the call that enqueued it
   // rocpd_kernelapi and rocpd_copyapi: a launch's configuration or a copy's size, by call id.
   std::unordered_map<int64_t, DeviceArgs> args_of_api_;

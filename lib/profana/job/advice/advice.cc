@@ -40,6 +40,12 @@ double Share(int64_t part, int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
 }
 
+bool LaunchedInSteps(const AdviceContext& c, uint32_t e) {
+  const EventTable& ev = c.trace->events;
+  std::optional<EventId> l = c.launches->Launch(ev.correlation[e]);
+  return c.InSteps(l ? ev.start_ns[l->value] : ev.start_ns[e]);
+}
+
 std::vector<int64_t> StepsOf(const AdviceContext& c, const std::vector<int64_t>& times) {
   std::vector<int64_t> out;
   for (int64_t ts : times)

@@ -40,6 +40,10 @@ inline std::string_view NameOf(const Trace& t, uint32_t e) { return t.str(t.even
 // part / whole, 0 when whole is not above 0.
 double Share(int64_t part, int64_t whole);
 
+// Whether device work `e` ran for the steps: its launch, or its own start when it has no launch,
+// falls in one.
+bool LaunchedInSteps(const AdviceContext& c, uint32_t e);
+
 // The steps a set of host or device times fell in, in order, each once.
 std::vector<int64_t> StepsOf(const AdviceContext& c, const std::vector<int64_t>& times);
 

@@ -21,10 +21,7 @@ std::map<uint32_t, std::vector<uint32_t>> WorkByStream(const AdviceContext& c) {
   const EventTable& ev = c.trace->events;
   std::map<uint32_t, std::vector<uint32_t>> out;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (!IsDeviceWork(ev.kind[e])) continue;
-    std::optional<EventId> l = c.launches->Launch(ev.correlation[e]);
-    int64_t at = l ? ev.start_ns[l->value] : ev.start_ns[e];
-    if (c.InSteps(at)) out[ev.thread[e].value].push_back(e);
+    if (IsDeviceWork(ev.kind[e]) && LaunchedInSteps(c, e)) out[ev.thread[e].value].push_back(e);
   }
   return out;
 }

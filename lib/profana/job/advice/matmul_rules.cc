@@ -23,9 +23,7 @@ int64_t MatmulKernels(const AdviceContext& c, passes::MatmulKernel want, Finding
   Items items;
   std::vector<int64_t> starts;
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (ev.kind[e] != ActivityKind::kKernel) continue;
-    std::optional<EventId> l = c.launches->Launch(ev.correlation[e]);
-    if (!c.InSteps(l ? ev.start_ns[l->value] : ev.start_ns[e])) continue;
+    if (ev.kind[e] != ActivityKind::kKernel || !LaunchedInSteps(c, e)) continue;
     int64_t d = ev.end_ns[e] - ev.start_ns[e];
     *kernel_ns += d;
     uint32_t name = ev.trace_name[e].value;
@@ -42,33 +40,35 @@ int64_t MatmulKernels(const AdviceContext& c, passes::MatmulKernel want, Finding
   return ns;
 }
 
-}  // namespace
-
 // Both rules estimate half the kernels' time: Tensor Cores run a matmul's arithmetic at 8x
 // (A100: TF32 156 against FP32 19.5 TFLOP/s) to 16x (bf16) the vector units' rate, and the
-// memory traffic, which they do not speed up, bounds small and thin matmuls.
-bool Fp32Matmul(const AdviceContext& c, Finding* f) {
+// memory traffic, which they do not speed up, bounds small and thin matmuls. `what` says which
+// kernels ran how.
+bool OffTensorCores(const AdviceContext& c, passes::MatmulKernel want, std::string_view what,
+                    Finding* f) {
   int64_t all = 0;
-  int64_t ns = MatmulKernels(c, passes::MatmulKernel::kFp32, f, &all);
+  int64_t ns = MatmulKernels(c, want, f, &all);
   if (f->count == 0 || Share(ns, all) < c.options.min_share) return false;
   f->raw_saving_ns = ns / 2;
-  f->evidence = fmt::format(
-      "{} fp32 matmul and convolution kernels ran on the FFMA path, not on Tensor Cores: {} "
-      "({:.1f}% of kernel time)",
-      f->count, TimeText(ns), 100 * Share(ns, all));
+  f->evidence = fmt::format("{} {}: {} ({:.1f}% of kernel time)", f->count, what, TimeText(ns),
+                            100 * Share(ns, all));
   return true;
 }
 
+}  // namespace
+
+bool Fp32Matmul(const AdviceContext& c, Finding* f) {
+  return OffTensorCores(c, passes::MatmulKernel::kFp32,
+                        "fp32 matmul and convolution kernels ran on the FFMA path, not on Tensor "
+                        "Cores",
+                        f);
+}
+
 bool NoTensorCores(const AdviceContext& c, Finding* f) {
-  int64_t all = 0;
-  int64_t ns = MatmulKernels(c, passes::MatmulKernel::kOther, f, &all);
-  if (f->count == 0 || Share(ns, all) < c.options.min_share) return false;
-  f->raw_saving_ns = ns / 2;
-  f->evidence = fmt::format(
-      "{} matmul and convolution kernels (not fp32: fp32-matmul counts those) ran without "
-      "Tensor Cores: {} ({:.1f}% of kernel time)",
-      f->count, TimeText(ns), 100 * Share(ns, all));
-  return true;
+  return OffTensorCores(c, passes::MatmulKernel::kOther,
+                        "matmul and convolution kernels (not fp32: fp32-matmul counts those) ran "
+                        "without Tensor Cores",
+                        f);
 }
 
 }  // namespace profana::job::advice
