@@ -34,12 +34,13 @@ bool EndsWith(const std::string& s, std::string_view tail) {
 }
 
 // One trace: its critical paths (job/critical_path_input.h), and the overlay when asked.
-Result<report::CpRank> RunOne(const CriticalPathArgs& a, const std::string& path, Context& ctx,
+Result<report::CpRank> RunOne(const CriticalPathArgs& a, const job::JobInput& input, Context& ctx,
                               job::RankPathComm* comm) {
+  const std::string& path = input.path;
   ctx.inputs.push_back(path);
   std::vector<job::LoadNote> notes;
   Result<std::unique_ptr<job::TraceCriticalPaths>> read = job::CriticalPathsOfInput(
-      path, LoadRequestWithProgress(a.common, ctx), a.request, !a.overlay.empty(), &notes);
+      input, LoadRequestWithProgress(a.common, ctx), a.request, !a.overlay.empty(), &notes);
   PrintNotes(notes, ctx);
   PROFANA_RETURN_IF_ERROR(read.status());
   const job::TraceCriticalPaths& cp = **read;
@@ -79,8 +80,7 @@ Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
   std::vector<job::RankPathComm> comm(inputs.size());
   bool job = inputs.size() > 1;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    PROFANA_ASSIGN_OR_RETURN(report::CpRank r,
-                             RunOne(a, inputs[i].path, ctx, job ? &comm[i] : nullptr));
+    PROFANA_ASSIGN_OR_RETURN(report::CpRank r, RunOne(a, inputs[i], ctx, job ? &comm[i] : nullptr));
     if (job || r.rank < 0) r.rank = job::ResolveRank(inputs[i], r.rank);
     comm[i].rank = r.rank;
     ranks.push_back(std::move(r));

@@ -4,13 +4,14 @@
 
 namespace profana::job {
 
-Result<std::unique_ptr<TraceCriticalPaths>> CriticalPathsOfInput(const std::string& path,
+Result<std::unique_ptr<TraceCriticalPaths>> CriticalPathsOfInput(const JobInput& input,
                                                                  const LoadRequest& load,
                                                                  const passes::CpRequest& request,
                                                                  bool need_file,
                                                                  std::vector<LoadNote>* notes) {
+  const std::string& path = input.path;
   auto out = std::make_unique<TraceCriticalPaths>();
-  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(path, load, notes));
+  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(input, load, notes));
   out->trace = std::move(loaded.trace);
   InputLimits limits;
   limits.max_bytes = load.load.limits.max_bytes;

@@ -26,7 +26,7 @@ struct TraceCriticalPaths {
 // `need_file`: an error when the file cannot be read again (--overlay writes it back); otherwise
 // a file that cannot be is a note. Held behind a pointer: the result and the file's events
 // describe the trace where it lies.
-Result<std::unique_ptr<TraceCriticalPaths>> CriticalPathsOfInput(const std::string& path,
+Result<std::unique_ptr<TraceCriticalPaths>> CriticalPathsOfInput(const JobInput& input,
                                                                  const LoadRequest& load,
                                                                  const passes::CpRequest& request,
                                                                  bool need_file,
