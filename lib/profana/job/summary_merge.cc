@@ -4,7 +4,6 @@
 #include <string>
 
 #include "fmt/format.h"
-#include "profana/base/byte_source.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/input_name.h"
 #include "profana/job/summary_file.h"
@@ -25,10 +24,13 @@ Result<RankSummary> MergeSummaryFiles(const std::vector<JobInput>& inputs) {
                                 InputName(in.path)));
     };
     if (in.path == "-") return not_summary();
-    Result<InputBuffer> input = ReadInput(in.path, limits);
+    // Read through the file the expansion holds open.
+    Result<std::shared_ptr<InputFile>> file = OpenJobInput(in);
+    Result<InputBuffer> input =
+        file.ok() ? ReadInput(**file, limits) : Result<InputBuffer>(file.status());
     // A file that cannot be read whole is a summary's error only when its first bytes say so.
     if (!input.ok())
-      return LooksLikeSummary(ByteSource::Head(in.path, 256)) ? input.status() : not_summary();
+      return file.ok() && LooksLikeSummary((*file)->Head(256)) ? input.status() : not_summary();
     if (!LooksLikeSummary(input->view())) return not_summary();
     PROFANA_ASSIGN_OR_RETURN(RankSummary s, ParseSummary(input->view(), in.path));
     for (const SourceInfo& src : s.sources) {
