@@ -35,18 +35,30 @@ struct Listed {
   std::shared_ptr<InputFile> file;  // open, its head forgotten; null when it could not be opened
 };
 
-Listed Peek(std::string path, Result<InputFile> file) {
+// The inputs found so far, and how many more files may stay open until their load.
+struct Listing {
+  std::vector<Listed> inputs;
+  size_t open_left = 0;
+};
+
+// Adds an input whose head was read; its file stays open while the listing may hold more.
+void AddPeeked(std::string path, Result<InputFile> file, Listing* out) {
   Listed l{std::move(path), true, std::nullopt, nullptr};
-  if (!file.ok()) return l;
-  l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
-  file->ForgetHead();  // a job's thousand heads would be 256 MB
-  l.file = std::make_shared<InputFile>(std::move(*file));
-  return l;
+  if (file.ok()) {
+    l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
+    file->ForgetHead();  // a job's thousand heads would be 256 MB
+    if (out->open_left > 0) {
+      --out->open_left;
+      l.file = std::make_shared<InputFile>(std::move(*file));
+    }
+  }
+  out->inputs.push_back(std::move(l));
 }
 
 // How many inputs stay open from the expansion to their load: half the descriptors this process
 // may open, the rest left for the loads and outputs. A larger job's files past that are closed
-// after their head is read, and opened again to load.
+// after their head is read, and opened again to load: the listing holds no more at any time, so a
+// directory of thousands of traces never runs out of descriptors while it is read.
 size_t FilesHeldOpen() {
   struct rlimit limit;
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 512;
@@ -55,7 +67,7 @@ size_t FilesHeldOpen() {
 
 // What a directory or a glob names: its regular files (a FIFO would block the run, a device never
 // end), sorted, that an importer claims or that are summaries. Returns how many were regular.
-size_t AddListedTraces(std::vector<std::string> names, std::vector<Listed>* out) {
+size_t AddListedTraces(std::vector<std::string> names, Listing* out) {
   std::vector<std::string> files;
   for (std::string& name : names) {
     std::error_code ec;
@@ -67,26 +79,26 @@ size_t AddListedTraces(std::vector<std::string> names, std::vector<Listed>* out)
     if (!file.ok()) continue;
     std::string_view head = file->Head(kPeekBytes).substr(0, kSniffBytes);
     if (DetectFormat(head) != nullptr || LooksLikeSummary(head))  // a trace, or a summary
-      out->push_back(Peek(std::move(f), std::move(file)));
+      AddPeeked(std::move(f), std::move(file), out);
   }
   return files.size();
 }
 
-Status ExpandDirectory(const std::string& dir, std::vector<Listed>* out) {
+Status ExpandDirectory(const std::string& dir, Listing* out) {
   std::error_code ec;
   std::vector<std::string> names;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
     names.push_back(entry.path().string());
   if (ec) return Status(ErrorCode::kIo, fmt::format("{}: cannot list: {}", dir, ec.message()));
-  size_t before = out->size(), files = AddListedTraces(std::move(names), out);
-  if (out->size() == before)
+  size_t before = out->inputs.size(), files = AddListedTraces(std::move(names), out);
+  if (out->inputs.size() == before)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{}: no trace in this directory (looked at {} file{})", dir, files,
                               files == 1 ? "" : "s"));
   return Status::Ok();
 }
 
-Status ExpandGlob(const std::string& pattern, std::vector<Listed>* out) {
+Status ExpandGlob(const std::string& pattern, Listing* out) {
   glob_t g{};
   int rc = glob(pattern.c_str(), 0, nullptr, &g);
   if (rc != 0) {
@@ -95,9 +107,9 @@ Status ExpandGlob(const std::string& pattern, std::vector<Listed>* out) {
   }
   std::vector<std::string> names(g.gl_pathv, g.gl_pathv + g.gl_pathc);
   globfree(&g);
-  size_t before = out->size(), matched = names.size(),
+  size_t before = out->inputs.size(), matched = names.size(),
          files = AddListedTraces(std::move(names), out);
-  if (out->size() == before)
+  if (out->inputs.size() == before)
     return Status(
         ErrorCode::kInvalidArgument,
         fmt::format("{}: no trace matches it ({} match{}, {} of them regular file{})", pattern,
@@ -143,33 +155,40 @@ Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input) {
 }
 
 Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {
-  std::vector<Listed> paths;
+  Listing listing;
+  listing.open_left = FilesHeldOpen();
   for (const std::string& arg : args) {
     std::error_code ec;
     if (arg == "-") {
-      paths.push_back({arg});
+      listing.inputs.push_back({arg});
     } else if (fs::is_directory(arg, ec)) {
-      PROFANA_RETURN_IF_ERROR(ExpandDirectory(arg, &paths));
+      PROFANA_RETURN_IF_ERROR(ExpandDirectory(arg, &listing));
     } else if (fs::exists(arg, ec) || !HasGlobChars(arg)) {
-      paths.push_back({arg});  // a missing file is reported by the load, with its usual message
+      listing.inputs.push_back(
+          {arg});  // a missing file is reported by the load, with its usual message
     } else {
-      PROFANA_RETURN_IF_ERROR(ExpandGlob(arg, &paths));
+      PROFANA_RETURN_IF_ERROR(ExpandGlob(arg, &listing));
+    }
+  }
+  // Named files are read here, in order, as listed ones were.
+  Listing named;
+  named.open_left = listing.open_left;
+  for (Listed& listed : listing.inputs) {
+    if (listed.peeked || listed.path == "-") {
+      named.inputs.push_back(std::move(listed));
+    } else {
+      Result<InputFile> file = InputFile::Open(listed.path);
+      AddPeeked(std::move(listed.path), std::move(file), &named);
     }
   }
   std::vector<JobInput> inputs;
-  inputs.reserve(paths.size());
-  const size_t held = FilesHeldOpen();
-  for (size_t i = 0; i < paths.size(); ++i) {
-    Listed& listed = paths[i];
-    if (!listed.peeked && listed.path != "-") {
-      std::string path = std::move(listed.path);
-      listed = Peek(path, InputFile::Open(path));
-    }
+  inputs.reserve(named.inputs.size());
+  for (size_t i = 0; i < named.inputs.size(); ++i) {
+    Listed& listed = named.inputs[i];
     JobInput in;
     in.path = std::move(listed.path);
     in.order = i;
-    if (i < held) in.file = std::move(listed.file);
-    listed.file.reset();
+    in.file = std::move(listed.file);
     if (in.path != "-") {
       in.header_rank = listed.header_rank;
       in.name_rank = RankFromFileName(in.path);

@@ -1,12 +1,16 @@
 // Whole-job building blocks: rank detection, --ranks, the inputs of a directory, the step
 // breakdown's interval arithmetic on a hand-made trace (worked out below), duration statistics
 // that merge in any order, kernel names for text, and the worker pool.
+#include <sys/resource.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
+#include "fmt/format.h"
 #include "profana/base/worker_pool.h"
 #include "profana/importers/importer.h"
 #include "profana/job/duration_stats.h"
@@ -77,6 +81,30 @@ TEST_CASE("a directory expands to the traces inside it, sorted, with their ranks
   CHECK(single->file);  // opened to tell, and held for the load
   CHECK_FALSE(job::SingleTraceInput({TestData("job/two_ranks")}));
   CHECK_FALSE(job::SingleTraceInput({TestData("job/two_ranks/*.json")}));
+}
+
+TEST_CASE("a directory of more traces than descriptors expands whole", "[job]") {
+  // The expansion holds files open for their load, but never past the process's limit: with a
+  // soft limit of 200 descriptors, all 300 traces of a directory are listed, and some held.
+  std::string dir = profana::test::TempPath("many_ranks");
+  std::filesystem::create_directories(dir);
+  std::string trace = profana::test::ReadFile(TestData("job/two_ranks/rank0.json"));
+  for (int i = 0; i < 300; ++i)
+    profana::test::WriteFile(fmt::format("{}/rank{:03}.json", dir, i), trace);
+  struct rlimit was;
+  REQUIRE(getrlimit(RLIMIT_NOFILE, &was) == 0);
+  struct rlimit tight = was;
+  tight.rlim_cur = 200;
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &tight) == 0);
+  auto inputs = job::ExpandInputs({dir});
+  setrlimit(RLIMIT_NOFILE, &was);
+  REQUIRE(inputs.ok());
+  REQUIRE(inputs->size() == 300);
+  size_t held = 0;
+  for (const job::JobInput& in : *inputs) held += in.file != nullptr;
+  CHECK(held == (200 - 128) / 2);
+  CHECK(inputs->back().name_rank == 299);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("interval unions and their measure in a window", "[job]") {
