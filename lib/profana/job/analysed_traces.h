@@ -15,12 +15,18 @@
 
 namespace profana::job {
 
-// Where the analysed traces go (the SQLite writer, reporters/sql/sql_writer.h).
+// Where the analysed traces go (the SQLite writer, reporters/sql/sql_writer.h), each in two calls.
 class AnalysedTraceSink {
  public:
   virtual ~AnalysedTraceSink() = default;
-  // `file` as given on the command line (or as the inputs expanded).
-  virtual Status AddAnalysedTrace(const Trace& trace, const passes::FunctionEventList& events,
+  // The trace's events: of the analyses, only the launches, steps and owners are ready (the
+  // others are being worked out on another thread meanwhile, and must not be read). `file` as
+  // given on the command line (or as the inputs expanded).
+  virtual Status AddTraceEvents(const Trace& trace, const passes::FunctionEventList& events,
+                                const TraceAnalyses& analyses, int64_t rank,
+                                const std::string& file) = 0;
+  // Then the rest, with every analysis ready.
+  virtual Status AddTraceAnalyses(const Trace& trace, const passes::FunctionEventList& events,
                                   const TraceAnalyses& analyses, int64_t rank,
                                   const std::string& file) = 0;
 };

@@ -7,20 +7,33 @@ namespace profana::job {
 
 TraceAnalyses AnalyseTrace(const Trace& trace, const passes::FunctionEventList& events) {
   TraceAnalyses a;
-  a.launches = std::make_unique<LaunchIndex>(trace.events);
-  const LaunchIndex& launches = *a.launches;
-  a.steps = ComputeStepBreakdown(trace);
+  AnalyseLaunchesAndSteps(trace, &a);
+  AnalyseOwners(trace, events, &a);
+  AnalyseTimeline(trace, events, &a);
+  return a;
+}
+
+void AnalyseLaunchesAndSteps(const Trace& trace, TraceAnalyses* a) {
+  a->launches = std::make_unique<LaunchIndex>(trace.events);
+  a->steps = ComputeStepBreakdown(trace);
   // StepAt searches by time; step numbers rise with time in every trace seen, but need not.
-  std::stable_sort(a.steps.begin(), a.steps.end(),
+  std::stable_sort(a->steps.begin(), a->steps.end(),
                    [](const StepRow& x, const StepRow& y) { return x.start_ns < y.start_ns; });
-  a.idle =
+}
+
+void AnalyseOwners(const Trace& trace, const passes::FunctionEventList& events, TraceAnalyses* a) {
+  a->owners = passes::FindDeviceOwners(trace, events, *a->launches);
+}
+
+void AnalyseTimeline(const Trace& trace, const passes::FunctionEventList& events,
+                     TraceAnalyses* a) {
+  const LaunchIndex& launches = *a->launches;
+  a->idle =
       passes::ComputeIdleBreakdown(trace, events, launches, passes::kHtaConsecutiveKernelDelayNs,
                                    std::numeric_limits<size_t>::max());
-  a.queues = passes::ComputeStreamQueues(trace, launches);
-  if (trace.memory.size() > 0) a.memory = passes::BuildMemoryTimeline(trace, events);
-  a.collectives = FindCollectiveCalls(trace);
-  a.owners = passes::FindDeviceOwners(trace, events, launches);
-  return a;
+  a->queues = passes::ComputeStreamQueues(trace, launches);
+  if (trace.memory.size() > 0) a->memory = passes::BuildMemoryTimeline(trace, events);
+  a->collectives = FindCollectiveCalls(trace);
 }
 
 std::optional<int64_t> StepAt(const std::vector<StepRow>& steps, int64_t t) {

@@ -34,6 +34,15 @@ struct TraceAnalyses {
 // `events` is the trace's; keep both alive while the result is used.
 TraceAnalyses AnalyseTrace(const Trace& trace, const passes::FunctionEventList& events);
 
+// AnalyseTrace in stages, for a caller that works the stages out side by side:
+// the launches and steps, from the trace alone (beside the building of its function events);
+void AnalyseLaunchesAndSteps(const Trace& trace, TraceAnalyses* a);
+// then the owners, which say with the launches and steps of each event its launch, step and op;
+void AnalyseOwners(const Trace& trace, const passes::FunctionEventList& events, TraceAnalyses* a);
+// then the idle gaps, queues, memory replay and collectives, which write only those members (so
+// another thread may read the others meanwhile).
+void AnalyseTimeline(const Trace& trace, const passes::FunctionEventList& events, TraceAnalyses* a);
+
 // The step (N of ProfilerStep#N) whose window holds time t: windows never overlap
 // (step_breakdown.h), so at most one does. nullopt outside every window.
 std::optional<int64_t> StepAt(const std::vector<StepRow>& steps, int64_t t);

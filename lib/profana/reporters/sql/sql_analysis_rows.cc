@@ -19,7 +19,7 @@ Status Memory(const SqlRows& r) {
   std::vector<uint32_t> position(m.size(), UINT32_MAX);
   for (uint32_t p = 0; p < tl.size(); ++p) position[tl.order[p]] = p;
   auto ts_at = [&](int64_t pos) { return m.ts_ns[tl.order[static_cast<size_t>(pos)]]; };
-  SqlInsert s(r.db, "memory");
+  SqlInsert s(r.pipe, "memory");
   for (uint32_t i = 0; i < m.size(); ++i) {
     s.Null().Int(r.rank).Int(m.ts_ns[i]).Int(r.ThreadRowId(m.thread[i]));
     s.Int(m.device_type[i]).Int(m.device_id[i]).Int(m.bytes[i]).IntOr(m.addr[i], kNoId);
@@ -45,23 +45,23 @@ Status Memory(const SqlRows& r) {
     r.Step(s, m.ts_ns[i]);
     s.Row();
   }
-  return s.status();
+  return s.Finish();
 }
 
 Status Stacks(const SqlRows& r) {
   const StackTable& st = r.trace.stacks;
-  SqlInsert s(r.db, "stack");
+  SqlInsert s(r.pipe, "stack");
   for (uint32_t n = 1; n < st.size(); ++n) {
     s.Int(r.stack_base + n).Int(r.rank);
     st.parent[n].value ? s.Int(r.stack_base + st.parent[n].value) : s.Null();
     s.Text(r.trace.str(st.frame[n])).Int(st.depth[n]);
     s.Row();
   }
-  return s.status();
+  return s.Finish();
 }
 
 Status Steps(const SqlRows& r) {
-  SqlInsert s(r.db, "step"), d(r.db, "step_device");
+  SqlInsert s(r.pipe, "step"), d(r.pipe, "step_device");
   for (const job::StepRow& row : r.analyses.steps) {
     s.Int(r.rank).Int(row.step).Int(row.start_ns).Int(row.start_ns + row.wall_ns).Int(row.wall_ns);
     s.Int(row.host_ns).Int(row.host_untraced_ns).Int(row.host_dataloader_ns);
@@ -74,13 +74,14 @@ Status Steps(const SqlRows& r) {
       d.Row();
     }
   }
-  return s.status().ok() ? d.status() : s.status();
+  Status steps = s.Finish(), devices = d.Finish();
+  return steps.ok() ? devices : steps;
 }
 
 // Each call's sequence number counts the rank's calls of its process group (of its label where
 // the trace names no group), from 0: the n-th call of a group on every rank is one collective.
 Status Collectives(const SqlRows& r) {
-  SqlInsert s(r.db, "collective");
+  SqlInsert s(r.pipe, "collective");
   std::map<std::pair<std::string, std::string>, int64_t> sequence;
   for (const job::CollectiveCall& c : r.analyses.collectives) {
     int64_t n = sequence[{c.group, c.group.empty() ? c.label : std::string()}]++;
@@ -92,7 +93,7 @@ Status Collectives(const SqlRows& r) {
     r.Step(s, c.start_ns);
     s.Row();
   }
-  return s.status();
+  return s.Finish();
 }
 
 void Stream(const SqlRows& r, SqlInsert& s, ThreadId stream) {
@@ -105,7 +106,7 @@ void Stream(const SqlRows& r, SqlInsert& s, ThreadId stream) {
 }
 
 Status Idle(const SqlRows& r) {
-  SqlInsert s(r.db, "idle_interval");
+  SqlInsert s(r.pipe, "idle_interval");
   for (const passes::Gap& g : r.analyses.idle.longest) {
     s.Null().Int(r.rank).Int(g.device);
     Stream(r, s, g.stream);
@@ -115,11 +116,11 @@ Status Idle(const SqlRows& r) {
     r.Step(s, g.start_ns);
     s.Row();
   }
-  return s.status();
+  return s.Finish();
 }
 
 Status Queues(const SqlRows& r) {
-  SqlInsert s(r.db, "queue_depth");
+  SqlInsert s(r.pipe, "queue_depth");
   for (const passes::StreamQueue& q : r.analyses.queues) {
     for (const passes::QueueSample& sample : q.series) {
       s.Int(r.rank).Int(q.device);
@@ -128,7 +129,7 @@ Status Queues(const SqlRows& r) {
       s.Row();
     }
   }
-  return s.status();
+  return s.Finish();
 }
 
 }  // namespace

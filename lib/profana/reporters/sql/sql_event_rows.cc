@@ -43,11 +43,11 @@ class EventRowWriter {
         flops_(rows.trace),
         depth_(Depths(rows.events)),
         fn_of_event_(ev_.size(), UINT32_MAX),
-        op_(rows.db, "op"),
-        runtime_(rows.db, "runtime"),
-        kernel_(rows.db, "kernel"),
-        copy_(rows.db, "copy"),
-        range_(rows.db, "device_range") {
+        op_(rows.pipe, "op"),
+        runtime_(rows.pipe, "runtime"),
+        kernel_(rows.pipe, "kernel"),
+        copy_(rows.pipe, "copy"),
+        range_(rows.pipe, "device_range") {
     for (uint32_t i = 0; i < fe_.size(); ++i)
       if (fe_.source[i] != passes::kSynthetic) fn_of_event_[fe_.source[i].value] = i;
   }
@@ -67,8 +67,8 @@ class EventRowWriter {
         Op(e);
     }
     for (size_t k = 0; k < fe_.synthetic_row.size(); ++k) MemoryEvent(k);
-    for (const SqlInsert* insert : {&op_, &runtime_, &kernel_, &copy_, &range_})
-      if (!insert->status().ok()) return insert->status();
+    for (SqlInsert* insert : {&op_, &runtime_, &kernel_, &copy_, &range_})
+      PROFANA_RETURN_IF_ERROR(insert->Finish());
     return Status::Ok();
   }
 

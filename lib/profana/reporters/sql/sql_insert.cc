@@ -6,7 +6,21 @@
 
 namespace profana::report {
 
-SqlInsert::SqlInsert(sqlite3* db, const std::string& table) : db_(db), table_(table) {
+namespace {
+
+// Values per batch: about 1.5 MB of them, enough that handing a batch over costs nothing beside
+// stepping it.
+constexpr size_t kBatchValues = size_t{1} << 16;
+// SQLite's longest value (SQLITE_MAX_LENGTH); SqlValue keeps a text's size in 32 bits.
+constexpr size_t kMaxTextBytes = 1000000000;
+
+}  // namespace
+
+SqlInsert::SqlInsert(SqlRowPipe* pipe, const std::string& table) : pipe_(pipe), table_(table) {
+  // The pipe's thread owns the connection while rows are in flight.
+  status_ = pipe->Drain();
+  if (!status_.ok()) return;
+  sqlite3* db = pipe->db();
   sqlite3_stmt* stmt = nullptr;
   std::string select = "SELECT * FROM " + table;
   if (sqlite3_prepare_v2(db, select.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
@@ -24,48 +38,78 @@ SqlInsert::SqlInsert(sqlite3* db, const std::string& table) : db_(db), table_(ta
     return;
   }
   stmt_.reset(stmt);
+  batch_.stmt = stmt;
+  batch_.table = &table_;
+  batch_.columns = columns_;
+  batch_.values.reserve(kBatchValues + static_cast<size_t>(columns_));
 }
+
+SqlInsert::~SqlInsert() { static_cast<void>(Finish()); }  // a writer that returned early
 
 void SqlInsert::Fail(const char* what) {
   if (!status_.ok()) return;
-  status_ = Status(ErrorCode::kIo,
-                   fmt::format("database table {}: {}: {}", table_, what, sqlite3_errmsg(db_)));
+  status_ = Status(ErrorCode::kIo, fmt::format("database table {}: {}: {}", table_, what,
+                                               sqlite3_errmsg(pipe_->db())));
+}
+
+SqlValue& SqlInsert::Next(SqlValue::Type type) {
+  ++column_;
+  SqlValue& v = batch_.values.emplace_back();
+  v.type = type;
+  return v;
 }
 
 SqlInsert& SqlInsert::Int(int64_t v) {
-  if (status_.ok() && sqlite3_bind_int64(stmt_.get(), ++column_, v) != SQLITE_OK) Fail("bind");
+  if (status_.ok()) Next(SqlValue::Type::kInt).i = v;
   return *this;
 }
 
 SqlInsert& SqlInsert::Real(double v) {
-  if (status_.ok() && sqlite3_bind_double(stmt_.get(), ++column_, v) != SQLITE_OK) Fail("bind");
+  if (status_.ok()) Next(SqlValue::Type::kReal).d = v;
   return *this;
 }
 
 SqlInsert& SqlInsert::Text(std::string_view v) {
-  if (status_.ok() && sqlite3_bind_text64(stmt_.get(), ++column_, v.data(), v.size(), SQLITE_STATIC,
-                                          SQLITE_UTF8) != SQLITE_OK)
-    Fail("bind");
+  if (!status_.ok()) return *this;
+  if (v.size() > kMaxTextBytes) {
+    Fail("a text of more than 10^9 bytes");
+    return *this;
+  }
+  SqlValue& value = Next(SqlValue::Type::kText);
+  value.i = static_cast<int64_t>(batch_.text.size());
+  value.size = static_cast<uint32_t>(v.size());
+  batch_.text.append(v);
   return *this;
 }
 
 SqlInsert& SqlInsert::Null() {
-  if (status_.ok() && sqlite3_bind_null(stmt_.get(), ++column_) != SQLITE_OK) Fail("bind");
+  if (status_.ok()) Next(SqlValue::Type::kNull);
   return *this;
 }
 
 void SqlInsert::Row() {
-  int bound = column_;
+  int given = column_;
   column_ = 0;
   if (!status_.ok()) return;
-  if (bound != columns_) {
+  if (given != columns_) {
     status_ =
         Status(ErrorCode::kInternal,
-               fmt::format("database table {}: {} values for {} columns", table_, bound, columns_));
+               fmt::format("database table {}: {} values for {} columns", table_, given, columns_));
     return;
   }
-  if (sqlite3_step(stmt_.get()) != SQLITE_DONE) Fail("cannot add a row");
-  sqlite3_reset(stmt_.get());
+  if (batch_.values.size() >= kBatchValues) pipe_->Hand(&batch_);
+}
+
+Status SqlInsert::Finish() {
+  if (status_.ok() && !batch_.values.empty()) {
+    // A row begun and not ended is not stepped.
+    batch_.values.resize(batch_.rows() * static_cast<size_t>(columns_));
+    pipe_->Hand(&batch_);
+  }
+  column_ = 0;
+  Status drained = pipe_->Drain();
+  if (status_.ok()) status_ = drained;
+  return status_;
 }
 
 Status ExecSql(sqlite3* db, const std::string& sql, std::string_view what) {

@@ -1,7 +1,8 @@
-// SqlInsert: one prepared INSERT of a database profana writes, its values bound in column order
-// and the row added by Row(). Text is bound without a copy (the trace's string pool outlives the
-// statement's step). The first failure is kept (status()) and every later call does nothing, so
-// a writer checks once per table instead of once per value.
+// SqlInsert: one prepared INSERT of a database profana writes, its values given in column order
+// and the row added by Row(). Rows are gathered in batches that SqlRowPipe steps (on a thread of
+// their own where there are two cores); text is copied into the batch, so it need not outlive the
+// call. The first failure is kept and every later call does nothing, so a writer checks once per
+// table (Finish) instead of once per value.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "profana/base/status.h"
 #include "profana/importers/sqlite/query.h"
+#include "profana/reporters/sql/sql_row_pipe.h"
 
 struct sqlite3;
 
@@ -18,7 +20,10 @@ namespace profana::report {
 class SqlInsert {
  public:
   // INSERT INTO table VALUES (?, ..., ?), a parameter per column the table has.
-  SqlInsert(sqlite3* db, const std::string& table);
+  SqlInsert(SqlRowPipe* pipe, const std::string& table);
+  ~SqlInsert();  // waits until the rows given are stepped
+  SqlInsert(const SqlInsert&) = delete;
+  SqlInsert& operator=(const SqlInsert&) = delete;
 
   SqlInsert& Int(int64_t v);
   SqlInsert& Real(double v);
@@ -26,19 +31,23 @@ class SqlInsert {
   SqlInsert& Null();
   // v, or NULL when v equals `absent`.
   SqlInsert& IntOr(int64_t v, int64_t absent) { return v == absent ? Null() : Int(v); }
-  // Adds the row (every column must have had its value); the next value binds the first column.
+  // Adds the row (every column must have had its value); the next value is the first column's.
   void Row();
 
-  const Status& status() const { return status_; }
+  // Hands over the rows still gathered and waits until they are stepped: the first failure of
+  // this table or of the pipe, or ok.
+  Status Finish();
 
  private:
   void Fail(const char* what);
+  SqlValue& Next(SqlValue::Type type);
 
-  sqlite3* db_;
+  SqlRowPipe* pipe_;
   std::string table_;
   sqlite::Stmt stmt_;
   int columns_ = 0;
   int column_ = 0;
+  SqlBatch batch_;
   Status status_;
 };
 

@@ -21,7 +21,7 @@ struct SqlRows {
   const Trace& trace;
   const passes::FunctionEventList& events;
   const job::TraceAnalyses& analyses;
-  sqlite3* db = nullptr;
+  SqlRowPipe* pipe = nullptr;
   int64_t rank = 0;
   // Ids: a trace event's is event_base + its index; a [memory] FunctionEvent (which is no trace
   // event) is numbered after the events, in list order. Threads and stacks have bases of their own.

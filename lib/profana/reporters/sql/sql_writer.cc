@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "profana/base/parallel.h"
 #include "profana/reporters/sql/sql_rows.h"
 #include "profana/reporters/sql/sql_schema.h"
 
@@ -19,7 +20,7 @@ constexpr const char* kBulkPragmas =
 
 Status TraceInfo(const SqlRows& r) {
   const TraceMetadata& m = r.trace.metadata;
-  SqlInsert s(r.db, "trace_info");
+  SqlInsert s(r.pipe, "trace_info");
   auto text = [&](std::string_view key, std::string_view value) {
     if (!value.empty()) s.Int(r.rank).Text(key).Text(value).Row();
   };
@@ -54,19 +55,19 @@ Status TraceInfo(const SqlRows& r) {
     if (uint64_t n = r.trace.diagnostics.count(kind))
       number(fmt::format("diagnostics.{}", DiagnosticName(kind)), static_cast<int64_t>(n));
   }
-  return s.status();
+  return s.Finish();
 }
 
-Status RankAndThreads(const SqlRows& r, const SqlTraceSource& source) {
+Status RankAndThreads(const SqlRows& r, const std::string& file) {
   const Trace& t = r.trace;
-  SqlInsert rank(r.db, "rank"), thread(r.db, "thread");
+  SqlInsert rank(r.pipe, "rank"), thread(r.pipe, "thread");
   const TraceMetadata& m = t.metadata;
   int64_t first = 0, last = 0;
   for (size_t e = 0; e < t.events.size(); ++e) {
     first = e == 0 ? t.events.start_ns[e] : std::min(first, t.events.start_ns[e]);
     last = e == 0 ? t.events.end_ns[e] : std::max(last, t.events.end_ns[e]);
   }
-  rank.Int(r.rank).Text(source.file).Text(TraceFormatName(m.format));  // a static name
+  rank.Int(r.rank).Text(file).Text(TraceFormatName(m.format));  // a static name
   m.producer.empty() ? rank.Null() : rank.Text(m.producer);
   rank.IntOr(m.world_size, -1);
   m.backend.empty() ? rank.Null() : rank.Text(m.backend);
@@ -82,7 +83,8 @@ Status RankAndThreads(const SqlRows& r, const SqlTraceSource& source) {
     th.process_name.value ? thread.Text(t.str(th.process_name)) : thread.Null();
     thread.Row();
   }
-  return rank.status().ok() ? thread.status() : rank.status();
+  Status ranks = rank.Finish(), threads = thread.Finish();
+  return ranks.ok() ? threads : ranks;
 }
 
 }  // namespace
@@ -114,29 +116,49 @@ Result<std::unique_ptr<SqlDatabaseWriter>> SqlDatabaseWriter::Create(const std::
               "settings"));
   PROFANA_RETURN_IF_ERROR(ExecSql(w->db_, "BEGIN", "begin"));
   PROFANA_RETURN_IF_ERROR(ExecSql(w->db_, SqlTablesDdl(), "tables"));
+  // The indexes are sorts over whole tables: SQLite's sorter hands parts of each to worker
+  // threads, one per core beyond the first.
+  PROFANA_RETURN_IF_ERROR(ExecSql(
+      w->db_, fmt::format("PRAGMA threads = {};", std::min<size_t>(AvailableCores() - 1, 8)),
+      "settings"));
+  w->pipe_ = std::make_unique<SqlRowPipe>(w->db_, AvailableCores() > 1);
   return w;
 }
 
 SqlDatabaseWriter::~SqlDatabaseWriter() {
+  pipe_.reset();  // its thread may still hold the connection
   if (db_) sqlite3_close_v2(db_);
 }
 
-Status SqlDatabaseWriter::AddTrace(const Trace& trace, const passes::FunctionEventList& events,
-                                   const job::TraceAnalyses& analyses,
-                                   const SqlTraceSource& source) {
-  if (std::find(ranks_.begin(), ranks_.end(), source.rank) != ranks_.end())
+void SqlDatabaseWriter::Number(SqlRows* rows, int64_t rank) const {
+  rows->pipe = pipe_.get();
+  rows->rank = rank;
+  rows->event_base = event_base_;
+  rows->thread_base = thread_base_;
+  rows->stack_base = stack_base_;
+}
+
+Status SqlDatabaseWriter::AddTraceEvents(const Trace& trace,
+                                         const passes::FunctionEventList& events,
+                                         const job::TraceAnalyses& analyses, int64_t rank,
+                                         const std::string& file) {
+  if (std::find(ranks_.begin(), ranks_.end(), rank) != ranks_.end())
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: rank {} is in the database already", source.file, source.rank));
-  ranks_.push_back(source.rank);
+                  fmt::format("{}: rank {} is in the database already", file, rank));
+  ranks_.push_back(rank);
   SqlRows rows(trace, events, analyses);
-  rows.db = db_;
-  rows.rank = source.rank;
-  rows.event_base = event_base_;
-  rows.thread_base = thread_base_;
-  rows.stack_base = stack_base_;
+  Number(&rows, rank);
   PROFANA_RETURN_IF_ERROR(TraceInfo(rows));
-  PROFANA_RETURN_IF_ERROR(RankAndThreads(rows, source));
-  PROFANA_RETURN_IF_ERROR(WriteEventRows(rows));
+  PROFANA_RETURN_IF_ERROR(RankAndThreads(rows, file));
+  return WriteEventRows(rows);
+}
+
+Status SqlDatabaseWriter::AddTraceAnalyses(const Trace& trace,
+                                           const passes::FunctionEventList& events,
+                                           const job::TraceAnalyses& analyses, int64_t rank,
+                                           const std::string& /*file*/) {
+  SqlRows rows(trace, events, analyses);
+  Number(&rows, rank);
   PROFANA_RETURN_IF_ERROR(WriteAnalysisRows(rows));
   event_base_ += rows.IdsUsed();
   thread_base_ += static_cast<int64_t>(trace.threads.size());
@@ -145,6 +167,7 @@ Status SqlDatabaseWriter::AddTrace(const Trace& trace, const passes::FunctionEve
 }
 
 Status SqlDatabaseWriter::Finish() {
+  PROFANA_RETURN_IF_ERROR(pipe_->Drain());
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlIndexesDdl(), "indexes"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlViewsDdl(), "views"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, "COMMIT", "commit"));

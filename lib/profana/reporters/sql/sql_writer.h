@@ -16,16 +16,13 @@
 #include "profana/job/trace_analyses.h"
 #include "profana/model/trace.h"
 #include "profana/passes/function_events.h"
+#include "profana/reporters/sql/sql_row_pipe.h"
 
 struct sqlite3;
 
 namespace profana::report {
 
-// What the database says of where a trace came from.
-struct SqlTraceSource {
-  int64_t rank = 0;
-  std::string file;  // as given on the command line
-};
+struct SqlRows;  // sql_rows.h
 
 class SqlDatabaseWriter final : public job::AnalysedTraceSink {
  public:
@@ -37,16 +34,15 @@ class SqlDatabaseWriter final : public job::AnalysedTraceSink {
   SqlDatabaseWriter(const SqlDatabaseWriter&) = delete;
   SqlDatabaseWriter& operator=(const SqlDatabaseWriter&) = delete;
 
-  // Adds one trace's rows. `events` is the trace's FunctionEventList, `analyses` what AnalyseTrace
-  // made of both. Two traces of one rank are refused.
-  Status AddTrace(const Trace& trace, const passes::FunctionEventList& events,
-                  const job::TraceAnalyses& analyses, const SqlTraceSource& source);
-  // AddTrace, for job::AnalyseInputs.
-  Status AddAnalysedTrace(const Trace& trace, const passes::FunctionEventList& events,
+  // Adds one trace's rows in two steps (job::AnalysedTraceSink): its events, then the tables of
+  // the other analyses. `events` is the trace's FunctionEventList, `analyses` what AnalyseTrace
+  // makes of both. Two traces of one rank are refused.
+  Status AddTraceEvents(const Trace& trace, const passes::FunctionEventList& events,
+                        const job::TraceAnalyses& analyses, int64_t rank,
+                        const std::string& file) override;
+  Status AddTraceAnalyses(const Trace& trace, const passes::FunctionEventList& events,
                           const job::TraceAnalyses& analyses, int64_t rank,
-                          const std::string& file) override {
-    return AddTrace(trace, events, analyses, SqlTraceSource{rank, file});
-  }
+                          const std::string& file) override;
 
   // Builds the indexes and views and commits; a file database is then renamed into place.
   Status Finish();
@@ -56,8 +52,11 @@ class SqlDatabaseWriter final : public job::AnalysedTraceSink {
 
  private:
   SqlDatabaseWriter() = default;
+  // Gives a trace's rows their pipe, rank and ids (after the traces added before).
+  void Number(SqlRows* rows, int64_t rank) const;
 
   sqlite3* db_ = nullptr;
+  std::unique_ptr<SqlRowPipe> pipe_;     // every row goes through it
   std::unique_ptr<ReplacingFile> file_;  // null for a temporary database
   std::string path_;
   // Where the next trace's ids start: events (op, runtime, kernel, copy, device_range share one
