@@ -1,6 +1,7 @@
 // Every advice rule fires on a trace where its condition was planted, with the planted saving
 // recovered, and stays silent on the same trace without it; the budget rules on advice; the
 // straggler rule on a job.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -269,6 +270,42 @@ TEST_CASE("advice: memory-headroom counts cudaMalloc after the first step", "[ad
     CHECK(f->count == 1);
     CHECK(f->raw_saving_ns == 30 * kUs);
     CHECK(f->steps == std::vector<int64_t>{2});
+  }
+}
+
+TEST_CASE("advice: memory-headroom fires when reserved memory nears the device's total",
+          "[advise]") {
+  // live/mlp_train/all (PyTorch 2.11 on an H100 80GB, profile_memory): reserved memory peaks at
+  // 75,497,472 bytes (72 MiB) in ProfilerStep#2, 0.09 % of the 85,017,493,504 bytes of
+  // totalGlobalMem its deviceProperties give, and nothing else of the rule is there: silent. The
+  // same trace with totalGlobalMem set to 78,643,200 bytes (75 MiB) in memory, as if it ran on a
+  // device that small: the peak is 96.0 % of it and the rule fires, with no time saving of its own
+  // (the trace has no cudaMalloc or cudaFree after the first step).
+  for (int64_t total : {int64_t{0}, int64_t{78'643'200}}) {
+    auto loaded = LoadTrace(test::TestData("live/mlp_train/all/trace.json.gz"));
+    REQUIRE(loaded.ok());
+    Trace& t = loaded->trace;
+    REQUIRE(t.metadata.device_properties.size() == 1);
+    CHECK(t.metadata.device_properties[0].total_global_mem == 85'017'493'504);
+    if (total > 0) t.metadata.device_properties[0].total_global_mem = total;
+    passes::FunctionEventList events = passes::BuildFunctionEvents(t);
+    LaunchIndex launches(t.events);
+    job::AdviceContext c = job::MakeAdviceContext(t, events, launches, nullptr, {});
+    std::vector<job::Finding> findings = job::AdviseTrace(c, -1);
+    auto f = std::find_if(findings.begin(), findings.end(),
+                          [](const job::Finding& x) { return x.rule == "memory-headroom"; });
+    if (total == 0) {
+      CHECK(f == findings.end());
+      continue;
+    }
+    REQUIRE(f != findings.end());
+    CHECK(f->count == 0);
+    CHECK(f->raw_saving_ns == 0);
+    CHECK(f->steps == std::vector<int64_t>{2});
+    CHECK(f->evidence ==
+          "72.00 MiB reserved on cuda:0 at its peak (step 2) is 96.0% of the device's 75.00 MiB "
+          "(totalGlobalMem), 3.00 MiB from the limit; at the peak, 5.0% of the 72.00 MiB "
+          "reserved was not allocated");
   }
 }
 

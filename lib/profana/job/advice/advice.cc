@@ -109,9 +109,10 @@ const std::vector<AdviceRule>& AdviceRules() {
        "Balance the work across ranks (data, pipeline stages); check the late rank's host for "
        "contention",
        "HTA comm_comp_overlap and straggler analysis", nullptr},
-      {"memory-headroom", "allocator churn and fragmentation",
+      {"memory-headroom", "allocator churn, fragmentation, memory near the device's total",
        "Keep tensor shapes stable across steps, avoid torch.cuda.empty_cache() in the loop, set "
-       "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+       "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; near the device's total, shrink the "
+       "batch or checkpoint activations",
        "PyTorch CUDA caching allocator docs; HTA memory analysis", MemoryHeadroom},
       {"gpu-idle", "idle GPU time inside steps",
        "See the idle breakdown (profana idle): host wait means the CPU is the bottleneck, kernel "

@@ -2,9 +2,12 @@
 // for data, the allocator. docs/advise.md defines each.
 #include <algorithm>
 #include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "fmt/format.h"
+#include "profana/base/byte_size.h"
 #include "profana/job/advice/advice_rules.h"
 #include "profana/passes/innermost_op.h"
 
@@ -137,6 +140,46 @@ bool Dataloader(const AdviceContext& c, Finding* f) {
   return true;
 }
 
+namespace {
+
+// The share of a device's memory (totalGlobalMem) at or above which reserved memory has no room
+// left to grow: the CUDA context, cuBLAS/cuDNN workspaces and NCCL buffers live outside PyTorch's
+// reserve and take from hundreds of MB to a few GB, so past 90 % of a 16-80 GB device the
+// allocator's next cudaMalloc is likely to fail, and PyTorch's caching allocator then
+// synchronises the device, frees every cached block (release_cached_blocks) and retries, or
+// raises an out-of-memory error. docs/advise.md gives the rationale.
+constexpr double kNearTotalMemoryShare = 0.9;
+
+// The peak of reserved memory on one CUDA device: the first sample that reached it.
+struct ReservedPeak {
+  int64_t device = -1;
+  int64_t reserved = 0, allocated = 0;
+  int64_t ts_ns = 0;
+  size_t row = 0;
+};
+
+std::vector<ReservedPeak> ReservedPeaks(const MemoryTable& m) {
+  std::vector<ReservedPeak> peaks;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m.device_type[i] != 1 || m.total_reserved[i] == kNoId || m.total_allocated[i] == kNoId)
+      continue;
+    auto it = std::find_if(peaks.begin(), peaks.end(),
+                           [&](const ReservedPeak& p) { return p.device == m.device_id[i]; });
+    if (it == peaks.end()) it = peaks.insert(peaks.end(), ReservedPeak{m.device_id[i]});
+    if (m.total_reserved[i] > it->reserved)
+      *it = {m.device_id[i], m.total_reserved[i], m.total_allocated[i], m.ts_ns[i], i};
+  }
+  return peaks;
+}
+
+int64_t TotalGlobalMem(const Trace& t, int64_t device) {
+  for (const DeviceProperties& p : t.metadata.device_properties)
+    if (p.id == device) return p.total_global_mem;
+  return -1;
+}
+
+}  // namespace
+
 bool MemoryHeadroom(const AdviceContext& c, Finding* f) {
   const Trace& t = *c.trace;
   // Churn: cudaMalloc / cudaFree in the steps after the first (the caching allocator should have
@@ -156,29 +199,51 @@ bool MemoryHeadroom(const AdviceContext& c, Finding* f) {
     starts.push_back(t.events.start_ns[e]);
     items.Add(NameOf(t, e), t.events.end_ns[e] - t.events.start_ns[e]);
   }
-  // Fragmentation: at the peak of reserved memory, the share reserved but not allocated.
-  const MemoryTable& m = t.memory;
-  int64_t peak_reserved = 0, allocated_then = 0;
-  for (size_t i = 0; i < m.size(); ++i)
-    if (m.device_type[i] == 1 && m.total_reserved[i] != kNoId &&
-        m.total_reserved[i] > peak_reserved && m.total_allocated[i] != kNoId) {
-      peak_reserved = m.total_reserved[i];
-      allocated_then = m.total_allocated[i];
+  std::vector<ReservedPeak> peaks = ReservedPeaks(t.memory);
+  // Fragmentation: at the highest peak of reserved memory, the share reserved but not allocated.
+  const ReservedPeak* top = nullptr;
+  for (const ReservedPeak& p : peaks)
+    if (!top || p.reserved > top->reserved || (p.reserved == top->reserved && p.row < top->row))
+      top = &p;
+  double unused = top && top->reserved > 0 ? 1.0 - static_cast<double>(top->allocated) /
+                                                       static_cast<double>(top->reserved)
+                                           : 0;
+  bool fragmented = top && top->reserved >= (int64_t{1} << 30) && unused >= 0.3;
+  // Headroom: the device whose peak comes nearest its totalGlobalMem.
+  const ReservedPeak* near = nullptr;
+  double near_share = 0;
+  for (const ReservedPeak& p : peaks) {
+    int64_t total = TotalGlobalMem(t, p.device);
+    double share = Share(p.reserved, total);
+    if (total > 0 && share >= kNearTotalMemoryShare && share > near_share) {
+      near = &p;
+      near_share = share;
     }
-  double unused = peak_reserved > 0 ? 1.0 - static_cast<double>(allocated_then) /
-                                                static_cast<double>(peak_reserved)
-                                    : 0;
-  bool fragmented = peak_reserved >= (int64_t{1} << 30) && unused >= 0.3;
-  if (churn == 0 && !fragmented) return false;
+  }
+  if (churn == 0 && !fragmented && !near) return false;
+  if (near) starts.push_back(near->ts_ns);
   f->count = churn;
   f->raw_saving_ns = churn_ns;
   f->steps = StepsOf(c, starts);
   f->items = items.Top(c.options.max_items);
-  f->evidence = fmt::format("{} cudaMalloc/cudaFree calls after the first step took {}", churn,
-                            TimeText(churn_ns));
-  if (peak_reserved > 0)
-    f->evidence += fmt::format("; at the peak, {:.1f}% of the {:.2f} GB reserved was not allocated",
-                               100 * unused, static_cast<double>(peak_reserved) / 1e9);
+  std::vector<std::string> parts;
+  if (churn > 0)
+    parts.push_back(fmt::format("{} cudaMalloc/cudaFree calls after the first step took {}", churn,
+                                TimeText(churn_ns)));
+  if (near) {
+    int64_t step = c.StepAt(near->ts_ns);
+    int64_t total = TotalGlobalMem(t, near->device);
+    parts.push_back(fmt::format(
+        "{} reserved on cuda:{} at its peak{} is {:.1f}% of the device's {} (totalGlobalMem), {} "
+        "from the limit",
+        FormatBytes(near->reserved), near->device,
+        step >= 0 ? fmt::format(" (step {})", step) : std::string(), 100 * near_share,
+        FormatBytes(total), FormatBytes(total - near->reserved)));
+  }
+  if (top && top->reserved > 0)
+    parts.push_back(fmt::format("at the peak, {:.1f}% of the {} reserved was not allocated",
+                                100 * unused, FormatBytes(top->reserved)));
+  f->evidence = fmt::format("{}", fmt::join(parts, "; "));
   return true;
 }
 

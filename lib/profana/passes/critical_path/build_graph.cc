@@ -31,6 +31,10 @@ const char* CpEdgeTypeName(CpEdgeType type) {
 
 namespace {
 
+// The longest gap between a kernel's start and the end of the one before it on its stream that
+// still counts as a kernel-kernel delay: HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US, 1.5 ms.
+constexpr int64_t kKernelKernelDelayThresholdNs = 1'500'000;
+
 // The names the graph asks about, looked up once: an id the trace lacks stays invalid.
 struct Names {
   StringId cuda_sync, stream_sync, context_sync, event_sync, stream_wait_event;
@@ -540,7 +544,16 @@ class Builder {
         if (last.valid()) AddEdge(last, start, CpEdgeType::kDependency);
       } else if (last.valid() && (!sync_end.valid() ||
                                   g_.nodes[sync_end.value].ts_ns < g_.nodes[last.value].ts_ns)) {
-        Attribute(AddEdge(last, start, CpEdgeType::kKernelKernel), UINT32_MAX);
+        // HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US (HolisticTraceAnalysis pull request 283, in
+        // its 0.6.0 release): a kernel queued behind the previous one starts within microseconds
+        // of its end, so a longer gap was spent waiting on something the trace does not link
+        // (an allocation, a collective, the host), not on the stream, and is no kernel-kernel
+        // delay. Beyond HTA, as for a launch delay: a zero-weight edge keeps the stream's order.
+        if (g_.nodes[start.value].ts_ns - g_.nodes[last.value].ts_ns <=
+            kKernelKernelDelayThresholdNs)
+          Attribute(AddEdge(last, start, CpEdgeType::kKernelKernel), UINT32_MAX);
+        else
+          AddEdge(last, start, CpEdgeType::kDependency);
       }
       if (in_.causal_launch_edges && !launch_added && call_start.valid())
         AddEdge(call_start, start, CpEdgeType::kLaunchDelay, /*zero_weight=*/true);
