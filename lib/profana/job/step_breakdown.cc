@@ -27,7 +27,7 @@ struct HostUnions {
 
 }  // namespace
 
-std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
+std::vector<StepRow> ComputeStepBreakdown(const Trace& t, StepDeviceUse use) {
   const EventTable& ev = t.events;
   // The steps: one marker per N (the first, when a trace repeats one), in start order.
   std::map<int64_t, uint32_t> first_of_step;
@@ -154,15 +154,17 @@ std::vector<StepRow> ComputeStepBreakdown(const Trace& t) {
     if (r.devices.empty()) r.devices.push_back(StepDevice{});
     rows.push_back(std::move(r));
   }
-  // What each device did with each window (the windows are in start order and do not overlap).
-  std::vector<passes::TimeWindow> windows;
-  for (const StepRow& r : rows) windows.push_back({r.start_ns, r.start_ns + r.wall_ns});
-  std::vector<std::vector<passes::WindowEfficiency>> efficiency =
-      passes::ComputeWindowEfficiency(t, windows);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    for (const passes::WindowEfficiency& w : efficiency[i]) {
-      for (StepDevice& sd : rows[i].devices)
-        if (sd.device == w.device) sd.use = w.use;
+  if (use == StepDeviceUse::kMeasure) {
+    // What each device did with each window (the windows are in start order and do not overlap).
+    std::vector<passes::TimeWindow> windows;
+    for (const StepRow& r : rows) windows.push_back({r.start_ns, r.start_ns + r.wall_ns});
+    std::vector<std::vector<passes::WindowEfficiency>> efficiency =
+        passes::ComputeWindowEfficiency(t, windows);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      for (const passes::WindowEfficiency& w : efficiency[i]) {
+        for (StepDevice& sd : rows[i].devices)
+          if (sd.device == w.device) sd.use = w.use;
+      }
     }
   }
   std::sort(rows.begin(), rows.end(),

@@ -56,8 +56,13 @@ struct StepRow {
   std::vector<StepDevice> devices;  // by device index; one entry (-1) without device activity
 };
 
+// Whether StepDevice::use is measured: it takes a pass over the kernels and their FLOPs that
+// readers of the windows and the breakdown alone (the database, the overlay) do without.
+enum class StepDeviceUse { kMeasure, kSkip };
+
 // Steps in order of N. Empty when the trace has no ProfilerStep#N markers.
-std::vector<StepRow> ComputeStepBreakdown(const Trace& trace);
+std::vector<StepRow> ComputeStepBreakdown(const Trace& trace,
+                                          StepDeviceUse use = StepDeviceUse::kMeasure);
 
 // Kernel categories (model/event_roles.h).
 using profana::CategoryOf;

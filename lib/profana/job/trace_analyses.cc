@@ -15,7 +15,7 @@ TraceAnalyses AnalyseTrace(const Trace& trace, const passes::FunctionEventList& 
 
 void AnalyseLaunchesAndSteps(const Trace& trace, TraceAnalyses* a) {
   a->launches = std::make_unique<LaunchIndex>(trace.events);
-  a->steps = ComputeStepBreakdown(trace);
+  a->steps = ComputeStepBreakdown(trace, StepDeviceUse::kSkip);
   // StepAt searches by time; step numbers rise with time in every trace seen, but need not.
   std::stable_sort(a->steps.begin(), a->steps.end(),
                    [](const StepRow& x, const StepRow& y) { return x.start_ns < y.start_ns; });

@@ -21,7 +21,7 @@ namespace profana::job {
 
 struct TraceAnalyses {
   std::unique_ptr<LaunchIndex> launches;  // of the trace's events
-  std::vector<StepRow> steps;             // in order of time
+  std::vector<StepRow> steps;             // in order of time, without StepDevice::use
   // Every gap of every stream (IdleBreakdown::longest holds them all, longest first), with HTA's
   // consecutive kernel delay.
   passes::IdleBreakdown idle;
