@@ -1,12 +1,13 @@
 // SqlInsert and SqlRowPipe: rows handed to a stepping thread arrive whole and in order, their text
 // copied, and a failure stops the rows after it and names its table.
+#include "profana/reporters/sql/sql_row_pipe.h"
+
 #include <sqlite3.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include <catch2/catch.hpp>
 #include "profana/reporters/sql/sql_insert.h"
-#include "profana/reporters/sql/sql_row_pipe.h"
 
 namespace profana::report {
 namespace {

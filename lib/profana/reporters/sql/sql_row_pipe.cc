@@ -56,8 +56,8 @@ Status SqlRowPipe::Step(const SqlBatch& b) {
     int rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-      return Status(ErrorCode::kIo, fmt::format("database table {}: cannot add a row: {}",
-                                                *b.table, sqlite3_errmsg(db_)));
+      return Status(ErrorCode::kIo, fmt::format("database table {}: cannot add a row: {}", *b.table,
+                                                sqlite3_errmsg(db_)));
   }
   return Status::Ok();
 }

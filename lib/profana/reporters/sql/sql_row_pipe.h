@@ -29,8 +29,8 @@ namespace profana::report {
 // One value of a row, as SqlInsert was given it.
 struct SqlValue {
   enum class Type : uint8_t { kInt, kReal, kText, kNull };
-  int64_t i = 0;  // kInt's value; kText's offset into the batch's text
-  double d = 0;   // kReal's value
+  int64_t i = 0;      // kInt's value; kText's offset into the batch's text
+  double d = 0;       // kReal's value
   uint32_t size = 0;  // kText's bytes (SQLite refuses a value of more than 10^9)
   Type type = Type::kNull;
 };
