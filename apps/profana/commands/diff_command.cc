@@ -6,7 +6,6 @@
 #include "profana/commands/option_checks.h"
 #include "profana/commands/snapshot_load.h"
 #include "profana/job/diff_job.h"
-#include "profana/job/input_kind.h"
 #include "profana/passes/memory/snapshot_diff.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/diff_reporter.h"
@@ -29,13 +28,16 @@ struct DiffArgs {
   bool by_rank = false;
 };
 
-Status RunSnapshotDiff(const DiffArgs& a, Context& ctx) {
+Status RunSnapshotDiff(const DiffArgs& a, const InputFile& base_file, const InputFile& next_file,
+                       Context& ctx) {
   OutputFormat f = a.common.format;
   if (f == OutputFormat::kMarkdown)
     return Status(ErrorCode::kInvalidArgument,
                   "two allocator snapshots compare as text, json or csv");
-  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot base, LoadSnapshotForCommand(a.base, a.common, ctx));
-  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot next, LoadSnapshotForCommand(a.next, a.common, ctx));
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot base,
+                           LoadSnapshotForCommand(base_file, a.common, ctx));
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot next,
+                           LoadSnapshotForCommand(next_file, a.common, ctx));
   passes::SnapshotAnalysis base_analysis = passes::AnalyzeSnapshot(base);
   passes::SnapshotAnalysis next_analysis = passes::AnalyzeSnapshot(next);
   report::SnapshotDiffContext c{&base, &next, a.base, a.next, a.row_limit};
@@ -45,9 +47,13 @@ Status RunSnapshotDiff(const DiffArgs& a, Context& ctx) {
 }
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  bool base_snapshot = job::InputKindOf(a.base) == job::InputKind::kSnapshot;
-  bool next_snapshot = job::InputKindOf(a.next) == job::InputKind::kSnapshot;
-  if (base_snapshot && next_snapshot) return RunSnapshotDiff(a, ctx);
+  // Each side opened once to tell; two snapshots are read through those files. (Traces are read
+  // by the job's load, which opens them again.)
+  std::optional<job::JobInput> base_input = job::SingleTraceInput({a.base});
+  std::optional<job::JobInput> next_input = job::SingleTraceInput({a.next});
+  bool base_snapshot = IsSnapshot(base_input), next_snapshot = IsSnapshot(next_input);
+  if (base_snapshot && next_snapshot)
+    return RunSnapshotDiff(a, *base_input->file, *next_input->file, ctx);
   if (base_snapshot || next_snapshot)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{} is an allocator snapshot and {} is not: diff compares two traces "

@@ -6,7 +6,6 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
 #include "profana/commands/snapshot_load.h"
-#include "profana/job/input_kind.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/passes/memory_timeline.h"
@@ -52,14 +51,14 @@ Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
       {a.file, events.origin_ns, static_cast<int>(std::min<int64_t>(a.top, INT32_MAX))});
 }
 
-Status RunSnapshot(const MemoryArgs& a, Context& ctx) {
+Status RunSnapshot(const MemoryArgs& a, const InputFile& file, Context& ctx) {
   OutputFormat f = a.common.format;
   if (a.by_op || f == OutputFormat::kTimeline || f == OutputFormat::kRaw)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{}: an allocator snapshot prints text, json, csv or html (--by-op, "
                               "timeline and raw are for traces)",
                               a.file));
-  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot s, LoadSnapshotForCommand(a.file, a.common, ctx));
+  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot s, LoadSnapshotForCommand(file, a.common, ctx));
   PROFANA_ASSIGN_OR_RETURN(int64_t device, passes::SelectSnapshotDevice(s, a.device));
   passes::SnapshotAnalysis analysis = passes::AnalyzeSnapshot(s, device);
   return Emit(report::FormatSnapshotAs(
@@ -68,13 +67,16 @@ Status RunSnapshot(const MemoryArgs& a, Context& ctx) {
 }
 
 Status RunMemory(const MemoryArgs& a, Context& ctx) {
-  if (job::InputKindOf(a.file) == job::InputKind::kSnapshot) return RunSnapshot(a, ctx);
+  // One open of the file tells a snapshot from a trace, and reads either.
+  std::optional<job::JobInput> input = job::SingleTraceInput({a.file});
+  if (IsSnapshot(input)) return RunSnapshot(a, *input->file, ctx);
   OutputFormat format = a.common.format;
   if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
       format != OutputFormat::kCsv)
     return Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv");
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, input ? LoadForCommand(*input, a.common, ctx, &index)
+                                              : LoadForCommand(a.file, a.common, ctx, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(trace, index, a.file, a.common, ctx));

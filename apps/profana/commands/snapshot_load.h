@@ -2,15 +2,21 @@
 // (job/snapshot_input.h), with the command's --max-memory and filters (refused).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "profana/commands/commands.h"
+#include "profana/job/job_inputs.h"
 #include "profana/model/allocator_snapshot.h"
 
 namespace profana::app {
 
 // job::LoadSnapshotInput, its note printed and its path known to Emit.
-Result<AllocatorSnapshot> LoadSnapshotForCommand(const std::string& path,
+Result<AllocatorSnapshot> LoadSnapshotForCommand(const InputFile& file,
                                                  const CommonOptions& options, Context& ctx);
+
+// Whether the one input job::SingleTraceInput found (its file opened once, then read by whichever
+// load follows) is an allocator snapshot.
+bool IsSnapshot(const std::optional<job::JobInput>& input);
 
 }  // namespace profana::app

@@ -6,8 +6,9 @@
 
 namespace profana::job {
 
-Result<AllocatorSnapshot> LoadSnapshotInput(const std::string& path, const LoadRequest& request,
+Result<AllocatorSnapshot> LoadSnapshotInput(const InputFile& file, const LoadRequest& request,
                                             std::vector<LoadNote>* notes) {
+  const std::string& path = file.path();
   if (!request.filter.empty() || !request.filter.window.empty())
     return Status(ErrorCode::kInvalidArgument,
                   path +
@@ -17,7 +18,7 @@ Result<AllocatorSnapshot> LoadSnapshotInput(const std::string& path, const LoadR
   InputLimits limits;
   limits.max_bytes = request.load.limits.max_bytes;
   Stopwatch clock;
-  Result<AllocatorSnapshot> s = snapshot::LoadAllocatorSnapshot(path, limits);
+  Result<AllocatorSnapshot> s = snapshot::LoadAllocatorSnapshot(file, limits);
   if (s.ok())
     notes->push_back(
         {LoadNote::Level::kDebug,

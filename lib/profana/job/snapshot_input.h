@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 #include "profana/job/load_input.h"
 #include "profana/model/allocator_snapshot.h"
@@ -13,7 +14,8 @@
 namespace profana::job {
 
 // Errors: a filter in the request, or a snapshot that does not read. A note says what was read.
-Result<AllocatorSnapshot> LoadSnapshotInput(const std::string& path, const LoadRequest& request,
+// The file is read through its descriptor (whatever the sniff read of its head is read again).
+Result<AllocatorSnapshot> LoadSnapshotInput(const InputFile& file, const LoadRequest& request,
                                             std::vector<LoadNote>* notes);
 
 }  // namespace profana::job

@@ -381,4 +381,9 @@ Result<AllocatorSnapshot> LoadAllocatorSnapshot(const std::string& path,
   return ImportAllocatorSnapshot(input);
 }
 
+Result<AllocatorSnapshot> LoadAllocatorSnapshot(const InputFile& file, const InputLimits& limits) {
+  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(file, limits));
+  return ImportAllocatorSnapshot(input);
+}
+
 }  // namespace profana::snapshot

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "profana/base/input_buffer.h"
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 #include "profana/model/allocator_snapshot.h"
 
@@ -29,6 +30,9 @@ Result<AllocatorSnapshot> ImportAllocatorSnapshot(const InputBuffer& input);
 
 // Reads a file ("-": standard input) under `limits` and imports it.
 Result<AllocatorSnapshot> LoadAllocatorSnapshot(const std::string& path,
+                                                const InputLimits& limits = {});
+// The same from a file already open (its whole content, whatever was read of its head).
+Result<AllocatorSnapshot> LoadAllocatorSnapshot(const InputFile& file,
                                                 const InputLimits& limits = {});
 
 }  // namespace profana::snapshot
