@@ -69,6 +69,19 @@ std::vector<std::string> TraceFilesInTestData() {
   return files;
 }
 
+std::vector<std::string> RealTraceFiles() {
+  std::vector<std::string> files;
+  for (const char* dir : {"traces", "live"})
+    for (const auto& e : std::filesystem::recursive_directory_iterator(TestData(dir))) {
+      std::string f = e.path().filename().string();
+      if (!e.is_regular_file() || f.find(".md") != std::string::npos) continue;
+      if (std::string(dir) == "live" && f != "trace.json.gz") continue;
+      files.push_back(e.path().string());
+    }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 BuiltTimeline BuildTimeline(const std::string& relative) {
   auto trace = LoadTrace(TestData(relative));
   REQUIRE(trace.ok());

@@ -20,6 +20,10 @@ Trace SmallTrace();
 // traces, the damaged inputs), sorted.
 std::vector<std::string> TraceFilesInTestData();
 
+// The real traces, in every format: each file under testdata/traces but the provenance notes, and
+// each live session's trace.json.gz, sorted.
+std::vector<std::string> RealTraceFiles();
+
 // A trace of testdata/ with its function events and its memory timeline.
 struct BuiltTimeline {
   Trace trace;

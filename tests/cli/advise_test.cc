@@ -42,6 +42,8 @@ TEST_CASE("advise: each rule fires on a real trace, and none on a CPU-only one",
       {"traces/tracelens/perf_model/normalization/normalization_layer_test.json.gz", "sync-memset"},
       {"traces/hta/df_index_resolver/df_index_resolver.json.gz", "memory-headroom"},
       {"traces/kineto/515e6115/resnet50_num_workers_0/worker0.pt.trace.json.gz", "fp32-matmul"},
+      {"traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+       "no-tensor-cores"},
   };
   for (auto [trace, rule] : kFires) {
     INFO(trace << " " << rule);
@@ -93,4 +95,33 @@ TEST_CASE("advise: fp32 matmuls off the Tensor Cores on a real H100 trace", "[ad
                    "kernels ran on the FFMA path, not on Tensor Cores: 91.265us (42.8% of kernel "
                    "time)\"") != std::string::npos);
   CHECK(r.out.find("\nno-tensor-cores,") == std::string::npos);
+}
+
+TEST_CASE("advise: matmuls off the Tensor Cores that are not fp32, on real traces",
+          "[advise][cli]") {
+  // Summed from the traces in Python (no steps in either, so every kernel counts):
+  //  * hta/critical_path/alexnet (A100): 2 ampere_gcgemm_64x64_nt, complex GEMMs of cuDNN's FFT
+  //    convolution, of 323 us each: 646 us of the 79 kernels' 10692 us, 6.04 %, over the 5 %
+  //    threshold; the estimate is half, 323 us.
+  //  * nsys/nsightful/power_iteration__baseline (CuPy, fp64): 432 gemv2T_kernel_val<int, int,
+  //    double, ...> take 1074732935 ns of the 3689 kernels' 1131742684 ns, 94.96 %; the estimate is
+  //    537366467 ns. Its cublasLt splitKreduce_kernel is no GEMM, and no kernel is an fp32 matmul,
+  //    so fp32-matmul stays silent.
+  auto alexnet = test::Run(
+      {"advise",
+       test::TestData(
+           "traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz"),
+       "-q", "--format", "csv"});
+  REQUIRE(alexnet.code == 0);
+  CHECK(alexnet.out.find("\nno-tensor-cores,0,323.000,323.000,2,,2 matmul and convolution kernels "
+                         "(not fp32: fp32-matmul counts those) ran without Tensor Cores: "
+                         "646.000us (6.0% of kernel time),") != std::string::npos);
+  auto fp64 = test::Run(
+      {"advise", test::TestData("traces/nsys/nsightful/power_iteration__baseline.sqlite.gz"), "-q",
+       "--format", "csv"});
+  REQUIRE(fp64.code == 0);
+  CHECK(fp64.out.find("\nno-tensor-cores,-1,537366.467,537366.467,432,,432 matmul and convolution "
+                      "kernels (not fp32: fp32-matmul counts those) ran without Tensor Cores: "
+                      "1.075s (95.0% of kernel time),") != std::string::npos);
+  CHECK(fp64.out.find("\nfp32-matmul,") == std::string::npos);
 }

@@ -33,6 +33,19 @@ for t in "${traces[@]}"; do
   "$profana" advise "$t" --format json > "$tmp/advise.$n.json" 2>/dev/null
   n=$((n + 1))
 done
+# advise on every real trace in every format (as tests/fixtures.cc RealTraceFiles lists them);
+# nsys/dynamicvit holds OS-runtime data only, and every command refuses it with exit 2.
+advised=0
+while IFS= read -r t; do
+  if [[ $t == */nsys/dynamicvit/* ]]; then
+    rc=0; "$profana" advise "$t" --format json > /dev/null 2>&1 || rc=$?
+    [[ $rc == 2 ]] || { echo "advise $t: exit $rc, expected 2"; exit 1; }
+    continue
+  fi
+  "$profana" advise "$t" --format json > "$tmp/advise-real.$advised.json" 2>/dev/null
+  advised=$((advised + 1))
+done < <(find "$root/testdata/traces" -type f ! -name '*.md'; find "$root/testdata/live" -type f -name trace.json.gz)
+[[ $advised == 67 ]] || { echo "advise ran on $advised real traces, expected 67"; exit 1; }
 # profana memory on every kind of memory record: Addr + totals, no Addr (2021), damaged, none.
 for t in "$root/testdata/traces/hta/df_index_resolver/df_index_resolver.json.gz" \
          "$root/testdata/traces/kineto/be239c04/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz" \
@@ -64,8 +77,13 @@ for t in "$dlrm" "$root/testdata/traces/hta/trace_filter" "$root/testdata/job/tw
   "$profana" stacks "$t" --format json --stacks ops > "$tmp/stacks-job.$n.json"
   "$profana" collectives "$t" --format json --row-limit -1 > "$tmp/collectives.$n.json"
   "$profana" critical-path "$t" --format json -n 3 > "$tmp/critical-path-job.$n.json" 2>/dev/null
-  "$profana" advise "$t" --format json > "$tmp/advise-job.$n.json" 2>/dev/null
   n=$((n + 1))
+done
+# advise on every job in testdata.
+jobs=0
+for t in "$dlrm" "$root/testdata/traces/hta/trace_filter" "$root/testdata/job/"*/; do
+  "$profana" advise "$t" --format json > "$tmp/advise-job.$jobs.json" 2>/dev/null
+  jobs=$((jobs + 1))
 done
 "$profana" collectives "$root/testdata/job/collectives_three_ranks" --format json --no-align > "$tmp/collectives.$n.json"
 "$profana" collectives "$root/testdata/job/no_collectives" --format json > "$tmp/collectives-none.$n.json"
@@ -96,7 +114,7 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.json"))):
     schema = json.load(open(os.path.join(schema_dir, f"{name}-1.json")))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     checked += 1
-assert checked == 145, checked
+assert checked == 216, checked
 # The schemas must be able to fail: a time as a formatted string is rejected.
 doc = json.load(open(os.path.join(out_dir, "table.0.json")))
 doc["rows"][0]["cpu_time_total_us"] = "1.234ms"

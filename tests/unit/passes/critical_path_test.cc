@@ -13,6 +13,7 @@
 #include <string>
 
 #include "built_events.h"
+#include "fixtures.h"
 #include "profana/base/input_buffer.h"
 #include "profana/importers/chrome_json/source_scan.h"
 #include "profana/importers/importer.h"
@@ -355,18 +356,17 @@ TEST_CASE(
     "the critical path lies between the busiest stream's busy time and the window's span on "
     "every real trace",
     "[critical_path][traces]") {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(test::TestData("traces")))
-    if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos)
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 38);
-  int64_t windows = 0;
-  for (const std::string& file : files) {
+  int64_t traces = 0, refused = 0, windows = 0;
+  for (const std::string& file : test::RealTraceFiles()) {
     INFO(file);
     auto loaded = LoadTrace(file);
-    REQUIRE(loaded.ok());
+    if (!loaded.ok()) {
+      // nsys/dynamicvit holds OS-runtime data only: every command refuses it, by design.
+      CHECK(loaded.status().message().find("no CUDA or NVTX data") != std::string::npos);
+      ++refused;
+      continue;
+    }
+    ++traces;
     auto res = passes::ComputeCriticalPaths(loaded->trace, nullptr, CpRequest{});
     REQUIRE(res.ok());
     for (const auto& w : res->windows) {
@@ -377,7 +377,11 @@ TEST_CASE(
       ++windows;
     }
   }
-  CHECK(windows > 38);
+  // 40 Kineto and rocprofv3 JSON traces, 5 nsys exports, 2 rocpd and 3 nvprof databases, and 17
+  // live sessions.
+  CHECK(traces == 67);
+  CHECK(refused == 1);
+  CHECK(windows > 67);
 }
 
 TEST_CASE("a job's collective waits on the critical path go to the rank that arrived last",

@@ -4,15 +4,14 @@
 #include "profana/passes/efficiency/tensor_cores.h"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 #include <map>
 #include <string>
 
+#include "fixtures.h"
 #include "profana/base/input_buffer.h"
 #include "profana/importers/importer.h"
 #include "test_util.h"
 
-namespace fs = std::filesystem;
 using namespace profana;
 
 namespace {
@@ -36,20 +35,6 @@ std::map<std::string, bool> Verdicts() {
   return out;
 }
 
-// The real traces with device activity: every file under traces/, and the live sessions.
-std::vector<std::string> RealTraces() {
-  std::vector<std::string> files;
-  for (const char* dir : {"traces", "live"})
-    for (const auto& e : fs::recursive_directory_iterator(test::TestData(dir))) {
-      std::string f = e.path().filename().string();
-      if (!e.is_regular_file() || f.find(".md") != std::string::npos) continue;
-      if (std::string(dir) == "live" && f != "trace.json.gz") continue;
-      files.push_back(e.path().string());
-    }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 }  // namespace
 
 TEST_CASE("Tensor Cores: the verdict on every kernel name of the real traces", "[efficiency]") {
@@ -63,7 +48,7 @@ TEST_CASE("Tensor Cores: the verdict on every kernel name of the real traces", "
   }
   CHECK(yes > 150);
   size_t traces = 0, missing = 0;
-  for (const std::string& file : RealTraces()) {
+  for (const std::string& file : test::RealTraceFiles()) {
     auto loaded = LoadTrace(file);
     if (!loaded.ok()) continue;
     const Trace& t = loaded->trace;
