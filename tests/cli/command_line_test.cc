@@ -3,6 +3,7 @@
 // table), and --version.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -130,6 +131,53 @@ TEST_CASE("an option shared by commands means the same in each command's --help"
   CHECK(by_option["-o,--output"].size() + 1 == commands);
   for (const char* option : {"--strict", "-v,--verbose", "-q,--quiet", "--max-memory"})
     CHECK(by_option[option].size() == commands);
+}
+
+TEST_CASE("every command's default row limit follows one rule, which its --help names", "[cli]") {
+  // docs/commands.md "One vocabulary": rows of sums show 100 (PyTorch's table(row_limit=100)),
+  // ranked lists of instances their top 10, optimizable PyTorch's length=1.
+  const std::map<std::string, std::pair<std::string, std::string>> rule = {
+      {"table", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"diff", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"kernels", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"collectives", {"10", "a ranked list: its top 10 by default"}},
+      {"advise", {"10", "a ranked list: its top 10 by default"}},
+      {"idle", {"10", "a ranked list: its top 10 by default"}},
+      {"memory", {"10", "a ranked list: its top 10 by default"}},
+      {"critical-path", {"10", "a ranked list: its top 10 by default"}},
+      {"optimizable", {"1", "1 by default, as PyTorch's"}}};
+  std::set<std::string> limited;
+  for (const std::string& command : ListedCommands()) {
+    if (command == "help" || command == "completion") continue;
+    std::map<std::string, std::string> options = HelpOptions(command);
+    auto n = options.find("-n,--row-limit");
+    if (n == options.end()) continue;
+    INFO(command << ": " << n->second);
+    limited.insert(command);
+    REQUIRE(rule.count(command));  // a command that limits rows says which kind they are
+    const auto& [rows, words] = rule.at(command);
+    CHECK(n->second.rfind("INT=" + rows + " ", 0) == 0);
+    CHECK(n->second.size() >= words.size());
+    CHECK(n->second.compare(n->second.size() - words.size(), words.size(), words) == 0);
+  }
+  CHECK(limited.size() == rule.size());
+  // The default is what runs, not only what the help shows: kernels lists 100 of the job's 199
+  // rows, critical-path 10 of the path's events.
+  const std::string job = test::TestData("traces/hta/trace_filter");
+  std::string kernels = Run({"kernels", job, "-q", "--format", "csv"}).out;
+  CHECK(std::count(kernels.begin(), kernels.end(), '\n') == 101);  // the header and 100 rows
+  CHECK(kernels == Run({"kernels", job, "-q", "--format", "csv", "-n", "100"}).out);
+  const std::string step = test::TestData(
+      "traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
+  auto path = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {"critical-path",   step,         "-q", "--annotation",
+                                     "measure|forward", "--instance", "1"};
+    args.insert(args.end(), more.begin(), more.end());
+    return Run(args).out;
+  };
+  std::string path_text = path({});
+  CHECK(path_text.find("Top 10 events on the path") != std::string::npos);
+  CHECK(path_text == path({"-n", "10"}));
 }
 
 TEST_CASE("common options are accepted before the command", "[cli]") {

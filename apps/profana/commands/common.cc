@@ -64,10 +64,33 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
       ->type_name("SIZE");
 }
 
-CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+namespace {
+
+struct RowLimitDefault {
+  int64_t rows;
+  const char* rule;  // ends the option's help
+};
+
+RowLimitDefault RowLimitDefaultOf(RowKind kind) {
+  switch (kind) {
+    case RowKind::kSums:
+      return {100, "rows of sums: 100 by default, as PyTorch's table"};
+    case RowKind::kRanked:
+      return {10, "a ranked list: its top 10 by default"};
+    case RowKind::kOptimizable:
+      return {1, "1 by default, as PyTorch's"};
+  }
+  return {100, ""};
+}
+
+}  // namespace
+
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, int64_t min,
                                const std::string& help) {
-  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help)
-                          ->default_val(default_rows)
+  RowLimitDefault d = RowLimitDefaultOf(kind);
+  *rows = d.rows;  // CLI11 writes the default only to show it
+  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help + "; " + d.rule)
+                          ->default_val(d.rows)
                           ->check(WholeNumber("--row-limit", min).description(""));
   for (const char* alias : {"--top", "--limit"})
     command->add_option(alias, *rows, help)->check(WholeNumber(alias, min))->group("");

@@ -408,6 +408,7 @@ std::string FormatKernelsJson(const KernelsReport& r) {
   JsonWriter w(&out);
   WriteJobHeader(w, "profana.kernels/1", r.inputs, r.ranks, KernelViewName(r.view));
   w.Key("total").Micros(total);
+  w.Key("total_rows").Int(static_cast<int64_t>(rows.size()));
   w.Key("rows").BeginArray();
   size_t n = r.row_limit < 0 ? rows.size() : std::min<size_t>(rows.size(), r.row_limit);
   for (size_t i = 0; i < n; ++i) {
