@@ -174,8 +174,7 @@ TEST_CASE("one file of several processes is one rank per process", "[job]") {
   CHECK(rows(ranks.at(1)) == std::vector<std::string>{"aten::mm 1 23", "cudaLaunchKernel 2 0",
                                                       "gemm_b 2 23", "nccl_unlaunched 1 5"});
   auto k = Run({"kernels", file, "-q"});
-  CHECK(k.out.find("4 device activities on 2 ranks (0,1): 38.000 us in total") !=
-        std::string::npos);
+  CHECK(k.out.find("4 device activities on 2 ranks (0,1): 38.000us in total") != std::string::npos);
   // A single-trace command keeps the file whole.
   auto whole = Run({"table", file, "--format", "json", "-q"});
   CHECK(whole.out.find("\"ranks\"") == std::string::npos);
