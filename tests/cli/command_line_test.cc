@@ -180,6 +180,35 @@ TEST_CASE("every command's default row limit follows one rule, which its --help 
   CHECK(path_text == path({"-n", "10"}));
 }
 
+TEST_CASE("every sort key and metric the vocabulary table names is accepted", "[cli]") {
+  // docs/commands.md "One vocabulary", "a sort key or metric": each spelling, per command.
+  const std::string job = test::TestData("job/two_ranks");
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> uses = {
+      {{"table", kTrace, "-n", "1", "--sort"},
+       {"self_cpu", "self_cuda", "self_device", "cpu_total", "cuda_total", "device_total",
+        "cpu_mem", "cuda_mem", "calls", "count", "flops", "self_cuda_time_total",
+        "self_device_time_total", "cpu_time_total"}},
+      {{"diff", kTrace, kTrace, "-n", "1", "--sort"},
+       {"self", "self_cpu", "self_device", "cpu_total", "device_total", "count",
+        "self_cuda_time_total", "cuda_total", "calls"}},
+      {{"kernels", job, "-n", "1", "--sort"},
+       {"total", "time", "total_time", "count", "calls", "mean", "min", "max", "name"}},
+      {{"stacks", kTrace, "--metric"},
+       {"self_cpu", "self_cuda", "self_device", "self_cpu_time_total", "self_cuda_time_total",
+        "self_device_time_total"}}};
+  for (const auto& [command, keys] : uses)
+    for (const std::string& key : keys) {
+      std::vector<std::string> args = command;
+      args.push_back(key);
+      args.push_back("-q");
+      INFO(args.front() << " " << key);
+      CHECK(Run(args).code == 0);
+    }
+  // A mistyped key gets the nearest.
+  CHECK(Run({"kernels", job, "--sort", "totl"}).err.find("did you mean \"total\"?") !=
+        std::string::npos);
+}
+
 TEST_CASE("common options are accepted before the command", "[cli]") {
   test::CliRun after = Run({"table", kTrace, "--format", "json", "-q"});
   REQUIRE(after.code == 0);
