@@ -108,6 +108,15 @@ TEST_CASE("kernels --sort orders the rows by count, mean, min, max or name", "[j
   CHECK(order("max") == Names{nccl, gemm, copy});
   CHECK(order("min") == Names{nccl, copy, gemm});  // 20 us each: ties by name
   CHECK(order("name") == Names{copy, nccl, gemm});
+  // The heading says which rows a limit keeps: the longest only when the rows are by total.
+  auto heading = [](const char* key) {
+    std::string out = Run({"kernels", TestData("job/two_ranks"), "--sort", key, "-n", "1"}).out;
+    return out.substr(0, out.find('\n'));
+  };
+  CHECK(heading("total") ==
+        "7 device activities on 2 ranks (0,1): 275.000us in total; the 1 longest of 3 rows shown");
+  CHECK(heading("name") ==
+        "7 device activities on 2 ranks (0,1): 275.000us in total; the first 1 of 3 rows shown");
   auto bad = Run({"kernels", TestData("job/two_ranks"), "--sort", "totl"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--sort: unknown key \"totl\"; did you mean \"total\"?") != std::string::npos);

@@ -296,8 +296,11 @@ std::string Heading(const KernelsReport& r, const std::vector<Row>& rows) {
                      : r.view == KernelView::kByOp      ? "device activities by launching op"
                                                         : "device activities";
   std::string shown;
+  // The rows come in --sort order: only the default's first rows are the longest.
   if (r.row_limit >= 0 && static_cast<size_t>(r.row_limit) < rows.size())
-    shown = fmt::format("; the {} longest of {} rows shown", r.row_limit, rows.size());
+    shown = r.sort == KernelSort::kTotal
+                ? fmt::format("; the {} longest of {} rows shown", r.row_limit, rows.size())
+                : fmt::format("; the first {} of {} rows shown", r.row_limit, rows.size());
   return fmt::format("{} {} on {} rank{} ({}): {} in total{}", count, what, r.ranks.size(),
                      r.ranks.size() == 1 ? "" : "s", job::FormatRankList(r.ranks),
                      DurationCell(TotalOf(rows), false), shown);
