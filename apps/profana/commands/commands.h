@@ -15,6 +15,7 @@
 #include "CLI/CLI.hpp"
 #include "profana/base/input_name.h"
 #include "profana/base/output_sink.h"
+#include "profana/base/row_limit.h"
 #include "profana/base/status.h"
 #include "profana/base/stopwatch.h"
 #include "profana/commands/log.h"
@@ -77,17 +78,10 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* options);
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
 
-// What a command's rows are; it sets how many -n shows by default (one rule, docs/commands.md
-// "One vocabulary"): rows that each sum many events (table, diff, kernels) show 100, as PyTorch's
-// table(row_limit=100); a ranked list of single instances (idle's gaps, collectives, advise's
-// findings, critical-path's events, memory's grouped lists) shows its top 10; optimizable keeps
-// PyTorch's get_optimizable_events(length=1).
-enum class RowKind { kSums, kRanked, kOptimizable };
-
 // -n,--row-limit N: how many rows (PyTorch's table(row_limit=N)), one name in every command, its
-// default set by `kind` and named in the help; `min` is the smallest N accepted (INT64_MIN: any, a
-// negative N meaning all). --top and --limit are hidden aliases, so command lines written with
-// them keep working. Returns the option.
+// default DefaultRowLimit(kind) (base/row_limit.h) and named in the help; `min` is the smallest N
+// accepted (INT64_MIN: any, a negative N meaning all). --top and --limit are hidden aliases, so
+// command lines written with them keep working. Returns the option.
 CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, int64_t min,
                                const std::string& help);
 

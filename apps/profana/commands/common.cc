@@ -66,31 +66,27 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
 
 namespace {
 
-struct RowLimitDefault {
-  int64_t rows;
-  const char* rule;  // ends the option's help
-};
-
-RowLimitDefault RowLimitDefaultOf(RowKind kind) {
+// The words that end -n's help: what the rows are, and so their default.
+std::string RowLimitRule(RowKind kind) {
+  int64_t rows = DefaultRowLimit(kind);
   switch (kind) {
     case RowKind::kSums:
-      return {100, "rows of sums: 100 by default, as PyTorch's table"};
+      return fmt::format("rows of sums: {} by default, as PyTorch's table", rows);
     case RowKind::kRanked:
-      return {10, "a ranked list: its top 10 by default"};
+      return fmt::format("a ranked list: its top {} by default", rows);
     case RowKind::kOptimizable:
-      return {1, "1 by default, as PyTorch's"};
+      return fmt::format("{} by default, as PyTorch's", rows);
   }
-  return {100, ""};
+  return "";
 }
 
 }  // namespace
 
 CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, int64_t min,
                                const std::string& help) {
-  RowLimitDefault d = RowLimitDefaultOf(kind);
-  *rows = d.rows;  // CLI11 writes the default only to show it
-  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help + "; " + d.rule)
-                          ->default_val(d.rows)
+  *rows = DefaultRowLimit(kind);  // CLI11 writes the default only to show it
+  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help + "; " + RowLimitRule(kind))
+                          ->default_val(*rows)
                           ->check(WholeNumber("--row-limit", min).description(""));
   for (const char* alias : {"--top", "--limit"})
     command->add_option(alias, *rows, help)->check(WholeNumber(alias, min))->group("");
