@@ -313,10 +313,11 @@ TEST_CASE("collectives reads summaries, merged or not, and prints what the trace
   // 7625 us after the first rank; the clocks agree to 1 us.
   auto text = Run({"collectives", (dir / "job.pfs").string()});
   CHECK(text.out.find("Collectives: 8 matched on 8 ranks (0-7)") == 0);
-  CHECK(text.out.find("sendrecv    -          0      8     7   7625.000         10.000  "
-                      "26436.000       7625.000") != std::string::npos);
-  CHECK(text.out.find("   7            8             5         35543.000            1529.000       "
-                      "12509.000              1.000") != std::string::npos);
+  CHECK(text.out.find("sendrecv    -          0      8     7    7.625ms  10.000us   26.436ms    "
+                      "7.625ms") != std::string::npos);
+  CHECK(
+      text.out.find("   7            8             5     35.543ms        1.529ms   12.509ms       "
+                    "1.000us") != std::string::npos);
 
   // Named process groups, message sizes and a 20 us clock offset survive a summary too.
   std::string groups = TestData("job/collectives_groups");

@@ -3,6 +3,7 @@
 // table), and --version.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -130,6 +131,82 @@ TEST_CASE("an option shared by commands means the same in each command's --help"
   CHECK(by_option["-o,--output"].size() + 1 == commands);
   for (const char* option : {"--strict", "-v,--verbose", "-q,--quiet", "--max-memory"})
     CHECK(by_option[option].size() == commands);
+}
+
+TEST_CASE("every command's default row limit follows one rule, which its --help names", "[cli]") {
+  // docs/commands.md "One vocabulary": rows of sums show 100 (PyTorch's table(row_limit=100)),
+  // ranked lists of instances their top 10, optimizable PyTorch's length=1.
+  const std::map<std::string, std::pair<std::string, std::string>> rule = {
+      {"table", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"diff", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"kernels", {"100", "rows of sums: 100 by default, as PyTorch's table"}},
+      {"collectives", {"10", "a ranked list: its top 10 by default"}},
+      {"advise", {"10", "a ranked list: its top 10 by default"}},
+      {"idle", {"10", "a ranked list: its top 10 by default"}},
+      {"memory", {"10", "a ranked list: its top 10 by default"}},
+      {"critical-path", {"10", "a ranked list: its top 10 by default"}},
+      {"optimizable", {"1", "1 by default, as PyTorch's"}}};
+  std::set<std::string> limited;
+  for (const std::string& command : ListedCommands()) {
+    if (command == "help" || command == "completion") continue;
+    std::map<std::string, std::string> options = HelpOptions(command);
+    auto n = options.find("-n,--row-limit");
+    if (n == options.end()) continue;
+    INFO(command << ": " << n->second);
+    limited.insert(command);
+    REQUIRE(rule.count(command));  // a command that limits rows says which kind they are
+    const auto& [rows, words] = rule.at(command);
+    CHECK(n->second.rfind("INT=" + rows + " ", 0) == 0);
+    CHECK(n->second.size() >= words.size());
+    CHECK(n->second.compare(n->second.size() - words.size(), words.size(), words) == 0);
+  }
+  CHECK(limited.size() == rule.size());
+  // The default is what runs, not only what the help shows: kernels lists 100 of the job's 199
+  // rows, critical-path 10 of the path's events.
+  const std::string job = test::TestData("traces/hta/trace_filter");
+  std::string kernels = Run({"kernels", job, "-q", "--format", "csv"}).out;
+  CHECK(std::count(kernels.begin(), kernels.end(), '\n') == 101);  // the header and 100 rows
+  CHECK(kernels == Run({"kernels", job, "-q", "--format", "csv", "-n", "100"}).out);
+  const std::string step = test::TestData(
+      "traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
+  auto path = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {"critical-path",   step,         "-q", "--annotation",
+                                     "measure|forward", "--instance", "1"};
+    args.insert(args.end(), more.begin(), more.end());
+    return Run(args).out;
+  };
+  std::string path_text = path({});
+  CHECK(path_text.find("Top 10 events on the path") != std::string::npos);
+  CHECK(path_text == path({"-n", "10"}));
+}
+
+TEST_CASE("every sort key and metric the vocabulary table names is accepted", "[cli]") {
+  // docs/commands.md "One vocabulary", "a sort key or metric": each spelling, per command.
+  const std::string job = test::TestData("job/two_ranks");
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> uses = {
+      {{"table", kTrace, "-n", "1", "--sort"},
+       {"self_cpu", "self_cuda", "self_device", "cpu_total", "cuda_total", "device_total",
+        "cpu_mem", "cuda_mem", "calls", "count", "flops", "self_cuda_time_total",
+        "self_device_time_total", "cpu_time_total"}},
+      {{"diff", kTrace, kTrace, "-n", "1", "--sort"},
+       {"self", "self_cpu", "self_device", "cpu_total", "device_total", "count",
+        "self_cuda_time_total", "cuda_total", "calls"}},
+      {{"kernels", job, "-n", "1", "--sort"},
+       {"total", "time", "total_time", "count", "calls", "mean", "min", "max", "name"}},
+      {{"stacks", kTrace, "--metric"},
+       {"self_cpu", "self_cuda", "self_device", "self_cpu_time_total", "self_cuda_time_total",
+        "self_device_time_total"}}};
+  for (const auto& [command, keys] : uses)
+    for (const std::string& key : keys) {
+      std::vector<std::string> args = command;
+      args.push_back(key);
+      args.push_back("-q");
+      INFO(args.front() << " " << key);
+      CHECK(Run(args).code == 0);
+    }
+  // A mistyped key gets the nearest.
+  CHECK(Run({"kernels", job, "--sort", "totl"}).err.find("did you mean \"total\"?") !=
+        std::string::npos);
 }
 
 TEST_CASE("common options are accepted before the command", "[cli]") {

@@ -39,8 +39,8 @@ TEST_CASE("graph kernels are credited, counted and listed (worked example)", "[g
   auto info = Run({"info", "testdata/gpu/graph_replay.json"});
   REQUIRE(info.code == 0);
   CHECK(info.out.find("graph launches:  1 (3 device activities, 3 credited to an op)\n"
-                      "  cudaGraphLaunch at 0.010 ms: 3 activities on stream 7 from 0.100 ms, "
-                      "0.030 ms busy, credited to CUDAGraph::replay\n"
+                      "  cudaGraphLaunch at 10.000us: 3 activities on stream 7 from 100.000us, "
+                      "30.000us busy, credited to CUDAGraph::replay\n"
                       "  2 device activities share 1 correlation ids that no call in the trace "
                       "has") != std::string::npos);
 
@@ -87,9 +87,9 @@ TEST_CASE("a real CUDA-graph trace credits each replay as PyTorch 2.x does", "[g
   auto info = Run({"info", trace});
   REQUIRE(info.code == 0);
   CHECK(info.out.find("graph launches:  12 (5046 device activities, 5046 credited to an op)\n"
-                      "  cudaGraphLaunch at 43.085 ms: 339 activities on stream 7 from 85.938 "
-                      "ms, 15.694 ms busy, credited to CompiledFunction\n"
-                      "  cudaGraphLaunch at 91.850 ms: 502 activities on stream 7 from 114.926 "
-                      "ms, 29.056 ms busy, credited to CompiledFunctionBackward\n") !=
+                      "  cudaGraphLaunch at 43.085ms: 339 activities on stream 7 from 85.938ms, "
+                      "15.694ms busy, credited to CompiledFunction\n"
+                      "  cudaGraphLaunch at 91.850ms: 502 activities on stream 7 from 114.926ms, "
+                      "29.056ms busy, credited to CompiledFunctionBackward\n") !=
         std::string::npos);
 }

@@ -108,6 +108,15 @@ TEST_CASE("kernels --sort orders the rows by count, mean, min, max or name", "[j
   CHECK(order("max") == Names{nccl, gemm, copy});
   CHECK(order("min") == Names{nccl, copy, gemm});  // 20 us each: ties by name
   CHECK(order("name") == Names{copy, nccl, gemm});
+  // The heading says which rows a limit keeps: the longest only when the rows are by total.
+  auto heading = [](const char* key) {
+    std::string out = Run({"kernels", TestData("job/two_ranks"), "--sort", key, "-n", "1"}).out;
+    return out.substr(0, out.find('\n'));
+  };
+  CHECK(heading("total") ==
+        "7 device activities on 2 ranks (0,1): 275.000us in total; the 1 longest of 3 rows shown");
+  CHECK(heading("name") ==
+        "7 device activities on 2 ranks (0,1): 275.000us in total; the first 1 of 3 rows shown");
   auto bad = Run({"kernels", TestData("job/two_ranks"), "--sort", "totl"});
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--sort: unknown key \"totl\"; did you mean \"total\"?") != std::string::npos);
@@ -174,8 +183,7 @@ TEST_CASE("one file of several processes is one rank per process", "[job]") {
   CHECK(rows(ranks.at(1)) == std::vector<std::string>{"aten::mm 1 23", "cudaLaunchKernel 2 0",
                                                       "gemm_b 2 23", "nccl_unlaunched 1 5"});
   auto k = Run({"kernels", file, "-q"});
-  CHECK(k.out.find("4 device activities on 2 ranks (0,1): 38.000 us in total") !=
-        std::string::npos);
+  CHECK(k.out.find("4 device activities on 2 ranks (0,1): 38.000us in total") != std::string::npos);
   // A single-trace command keeps the file whole.
   auto whole = Run({"table", file, "--format", "json", "-q"});
   CHECK(whole.out.find("\"ranks\"") == std::string::npos);

@@ -31,8 +31,8 @@ TEST_CASE("a step marker makes the matching ranges the steps, numbered from 0", 
   CHECK(steps.err.empty());
   CHECK(steps.out.find("Step time breakdown: 2 steps on 1 rank (0)") == 0);
   // Each step is its Optimizer.step range: its wall time is the range's duration.
-  CHECK(steps.out.find("   0     0       0    556.567") != std::string::npos);
-  CHECK(steps.out.find("   0     1       0    687.952") != std::string::npos);
+  CHECK(steps.out.find("   0     0       0  556.567us") != std::string::npos);
+  CHECK(steps.out.find("   0     1       0  687.952us") != std::string::npos);
   // --steps selects by that numbering; the table keeps the range's own name.
   test::CliRun table = Run({"table", kNoSchedule, "--step-marker", "Optimizer\\.step", "--steps",
                             "1", "--sort", "cpu_time_total", "-n", "1"});
@@ -53,12 +53,12 @@ TEST_CASE("a step marker replaces the ProfilerStep#N markers a trace has", "[ste
   const std::string file = test::TestData("oracle/mlp_train/plain/trace.kineto_like.json");
   test::CliRun before = Run({"steps", file});
   REQUIRE(before.code == 0);
-  CHECK(before.out.find("   0     1       -    408.000") != std::string::npos);
+  CHECK(before.out.find("   0     1       -  408.000us") != std::string::npos);
   test::CliRun after = Run({"steps", file, "--step-marker", "Optimizer\\.step"});
   REQUIRE(after.code == 0);
   CHECK(after.out.find("Step time breakdown: 2 steps on 1 rank (0)") == 0);
-  CHECK(after.out.find("   0     0       -     53.000") != std::string::npos);
-  CHECK(after.out.find("   0     1       -     41.000") != std::string::npos);
+  CHECK(after.out.find("   0     0       -  53.000us") != std::string::npos);
+  CHECK(after.out.find("   0     1       -  41.000us") != std::string::npos);
   CHECK(after.out.find("408.000") == std::string::npos);
 }
 

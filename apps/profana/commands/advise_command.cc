@@ -10,7 +10,7 @@ namespace {
 struct AdviseArgs {
   CommonOptions common;
   std::vector<std::string> inputs;
-  int64_t top = 10;
+  int64_t top = 0;  // -n: its default is AddRowLimitOption's
   int64_t small_kernel_ns = 10'000;
 };
 
@@ -38,7 +38,7 @@ void RegisterAdviseCommand(CLI::App& app, Context& ctx) {
                   "Trace file, or a directory or glob of a job's rank traces; - reads standard "
                   "input")
       ->required();
-  AddRowLimitOption(cmd, &args->top, 10, -1,
+  AddRowLimitOption(cmd, &args->top, RowKind::kRanked, -1,
                     "How many findings the text shows (-1: all; the other formats show all)");
   AddDurationOption(cmd, "--small-kernel", &args->small_kernel_ns, DurationUnit::kUs,
                     "small-kernels: kernels shorter than this: 10us, 0.01ms; a bare number is "

@@ -13,8 +13,8 @@ struct CollectivesArgs {
   CommonOptions common;
   JobArgs job;
   bool no_align = false;
-  std::string table;  // --table: which table CSV holds (collectives or stragglers)
-  int64_t row_limit = 10;
+  std::string table;      // --table: which table CSV holds (collectives or stragglers)
+  int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
 };
 
 Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
@@ -59,7 +59,7 @@ void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
                   "With --format csv, the table to write: collectives (default; one row per "
                   "collective) or stragglers (one row per rank)")
       ->check(OneOf("--table", "table", {"collectives", "stragglers"}));
-  AddRowLimitOption(cmd, &args->row_limit, 10, -1,
+  AddRowLimitOption(cmd, &args->row_limit, RowKind::kRanked, -1,
                     "Collectives to print, most wait first; -1 for all");
   AddCommonOptions(
       cmd, &args->common,

@@ -15,6 +15,7 @@
 #include "CLI/CLI.hpp"
 #include "profana/base/input_name.h"
 #include "profana/base/output_sink.h"
+#include "profana/base/row_limit.h"
 #include "profana/base/status.h"
 #include "profana/base/stopwatch.h"
 #include "profana/commands/log.h"
@@ -77,10 +78,11 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* options);
 // filters).
 void AddFilterOptions(CLI::App* command, CommonOptions* options);
 
-// -n,--row-limit N: how many rows (PyTorch's table(row_limit=N)), one name in every command;
-// `min` is the smallest N accepted (INT64_MIN: any, a negative N meaning all). --top and --limit
-// are hidden aliases, so command lines written with them keep working. Returns the option.
-CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+// -n,--row-limit N: how many rows (PyTorch's table(row_limit=N)), one name in every command, its
+// default DefaultRowLimit(kind) (base/row_limit.h) and named in the help; `min` is the smallest N
+// accepted (INT64_MIN: any, a negative N meaning all). --top and --limit are hidden aliases, so
+// command lines written with them keep working. Returns the option.
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, int64_t min,
                                const std::string& help);
 
 // --link auto|pytorch|enclosing: how device work finds its op (commands that credit kernels).

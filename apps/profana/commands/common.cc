@@ -64,10 +64,29 @@ void AddMaxMemoryOption(CLI::App* command, CommonOptions* o) {
       ->type_name("SIZE");
 }
 
-CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, int64_t default_rows, int64_t min,
+namespace {
+
+// The words that end -n's help: what the rows are, and so their default.
+std::string RowLimitRule(RowKind kind) {
+  int64_t rows = DefaultRowLimit(kind);
+  switch (kind) {
+    case RowKind::kSums:
+      return fmt::format("rows of sums: {} by default, as PyTorch's table", rows);
+    case RowKind::kRanked:
+      return fmt::format("a ranked list: its top {} by default", rows);
+    case RowKind::kOptimizable:
+      return fmt::format("{} by default, as PyTorch's", rows);
+  }
+  return "";
+}
+
+}  // namespace
+
+CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, int64_t min,
                                const std::string& help) {
-  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help)
-                          ->default_val(default_rows)
+  *rows = DefaultRowLimit(kind);  // CLI11 writes the default only to show it
+  CLI::Option* main = command->add_option("-n,--row-limit", *rows, help + "; " + RowLimitRule(kind))
+                          ->default_val(*rows)
                           ->check(WholeNumber("--row-limit", min).description(""));
   for (const char* alias : {"--top", "--limit"})
     command->add_option(alias, *rows, help)->check(WholeNumber(alias, min))->group("");

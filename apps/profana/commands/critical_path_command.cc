@@ -23,7 +23,7 @@ struct CriticalPathArgs {
   std::string annotation;
   bool annotation_given = false;
   int64_t instance = 0;
-  int64_t events = 20;
+  int64_t events = 0;  // -n: its default is AddRowLimitOption's
   std::string overlay;
   bool overlay_all_edges = false;
   passes::CpRequest request;
@@ -136,7 +136,8 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
       "KIND:REGEX=FACTOR (KIND kernel, op, sync or launch): rescale the matching edges and "
       "predict the step's length; repeat for several, applied in turn",
       true);
-  AddRowLimitOption(cmd, &args->events, 20, 0, "How many of the path's events to list per window");
+  AddRowLimitOption(cmd, &args->events, RowKind::kRanked, 0,
+                    "How many of the path's events to list per window");
   cmd->add_option("--events", args->events, "How many of the path's events to list per window")
       ->check(WholeNumber<int64_t>("--events", 0))
       ->group("");  // hidden: command lines written with it keep working

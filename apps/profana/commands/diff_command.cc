@@ -20,7 +20,7 @@ struct DiffArgs {
   std::string next;
   std::string ranks;  // --ranks, on both sides
   passes::DiffOptions options;
-  int64_t row_limit = 30;
+  int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
   std::optional<int> max_name_width;
   bool no_truncate = false;
   bool full_names = false;
@@ -98,7 +98,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                  "cpu_total, device_total, count; table's keys for these columns are accepted "
                  "too (self_cuda_time_total, cuda_total, calls, ...)")
       ->default_str("self");
-  AddRowLimitOption(cmd, &args->row_limit, 30, INT64_MIN, "Rows to print; -1 for all");
+  AddRowLimitOption(cmd, &args->row_limit, RowKind::kSums, INT64_MIN, "Rows to print; -1 for all");
   cmd->add_option_function<int>(
          "--max-name-width", [args](int v) { args->max_name_width = v; },
          "Widest Name column (default 48 in text, 100 in Markdown)")

@@ -13,7 +13,7 @@ struct IdleArgs {
   CommonOptions common;
   std::string file;
   int64_t kernel_delay_ns = 30000;  // HTA's 30, on Kineto's microsecond timestamps
-  int64_t gaps = 10;
+  int64_t gaps = 0;                 // -n: its default is AddRowLimitOption's
   report::IdleTextOptions text;
 };
 
@@ -43,7 +43,7 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
                     "Gaps shorter than this after an early launch are kernel wait: 30us, 0.5ms; a "
                     "bare number is microseconds (default 30: HTA's consecutive_kernel_delay, "
                     "applied to Kineto's microsecond timestamps)");
-  AddRowLimitOption(cmd, &args->gaps, 10, 0, "How many of the longest gaps to list");
+  AddRowLimitOption(cmd, &args->gaps, RowKind::kRanked, 0, "How many of the longest gaps to list");
   cmd->add_option("--gaps", args->gaps, "How many of the longest gaps to list")
       ->check(WholeNumber<int>("--gaps", 0))
       ->group("");  // hidden: command lines written with it keep working

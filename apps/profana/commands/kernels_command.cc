@@ -16,7 +16,7 @@ struct KernelsArgs {
   bool api = false;
   bool transfers = false;
   bool full_names = false;
-  int64_t row_limit = -1;
+  int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
   report::KernelSort sort = report::KernelSort::kTotal;
 };
 
@@ -62,7 +62,7 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
                  "Order rows by total (the default), count, mean, min or max time, largest "
                  "first, or by name")
       ->default_str("total");
-  AddRowLimitOption(cmd, &args->row_limit, -1, INT64_MIN, "Rows to print; -1 for all");
+  AddRowLimitOption(cmd, &args->row_limit, RowKind::kSums, INT64_MIN, "Rows to print; -1 for all");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(
       cmd, &args->common,

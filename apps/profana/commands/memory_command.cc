@@ -21,7 +21,7 @@ struct MemoryArgs {
   std::string file;
   std::string device;
   bool by_op = false;
-  int64_t top = 10;
+  int64_t top = 0;  // -n: its default is AddRowLimitOption's
 };
 
 Result<std::string> Format(const MemoryArgs& a, const Trace& trace,
@@ -114,7 +114,8 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag(
       "--by-op", args->by_op,
       "Per op name: calls, allocation count and bytes, freed bytes, size increase, self columns");
-  AddRowLimitOption(cmd, &args->top, 10, 0, "Rows per grouped list in the text report");
+  AddRowLimitOption(cmd, &args->top, RowKind::kRanked, 0,
+                    "Rows per grouped list in the text report");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,

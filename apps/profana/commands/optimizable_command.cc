@@ -11,7 +11,7 @@ namespace {
 struct OptimizableArgs {
   CommonOptions common;
   std::string file;
-  int64_t top = 1;
+  int64_t top = 0;  // -n: its default is AddRowLimitOption's
 };
 
 Status RunOptimizable(const OptimizableArgs& a, Context& ctx) {
@@ -39,7 +39,8 @@ void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
                                      "The CPU ops worth optimising, as PyTorch's "
                                      "BasicEvaluation.get_optimizable_events ranks them");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
-  AddRowLimitOption(cmd, &args->top, 1, 1, "How many events (get_optimizable_events(length=N))");
+  AddRowLimitOption(cmd, &args->top, RowKind::kOptimizable, 1,
+                    "How many events (get_optimizable_events(length=N))");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
   SetRun(cmd, ctx, args, RunOptimizable);

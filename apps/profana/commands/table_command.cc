@@ -86,7 +86,8 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", true);
   AddNamedOption(cmd, "--sort", &args->rows.sort, passes::ParseSortKey, passes::SortKeyNames(),
                  passes::SortKeyHelp());
-  AddRowLimitOption(cmd, &args->rows.row_limit, 100, INT64_MIN, "Rows to print; -1 for all");
+  AddRowLimitOption(cmd, &args->rows.row_limit, RowKind::kSums, INT64_MIN,
+                    "Rows to print; -1 for all");
   cmd->add_flag("--group-by-input-shape", args->rows.keys.group_by_input_shape,
                 "One row per (name, input shapes), like key_averages(group_by_input_shape=True)");
   cmd->add_option("--group-by-stack", args->rows.keys.group_by_stack_n,

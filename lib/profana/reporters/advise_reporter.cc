@@ -71,11 +71,11 @@ std::string FormatAdviceText(const job::AdviceReport& r, int64_t top) {
 
 std::string FormatAdviceMarkdown(const job::AdviceReport& r) {
   Grid g;
-  g.headers = {"#", "rule", "where", "saving (us)", "count", "evidence", "fix"};
+  g.headers = {"#", "rule", "where", "saving", "count", "evidence", "fix"};
   g.left = {false, true, true, false, false, true, true};
   int64_t n = 0;
   for (const job::Finding& f : r.findings)
-    g.AddRow({fmt::format("{}", ++n), f.rule, Where(f), MicrosText(f.saving_ns),
+    g.AddRow({fmt::format("{}", ++n), f.rule, Where(f), DurationCell(f.saving_ns, false),
               fmt::format("{}", f.count), f.evidence, Rule(f).fix});
   std::string out = "### profana advise\n\n";
   if (r.findings.empty()) return out + "No findings.\n";

@@ -27,7 +27,6 @@ std::vector<const MatchedCollective*> Shown(const CollectivesReport& r) {
 
 std::string OrDash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string Bandwidth(double gbps) { return gbps < 0 ? "-" : Fixed(gbps, 2); }
-std::string Bytes(int64_t b) { return b < 0 ? "-" : fmt::format("{}", b); }
 
 int64_t MaxWait(const MatchedCollective& c) {
   int64_t w = 0;
@@ -41,31 +40,32 @@ Grid CollectivesGrid(const CollectivesReport& r, bool csv) {
     g.headers = {"collective",  "group",   "index",       "ranks", "last_rank",  "skew_us",
                  "transfer_us", "wait_us", "max_wait_us", "bytes", "algbw_gbps", "busbw_gbps"};
   else
-    g.headers = {"Collective",    "Group",     "Index",         "Ranks",
-                 "Last",          "Skew (us)", "Transfer (us)", "Wait (us)",
-                 "Max wait (us)", "Bytes",     "algbw (GB/s)",  "busbw (GB/s)"};
+    g.headers = {"Collective", "Group", "Index",    "Ranks", "Last",         "Skew",
+                 "Transfer",   "Wait",  "Max wait", "Bytes", "algbw (GB/s)", "busbw (GB/s)"};
   g.left = {true, true};
   for (const MatchedCollective* c : Shown(r)) {
     std::string group = csv ? c->group : OrDash(c->group);
-    std::string bytes = csv && c->bytes < 0 ? "" : Bytes(c->bytes);
+    std::string bytes = c->bytes < 0 ? (csv ? "" : "-") : SizeCell(c->bytes, csv);
     std::string alg = csv && c->algbw_gbps < 0 ? "" : Bandwidth(c->algbw_gbps);
     std::string bus = csv && c->busbw_gbps < 0 ? "" : Bandwidth(c->busbw_gbps);
     g.AddRow({c->label, group, fmt::format("{}", c->index), fmt::format("{}", c->ranks.size()),
-              fmt::format("{}", c->last_rank), MicrosText(c->skew_ns), MicrosText(c->transfer_ns),
-              MicrosText(c->wait_ns), MicrosText(MaxWait(*c)), bytes, alg, bus});
+              fmt::format("{}", c->last_rank), DurationCell(c->skew_ns, csv),
+              DurationCell(c->transfer_ns, csv), DurationCell(c->wait_ns, csv),
+              DurationCell(MaxWait(*c), csv), bytes, alg, bus});
   }
   return g;
 }
 
-std::string MeanStep(const RankStraggling& s) {
-  return s.steps == 0 ? "-" : Fixed(static_cast<double>(s.step_wall_ns) / s.steps / 1000.0, 3);
+std::string MeanStep(const RankStraggling& s, bool csv) {
+  return s.steps == 0 ? "-"
+                      : DurationCellUs(static_cast<double>(s.step_wall_ns) / s.steps / 1000.0, csv);
 }
 
-std::string Offset(const CollectivesReport& r, const RankStraggling& s) {
+std::string Offset(const CollectivesReport& r, const RankStraggling& s, bool csv) {
   if (!r.result->align) return "-";
   if (s.clock_of >= 0)
-    return fmt::format("{} (rank {}'s clock)", MicrosText(s.offset_ns), s.clock_of);
-  return s.aligned ? MicrosText(s.offset_ns) : "none shared";
+    return fmt::format("{} (rank {}'s clock)", DurationCell(s.offset_ns, csv), s.clock_of);
+  return s.aligned ? DurationCell(s.offset_ns, csv) : "none shared";
 }
 
 Grid StragglerGrid(const CollectivesReport& r, bool csv) {
@@ -75,21 +75,16 @@ Grid StragglerGrid(const CollectivesReport& r, bool csv) {
                  "caused_wait_us", "suffered_wait_us", "mean_step_us",
                  "clock_offset_us"};
   else
-    g.headers = {"Rank",
-                 "Collectives",
-                 "Arrived last",
-                 "Caused wait (us)",
-                 "Suffered wait (us)",
-                 "Mean step (us)",
-                 "Clock offset (us)"};
+    g.headers = {"Rank",          "Collectives", "Arrived last", "Caused wait",
+                 "Suffered wait", "Mean step",   "Clock offset"};
   for (const RankStraggling& s : r.result->ranks) {
     // In CSV a rank without steps, or without an offset (--no-align, or no collective shared
     // with the reference rank), has an empty cell.
-    std::string step = csv && s.steps == 0 ? "" : MeanStep(s);
-    std::string offset = csv && !(r.result->align && s.aligned) ? "" : Offset(r, s);
+    std::string step = csv && s.steps == 0 ? "" : MeanStep(s, csv);
+    std::string offset = csv && !(r.result->align && s.aligned) ? "" : Offset(r, s, csv);
     g.AddRow({fmt::format("{}", s.rank), fmt::format("{}", s.collectives),
-              fmt::format("{}", s.arrived_last), MicrosText(s.wait_caused_ns),
-              MicrosText(s.wait_suffered_ns), step, offset});
+              fmt::format("{}", s.arrived_last), DurationCell(s.wait_caused_ns, csv),
+              DurationCell(s.wait_suffered_ns, csv), step, offset});
   }
   return g;
 }

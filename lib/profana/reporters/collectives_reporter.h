@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/reporters/output_format.h"
 
@@ -17,8 +18,8 @@ struct CollectivesReport {
   std::vector<std::string> inputs;
   std::vector<int64_t> ranks;
   const job::CollectivesResult* result = nullptr;
-  int64_t calls = 0;       // communication kernels read, over every rank
-  int64_t row_limit = 10;  // collectives to show; -1: every one
+  int64_t calls = 0;  // communication kernels read, over every rank
+  int64_t row_limit = DefaultRowLimit(RowKind::kRanked);  // collectives to show; -1: every one
 };
 
 std::string FormatCollectivesText(const CollectivesReport& r);

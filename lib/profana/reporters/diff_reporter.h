@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "profana/base/row_limit.h"
 #include "profana/job/diff_job.h"
 #include "profana/passes/trace_diff.h"
 #include "profana/reporters/output_format.h"
@@ -16,8 +17,8 @@ namespace profana::report {
 struct DiffReportOptions {
   std::string base_name;  // file names as given
   std::string new_name;
-  int64_t row_limit = 30;  // -1: every row
-  bool color = false;      // ANSI colours: red for growth, green for shrinkage
+  int64_t row_limit = DefaultRowLimit(RowKind::kSums);  // -1: every row
+  bool color = false;  // ANSI colours: red for growth, green for shrinkage
   // Names in text and Markdown, as table's options: the widest name (unset: 48 in text, 100 in
   // Markdown), or never shortened (--no-truncate; the text column is as wide as the longest).
   std::optional<int> max_name_width;

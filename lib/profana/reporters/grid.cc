@@ -8,6 +8,7 @@
 #include "profana/base/terminal_text.h"
 #include "profana/reporters/csv_field.h"
 #include "profana/reporters/markup_text.h"
+#include "profana/reporters/number_format.h"
 #include "profana/reporters/table_reporter.h"
 
 namespace profana::report {
@@ -87,6 +88,21 @@ std::string MicrosText(int64_t ns) {
 std::string Fixed(double value, int decimals) {
   if (std::isnan(value)) return "-";
   return fmt::format("{:.{}f}", value, decimals);
+}
+
+std::string DurationCellUs(double us, bool machine) {
+  if (machine) return Fixed(us, 3);
+  if (std::isnan(us)) return "-";
+  return us < 0 ? "-" + FormatTime(-us) : FormatTime(us);
+}
+
+std::string DurationCell(int64_t ns, bool machine) {
+  if (machine) return MicrosText(ns);
+  return DurationCellUs(static_cast<double>(ns) / 1000.0, false);
+}
+
+std::string SizeCell(int64_t bytes, bool machine) {
+  return machine ? fmt::format("{}", bytes) : FormatBytes(bytes);
 }
 
 }  // namespace profana::report

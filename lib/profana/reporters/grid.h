@@ -26,4 +26,13 @@ std::string MicrosText(int64_t ns);
 // A double with fixed decimals ("12.35"); "-" for NaN.
 std::string Fixed(double value, int decimals);
 
+// The cells of a duration and a size, one rule for every report (docs/commands.md, "One
+// vocabulary"): a machine format (CSV) writes the plain number, its unit in the column's name
+// (microseconds with three decimals, bytes); text and Markdown write the unit in each cell, a
+// duration as PyTorch's _format_time ("1.271ms", report::FormatTime; a negative one with a minus
+// before it) and a size in powers of 1024 (FormatBytes, "2.36 GiB").
+std::string DurationCell(int64_t ns, bool machine);
+std::string DurationCellUs(double us, bool machine);
+std::string SizeCell(int64_t bytes, bool machine);
+
 }  // namespace profana::report

@@ -9,6 +9,7 @@
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
 #include "profana/model/diagnostic_text.h"
+#include "profana/reporters/grid.h"
 #include "profana/reporters/track_labels.h"
 
 namespace profana::report {
@@ -36,13 +37,13 @@ std::string FormatGraphLaunches(const Trace& t, const passes::FunctionEventList&
         r.activities == 0
             ? "no device activity in the trace"
             : fmt::format(
-                  "{} activities on {} from {:.3f} ms, {:.3f} ms busy, {}", r.activities,
-                  Printable(StreamName(t, r.stream)), (r.first_ns - fe.origin_ns) / 1e6,
-                  r.busy_ns / 1e6,
+                  "{} activities on {} from {}, {} busy, {}", r.activities,
+                  Printable(StreamName(t, r.stream)),
+                  DurationCell(r.first_ns - fe.origin_ns, false), DurationCell(r.busy_ns, false),
                   r.op ? fmt::format("credited to {}", Printable(t.str(fe.name[r.op->value])))
                        : std::string("credited to no op (no op around the launch)"));
-    out += fmt::format("  {} at {:.3f} ms: {}\n", Printable(t.str(t.events.name[r.launch.value])),
-                       (t.events.start_ns[r.launch.value] - fe.origin_ns) / 1e6, what);
+    out += fmt::format("  {} at {}: {}\n", Printable(t.str(t.events.name[r.launch.value])),
+                       DurationCell(t.events.start_ns[r.launch.value] - fe.origin_ns, false), what);
   }
   if (g.replays.size() > kGraphLinesShown)
     out += fmt::format("  ... {} more (--format json lists them all)\n",
@@ -155,7 +156,7 @@ std::string FormatInfoText(const std::string& name, const Trace& t, const passes
         fe.id_collisions);
   out += FormatGraphLaunches(t, fe, graphs);
   if (t.events.size() != 0)
-    out += fmt::format("span:            {:.3f} ms\n", (s.last_ns - s.first_ns) / 1e6);
+    out += fmt::format("span:            {}\n", DurationCell(s.last_ns - s.first_ns, false));
   if (!m.producer.empty()) out += fmt::format("written by:      {}\n", Printable(m.producer));
   if (!m.devices.empty()) {
     std::map<std::string, int> devices;

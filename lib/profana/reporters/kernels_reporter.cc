@@ -162,7 +162,7 @@ std::vector<std::string> ExtraHeaders(KernelView v, bool machine) {
       return {"TC %", "Occ %", "TFLOP/s"};
     case KernelView::kTransfers:
       if (machine) return {"bytes", "bandwidth_gbps"};
-      return {"Bytes (MB)", "GB/s"};
+      return {"Bytes", "GB/s"};
     case KernelView::kApi:
       return {};
   }
@@ -221,8 +221,7 @@ std::vector<std::string> ExtraCells(KernelView v, const Row& row, bool machine) 
     }
     case KernelView::kTransfers:
       if (machine) return {l.bytes_count > 0 ? bytes : "", Optional(c.bandwidth, 6, none)};
-      return {l.bytes_count > 0 ? Fixed(static_cast<double>(l.bytes) / 1e6, 3) : "-",
-              Optional(c.bandwidth, 3, none)};
+      return {l.bytes_count > 0 ? SizeCell(l.bytes, false) : "-", Optional(c.bandwidth, 3, none)};
     case KernelView::kApi:
       return {};
   }
@@ -238,7 +237,7 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
                  "mean_us", "median_us", "min_us", "max_us",   "stddev_us"};
     g.headers.insert(g.headers.end(), extra.begin(), extra.end());
   } else {
-    g.headers = {"Time %", "Total (us)", "Count", "Mean (us)", "Median", "Min", "Max", "Std dev"};
+    g.headers = {"Time %", "Total", "Count", "Mean", "Median", "Min", "Max", "Std dev"};
     g.headers.insert(g.headers.end(), extra.begin(), extra.end());
     g.headers.push_back("Category");
     g.headers.push_back(NameHeader(r.view));
@@ -266,13 +265,13 @@ Grid MakeGrid(const KernelsReport& r, const std::vector<Row>& rows, bool machine
     std::string category = has_category ? row.category : (row.category ? "transfer" : "api");
     const std::string& name = names[i];
     std::vector<std::string> cells = {Fixed(SharePercent(d.sum(), total), machine ? 4 : 1),
-                                      MicrosText(d.sum()),
+                                      DurationCell(d.sum(), machine),
                                       fmt::format("{}", d.count()),
-                                      Fixed(d.mean() / 1000.0, 3),
-                                      Fixed(d.Quantile(0.5) / 1000.0, 3),
-                                      MicrosText(d.min()),
-                                      MicrosText(d.max()),
-                                      Fixed(d.stddev() / 1000.0, 3)};
+                                      DurationCellUs(d.mean() / 1000.0, machine),
+                                      DurationCellUs(d.Quantile(0.5) / 1000.0, machine),
+                                      DurationCell(d.min(), machine),
+                                      DurationCell(d.max(), machine),
+                                      DurationCellUs(d.stddev() / 1000.0, machine)};
     std::vector<std::string> more = ExtraCells(r.view, row, machine);
     if (machine) {
       std::vector<std::string> out = {name,     category, cells[2], cells[1], cells[0],
@@ -297,11 +296,14 @@ std::string Heading(const KernelsReport& r, const std::vector<Row>& rows) {
                      : r.view == KernelView::kByOp      ? "device activities by launching op"
                                                         : "device activities";
   std::string shown;
+  // The rows come in --sort order: only the default's first rows are the longest.
   if (r.row_limit >= 0 && static_cast<size_t>(r.row_limit) < rows.size())
-    shown = fmt::format("; the {} longest of {} rows shown", r.row_limit, rows.size());
-  return fmt::format("{} {} on {} rank{} ({}): {} us in total{}", count, what, r.ranks.size(),
+    shown = r.sort == KernelSort::kTotal
+                ? fmt::format("; the {} longest of {} rows shown", r.row_limit, rows.size())
+                : fmt::format("; the first {} of {} rows shown", r.row_limit, rows.size());
+  return fmt::format("{} {} on {} rank{} ({}): {} in total{}", count, what, r.ranks.size(),
                      r.ranks.size() == 1 ? "" : "s", job::FormatRankList(r.ranks),
-                     MicrosText(TotalOf(rows)), shown);
+                     DurationCell(TotalOf(rows), false), shown);
 }
 
 // A row's launch record: means (null where nothing recorded them), ranges, the grid and block
@@ -408,6 +410,7 @@ std::string FormatKernelsJson(const KernelsReport& r) {
   JsonWriter w(&out);
   WriteJobHeader(w, "profana.kernels/1", r.inputs, r.ranks, KernelViewName(r.view));
   w.Key("total").Micros(total);
+  w.Key("total_rows").Int(static_cast<int64_t>(rows.size()));
   w.Key("rows").BeginArray();
   size_t n = r.row_limit < 0 ? rows.size() : std::min<size_t>(rows.size(), r.row_limit);
   for (size_t i = 0; i < n; ++i) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/base/status.h"
 #include "profana/job/kernel_stats.h"
 #include "profana/reporters/output_format.h"
@@ -30,7 +31,7 @@ struct KernelsReport {
   const job::KernelStats* stats = nullptr;
   KernelView view = KernelView::kKernels;
   bool full_names = false;  // text and Markdown shorten kernel names unless set
-  int64_t row_limit = -1;   // -1: every row
+  int64_t row_limit = DefaultRowLimit(RowKind::kSums);  // -1: every row
   KernelSort sort = KernelSort::kTotal;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/passes/memory_device_report.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
@@ -22,7 +23,7 @@ inline constexpr const char* kNoMemoryNote =
 struct MemoryReportContext {
   std::string input;
   int64_t origin_ns = 0;  // times print relative to this (the trace's start)
-  int top = 10;           // rows per grouped list in text
+  int top = static_cast<int>(DefaultRowLimit(RowKind::kRanked));  // rows per grouped list in text
 };
 
 // One section per view, in order. Text needs each view's report and ops; JSON its report and

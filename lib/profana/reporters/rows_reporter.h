@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/base/string_pool.h"
 #include "profana/passes/key_averages.h"
 
@@ -17,7 +18,7 @@ struct RowsContext {
   passes::KeyAverageOptions keys;
   bool raw = false;
   bool top_level_only = false;
-  int64_t row_limit = 100;
+  int64_t row_limit = DefaultRowLimit(RowKind::kSums);
   // Several traces combined (a whole job): their ranks, written as "ranks" after "format" (and
   // "rank" for one rank of a --by-rank report). Empty for a single trace.
   std::vector<int64_t> ranks;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/model/allocator_snapshot.h"
 #include "profana/passes/memory/snapshot_diff.h"
 #include "profana/reporters/output_format.h"
@@ -15,8 +16,8 @@ namespace profana::report {
 struct SnapshotDiffContext {
   const AllocatorSnapshot* base = nullptr;
   const AllocatorSnapshot* next = nullptr;
-  std::string base_name, new_name;  // as given on the command line
-  int64_t row_limit = 30;           // site rows in text; negative: all
+  std::string base_name, new_name;                      // as given on the command line
+  int64_t row_limit = DefaultRowLimit(RowKind::kSums);  // site rows in text; negative: all
 };
 
 std::string FormatSnapshotDiffAs(OutputFormat format,

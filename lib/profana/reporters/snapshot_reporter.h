@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "profana/base/row_limit.h"
 #include "profana/model/allocator_snapshot.h"
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/reporters/output_format.h"
@@ -16,8 +17,8 @@ class JsonWriter;
 namespace profana::report {
 
 struct SnapshotReportContext {
-  std::string input;  // as given on the command line
-  int top = 10;       // rows per list in text
+  std::string input;                                              // as given on the command line
+  int top = static_cast<int>(DefaultRowLimit(RowKind::kRanked));  // rows per list in text
 };
 
 std::string FormatSnapshotText(const AllocatorSnapshot& s, const passes::SnapshotAnalysis& a,

@@ -1,6 +1,8 @@
 #include "profana/reporters/steps_reporter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "fmt/format.h"
 #include "profana/reporters/grid.h"
@@ -31,8 +33,6 @@ std::string Bandwidth(int64_t bytes, int64_t ns, bool csv) {
   return Fixed(static_cast<double>(bytes) / static_cast<double>(ns), 3);
 }
 
-std::string Megabytes(int64_t bytes) { return Fixed(static_cast<double>(bytes) / 1e6, 3); }
-
 // Achieved TFLOP/s of a row, "-" (text) or "" (CSV) without FLOPs.
 std::string Teraflops(const job::RankStep& s, const job::StepDevice& d, bool csv) {
   double v = 0;
@@ -41,130 +41,131 @@ std::string Teraflops(const job::RankStep& s, const job::StepDevice& d, bool csv
 }
 
 std::string Number(double v) { return fmt::format("{}", v); }
+std::string Whole(int64_t v) { return fmt::format("{}", v); }
+
+// What a cell is made from: a row (rank, step, device) and whether the cell is CSV's.
+struct StepCell {
+  const job::RankStep& s;
+  const job::StepDevice& d;
+  bool csv;
+  const passes::CopyTotals& copies() const { return d.use.copies; }
+  std::string Bytes(passes::CopyDirection k) const {
+    return Whole(copies().bytes[static_cast<size_t>(k)]);
+  }
+};
+
+// One column of the rows: its CSV header, and its text and Markdown header and place among
+// them (text_at: the column's index there; -1: CSV only), and its cell.
+struct StepColumn {
+  const char* csv;
+  const char* text;
+  int text_at;
+  std::string (*cell)(const StepCell&);
+};
+
+// Every column of the rows, in CSV order.
+const StepColumn kStepColumns[] = {
+    {"rank", "Rank", 0, [](const StepCell& c) { return Whole(c.s.rank); }},
+    {"step", "Step", 1, [](const StepCell& c) { return Whole(c.s.row.step); }},
+    {"device", "Device", 2, [](const StepCell& c) { return DeviceText(c.d.device); }},
+    {"wall_us", "Wall", 3, [](const StepCell& c) { return DurationCell(c.s.row.wall_ns, c.csv); }},
+    {"compute_us", "Compute", 4,
+     [](const StepCell& c) { return DurationCell(c.d.compute_ns, c.csv); }},
+    {"comm_exposed_us", "Exposed comm", 5,
+     [](const StepCell& c) { return DurationCell(c.d.comm_exposed_ns, c.csv); }},
+    {"memory_exposed_us", "Exposed memcpy", 6,
+     [](const StepCell& c) { return DurationCell(c.d.memory_exposed_ns, c.csv); }},
+    {"idle_us", "Idle", 7, [](const StepCell& c) { return DurationCell(c.d.idle_ns, c.csv); }},
+    {"comm_us", nullptr, -1, [](const StepCell& c) { return DurationCell(c.d.comm_ns, c.csv); }},
+    {"comm_hidden_pct", "Comm hidden %", 8,
+     [](const StepCell& c) { return c.csv && c.d.comm_ns <= 0 ? std::string() : Share(c.d); }},
+    {"host_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(c.s.row.host_ns, c.csv); }},
+    {"host_untraced_us", "Host untraced", 9,
+     [](const StepCell& c) { return DurationCell(c.s.row.host_untraced_ns, c.csv); }},
+    {"host_dataloader_us", "Dataloader", 10,
+     [](const StepCell& c) { return DurationCell(c.s.row.host_dataloader_ns, c.csv); }},
+    {"host_optimizer_us", "Optimizer", 11,
+     [](const StepCell& c) { return DurationCell(c.s.row.host_optimizer_ns, c.csv); }},
+    {"host_sync_us", "Sync wait", 12,
+     [](const StepCell& c) { return DurationCell(c.s.row.host_sync_ns, c.csv); }},
+    {"sm_efficiency_pct", "SM eff %", 13,
+     [](const StepCell& c) { return Percent(c.s, c.d, StepMetric::kSmEfficiency, c.csv); }},
+    {"occupancy_pct", "Occupancy %", 14,
+     [](const StepCell& c) { return Percent(c.s, c.d, StepMetric::kOccupancy, c.csv); }},
+    {"tensor_core_pct", "TC %", 15,
+     [](const StepCell& c) { return Percent(c.s, c.d, StepMetric::kTensorCoreShare, c.csv); }},
+    {"kernel_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(c.d.use.kernel_ns, c.csv); }},
+    {"tensor_core_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(c.d.use.tensor_core_ns, c.csv); }},
+    {"memory_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(c.d.memory_ns, c.csv); }},
+    {"copy_bytes", "Copied", 18,
+     [](const StepCell& c) { return SizeCell(job::CopiedBytes(c.d), c.csv); }},
+    {"copy_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(job::CopyTimeNs(c.d), c.csv); }},
+    {"copy_gbps", "Copy GB/s", 19,
+     [](const StepCell& c) {
+       return Bandwidth(job::CopiedBytes(c.d), job::CopyTimeNs(c.d), c.csv);
+     }},
+    {"htod_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kHtoD); }},
+    {"dtoh_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kDtoH); }},
+    {"dtod_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kDtoD); }},
+    {"htoh_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kHtoH); }},
+    {"ptop_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kPtoP); }},
+    {"other_copy_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kOther); }},
+    {"memset_bytes", nullptr, -1,
+     [](const StepCell& c) { return c.Bytes(passes::CopyDirection::kMemset); }},
+    {"pageable_bytes", nullptr, -1,
+     [](const StepCell& c) { return Whole(c.copies().pageable_bytes); }},
+    {"pinned_bytes", nullptr, -1, [](const StepCell& c) { return Whole(c.copies().pinned_bytes); }},
+    {"mfu_pct", "MFU %", 16,
+     [](const StepCell& c) { return Percent(c.s, c.d, StepMetric::kMfu, c.csv); }},
+    {"achieved_tflops", "TFLOP/s", 17,
+     [](const StepCell& c) { return Teraflops(c.s, c.d, c.csv); }},
+    {"flops", nullptr, -1, [](const StepCell& c) { return Number(c.d.use.flops); }},
+    {"unpeaked_flops", nullptr, -1,
+     [](const StepCell& c) { return Number(c.d.use.unpeaked_flops); }},
+    {"flops_at_peak_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCellUs(c.d.use.peak_ns / 1000.0, c.csv); }},
+    {"copy_overlap_count", nullptr, -1,
+     [](const StepCell& c) { return Whole(c.d.copy_overlap_count); }},
+    {"copy_overlap_us", nullptr, -1,
+     [](const StepCell& c) { return DurationCell(c.d.copy_overlap_ns, c.csv); }},
+    {"copy_stall_count", nullptr, -1,
+     [](const StepCell& c) { return Whole(c.d.copy_stall_count); }},
+    {"copy_stall_us", "Copy stall", 20,
+     [](const StepCell& c) { return DurationCell(c.d.copy_stall_ns, c.csv); }},
+};
+
+// The columns a format shows, in its order.
+std::vector<const StepColumn*> StepColumnsOf(bool csv) {
+  std::vector<const StepColumn*> shown;
+  for (const StepColumn& c : kStepColumns)
+    if (csv || c.text) shown.push_back(&c);
+  if (!csv)
+    std::sort(shown.begin(), shown.end(),
+              [](const StepColumn* a, const StepColumn* b) { return a->text_at < b->text_at; });
+  return shown;
+}
 
 Grid RowsGrid(const StepsReport& r, bool csv) {
   Grid g;
-  if (csv)
-    g.headers = {"rank",
-                 "step",
-                 "device",
-                 "wall_us",
-                 "compute_us",
-                 "comm_exposed_us",
-                 "memory_exposed_us",
-                 "idle_us",
-                 "comm_us",
-                 "comm_hidden_pct",
-                 "host_us",
-                 "host_untraced_us",
-                 "host_dataloader_us",
-                 "host_optimizer_us",
-                 "host_sync_us",
-                 "sm_efficiency_pct",
-                 "occupancy_pct",
-                 "tensor_core_pct",
-                 "kernel_us",
-                 "tensor_core_us",
-                 "memory_us",
-                 "copy_bytes",
-                 "copy_us",
-                 "copy_gbps",
-                 "htod_bytes",
-                 "dtoh_bytes",
-                 "dtod_bytes",
-                 "htoh_bytes",
-                 "ptop_bytes",
-                 "other_copy_bytes",
-                 "memset_bytes",
-                 "pageable_bytes",
-                 "pinned_bytes",
-                 "mfu_pct",
-                 "achieved_tflops",
-                 "flops",
-                 "unpeaked_flops",
-                 "flops_at_peak_us",
-                 "copy_overlap_count",
-                 "copy_overlap_us",
-                 "copy_stall_count",
-                 "copy_stall_us"};
-  else
-    g.headers = {"Rank",         "Step",           "Device",    "Wall (us)",     "Compute",
-                 "Exposed comm", "Exposed memcpy", "Idle",      "Comm hidden %", "Host untraced",
-                 "Dataloader",   "Optimizer",      "Sync wait", "SM eff %",      "Occupancy %",
-                 "TC %",         "MFU %",          "TFLOP/s",   "Copied (MB)",   "Copy GB/s",
-                 "Copy stall"};
+  std::vector<const StepColumn*> columns = StepColumnsOf(csv);
+  for (const StepColumn* c : columns) g.headers.push_back(csv ? c->csv : c->text);
   for (const job::RankStep& s : *r.steps)
     for (const job::StepDevice& d : s.row.devices) {
-      int64_t copied = job::CopiedBytes(d), copy_ns = job::CopyTimeNs(d);
-      const passes::CopyTotals& c = d.use.copies;
-      auto bytes = [&](passes::CopyDirection k) {
-        return fmt::format("{}", c.bytes[static_cast<size_t>(k)]);
-      };
-      if (csv)
-        g.AddRow({fmt::format("{}", s.rank),
-                  fmt::format("{}", s.row.step),
-                  DeviceText(d.device),
-                  MicrosText(s.row.wall_ns),
-                  MicrosText(d.compute_ns),
-                  MicrosText(d.comm_exposed_ns),
-                  MicrosText(d.memory_exposed_ns),
-                  MicrosText(d.idle_ns),
-                  MicrosText(d.comm_ns),
-                  d.comm_ns > 0 ? Share(d) : "",
-                  MicrosText(s.row.host_ns),
-                  MicrosText(s.row.host_untraced_ns),
-                  MicrosText(s.row.host_dataloader_ns),
-                  MicrosText(s.row.host_optimizer_ns),
-                  MicrosText(s.row.host_sync_ns),
-                  Percent(s, d, StepMetric::kSmEfficiency, true),
-                  Percent(s, d, StepMetric::kOccupancy, true),
-                  Percent(s, d, StepMetric::kTensorCoreShare, true),
-                  MicrosText(d.use.kernel_ns),
-                  MicrosText(d.use.tensor_core_ns),
-                  MicrosText(d.memory_ns),
-                  fmt::format("{}", copied),
-                  MicrosText(copy_ns),
-                  Bandwidth(copied, copy_ns, true),
-                  bytes(passes::CopyDirection::kHtoD),
-                  bytes(passes::CopyDirection::kDtoH),
-                  bytes(passes::CopyDirection::kDtoD),
-                  bytes(passes::CopyDirection::kHtoH),
-                  bytes(passes::CopyDirection::kPtoP),
-                  bytes(passes::CopyDirection::kOther),
-                  bytes(passes::CopyDirection::kMemset),
-                  fmt::format("{}", c.pageable_bytes),
-                  fmt::format("{}", c.pinned_bytes),
-                  Percent(s, d, StepMetric::kMfu, true),
-                  Teraflops(s, d, true),
-                  Number(d.use.flops),
-                  Number(d.use.unpeaked_flops),
-                  Fixed(d.use.peak_ns / 1000.0, 3),
-                  fmt::format("{}", d.copy_overlap_count),
-                  MicrosText(d.copy_overlap_ns),
-                  fmt::format("{}", d.copy_stall_count),
-                  MicrosText(d.copy_stall_ns)});
-      else
-        g.AddRow({fmt::format("{}", s.rank),
-                  fmt::format("{}", s.row.step),
-                  DeviceText(d.device),
-                  MicrosText(s.row.wall_ns),
-                  MicrosText(d.compute_ns),
-                  MicrosText(d.comm_exposed_ns),
-                  MicrosText(d.memory_exposed_ns),
-                  MicrosText(d.idle_ns),
-                  Share(d),
-                  MicrosText(s.row.host_untraced_ns),
-                  MicrosText(s.row.host_dataloader_ns),
-                  MicrosText(s.row.host_optimizer_ns),
-                  MicrosText(s.row.host_sync_ns),
-                  Percent(s, d, StepMetric::kSmEfficiency, false),
-                  Percent(s, d, StepMetric::kOccupancy, false),
-                  Percent(s, d, StepMetric::kTensorCoreShare, false),
-                  Percent(s, d, StepMetric::kMfu, false),
-                  Teraflops(s, d, false),
-                  Megabytes(copied),
-                  Bandwidth(copied, copy_ns, false),
-                  MicrosText(d.copy_stall_ns)});
+      StepCell cell{s, d, csv};
+      std::vector<std::string> row;
+      for (const StepColumn* c : columns) row.push_back(c->cell(cell));
+      g.AddRow(std::move(row));
     }
   return g;
 }
@@ -172,25 +173,25 @@ Grid RowsGrid(const StepsReport& r, bool csv) {
 const char* MetricLabel(StepMetric m) {
   switch (m) {
     case StepMetric::kWall:
-      return "Wall (us)";
+      return "Wall";
     case StepMetric::kCompute:
-      return "Compute (us)";
+      return "Compute";
     case StepMetric::kCommExposed:
-      return "Exposed comm (us)";
+      return "Exposed comm";
     case StepMetric::kMemoryExposed:
-      return "Exposed memcpy (us)";
+      return "Exposed memcpy";
     case StepMetric::kIdle:
-      return "Idle (us)";
+      return "Idle";
     case StepMetric::kCommHiddenShare:
       return "Comm hidden (%)";
     case StepMetric::kHostUntraced:
-      return "Host untraced (us)";
+      return "Host untraced";
     case StepMetric::kHostDataloader:
-      return "Dataloader (us)";
+      return "Dataloader";
     case StepMetric::kHostOptimizer:
-      return "Optimizer (us)";
+      return "Optimizer";
     case StepMetric::kHostSync:
-      return "Sync wait (us)";
+      return "Sync wait";
     case StepMetric::kSmEfficiency:
       return "SM efficiency (%)";
     case StepMetric::kOccupancy:
@@ -203,9 +204,9 @@ const char* MetricLabel(StepMetric m) {
   return "";
 }
 
-// Nanosecond statistics print as microseconds; the shares as percents.
+// Nanosecond statistics print as durations; the shares as percents.
 std::string Stat(StepMetric m, double v) {
-  return job::IsPercentMetric(m) ? Fixed(v, 1) : Fixed(v / 1000.0, 3);
+  return job::IsPercentMetric(m) ? Fixed(v, 1) : DurationCellUs(v / 1000.0, false);
 }
 
 Grid OverviewGrid(const StepsReport& r) {
@@ -236,9 +237,9 @@ std::string SlowestText(const StepsReport& r) {
   const job::StepsOverview& o = r.overview;
   if (o.slowest_rank < 0 && o.rows == 0) return "No ProfilerStep#N markers: no steps.\n";
   return fmt::format(
-      "Slowest step: ProfilerStep#{} on rank {} ({} us). Slowest rank: {} (mean step {} us).\n",
-      o.slowest_step, o.slowest_rank, MicrosText(o.slowest_wall_ns), o.slowest_mean_rank,
-      Fixed(o.slowest_mean_wall_ns / 1000.0, 3));
+      "Slowest step: ProfilerStep#{} on rank {} ({}). Slowest rank: {} (mean step {}).\n",
+      o.slowest_step, o.slowest_rank, DurationCell(o.slowest_wall_ns, false), o.slowest_mean_rank,
+      DurationCellUs(o.slowest_mean_wall_ns / 1000.0, false));
 }
 
 // A row's efficiency: the shares as fractions (null when undefined), the sums they come from,

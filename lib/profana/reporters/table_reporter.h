@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/base/string_pool.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/number_format.h"
@@ -13,8 +14,8 @@
 namespace profana::report {
 
 struct TableOptions {
-  int64_t row_limit = 100;                 // -1: all rows
-  std::optional<int> max_name_width = 55;  // nullopt: no truncation
+  int64_t row_limit = DefaultRowLimit(RowKind::kSums);  // -1: all rows
+  std::optional<int> max_name_width = 55;               // nullopt: no truncation
   std::optional<int> max_src_width = 75;
   std::optional<int> max_shapes_width = 80;
   std::optional<std::string> header;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/row_limit.h"
 #include "profana/base/status.h"
 #include "profana/model/launch_index.h"
 #include "profana/model/source_events.h"
@@ -62,7 +63,8 @@ struct CpRequest {
   // Zero-weight launch edges (build_graph.h); what-if always has them, so that no kernel starts
   // before its launch call once weights change.
   bool causal_launch_edges = false;
-  size_t top_events = 20;  // events listed per window
+  size_t top_events =
+      static_cast<size_t>(DefaultRowLimit(RowKind::kRanked));  // events listed per window
 };
 
 struct CpEventShare {
