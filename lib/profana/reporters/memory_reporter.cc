@@ -15,7 +15,8 @@ namespace {
 using passes::MemoryCategory;
 using passes::MemoryOpGroup;
 
-std::string Ms(int64_t ns, int64_t origin) { return fmt::format("{:.3f} ms", (ns - origin) / 1e6); }
+// A record's time after the trace's origin, written as durations are (PyTorch's _format_time).
+std::string Ms(int64_t ns, int64_t origin) { return FormatTimeNs(ns - origin); }
 
 std::string Thousands(int64_t v) {
   // Unsigned: the magnitude of INT64_MIN does not fit in an int64_t.
