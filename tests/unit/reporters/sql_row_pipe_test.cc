@@ -86,3 +86,22 @@ TEST_CASE("sql row pipe: a failed row stops the rows after it and names its tabl
 }
 
 }  // namespace profana::report
+
+namespace profana::report {
+
+TEST_CASE("sql insert: an empty text is '', a view without data too, and NULL is Null()'s",
+          "[sql]") {
+  MemoryDatabase m;
+  {
+    SqlRowPipe pipe(m.db, true);
+    SqlInsert t(&pipe, "t");
+    t.Int(1).Text(std::string_view()).Null().Null().Row();  // the string pool's empty name
+    t.Int(2).Text("").Null().Null().Row();
+    t.Int(3).Null().Null().Null().Row();
+    REQUIRE(t.Finish().ok());
+  }
+  CHECK(m.Int("SELECT COUNT(*) FROM t WHERE name = ''") == 2);
+  CHECK(m.Int("SELECT COUNT(*) FROM t WHERE name IS NULL") == 1);
+}
+
+}  // namespace profana::report

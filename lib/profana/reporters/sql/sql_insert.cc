@@ -72,7 +72,11 @@ SqlInsert& SqlInsert::Real(double v) {
 SqlInsert& SqlInsert::Text(std::string_view v) {
   if (!status_.ok()) return *this;
   if (v.size() > kMaxTextBytes) {
-    Fail("a text of more than 10^9 bytes");
+    // Not Fail(): the connection's last error may be the pipe thread's, and is not this one.
+    status_ = Status(ErrorCode::kInvalidArgument,
+                     fmt::format("database table {}: a text of {} bytes, more than SQLite's "
+                                 "10^9",
+                                 table_, v.size()));
     return *this;
   }
   SqlValue& value = Next(SqlValue::Type::kText);

@@ -27,7 +27,8 @@ class SqlInsert {
 
   SqlInsert& Int(int64_t v);
   SqlInsert& Real(double v);
-  SqlInsert& Text(std::string_view v);  // the bytes must stay put until Row()
+  // Copied into the batch. An empty text is '' (a view without data too): NULL is Null()'s.
+  SqlInsert& Text(std::string_view v);
   SqlInsert& Null();
   // v, or NULL when v equals `absent`.
   SqlInsert& IntOr(int64_t v, int64_t absent) { return v == absent ? Null() : Int(v); }
