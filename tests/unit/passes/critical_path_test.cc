@@ -15,6 +15,7 @@
 #include "built_events.h"
 #include "fixtures.h"
 #include "profana/base/input_buffer.h"
+#include "profana/base/sanitizers.h"
 #include "profana/importers/chrome_json/source_scan.h"
 #include "profana/importers/importer.h"
 #include "profana/job/critical_path_waits.h"
@@ -356,9 +357,15 @@ TEST_CASE(
     "the critical path lies between the busiest stream's busy time and the window's span on "
     "every real trace",
     "[critical_path][traces]") {
-  int64_t traces = 0, refused = 0, windows = 0;
+  int64_t traces = 0, refused = 0, windows = 0, skipped = 0;
   for (const std::string& file : test::RealTraceFiles()) {
     INFO(file);
+    // Under AddressSanitizer the traces over 2 MiB on disk took most of a minute of CI and run no
+    // graph code the smaller ones do not.
+    if (kAddressSanitizer && std::filesystem::file_size(file) > (uintmax_t{2} << 20)) {
+      ++skipped;
+      continue;
+    }
     auto loaded = LoadTrace(file);
     if (!loaded.ok()) {
       // nsys/dynamicvit holds OS-runtime data only: every command refuses it, by design.
@@ -379,9 +386,11 @@ TEST_CASE(
   }
   // 40 Kineto and rocprofv3 JSON traces, 5 nsys exports, 2 rocpd and 3 nvprof databases, and 17
   // live sessions.
-  CHECK(traces == 67);
+  CHECK(traces + skipped == 67);
+  CHECK((kAddressSanitizer || skipped == 0));
+  CHECK(traces >= 20);
   CHECK(refused == 1);
-  CHECK(windows > 67);
+  CHECK(windows > traces);
 }
 
 TEST_CASE("a job's collective waits on the critical path go to the rank that arrived last",
