@@ -13,10 +13,13 @@ namespace profana::report {
 namespace {
 
 // A bulk load: no journal and no syncs (a failed write loses only the temporary file), the
-// database locked for this connection alone, and a page cache of 64 MB.
+// database locked for this connection alone, and a page cache of 4 MiB. Rows are appended, so the
+// cache needs only the last pages of each table; a larger one is memory faulted in for nothing
+// (64 MiB cost 16,000 page faults, 0.4 s of a 250 MB trace's 4.3 s on a virtual machine), and
+// the index sorts, whose memory follows the cache's size, were as fast with 4 MiB.
 constexpr const char* kBulkPragmas =
     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
-    "PRAGMA cache_size = -65536;";
+    "PRAGMA cache_size = -4096;";
 
 Status TraceInfo(const SqlRows& r) {
   const TraceMetadata& m = r.trace.metadata;
