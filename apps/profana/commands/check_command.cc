@@ -43,8 +43,9 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
     PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
     std::vector<job::LoadNote> notes;
     PROFANA_ASSIGN_OR_RETURN(
-        job::DiffRun run,
-        WithNotes(job::DiffInputs(a.baseline, a.file, request, {}, &notes), notes, ctx));
+        job::DiffRun run, WithNotes(job::DiffInputs(job::OpenDiffSide(a.baseline),
+                                                    job::OpenDiffSide(a.file), request, {}, &notes),
+                                    notes, ctx));
     report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
                                  passes::BaselineRules(run.diff, a.max_regression));
   } else if (!a.budget.empty()) {  // a trace, or a job: a directory, a glob or a summary file

@@ -3,7 +3,7 @@
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/collective_analysis.h"
+#include "profana/job/job_results.h"
 #include "profana/reporters/collectives_reporter.h"
 
 namespace profana::app {
@@ -29,17 +29,9 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
   request.summary_input = job::SummaryInput::kCollectives;
   request.function_events = false;
   PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
-  job::JobSummary& job = run.job;
-  std::vector<job::RankCalls> ranks = job::TakeRankCalls(&job);
-  int64_t calls = 0;
-  for (const job::RankCalls& r : ranks) calls += static_cast<int64_t>(r.calls.size());
-  job::CollectivesResult result = job::AnalyzeCollectives(ranks, !a.no_align);
-  report::CollectivesReport r;
-  r.inputs = a.job.inputs;
-  r.ranks = job.RankList();
-  r.result = &result;
-  r.calls = calls;
-  r.row_limit = a.row_limit;
+  job::JobCollectives found = job::CollectivesOfJob(&run.job, !a.no_align);
+  report::CollectivesReport r{a.job.inputs, run.job.RankList(), &found.result, found.calls,
+                              a.row_limit};
   return Emit(report::FormatCollectivesAs(f, r, a.table == "stragglers"), a.common, ctx);
 }
 

@@ -5,11 +5,10 @@
 #include "profana/base/gzip_writer.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/importers/chrome_json/source_scan.h"
 #include "profana/io/convert_target.h"
 #include "profana/job/analysed_traces.h"
+#include "profana/job/annotate_input.h"
 #include "profana/job/convert_trace.h"
-#include "profana/passes/function_events.h"
 #include "profana/reporters/analysis_overlay.h"
 #include "profana/reporters/sql/sql_writer.h"
 
@@ -29,19 +28,15 @@ Status ConvertAnnotated(const ConvertArgs& a, const std::string& to, Context& ct
   if (to != "json" && to != "json.gz")
     return Status(ErrorCode::kInvalidArgument,
                   "convert: --annotate writes a Chrome trace: -o FILE.json or FILE.json.gz");
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx));
-  InputLimits limits;
-  if (a.common.max_memory) limits.max_bytes = *a.common.max_memory;
-  PROFANA_ASSIGN_OR_RETURN(std::optional<json::SourceFile> file,
-                           json::ReadSourceFile(a.file, trace, limits));
-  if (!file)
-    return Status(ErrorCode::kInvalidArgument,
-                  InputName(a.file) +
-                      ": --annotate writes a Chrome-trace JSON file back, and "
-                      "needs one (a file, not standard input)");
-  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
-                           BuildEventsForCommand(trace, std::nullopt, a.file, a.common, ctx));
-  std::string bytes = report::WriteAnnotatedTrace(file->bytes.view(), file->events, trace, events);
+  ctx.inputs.push_back(a.file);
+  std::vector<job::LoadNote> notes;
+  Result<std::unique_ptr<job::AnnotatedInput>> read = job::LoadAnnotatedInput(
+      a.file, LoadRequestWithProgress(a.common, ctx), a.common.link, &notes);
+  PrintNotes(notes, ctx);
+  PROFANA_RETURN_IF_ERROR(read.status());
+  const job::AnnotatedInput& in = **read;
+  std::string bytes =
+      report::WriteAnnotatedTrace(in.file.bytes.view(), in.file.events, in.trace, in.events);
   if (to == "json.gz") {
     PROFANA_ASSIGN_OR_RETURN(bytes, GzipBytes(bytes));
   }

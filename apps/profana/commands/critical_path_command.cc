@@ -19,14 +19,10 @@ namespace {
 struct CriticalPathArgs {
   CommonOptions common;
   std::vector<std::string> inputs;
-  int64_t step = -1;
-  std::string annotation;
-  bool annotation_given = false;
-  int64_t instance = 0;
   int64_t events = 0;  // -n: its default is AddRowLimitOption's
   std::string overlay;
   bool overlay_all_edges = false;
-  passes::CpRequest request;
+  passes::CpRequest request;  // the window asked for (--step, --annotation), --what-if, ...
 };
 
 bool EndsWith(const std::string& s, std::string_view tail) {
@@ -34,13 +30,13 @@ bool EndsWith(const std::string& s, std::string_view tail) {
 }
 
 // One trace: its critical paths (job/critical_path_input.h), and the overlay when asked.
-Result<report::CpRank> RunOne(const CriticalPathArgs& a, const job::JobInput& input, Context& ctx,
-                              job::RankPathComm* comm) {
+Result<report::CpRank> RunOne(const CriticalPathArgs& a, const passes::CpRequest& request,
+                              const job::JobInput& input, Context& ctx, job::RankPathComm* comm) {
   const std::string& path = input.path;
   ctx.inputs.push_back(path);
   std::vector<job::LoadNote> notes;
   Result<std::unique_ptr<job::TraceCriticalPaths>> read = job::CriticalPathsOfInput(
-      input, LoadRequestWithProgress(a.common, ctx), a.request, !a.overlay.empty(), &notes);
+      input, LoadRequestWithProgress(a.common, ctx), request, !a.overlay.empty(), &notes);
   PrintNotes(notes, ctx);
   PROFANA_RETURN_IF_ERROR(read.status());
   const job::TraceCriticalPaths& cp = **read;
@@ -60,18 +56,9 @@ Result<report::CpRank> RunOne(const CriticalPathArgs& a, const job::JobInput& in
   return report::MakeCpRank(InputName(path), cp.trace, cp.result);
 }
 
-Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
-  CriticalPathArgs a = args;
-  a.request.top_events = static_cast<size_t>(a.events);
-  if (a.step >= 0) {
-    a.request.select = passes::CpRequest::Select::kStep;
-    a.request.step = a.step;
-  }
-  if (a.annotation_given) {
-    a.request.select = passes::CpRequest::Select::kAnnotation;
-    a.request.annotation = a.annotation;
-    a.request.instance = a.instance;
-  }
+Status RunCriticalPath(const CriticalPathArgs& a, Context& ctx) {
+  passes::CpRequest request = a.request;
+  request.top_events = static_cast<size_t>(a.events);
   PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
   if (!a.overlay.empty() && inputs.size() != 1)
     return Status(ErrorCode::kInvalidArgument, "--overlay takes one trace, not a job");
@@ -80,7 +67,8 @@ Status RunCriticalPath(const CriticalPathArgs& args, Context& ctx) {
   std::vector<job::RankPathComm> comm(inputs.size());
   bool job = inputs.size() > 1;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    PROFANA_ASSIGN_OR_RETURN(report::CpRank r, RunOne(a, inputs[i], ctx, job ? &comm[i] : nullptr));
+    PROFANA_ASSIGN_OR_RETURN(report::CpRank r,
+                             RunOne(a, request, inputs[i], ctx, job ? &comm[i] : nullptr));
     if (job || r.rank < 0) r.rank = job::ResolveRank(inputs[i], r.rank);
     comm[i].rank = r.rank;
     ranks.push_back(std::move(r));
@@ -111,16 +99,23 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
                   "Trace file, or a directory or glob of a job's rank traces; - reads standard "
                   "input")
       ->required();
-  cmd->add_option("--step", args->step, "Only ProfilerStep#N (default: every step)")
+  // With both, --annotation wins: CLI11 runs the callbacks in the order the options are added.
+  cmd->add_option_function<int64_t>(
+         "--step",
+         [args](int64_t n) {
+           args->request.select = passes::CpRequest::Select::kStep;
+           args->request.step = n;
+         },
+         "Only ProfilerStep#N (default: every step)")
       ->check(WholeNumber<int64_t>("--step", 0));
   cmd->add_option_function<std::string>(
       "--annotation",
       [args](const std::string& v) {
-        args->annotation = v;
-        args->annotation_given = true;
+        args->request.select = passes::CpRequest::Select::kAnnotation;
+        args->request.annotation = v;
       },
       "The window of an event whose name holds NAME (HTA's annotation); \"\" is the whole trace");
-  cmd->add_option("--instance", args->instance,
+  cmd->add_option("--instance", args->request.instance,
                   "Which event --annotation means: 0 the first, in time order (default 0)")
       ->check(WholeNumber<int64_t>("--instance", 0));
   cmd->add_option("--data-load", args->request.data_load,

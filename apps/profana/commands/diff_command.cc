@@ -47,13 +47,11 @@ Status RunSnapshotDiff(const DiffArgs& a, const InputFile& base_file, const Inpu
 }
 
 Status RunDiff(const DiffArgs& a, Context& ctx) {
-  // Each side opened once to tell; two snapshots are read through those files. (Traces are read
-  // by the job's load, which opens them again.)
-  std::optional<job::JobInput> base_input = job::SingleTraceInput({a.base});
-  std::optional<job::JobInput> next_input = job::SingleTraceInput({a.next});
-  bool base_snapshot = IsSnapshot(base_input), next_snapshot = IsSnapshot(next_input);
+  // Each side opened once: to tell a snapshot from a trace, and to read either.
+  job::DiffSide base = job::OpenDiffSide(a.base), next = job::OpenDiffSide(a.next);
+  bool base_snapshot = IsSnapshot(base.single), next_snapshot = IsSnapshot(next.single);
   if (base_snapshot && next_snapshot)
-    return RunSnapshotDiff(a, *base_input->file, *next_input->file, ctx);
+    return RunSnapshotDiff(a, *base.single->file, *next.single->file, ctx);
   if (base_snapshot || next_snapshot)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{} is an allocator snapshot and {} is not: diff compares two traces "
@@ -68,7 +66,7 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   if (!a.by_rank) {
     PROFANA_ASSIGN_OR_RETURN(
         job::DiffRun run,
-        WithNotes(job::DiffInputs(a.base, a.next, request, a.options, &notes), notes, ctx));
+        WithNotes(job::DiffInputs(base, next, request, a.options, &notes), notes, ctx));
     return Emit(report::FormatDiffAs(a.common.format, run.diff, r), a.common, ctx);
   }
   PROFANA_ASSIGN_OR_RETURN(

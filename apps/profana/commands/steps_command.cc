@@ -1,12 +1,10 @@
 // profana steps: where each ProfilerStep#N's time goes, per rank, and across the job.
-#include <mutex>
 #include <optional>
 
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/step_statistics.h"
-#include "profana/passes/step_marker.h"
+#include "profana/job/job_results.h"
 #include "profana/reporters/steps_reporter.h"
 
 namespace profana::app {
@@ -24,26 +22,16 @@ Status RunSteps(const StepsArgs& a, Context& ctx) {
   request.summary_input = job::SummaryInput::kAsIs;
   request.function_events = false;
   PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
-  const job::JobSummary& job = run.job;
   if (a.peak_tflops && *a.peak_tflops <= 0)
     return Status(ErrorCode::kInvalidArgument, "--peak-tflops: expected a number above 0");
-  PROFANA_ASSIGN_OR_RETURN(job::RankSummary all, job.Combine());
-  if (all.steps.empty() && !run.no_steps.empty()) ctx.log.Warn("{}", run.no_steps);
-  if (a.peak_tflops) {
-    job::UsePeakForAllFlops(*a.peak_tflops, &all.steps);
-  } else {
-    std::vector<std::string> unknown = job::DevicesWithoutPeak(all);
-    if (!unknown.empty())
-      ctx.log.Warn(
-          "note: no MFU for FLOPs on {}: not in the peak table (docs/semantics.md, \"Device "
-          "peaks\"); give the peak with --peak-tflops",
-          fmt::join(unknown, ", "));
-  }
-  report::StepsReport r;
-  r.inputs = a.job.inputs;
-  r.ranks = job.RankList();
-  r.steps = &all.steps;
-  r.overview = job::OverviewOfSteps(all.steps);
+  PROFANA_ASSIGN_OR_RETURN(job::JobSteps steps, job::StepsOfJob(run.job, a.peak_tflops));
+  if (steps.all.steps.empty() && !run.no_steps.empty()) ctx.log.Warn("{}", run.no_steps);
+  if (!steps.devices_without_peak.empty())
+    ctx.log.Warn(
+        "note: no MFU for FLOPs on {}: not in the peak table (docs/semantics.md, \"Device "
+        "peaks\"); give the peak with --peak-tflops",
+        fmt::join(steps.devices_without_peak, ", "));
+  report::StepsReport r{a.job.inputs, run.job.RankList(), &steps.all.steps, steps.overview};
   return Emit(report::FormatStepsAs(a.common.format, r), a.common, ctx);
 }
 

@@ -1,12 +1,11 @@
 // profana table: PyTorch's key_averages().table() from a trace file.
 #include <optional>
 
-#include "fmt/format.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
 #include "profana/job/diff_job.h"
-#include "profana/passes/flops.h"
+#include "profana/job/trace_table.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/key_averages.h"
 #include "profana/reporters/job_table_reporter.h"
@@ -53,18 +52,10 @@ Status RunTable(const TableArgs& a, Context& ctx) {
                            BuildEventsForCommand(trace, index, a.job.inputs[0], common, ctx));
   ctx.log.Debug("function events: {} in {:.1f} ms (peak RSS {:.0f} MB)", events.size(), clock.Lap(),
                 PeakRssMb());
-  std::vector<passes::AverageRow> rows =
-      passes::TableRows(trace, events, a.rows.raw, a.rows.keys, a.rows.sort);
-  if (passes::SortsByMissingDeviceTime(rows, a.rows.sort))
-    ctx.log.Warn(
-        "{}: no device time in the trace: sorting by it keeps the rows in the order they "
-        "first appear",
-        InputName(a.job.inputs[0]));
-  if (passes::FlopsPromisedButMissing(trace))
-    ctx.log.Warn(
-        "{}: recorded with_flops, but without the input shapes FLOP counts are made from "
-        "(record_shapes=True): no Total FLOPs column",
-        InputName(a.job.inputs[0]));
+  std::vector<job::LoadNote> notes;
+  std::vector<passes::AverageRow> rows = job::TraceTableRows(
+      trace, events, a.job.inputs[0], a.rows.raw, a.rows.keys, a.rows.sort, &notes);
+  PrintNotes(notes, ctx);
   ctx.log.Debug("key averages: {} rows in {:.1f} ms (peak RSS {:.0f} MB)", rows.size(), clock.Lap(),
                 PeakRssMb());
   report::RowsContext context = a.rows;

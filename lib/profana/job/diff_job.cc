@@ -42,16 +42,18 @@ Result<JobRun> RunTableJob(JobRequest request, const passes::KeyAverageOptions& 
   return RunJob(TableJobRequest(std::move(request), keys, steps), notes);
 }
 
-Result<DiffRun> DiffInputs(const std::string& base_path, const std::string& next_path,
+DiffSide OpenDiffSide(const std::string& path) { return {path, SingleTraceInput({path})}; }
+
+Result<DiffRun> DiffInputs(const DiffSide& base_side, const DiffSide& next_side,
                            const JobRequest& request, const passes::DiffOptions& options,
                            std::vector<LoadNote>* notes) {
   DiffRun out;
-  std::optional<JobInput> base_input, next_input;
-  if (request.ranks.all() && (base_input = SingleTraceInput({base_path})) &&
-      (next_input = SingleTraceInput({next_path}))) {
+  const std::string& base_path = base_side.path;
+  const std::string& next_path = next_side.path;
+  if (request.ranks.all() && base_side.single && next_side.single) {
     out.paths = {base_path, next_path};
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput base, LoadInput(*base_input, request.load, notes));
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput next, LoadInput(*next_input, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput base, LoadInput(*base_side.single, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput next, LoadInput(*next_side.single, request.load, notes));
     PROFANA_ASSIGN_OR_RETURN(
         passes::FunctionEventList base_events,
         BuildTraceEvents(base.trace, base.function_index, base_path, request.link, notes));

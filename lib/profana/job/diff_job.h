@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "profana/base/status.h"
+#include "profana/job/job_inputs.h"
 #include "profana/job/run_job.h"
 #include "profana/passes/key_averages.h"
 #include "profana/passes/trace_diff.h"
@@ -39,13 +41,21 @@ struct RankDiffsRun {
   std::vector<std::string> paths;
 };
 
+// BASE or NEW as the command line names it. A single file (SingleTraceInput: a trace or an
+// allocator snapshot) is opened once, here, and read from that open file by whatever compares it;
+// a job (a directory, a glob, a summary file) is expanded by its path.
+struct DiffSide {
+  std::string path;
+  std::optional<JobInput> single;  // nullopt: a job
+};
+DiffSide OpenDiffSide(const std::string& path);
+
 // `request` is what each side is read with (--ranks, --jobs, the load request, --link); its
 // inputs are not read: each side's are `base` and `next`. Two single traces (and no ranks
-// selected) are diffed as traces, anything else as two jobs, each its ranks combined. The notes
-// are appended to *notes, those before a failure too.
-Result<DiffRun> DiffInputs(const std::string& base, const std::string& next,
-                           const JobRequest& request, const passes::DiffOptions& options,
-                           std::vector<LoadNote>* notes);
+// selected) are diffed as traces, read from the files OpenDiffSide opened; anything else as two
+// jobs, each its ranks combined. The notes are appended to *notes, those before a failure too.
+Result<DiffRun> DiffInputs(const DiffSide& base, const DiffSide& next, const JobRequest& request,
+                           const passes::DiffOptions& options, std::vector<LoadNote>* notes);
 
 // --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
 // only is all added or all removed.
