@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
 #include "profana/model/flop_inputs.h"
+#include "profana/model/kineto_category.h"
 #include "profana/model/launch_index.h"
 
 namespace profana::io {
@@ -46,39 +47,6 @@ class Writer {
     first_ = false;
   }
 
-  // Kineto's category for an activity kind; null for CPU ops, which need none.
-  static const char* CategoryOf(ActivityKind kind) {
-    switch (kind) {
-      case ActivityKind::kCpuOp:
-        return nullptr;
-      case ActivityKind::kUserAnnotation:
-        return "user_annotation";
-      case ActivityKind::kRuntime:
-        return "cuda_runtime";
-      case ActivityKind::kDriver:
-        return "cuda_driver";
-      case ActivityKind::kCpuInstant:
-        return "cpu_instant_event";
-      case ActivityKind::kPythonFunction:
-        return "python_function";
-      case ActivityKind::kCpuOther:
-        return "overhead";
-      case ActivityKind::kKernel:
-        return "kernel";
-      case ActivityKind::kMemcpy:
-        return "gpu_memcpy";
-      case ActivityKind::kMemset:
-        return "gpu_memset";
-      case ActivityKind::kGpuUserAnnotation:
-        return "gpu_user_annotation";
-      case ActivityKind::kDeviceOther:
-        return "cuda_sync";
-      case ActivityKind::kTraceSpan:
-        return "Trace";
-    }
-    return nullptr;
-  }
-
   void Event(size_t i) {
     const EventTable& e = t_.events;
     Separator();
@@ -87,8 +55,10 @@ class Writer {
       Key("cat");
       Str(e.category[i]);
       out_ += ',';
-    } else if (const char* cat = CategoryOf(e.kind[i])) {
-      // Importers without categories (nvprof) still need theirs to round-trip.
+    } else if (const char* cat =
+                   e.kind[i] == ActivityKind::kCpuOp ? nullptr : KinetoCategory(e.kind[i])) {
+      // Importers without categories (nvprof) still need theirs to round-trip; a CPU op needs
+      // none.
       Key("cat");
       AppendJsonString(cat, &out_);
       out_ += ',';
