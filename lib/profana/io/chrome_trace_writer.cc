@@ -42,6 +42,13 @@ class Writer {
     Key("tid");
     th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
   }
+  // Where and when on the timeline: "pid","tid","ts".
+  void Place(ThreadId thread, int64_t ts_ns) {
+    Track(thread);
+    out_ += ',';
+    Key("ts");
+    Micros(ts_ns);
+  }
   void Separator() {
     out_ += first_ ? "\n" : ",\n";
     first_ = false;
@@ -66,10 +73,7 @@ class Writer {
     Key("name");
     Str(e.trace_name[i]);
     out_ += ',';
-    Track(e.thread[i]);
-    out_ += ',';
-    Key("ts");
-    Micros(e.start_ns[i]);
+    Place(e.thread[i], e.start_ns[i]);
     out_ += ',';
     Key("dur");
     Micros(e.end_ns[i] - e.start_ns[i]);
@@ -203,10 +207,7 @@ class Writer {
     const MemoryTable& m = t_.memory;
     Separator();
     out_ += "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",";
-    Track(m.thread[i]);
-    out_ += ',';
-    Key("ts");
-    Micros(m.ts_ns[i]);
+    Place(m.thread[i], m.ts_ns[i]);
     out_ += ",\"args\":{";
     Key("Device Type");
     Int(m.device_type[i]);
@@ -229,10 +230,7 @@ class Writer {
     Key("id");
     Int(id);
     out_ += ',';
-    Track(thread);
-    out_ += ',';
-    Key("ts");
-    Micros(ts_ns);
+    Place(thread, ts_ns);
     out_ += ',';
     Key("cat");
     AppendJsonString(cat, &out_);
@@ -276,11 +274,7 @@ class Writer {
         Separator();
         out_ += which ? "{\"ph\":\"M\",\"name\":\"process_name\","
                       : "{\"ph\":\"M\",\"name\":\"thread_name\",";
-        Key("pid");
-        th.pid_text.value ? Str(th.pid_text) : Int(th.pid);
-        out_ += ',';
-        Key("tid");
-        th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
+        Track(ThreadId(index));
         out_ += ",\"args\":{\"name\":";
         Str(name);
         out_ += "}}";
