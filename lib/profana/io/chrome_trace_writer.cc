@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
 #include "profana/model/flop_inputs.h"
+#include "profana/model/kineto_category.h"
 #include "profana/model/launch_index.h"
 
 namespace profana::io {
@@ -41,42 +42,16 @@ class Writer {
     Key("tid");
     th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
   }
+  // Where and when on the timeline: "pid","tid","ts".
+  void Place(ThreadId thread, int64_t ts_ns) {
+    Track(thread);
+    out_ += ',';
+    Key("ts");
+    Micros(ts_ns);
+  }
   void Separator() {
     out_ += first_ ? "\n" : ",\n";
     first_ = false;
-  }
-
-  // Kineto's category for an activity kind; null for CPU ops, which need none.
-  static const char* CategoryOf(ActivityKind kind) {
-    switch (kind) {
-      case ActivityKind::kCpuOp:
-        return nullptr;
-      case ActivityKind::kUserAnnotation:
-        return "user_annotation";
-      case ActivityKind::kRuntime:
-        return "cuda_runtime";
-      case ActivityKind::kDriver:
-        return "cuda_driver";
-      case ActivityKind::kCpuInstant:
-        return "cpu_instant_event";
-      case ActivityKind::kPythonFunction:
-        return "python_function";
-      case ActivityKind::kCpuOther:
-        return "overhead";
-      case ActivityKind::kKernel:
-        return "kernel";
-      case ActivityKind::kMemcpy:
-        return "gpu_memcpy";
-      case ActivityKind::kMemset:
-        return "gpu_memset";
-      case ActivityKind::kGpuUserAnnotation:
-        return "gpu_user_annotation";
-      case ActivityKind::kDeviceOther:
-        return "cuda_sync";
-      case ActivityKind::kTraceSpan:
-        return "Trace";
-    }
-    return nullptr;
   }
 
   void Event(size_t i) {
@@ -87,8 +62,10 @@ class Writer {
       Key("cat");
       Str(e.category[i]);
       out_ += ',';
-    } else if (const char* cat = CategoryOf(e.kind[i])) {
-      // Importers without categories (nvprof) still need theirs to round-trip.
+    } else if (const char* cat =
+                   e.kind[i] == ActivityKind::kCpuOp ? nullptr : KinetoCategory(e.kind[i])) {
+      // Importers without categories (nvprof) still need theirs to round-trip; a CPU op needs
+      // none.
       Key("cat");
       AppendJsonString(cat, &out_);
       out_ += ',';
@@ -96,10 +73,7 @@ class Writer {
     Key("name");
     Str(e.trace_name[i]);
     out_ += ',';
-    Track(e.thread[i]);
-    out_ += ',';
-    Key("ts");
-    Micros(e.start_ns[i]);
+    Place(e.thread[i], e.start_ns[i]);
     out_ += ',';
     Key("dur");
     Micros(e.end_ns[i] - e.start_ns[i]);
@@ -233,10 +207,7 @@ class Writer {
     const MemoryTable& m = t_.memory;
     Separator();
     out_ += "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",";
-    Track(m.thread[i]);
-    out_ += ',';
-    Key("ts");
-    Micros(m.ts_ns[i]);
+    Place(m.thread[i], m.ts_ns[i]);
     out_ += ",\"args\":{";
     Key("Device Type");
     Int(m.device_type[i]);
@@ -259,10 +230,7 @@ class Writer {
     Key("id");
     Int(id);
     out_ += ',';
-    Track(thread);
-    out_ += ',';
-    Key("ts");
-    Micros(ts_ns);
+    Place(thread, ts_ns);
     out_ += ',';
     Key("cat");
     AppendJsonString(cat, &out_);
@@ -306,11 +274,7 @@ class Writer {
         Separator();
         out_ += which ? "{\"ph\":\"M\",\"name\":\"process_name\","
                       : "{\"ph\":\"M\",\"name\":\"thread_name\",";
-        Key("pid");
-        th.pid_text.value ? Str(th.pid_text) : Int(th.pid);
-        out_ += ',';
-        Key("tid");
-        th.tid_text.value ? Str(th.tid_text) : Int(th.tid);
+        Track(ThreadId(index));
         out_ += ",\"args\":{\"name\":";
         Str(name);
         out_ += "}}";

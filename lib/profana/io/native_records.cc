@@ -50,6 +50,18 @@ std::string Utf8Text(std::string_view s, uint64_t* repaired) {
   return out;
 }
 
+// A section of records read to its end: cut short, or followed by bytes no record holds, is
+// named at the byte it went wrong.
+Status RecordsEnded(const ByteReader& r) {
+  if (!r.ok())
+    return Status(ErrorCode::kTruncated,
+                  fmt::format("byte {}: record cut short", r.error_offset()));
+  if (r.remaining())
+    return Status(ErrorCode::kMalformed,
+                  fmt::format("byte {}: bytes after the last record", r.offset()));
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RestoreTimeOrigin(Trace* trace) {
@@ -159,12 +171,7 @@ Status DecodeMetadata(std::string_view bytes, TraceMetadata* m, uint64_t* repair
           ErrorCode::kMalformed,
           fmt::format("byte {}: record \"{}\" has the wrong type or size", r.offset(), key));
   }
-  if (!r.ok())
-    return Status(ErrorCode::kTruncated,
-                  fmt::format("byte {}: record cut short", r.error_offset()));
-  if (r.remaining())
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("byte {}: bytes after the last record", r.offset()));
+  if (Status end = RecordsEnded(r); !end.ok()) return end;
   CompleteDeviceProperties(m);
   return Status::Ok();
 }
@@ -211,13 +218,7 @@ Status DecodeDiagnostics(std::string_view bytes, Diagnostics* d, uint64_t* repai
     if (r.ok() && DiagnosticKindByName(name, &kind))
       d->AddSample(DiagnosticSample{kind, offset, index, Utf8Text(detail, repaired)});
   }
-  if (!r.ok())
-    return Status(ErrorCode::kTruncated,
-                  fmt::format("byte {}: record cut short", r.error_offset()));
-  if (r.remaining())
-    return Status(ErrorCode::kMalformed,
-                  fmt::format("byte {}: bytes after the last record", r.offset()));
-  return Status::Ok();
+  return RecordsEnded(r);
 }
 
 }  // namespace profana::native

@@ -216,6 +216,20 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// Each element of `a` as an object, named `name[i]` in faults, handed to read(o, where, i); the
+// walk stops at the first fault.
+template <typename Read>
+void ReadObjects(JsonReader& r, array a, std::string_view name, Read&& read) {
+  size_t i = 0;
+  for (element e : a) {
+    std::string where = fmt::format("{}[{}]", name, i);
+    object o = r.Object(e, where);
+    if (!r.ok()) return;
+    read(o, where, i++);
+    if (!r.ok()) return;
+  }
+}
+
 // The efficiency sums of a step device; a summary written before them has none (they stay 0,
 // and the SM efficiency unknown).
 void ReadStepEfficiency(JsonReader& r, object dev, const std::string& where, StepDevice* v) {
@@ -319,11 +333,7 @@ void ReadRows(JsonReader& r, object root, std::string_view key, RankSummary* s,
               std::vector<passes::AverageRow>* rows, std::vector<RowOrigin>* origin) {
   array a = r.Array(root, key, "summary");
   if (!r.ok()) return;
-  size_t i = 0;
-  for (element e : a) {
-    std::string where = fmt::format("{}[{}]", key, i++);
-    object o = r.Object(e, where);
-    if (!r.ok()) return;
+  ReadObjects(r, a, key, [&](object o, const std::string& where, size_t) {
     passes::AverageRow row;
     row.key = s->strings.Intern(r.String(o, "name", where));
     std::string_view device = r.String(o, "device_type", where);
@@ -363,7 +373,7 @@ void ReadRows(JsonReader& r, object root, std::string_view key, RankSummary* s,
     if (!r.ok()) return;
     rows->push_back(std::move(row));
     origin->push_back({rank, position});
-  }
+  });
 }
 
 std::optional<KernelCategory> CategoryNamed(std::string_view name) {
@@ -431,11 +441,8 @@ void ReadKernelMap(JsonReader& r, object kernels, std::string_view key,
                    std::map<std::string, KernelStat>* out, bool with_category) {
   array a = r.Array(kernels, key, "kernels");
   if (!r.ok()) return;
-  size_t i = 0;
-  for (element e : a) {
-    std::string where = fmt::format("kernels.{}[{}]", key, i++);
-    object o = r.Object(e, where);
-    if (!r.ok()) return;
+  std::string at = fmt::format("kernels.{}", key);
+  ReadObjects(r, a, at, [&](object o, const std::string& where, size_t) {
     KernelStat k;
     std::string name(r.String(o, "name", where));
     if (with_category) {
@@ -452,8 +459,8 @@ void ReadKernelMap(JsonReader& r, object kernels, std::string_view key,
     k.flops = static_cast<int64_t>(flops);
     if (!r.ok()) return;
     if (!out->emplace(std::move(name), std::move(k)).second)
-      return r.Fail(where + ".name", "appears twice");
-  }
+      r.Fail(where + ".name", "appears twice");
+  });
 }
 
 std::optional<CollectiveKind> KindNamed(std::string_view name) {
@@ -474,11 +481,7 @@ std::vector<int64_t> SourceRanks(const RankSummary& s) {
 
 void ReadMemoryPeaks(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
-  size_t i = 0;
-  for (element e : a) {
-    std::string where = fmt::format("memory_peaks[{}]", i++);
-    object o = r.Object(e, where);
-    if (!r.ok()) return;
+  ReadObjects(r, a, "memory_peaks", [&](object o, const std::string& where, size_t) {
     MemoryPeak p;
     p.rank = r.Int(o, "rank", where);
     p.device = r.String(o, "device", where);
@@ -495,16 +498,12 @@ void ReadMemoryPeaks(JsonReader& r, array a, RankSummary* s) {
       r.Fail(where, "not after the one before it (by rank, then device)");
     if (!r.ok()) return;
     s->memory_peaks.push_back(std::move(p));
-  }
+  });
 }
 
 void ReadCalls(JsonReader& r, array a, const std::string& at, RankCollectives* rc) {
   std::vector<int64_t> seqs;
-  size_t i = 0;
-  for (element e : a) {
-    std::string where = fmt::format("{}.calls[{}]", at, i++);
-    object o = r.Object(e, where);
-    if (!r.ok()) return;
+  ReadObjects(r, a, at + ".calls", [&](object o, const std::string& where, size_t) {
     CollectiveCall c;
     int64_t seq = r.Int(o, "seq", where);
     std::string_view kind = r.String(o, "kind", where);
@@ -526,7 +525,8 @@ void ReadCalls(JsonReader& r, array a, const std::string& at, RankCollectives* r
     if (!r.ok()) return;
     rc->calls.push_back(std::move(c));
     seqs.push_back(seq);
-  }
+  });
+  if (!r.ok()) return;
   // The order within the group is implied by the order of the calls; seq says it explicitly,
   // and a call lost or moved shows as a seq that does not follow.
   std::vector<int64_t> order = OrderInGroup(rc->calls);
@@ -539,25 +539,17 @@ void ReadCalls(JsonReader& r, array a, const std::string& at, RankCollectives* r
 
 void ReadCollectives(JsonReader& r, array a, RankSummary* s) {
   std::vector<int64_t> ranks = SourceRanks(*s);
-  size_t i = 0;
-  for (element e : a) {
-    std::string where = fmt::format("collectives[{}]", i);
-    object o = r.Object(e, where);
-    if (!r.ok()) return;
+  ReadObjects(r, a, "collectives", [&](object o, const std::string& where, size_t i) {
     RankCollectives rc;
     rc.rank = r.Int(o, "rank", where);
     if (r.ok() && (i >= ranks.size() || rc.rank != ranks[i]))
       r.Fail(where + ".rank",
              "the ledger holds one entry per rank of the sources, in rank order, and this is not "
              "the next");
-    ++i;
     array groups = r.Array(o, "process_groups", where);
-    size_t g = 0;
+    std::string groups_at = where + ".process_groups";
     if (r.ok())
-      for (element ge : groups) {
-        std::string gw = fmt::format("{}.process_groups[{}]", where, g++);
-        object go = r.Object(ge, gw);
-        if (!r.ok()) return;
+      ReadObjects(r, groups, groups_at, [&](object go, const std::string& gw, size_t) {
         ProcessGroup pg;
         pg.name = r.String(go, "name", gw);
         pg.ranks = r.String(go, "ranks", gw);
@@ -569,12 +561,12 @@ void ReadCollectives(JsonReader& r, array a, RankSummary* s) {
           r.Fail(gw + ".name", "not after the one before it (groups are by name)");
         if (!r.ok()) return;
         rc.groups.push_back(std::move(pg));
-      }
+      });
     array calls = r.Array(o, "calls", where);
     if (r.ok()) ReadCalls(r, calls, where, &rc);
     if (!r.ok()) return;
     s->collectives.push_back(std::move(rc));
-  }
+  });
   if (r.ok() && s->collectives.size() != ranks.size())
     r.Fail("collectives",
            fmt::format("{} entries for {} ranks", s->collectives.size(), ranks.size()));
@@ -708,12 +700,8 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
   RankSummary s;
   s.ranks_settled = true;
   array sources = r.Array(root, "sources", "summary");
-  size_t i = 0;
   if (r.ok())
-    for (element e : sources) {
-      std::string where = fmt::format("sources[{}]", i++);
-      object o = r.Object(e, where);
-      if (!r.ok()) break;
+    ReadObjects(r, sources, "sources", [&](object o, const std::string& where, size_t) {
       SourceInfo src;
       src.path = r.String(o, "path", where);
       src.hash = r.String(o, "hash", where);
@@ -732,7 +720,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
         }
       if (r.ok() && src.rank < 0) r.Fail(where + ".rank", "negative");
       s.sources.push_back(std::move(src));
-    }
+    });
   if (r.ok() && s.sources.empty()) r.Fail("sources", "empty");
   if (r.ok()) s.has_memory_records = r.Bool(root, "has_memory_records", "summary");
   s.with_flops = r.OptionalBool(root, "with_flops", "summary");
@@ -746,12 +734,8 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
   if (r.ok()) ReadRows(r, root, "table", &s, &s.rows, &s.row_origin);
   if (r.ok()) ReadRows(r, root, "table_by_shape", &s, &s.shape_rows, &s.shape_row_origin);
   array steps = r.Array(root, "steps", "summary");
-  i = 0;
   if (r.ok())
-    for (element e : steps) {
-      std::string where = fmt::format("steps[{}]", i++);
-      object o = r.Object(e, where);
-      if (!r.ok()) break;
+    ReadObjects(r, steps, "steps", [&](object o, const std::string& where, size_t) {
       RankStep st;
       st.rank = r.Int(o, "rank", where);
       StepRow& row = st.row;
@@ -764,12 +748,8 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
       row.host_optimizer_ns = r.Int(o, "host_optimizer_ns", where);
       row.host_sync_ns = r.Int(o, "host_sync_ns", where);
       array devices = r.Array(o, "devices", where);
-      size_t d = 0;
       if (r.ok())
-        for (element de : devices) {
-          std::string dw = fmt::format("{}.devices[{}]", where, d++);
-          object dev = r.Object(de, dw);
-          if (!r.ok()) break;
+        ReadObjects(r, devices, where + ".devices", [&](object dev, const std::string& dw, size_t) {
           StepDevice v;
           int64_t device = r.Int(dev, "device", dw);
           if (r.ok() && (device < -1 || device > std::numeric_limits<int32_t>::max()))
@@ -783,9 +763,9 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
           v.comm_hidden_ns = r.Int(dev, "comm_hidden_ns", dw);
           ReadStepEfficiency(r, dev, dw, &v);
           row.devices.push_back(v);
-        }
+        });
       s.steps.push_back(std::move(st));
-    }
+    });
   element kernels_element = r.ok() ? r.Field(root, "kernels", "summary") : element();
   object kernels = r.Object(kernels_element, "kernels");
   if (r.ok()) ReadKernelMap(r, kernels, "kernels", &s.kernels.kernels, true);
@@ -801,7 +781,7 @@ Result<RankSummary> ParseSummary(std::string_view text, const std::string& name)
     if (r.ok()) ReadCollectives(r, ledger, &s);
   }
   array stacks = r.ok() ? r.Array(root, "stacks", "summary") : array();
-  i = 0;
+  size_t i = 0;
   if (r.ok())
     for (element e : stacks) {
       array pair;

@@ -113,6 +113,12 @@ int32_t MaxQueueDepth(const GpuEvaluation& eval) {
   return deepest;
 }
 
+int64_t IdleNs(const GpuEvaluation& eval) {
+  int64_t idle = 0;
+  for (const TimeInterval& i : eval.idle) idle += i.end_ns - i.start_ns;
+  return idle;
+}
+
 GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
                           const LaunchIndex& launch_index) {
   const EventTable& ev = trace.events;

@@ -46,6 +46,8 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
 // The deepest point of the one queue (0 when it is empty): what `queue` prints and what
 // `optimizable` names when no falling phase starts from a depth of 4.
 int32_t MaxQueueDepth(const GpuEvaluation& eval);
+// The time with an empty queue: the idle intervals' total, in nanoseconds.
+int64_t IdleNs(const GpuEvaluation& eval);
 
 struct RankedEvent {
   FnEventId event;

@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
+#include "profana/reporters/gpu_evaluation_json.h"
 
 namespace profana::report {
 
@@ -34,20 +35,10 @@ std::string FormatOptimizableJson(const std::string& input, const StringPool& st
   w.BeginObject();
   w.Key("schema").String("profana.optimizable/1");
   w.Key("input").String(input);
-  w.Key("launches").Int(static_cast<int64_t>(g.launches));
-  w.Key("kernels").Int(static_cast<int64_t>(g.kernels));
-  w.Key("launches_without_kernel").Int(static_cast<int64_t>(g.launches_without_kernel));
-  int64_t idle = 0;
-  for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
-  w.Key("idle_us").Micros(idle);
-  w.Key("falling_intervals").BeginArray();
-  for (const passes::TimeInterval& i : r.falling) {
-    w.BeginObject();
-    w.Key("start_us").Micros(i.start_ns - e.origin_ns);
-    w.Key("end_us").Micros(i.end_ns - e.origin_ns);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteLaunchCounts(w, g);
+  w.Key("idle_us").Micros(passes::IdleNs(g));
+  w.Key("falling_intervals");
+  WriteIntervals(w, r.falling, e.origin_ns);
   w.Key("candidates").Int(static_cast<int64_t>(r.candidates));
   w.Key("events").BeginArray();
   for (size_t k = 0; k < r.events.size(); ++k) {

@@ -4,6 +4,7 @@
 #include "profana/base/json_writer.h"
 #include "profana/base/terminal_text.h"
 #include "profana/reporters/csv_field.h"
+#include "profana/reporters/gpu_evaluation_json.h"
 #include "profana/reporters/number_format.h"
 #include "profana/reporters/track_labels.h"
 
@@ -28,10 +29,8 @@ std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
   out +=
       fmt::format("  points {}, max depth of the one queue {}, mean depth {:.2f}\n", g.queue.size(),
                   passes::MaxQueueDepth(g), g.queue.empty() ? 0.0 : sum / g.queue.size());
-  int64_t idle = 0;
-  for (const passes::TimeInterval& i : g.idle) idle += i.end_ns - i.start_ns;
-  out += fmt::format("  time with an empty queue {} in {} intervals\n\n", FormatTime(Us(idle)),
-                     g.idle.size());
+  out += fmt::format("  time with an empty queue {} in {} intervals\n\n",
+                     FormatTime(Us(passes::IdleNs(g))), g.idle.size());
   out += model == passes::QueueModel::kHta
              ? "Queue length per stream (HTA: operations launched and not started; mean over "
                "the change points)\n"
@@ -76,9 +75,7 @@ std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t or
   w.BeginObject();
   w.Key("schema").String("profana.queue/1");
   w.Key("input").String(input);
-  w.Key("launches").Int(static_cast<int64_t>(g.launches));
-  w.Key("kernels").Int(static_cast<int64_t>(g.kernels));
-  w.Key("launches_without_kernel").Int(static_cast<int64_t>(g.launches_without_kernel));
+  WriteLaunchCounts(w, g);
   w.Key("global").BeginArray();
   for (const passes::QueuePoint& p : g.queue) {
     w.BeginObject();
@@ -88,14 +85,8 @@ std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t or
     w.EndObject();
   }
   w.EndArray();
-  w.Key("idle").BeginArray();
-  for (const passes::TimeInterval& i : g.idle) {
-    w.BeginObject();
-    w.Key("start_us").Micros(i.start_ns - origin_ns);
-    w.Key("end_us").Micros(i.end_ns - origin_ns);
-    w.EndObject();
-  }
-  w.EndArray();
+  w.Key("idle");
+  WriteIntervals(w, g.idle, origin_ns);
   w.Key("stream_model").String(model == passes::QueueModel::kHta ? "hta" : "profana");
   w.Key("blocked_at").Int(limit);
   w.Key("streams").BeginArray();

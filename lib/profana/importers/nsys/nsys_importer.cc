@@ -12,6 +12,7 @@
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
 #include "profana/importers/sqlite/table_importer.h"
+#include "profana/model/kineto_category.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nsys {
@@ -223,7 +224,8 @@ Status Importer::ReadNvtx() {
   enum { kNStart, kNEnd, kType, kText, kTextId, kTid };
   Query q(db_, kNvtx, {"start", "end", "eventType?", "text?", "textId?", "globalTid?"},
           "Nsight Systems");
-  StringId op_category = b_.Intern("cpu_op"), annotation = b_.Intern("user_annotation");
+  StringId op_category = b_.Intern(KinetoCategory(ActivityKind::kCpuOp)),
+           annotation = b_.Intern(KinetoCategory(ActivityKind::kUserAnnotation));
   q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kNStart}, &b_.diagnostics()) ||
@@ -265,7 +267,8 @@ Status Importer::ReadRuntime() {
     bool driver;
   };
   std::unordered_map<int64_t, Name> names;  // nameId -> cleaned name
-  StringId runtime = b_.Intern("cuda_runtime"), driver = b_.Intern("cuda_driver");
+  StringId runtime = b_.Intern(KinetoCategory(ActivityKind::kRuntime)),
+           driver = b_.Intern(KinetoCategory(ActivityKind::kDriver));
   q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kRStart, kREnd, kName}, &b_.diagnostics()) ||
@@ -324,7 +327,7 @@ Status Importer::ReadKernels() {
            "shortName?", PROFANA_CUPTI_LAUNCH_COLUMNS},
           "Nsight Systems");
   correlate_by_process_ = q.Has(kGlobalPid);
-  StringId category = b_.Intern("kernel");
+  StringId category = b_.Intern(KinetoCategory(ActivityKind::kKernel));
   q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream, kDemangled}, &b_.diagnostics()) ||
@@ -355,7 +358,8 @@ Status Importer::ReadCopies(const char* table, ActivityKind kind) {
                            {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?",
                             "memKind?", "bytes?"},
                            "Nsight Systems");
-  StringId category = b_.Intern(memcpy ? "gpu_memcpy" : "gpu_memset");
+  StringId category =
+      b_.Intern(KinetoCategory(memcpy ? ActivityKind::kMemcpy : ActivityKind::kMemset));
   auto memory = [&](int k) -> std::string {
     if (q.IsNull(k)) return "Unknown";
     int64_t i = q.Int(k);
@@ -405,7 +409,7 @@ Status Importer::ReadGraphTraces() {
   Query q(db_, kGraphTrace,
           {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?", "graphId?"},
           "Nsight Systems");
-  StringId category = b_.Intern("kernel");
+  StringId category = b_.Intern(KinetoCategory(ActivityKind::kKernel));
   std::unordered_map<int64_t, StringId> names;  // graph id -> name
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream}, &b_.diagnostics()) ||
@@ -428,7 +432,7 @@ Status Importer::ReadSyncs() {
   Query q(db_, kSync,
           {"start", "end", "deviceId", "streamId", "correlationId", "globalPid?", "syncType?"},
           "Nsight Systems");
-  StringId category = b_.Intern("cuda_sync");
+  StringId category = b_.Intern(KinetoCategory(ActivityKind::kDeviceOther));
   while (q.Next()) {
     if (q.BadIntegers({kStart, kEnd, kDevice, kStream}, &b_.diagnostics()) ||
         q.BadIntegers({kCorrelation, kGlobalPid, kType}, &b_.diagnostics(), true) ||

@@ -15,6 +15,7 @@
 #include "profana/importers/sqlite/query.h"
 #include "profana/importers/sqlite/string_ids.h"
 #include "profana/importers/sqlite/table_importer.h"
+#include "profana/model/kineto_category.h"
 #include "profana/model/trace_builder.h"
 
 namespace profana::nvprof {
@@ -246,7 +247,7 @@ Status Importer::ReadKernels(const char* table) {
           {"start", "end", "deviceId", "streamId", "correlationId", "name",
            PROFANA_CUPTI_LAUNCH_COLUMNS},
           "nvprof");
-  StringId category = b_.Intern("kernel");
+  StringId category = b_.Intern(KinetoCategory(ActivityKind::kKernel));
   q.ReadAhead();
   while (q.Next()) {
     if (BadActivity(q, true)) continue;
@@ -264,7 +265,7 @@ Status Importer::ReadMemcpys() {
           {"start", "end", "deviceId", "streamId", "correlationId", "copyKind", "srcKind?",
            "dstKind?", "bytes?"},
           "nvprof");
-  StringId category = b_.Intern("gpu_memcpy");
+  StringId category = b_.Intern(KinetoCategory(ActivityKind::kMemcpy));
   // CUpti_ActivityMemoryKind, whose numbering MemoryKind keeps.
   auto memory = [&](int k) {
     int64_t v = q.IsInteger(k) ? q.Int(k) : 0;
@@ -290,7 +291,7 @@ Status Importer::ReadMemsets() {
   enum { kBytes = kActExtra };
   Query q(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
           {"start", "end", "deviceId", "streamId", "correlationId", "bytes?"}, "nvprof");
-  StringId name = b_.Intern("Memset"), category = b_.Intern("gpu_memset");
+  StringId name = b_.Intern("Memset"), category = b_.Intern(KinetoCategory(ActivityKind::kMemset));
   q.ReadAhead();
   while (q.Next()) {
     if (BadActivity(q, false)) continue;

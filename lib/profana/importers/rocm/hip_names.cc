@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "fmt/format.h"
+#include "profana/model/kineto_category.h"
 
 namespace profana::rocm {
 namespace {
@@ -41,26 +42,9 @@ ActivityKind HostCallKind(std::string_view api_name) {
 }
 
 const char* CategoryOf(ActivityKind kind) {
-  switch (kind) {
-    case ActivityKind::kCpuOp:
-      return "cpu_op";
-    case ActivityKind::kUserAnnotation:
-      return "user_annotation";
-    case ActivityKind::kRuntime:
-      return "cuda_runtime";
-    case ActivityKind::kDriver:
-      return "cuda_driver";
-    case ActivityKind::kKernel:
-      return "kernel";
-    case ActivityKind::kMemcpy:
-      return "gpu_memcpy";
-    case ActivityKind::kMemset:
-      return "gpu_memset";
-    case ActivityKind::kCpuOther:
-      return "overhead";
-    default:
-      return "";  // none of Kineto's: the Chrome-trace writer picks one for the kind
-  }
+  // Kineto's cuda_sync, which stands for other device activity, would misname a ROCm op that is
+  // no kernel, copy or fill: it gets none, and the Chrome-trace writer picks one for the kind.
+  return kind == ActivityKind::kDeviceOther ? "" : KinetoCategory(kind);
 }
 
 std::string CopyName(std::string_view direction) {

@@ -13,8 +13,8 @@ namespace profana::rocm {
 // hip* calls are runtime calls (Kineto's cuda_runtime), hsa_* calls driver calls; anything else
 // a profiler records about itself (RPD's "ApiTable::writeRows") is overhead.
 ActivityKind HostCallKind(std::string_view api_name);
-// "cuda_runtime", "kernel", ... as Kineto writes them; "" for a kind Kineto has no category of
-// its own for (device ops other than kernels, copies and fills).
+// Kineto's category of the kind (model/kineto_category.h); "" for device ops other than
+// kernels, copies and fills, which Kineto has no category of their own for.
 const char* CategoryOf(ActivityKind kind);
 
 // "Memcpy HtoD (Host -> Device)" for a copy direction spelt "HostToDevice" (RPD's op types,

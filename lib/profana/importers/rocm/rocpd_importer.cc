@@ -240,7 +240,7 @@ Status Importer::ReadDispatches(const Family& f, int64_t family) {
                 ""));
 
   Query q(db_, f.tables[kDispatch], sql);
-  StringId category = b_.Intern("kernel");
+  StringId category = b_.Intern(CategoryOf(ActivityKind::kKernel));
   q.ReadAhead();
   while (q.Next()) {
     if (q.BadIntegers({kAgent, kKernel, kStream, kStart, kEnd}, &b_.diagnostics()) ||
@@ -282,7 +282,7 @@ Status Importer::ReadCopies(const Family& f, int64_t family) {
                                                        "stream_id", "start", "end", "size?"},
                                                       ""));
   Query q(db_, f.tables[kCopy], sql);
-  StringId category = b_.Intern("gpu_memcpy");
+  StringId category = b_.Intern(CategoryOf(ActivityKind::kMemcpy));
   std::unordered_map<int64_t, StringId> names;  // MEMORY_COPY_HOST_TO_DEVICE -> Kineto's name
   q.ReadAhead();
   while (q.Next()) {
