@@ -24,14 +24,16 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
     command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
 }
 
-std::optional<job::JobInput> SingleTraceRun(const JobArgs& a) {
-  if (!a.ranks.empty() || a.by_rank) return std::nullopt;
-  return job::SingleTraceInput(a.inputs);
+job::SniffedInputs SniffJobArgs(const JobArgs& a) {
+  if (!a.ranks.empty() || a.by_rank) return {};
+  return job::SniffInputs(a.inputs);
 }
 
-Result<job::JobRequest> JobRequestFor(const JobArgs& a, const CommonOptions& options) {
+Result<job::JobRequest> JobRequestFor(const JobArgs& a, const CommonOptions& options,
+                                      std::shared_ptr<InputFile> opened) {
   job::JobRequest r;
   r.inputs = a.inputs;
+  r.opened = std::move(opened);
   if (!a.ranks.empty()) {
     PROFANA_ASSIGN_OR_RETURN(r.ranks, job::RankSelection::Parse(a.ranks));
   }

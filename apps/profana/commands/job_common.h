@@ -3,6 +3,7 @@
 // them with.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,15 @@ struct JobArgs {
 // Adds the positional inputs (required) and --ranks; --by-rank where `by_rank` is set.
 void AddJobInputs(CLI::App* command, JobArgs* args, const std::string& what, bool by_rank);
 
-// True when the command should keep its single-trace path (one file, no --ranks, no --by-rank).
-std::optional<job::JobInput> SingleTraceRun(const JobArgs& args);
+// The inputs told apart by one look (job::SniffInputs): `single` when the command keeps its
+// single-trace path (one file, no --ranks, no --by-rank), its file open for the load.
+job::SniffedInputs SniffJobArgs(const JobArgs& args);
 
 // The job the command reads: its inputs, --ranks, --jobs, the load request of its traces and
-// --link; the command then says what each rank's summary keeps (job/run_job.h).
-Result<job::JobRequest> JobRequestFor(const JobArgs& args, const CommonOptions& options);
+// --link; the command then says what each rank's summary keeps (job/run_job.h). `opened`: the
+// summary file SniffJobArgs opened, read rather than opened again.
+Result<job::JobRequest> JobRequestFor(const JobArgs& args, const CommonOptions& options,
+                                      std::shared_ptr<InputFile> opened = nullptr);
 // RunJob, with its notes printed and its inputs known to Emit (which refuses to overwrite one).
 Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ctx);
 // The request of a command that reads one or two FILEs, each a trace or a job (diff, check):
