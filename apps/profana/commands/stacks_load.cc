@@ -48,8 +48,7 @@ Result<report::StacksText> LoadStacks(const job::JobInput& input, const CommonOp
 Result<report::StacksText> LoadStacksJob(const JobArgs& args, std::shared_ptr<InputFile> opened,
                                          const CommonOptions& options, Context& ctx,
                                          const StacksRequest& r, std::vector<int64_t>* ranks) {
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request,
-                           JobRequestFor(args, options, std::move(opened)));
+  job::JobRequest request = JobRequestFor(args, options, std::move(opened));
   request.stacks = job::JobRequest::Stacks{r.source, r.metric};
   PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
   const job::JobSummary& job = run.job;

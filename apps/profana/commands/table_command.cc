@@ -26,8 +26,7 @@ Status RunTableJob(const TableArgs& a, std::shared_ptr<InputFile> opened, Contex
   if (a.rows.raw)
     return Status(ErrorCode::kInvalidArgument,
                   "--raw lists the events of one trace: it cannot combine several");
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request,
-                           JobRequestFor(a.job, a.common, std::move(opened)));
+  job::JobRequest request = JobRequestFor(a.job, a.common, std::move(opened));
   std::vector<job::LoadNote> notes;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobRun run,
