@@ -37,23 +37,12 @@ int Finish(const Status& status, std::string* err) {
   return kExitBadInput;
 }
 
-// The chosen command's --max-memory (the last one given), or the default when it has none given.
-uint64_t MemoryLimitOf(const CLI::App& app) {
-  for (const CLI::App* command : app.get_subcommands()) {
-    const CLI::Option* option = command->get_option_no_throw("--max-memory");
-    if (option && option->count() > 0)
-      if (Result<uint64_t> bytes = ParseByteSize(option->results().back()); bytes.ok())
-        return *bytes;
-  }
-  return DefaultMaxMemory();
-}
-
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::string* out, std::string* err,
            OutputSink* stdout_stream, OutputSink* progress_terminal,
            void (*cap_memory)(uint64_t bytes)) {
-  Context ctx{out, Log(err), nullptr, {}, stdout_stream, progress_terminal};
+  Context ctx{out, Log(err), nullptr, std::nullopt, {}, stdout_stream, progress_terminal};
   CLI::App app("profana: offline analysis of PyTorch profiler traces (" + FormatsSummary() +
                    "; plain or gzip)",
                "profana");
@@ -121,7 +110,7 @@ int RunCli(const std::vector<std::string>& args, std::string* out, std::string* 
     return kExitBadInput;
   }
   if (!ctx.run) return kExitBadInput;
-  if (cap_memory) cap_memory(MemoryLimitOf(app));
+  if (cap_memory) cap_memory(ctx.max_memory.value_or(DefaultMaxMemory()));
   try {
     Status status = ctx.run();
     constexpr std::string_view kDirectory = ": is a directory";

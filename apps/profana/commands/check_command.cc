@@ -21,14 +21,14 @@ struct CheckArgs {
   std::string file;
   std::string budget;
   std::string baseline;
-  std::string ranks;  // --ranks 0-3,7: only these ranks of a job
+  job::RankSelection ranks;  // --ranks 0-3,7: only these ranks of a job
   double max_regression = 0.05;
 };
 
 Status RunCheck(const CheckArgs& a, Context& ctx) {
   if (!a.budget.empty() && !a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--budget and --baseline: one check at a time");
-  if (!a.ranks.empty() && a.budget.empty() && a.baseline.empty())
+  if (!a.ranks.all() && a.budget.empty() && a.baseline.empty())
     return Status(ErrorCode::kInvalidArgument, "--ranks: only with --budget or --baseline");
   passes::Budget budget;
   if (!a.budget.empty()) {
@@ -40,7 +40,7 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
   bool json = a.common.format == OutputFormat::kJson;
   report::CheckReport report;
   if (!a.baseline.empty()) {  // traces or jobs (a directory, a glob, a summary file)
-    PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+    job::JobRequest request = SidesRequestFor(a.ranks, a.common, ctx);
     std::vector<job::LoadNote> notes;
     PROFANA_ASSIGN_OR_RETURN(
         job::DiffRun run, WithNotes(job::DiffInputs(job::OpenDiffSide(a.baseline),
@@ -49,7 +49,7 @@ Status RunCheck(const CheckArgs& a, Context& ctx) {
     report = report::ReportRules(json, a.file, report::BaselineMode(a.baseline, a.max_regression),
                                  passes::BaselineRules(run.diff, a.max_regression));
   } else if (!a.budget.empty()) {  // a trace, or a job: a directory, a glob or a summary file
-    PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+    job::JobRequest request = SidesRequestFor(a.ranks, a.common, ctx);
     std::vector<job::LoadNote> notes;
     PROFANA_ASSIGN_OR_RETURN(
         job::BudgetRun run,
@@ -84,8 +84,7 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
                   "Budget file (JSON; docs/budget.md): rules with limits");
   cmd->add_option("--baseline", args->baseline,
                   "A reference trace or job: fail when FILE is slower by --max-regression");
-  cmd->add_option("--ranks", args->ranks,
-                  "Only these ranks of a job (and of a baseline job): 0-3,7");
+  AddRanksOption(cmd, &args->ranks, "Only these ranks of a job (and of a baseline job): 0-3,7");
   AddParsedOption(
       cmd, "--max-regression",
       [args](const std::string& s) -> Status {

@@ -23,7 +23,7 @@ Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
     return Status(ErrorCode::kInvalidArgument,
                   "--table: only with --format csv (the other formats hold both tables)");
   // Collectives and steps credit no kernel to an op: the literal link rule, and no note on links.
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::JobRequest request = JobRequestFor(a.job, a.common);
   request.link = passes::LinkRule::kPyTorch;
   request.summary.steps = request.summary.collectives = true;
   request.summary_input = job::SummaryInput::kCollectives;

@@ -34,6 +34,8 @@ struct Context {
   std::string* out;
   Log log;                      // warnings and --verbose diagnostics, appended to standard error
   std::function<Status()> run;  // set by the chosen subcommand's callback
+  // The chosen subcommand's --max-memory, set with `run`; unset: the default.
+  std::optional<uint64_t> max_memory;
   // The files this command reads (traces, summaries, a budget): Emit refuses to write over one.
   std::vector<std::string> inputs;
   // Where EmitStreamed writes standard output as it is made (main() passes stdout); null: *out.
@@ -93,11 +95,13 @@ Result<passes::FunctionEventList> BuildEventsForCommand(
     const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
     const CommonOptions& options, Context& ctx, bool counts = false);
 
-// Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q.
+// Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q, and its
+// --max-memory the run's.
 template <typename Args>
 void SetRun(CLI::App* command, Context& ctx, std::shared_ptr<Args> args,
             Status (*run)(const Args&, Context&)) {
   command->callback([args, &ctx, run] {
+    ctx.max_memory = args->common.max_memory;
     ctx.run = [args, &ctx, run] {
       ctx.log.set_verbose(args->common.verbose);
       ctx.log.set_quiet(args->common.quiet);

@@ -30,19 +30,11 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o,
 
 void AddOutputOptions(CLI::App* command, CommonOptions* o,
                       const std::vector<OutputFormat>& formats) {
-  std::vector<std::string> names;
-  for (OutputFormat f : formats) names.emplace_back(report::OutputFormatName(f));
-  o->format = formats.front();
   command
       ->add_option("-o,--output", o->output, "Write the result to FILE instead of standard output")
       ->type_name("FILE");
-  command
-      ->add_option_function<std::string>(
-          "--format",
-          [o](const std::string& name) { o->format = report::ParseOutputFormat(name).value(); },
-          "Output format")
-      ->check(OneOf("--format", "format", names))
-      ->default_str(names.front());
+  AddChoiceOption(command, "--format", "format", &o->format, formats, report::OutputFormatName,
+                  "Output format");
   command->add_flag("--strict", o->strict,
                     "Treat damaged events (counted warnings) as fatal: exit 2");
   command->add_flag("-v,--verbose", o->verbose,
@@ -94,18 +86,13 @@ CLI::Option* AddRowLimitOption(CLI::App* command, int64_t* rows, RowKind kind, i
 }
 
 void AddLinkOption(CLI::App* command, CommonOptions* o) {
-  std::vector<std::string> names;
-  for (passes::LinkRule r :
-       {passes::LinkRule::kAuto, passes::LinkRule::kPyTorch, passes::LinkRule::kEnclosing})
-    names.emplace_back(passes::LinkRuleName(r));
-  command
-      ->add_option_function<std::string>(
-          "--link", [o](const std::string& name) { o->link = passes::ParseLinkRule(name).value(); },
-          "How a kernel finds its op: auto (the link Kineto recorded, else the innermost cpu_op "
-          "enclosing its launch), pytorch (recorded links only, and PyTorch's id collisions), "
-          "enclosing (enclosure only)")
-      ->check(OneOf("--link", "rule", names))
-      ->default_str("auto");
+  AddChoiceOption(
+      command, "--link", "rule", &o->link,
+      {passes::LinkRule::kAuto, passes::LinkRule::kPyTorch, passes::LinkRule::kEnclosing},
+      passes::LinkRuleName,
+      "How a kernel finds its op: auto (the link Kineto recorded, else the innermost cpu_op "
+      "enclosing its launch), pytorch (recorded links only, and PyTorch's id collisions), "
+      "enclosing (enclosure only)");
 }
 
 Result<passes::FunctionEventList> BuildEventsForCommand(

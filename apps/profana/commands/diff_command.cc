@@ -18,7 +18,7 @@ struct DiffArgs {
   CommonOptions common;
   std::string base;
   std::string next;
-  std::string ranks;  // --ranks, on both sides
+  job::RankSelection ranks;  // --ranks, on both sides
   passes::DiffOptions options;
   int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
   std::optional<int> max_name_width;
@@ -61,7 +61,7 @@ Status RunDiff(const DiffArgs& a, Context& ctx) {
   r.base_name = a.base, r.new_name = a.next, r.row_limit = a.row_limit;
   r.color = UseColor(a.color, a.common);
   r.max_name_width = a.max_name_width, r.no_truncate = a.no_truncate, r.full_names = a.full_names;
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, SidesRequestFor(a.ranks, a.common, ctx));
+  job::JobRequest request = SidesRequestFor(a.ranks, a.common, ctx);
   std::vector<job::LoadNote> notes;
   if (!a.by_rank) {
     PROFANA_ASSIGN_OR_RETURN(
@@ -88,7 +88,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
                   "file), its ranks combined")
       ->required();
   cmd->add_option("NEW", args->next, "The trace or job to compare with it")->required();
-  cmd->add_option("--ranks", args->ranks, "Only these ranks of each job: 0-3,7");
+  AddRanksOption(cmd, &args->ranks, "Only these ranks of each job: 0-3,7");
   cmd->add_flag("--by-rank", args->by_rank, "One diff per rank, the jobs' ranks matched by rank");
   AddNamedOption(cmd, "--sort", &args->options.sort, passes::ParseDiffMetric,
                  passes::DiffMetricNames(),

@@ -12,9 +12,9 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
                        ": trace files, directories (the traces inside, sorted) or globs; one "
                        "rank each; - reads standard input")
       ->required();
-  command->add_option("--ranks", a->ranks,
-                      "Only these ranks of the inputs: 0-3,7 (a rank is distributedInfo.rank, else "
-                      "a number in the file name, else the position)");
+  AddRanksOption(command, &a->ranks,
+                 "Only these ranks of the inputs: 0-3,7 (a rank is distributedInfo.rank, else a "
+                 "number in the file name, else the position)");
   command
       ->add_option("--jobs", a->jobs,
                    "Traces read at once (each held until summarised; default: the cores this "
@@ -24,17 +24,29 @@ void AddJobInputs(CLI::App* command, JobArgs* a, const std::string& what, bool b
     command->add_flag("--by-rank", a->by_rank, "One block per rank instead of the ranks summed");
 }
 
-std::optional<job::JobInput> SingleTraceRun(const JobArgs& a) {
-  if (!a.ranks.empty() || a.by_rank) return std::nullopt;
-  return job::SingleTraceInput(a.inputs);
+CLI::Option* AddRanksOption(CLI::App* command, job::RankSelection* ranks, const std::string& help) {
+  return command->add_option_function<std::string>(
+      "--ranks",
+      [ranks](const std::string& text) {
+        if (text.empty()) return;  // --ranks "" keeps every rank, as no --ranks does
+        Result<job::RankSelection> parsed = job::RankSelection::Parse(text);
+        if (!parsed.ok()) throw BadOptionValue(parsed.status().message());
+        *ranks = std::move(*parsed);
+      },
+      help);
 }
 
-Result<job::JobRequest> JobRequestFor(const JobArgs& a, const CommonOptions& options) {
+job::SniffedInputs SniffJobArgs(const JobArgs& a) {
+  if (!a.ranks.all() || a.by_rank) return {};
+  return job::SniffInputs(a.inputs);
+}
+
+job::JobRequest JobRequestFor(const JobArgs& a, const CommonOptions& options,
+                              std::shared_ptr<InputFile> opened) {
   job::JobRequest r;
   r.inputs = a.inputs;
-  if (!a.ranks.empty()) {
-    PROFANA_ASSIGN_OR_RETURN(r.ranks, job::RankSelection::Parse(a.ranks));
-  }
+  r.opened = std::move(opened);
+  r.ranks = a.ranks;
   r.workers = static_cast<size_t>(a.jobs);
   r.load = LoadRequestFor(options);
   r.link = options.link;
@@ -46,9 +58,9 @@ Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ct
   return WithNotes(job::RunJob(request, &notes), notes, ctx);
 }
 
-Result<job::JobRequest> SidesRequestFor(const std::string& ranks, const CommonOptions& options,
-                                        Context& ctx) {
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor({{}, ranks}, options));
+job::JobRequest SidesRequestFor(const job::RankSelection& ranks, const CommonOptions& options,
+                                Context& ctx) {
+  job::JobRequest request = JobRequestFor({{}, ranks}, options);
   request.load.progress = ShowLoadProgress(options, ctx);
   return request;
 }

@@ -24,7 +24,7 @@ Status RunKernels(const KernelsArgs& a, Context& ctx) {
   if (a.by_op + a.api + a.transfers > 1)
     return Status(ErrorCode::kInvalidArgument,
                   "--by-op, --api and --transfers are different views: choose one");
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::JobRequest request = JobRequestFor(a.job, a.common);
   request.summary.kernels = true;
   request.summary_input = job::SummaryInput::kAsIs;
   PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));

@@ -28,6 +28,19 @@ CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::stri
   });
 }
 
+CLI::Option* AddChoiceOption(CLI::App* command, const std::string& option, const std::string& noun,
+                             std::vector<std::string> names, std::function<void(size_t)> choose,
+                             const std::string& help) {
+  CLI::Validator check = OneOf(option, noun, names);
+  std::string first = names.front();
+  auto chosen = [names = std::move(names), choose = std::move(choose)](const std::string& value) {
+    choose(std::find(names.begin(), names.end(), value) - names.begin());  // OneOf found it
+  };
+  return command->add_option_function<std::string>(option, chosen, help)
+      ->check(std::move(check))
+      ->default_str(first);
+}
+
 namespace {
 
 // Parses each of `texts` in turn; the first error stops the command line, after `prefix`.

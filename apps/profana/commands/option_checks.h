@@ -36,6 +36,23 @@ CLI::Validator Check(std::string description, std::function<std::string(const st
 // format "x" (expected one of: text, json)`.
 CLI::Validator OneOf(std::string option, std::string noun, std::vector<std::string> names);
 
+// An option naming one of `values` (spelled as `name_of` spells them, the first the default) into
+// *value, chosen as the command line is read; a name not among them stops the command line as
+// OneOf says. --help shows the set as OneOf does. Returns the option.
+CLI::Option* AddChoiceOption(CLI::App* command, const std::string& option, const std::string& noun,
+                             std::vector<std::string> names, std::function<void(size_t)> choose,
+                             const std::string& help);
+template <typename T, typename NameOf>
+CLI::Option* AddChoiceOption(CLI::App* command, const std::string& option, const std::string& noun,
+                             T* value, const std::vector<T>& values, NameOf name_of,
+                             const std::string& help) {
+  std::vector<std::string> names;
+  for (T v : values) names.emplace_back(name_of(v));
+  *value = values.front();
+  auto choose = [value, values](size_t i) { *value = values[i]; };
+  return AddChoiceOption(command, option, noun, std::move(names), choose, help);
+}
+
 // An option whose text `parse` reads once, as the command line is read: `parse` stores the typed
 // value where the command reads it, or returns the parser's error, which stops the command line
 // as "OPTION MESSAGE". `repeatable`: the option may be given many times, each value parsed in

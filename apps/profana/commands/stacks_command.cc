@@ -33,7 +33,10 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
                   fmt::format("--svg {} and -o {} name the same file: the folded stacks would "
                               "replace the SVG; give -o another file (or leave it out)",
                               a.svg, a.common.output));
-  bool job = !a.diff && !SingleTraceRun(a.job);
+  job::SniffedInputs sniffed;
+  if (!a.diff) sniffed = SniffJobArgs(a.job);
+  bool job = !a.diff && !sniffed.single;
+  job::JobInput one_input = sniffed.single ? std::move(*sniffed.single) : job::JobInput{files[0]};
   StacksRequest r = ShapeRequest(a.request, a.unit, a.merge || a.diff,
                                  a.common.format == OutputFormat::kJson, !a.svg.empty());
   std::vector<int64_t> ranks;
@@ -44,15 +47,16 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   std::optional<TraceStackSamples> one;
   report::StacksText first;
   if (stream) {
-    PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(files[0], a.common, ctx, r));
+    PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(one_input, a.common, ctx, r));
     first = report::ShapeStacks(one->trace.strings, one->samples, r.merged, r.display);
   } else {
-    PROFANA_ASSIGN_OR_RETURN(first, job ? LoadStacksJob(a.job, a.common, ctx, r, &ranks)
-                                        : LoadStacks(files[0], a.common, ctx, r));
+    PROFANA_ASSIGN_OR_RETURN(
+        first, job ? LoadStacksJob(a.job, std::move(sniffed.summary), a.common, ctx, r, &ranks)
+                   : LoadStacks(one_input, a.common, ctx, r));
   }
   report::StacksText second;
   if (a.diff) {
-    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(files[1], a.common, ctx, r));
+    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(job::JobInput{files[1]}, a.common, ctx, r));
     input = fmt::format("{} vs {}", files[0], files[1]);
   }
   if (a.fold_instances) report::FoldStackInstances(&first), report::FoldStackInstances(&second);

@@ -16,11 +16,12 @@ StacksRequest ShapeRequest(StacksRequest r, const std::string& unit, bool merge,
   return r;
 }
 
-Result<TraceStackSamples> LoadStackSamples(const std::string& file, const CommonOptions& options,
+Result<TraceStackSamples> LoadStackSamples(const job::JobInput& input, const CommonOptions& options,
                                            Context& ctx, const StacksRequest& r) {
+  const std::string& file = input.path;
   std::optional<FunctionEventIndex> index;
   TraceStackSamples out;
-  PROFANA_ASSIGN_OR_RETURN(out.trace, LoadForCommand(file, options, ctx, &index));
+  PROFANA_ASSIGN_OR_RETURN(out.trace, LoadForCommand(input, options, ctx, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(out.trace, index, file, options, ctx));
@@ -35,19 +36,19 @@ Result<TraceStackSamples> LoadStackSamples(const std::string& file, const Common
   return out;
 }
 
-Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
+Result<report::StacksText> LoadStacks(const job::JobInput& input, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& r) {
-  PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(file, options, ctx, r));
+  PROFANA_ASSIGN_OR_RETURN(TraceStackSamples s, LoadStackSamples(input, options, ctx, r));
   Stopwatch clock;
   report::StacksText out = report::ShapeStacks(s.trace.strings, s.samples, r.merged, r.display);
   ctx.log.Debug("stacks merged: {} in {:.1f} ms", out.merged.size(), clock.Lap());
   return out;
 }
 
-Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOptions& options,
-                                         Context& ctx, const StacksRequest& r,
-                                         std::vector<int64_t>* ranks) {
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(args, options));
+Result<report::StacksText> LoadStacksJob(const JobArgs& args, std::shared_ptr<InputFile> opened,
+                                         const CommonOptions& options, Context& ctx,
+                                         const StacksRequest& r, std::vector<int64_t>* ranks) {
+  job::JobRequest request = JobRequestFor(args, options, std::move(opened));
   request.stacks = job::JobRequest::Stacks{r.source, r.metric};
   PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
   const job::JobSummary& job = run.job;

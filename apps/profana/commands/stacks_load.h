@@ -2,6 +2,7 @@
 // shaped as the command prints them.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,18 +34,19 @@ struct TraceStackSamples {
   passes::StackSamples samples;
 };
 
-// One trace: loads it and computes its samples; warns in one line why a result is empty.
-Result<TraceStackSamples> LoadStackSamples(const std::string& file, const CommonOptions& options,
+// One trace (read from its file when a sniff opened it): loads it and computes its samples; warns
+// in one line why a result is empty.
+Result<TraceStackSamples> LoadStackSamples(const job::JobInput& input, const CommonOptions& options,
                                            Context& ctx, const StacksRequest& request);
 // The same, merged as `request` asks (export_stacks' lines are written from the samples).
-Result<report::StacksText> LoadStacks(const std::string& file, const CommonOptions& options,
+Result<report::StacksText> LoadStacks(const job::JobInput& input, const CommonOptions& options,
                                       Context& ctx, const StacksRequest& request);
 
 // Several traces: each rank's merged stacks, summed, or each under a "rank N" root frame with
 // --by-rank; `ranks` receives the job's ranks. Auto stacks are python where any rank recorded
-// Python stacks.
-Result<report::StacksText> LoadStacksJob(const JobArgs& args, const CommonOptions& options,
-                                         Context& ctx, const StacksRequest& request,
-                                         std::vector<int64_t>* ranks);
+// Python stacks. `opened`: the summary file SniffJobArgs opened.
+Result<report::StacksText> LoadStacksJob(const JobArgs& args, std::shared_ptr<InputFile> opened,
+                                         const CommonOptions& options, Context& ctx,
+                                         const StacksRequest& request, std::vector<int64_t>* ranks);
 
 }  // namespace profana::app

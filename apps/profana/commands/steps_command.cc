@@ -17,7 +17,7 @@ struct StepsArgs {
 };
 
 Status RunSteps(const StepsArgs& a, Context& ctx) {
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::JobRequest request = JobRequestFor(a.job, a.common);
   request.summary.steps = true;
   request.summary_input = job::SummaryInput::kAsIs;
   request.function_events = false;

@@ -14,7 +14,7 @@ struct SummarizeArgs {
 };
 
 Status RunSummarize(const SummarizeArgs& a, Context& ctx) {
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::JobRequest request = JobRequestFor(a.job, a.common);
   job::SummaryOptions& so = request.summary;
   so.table = so.shape_table = so.steps = so.kernels = so.collectives = so.memory = true;
   request.source_hash = true;

@@ -22,11 +22,11 @@ struct TableArgs {
 
 // Several traces (a directory, a glob, --ranks, --by-rank): key averages per rank, summed per key
 // over the ranks (or one block per rank), from each rank's summary.
-Status RunTableJob(const TableArgs& a, Context& ctx) {
+Status RunTableJob(const TableArgs& a, std::shared_ptr<InputFile> opened, Context& ctx) {
   if (a.rows.raw)
     return Status(ErrorCode::kInvalidArgument,
                   "--raw lists the events of one trace: it cannot combine several");
-  PROFANA_ASSIGN_OR_RETURN(job::JobRequest request, JobRequestFor(a.job, a.common));
+  job::JobRequest request = JobRequestFor(a.job, a.common, std::move(opened));
   std::vector<job::LoadNote> notes;
   PROFANA_ASSIGN_OR_RETURN(
       job::JobRun run,
@@ -41,12 +41,12 @@ Status RunTableJob(const TableArgs& a, Context& ctx) {
 Status RunTable(const TableArgs& a, Context& ctx) {
   if (a.rows.raw && (a.rows.keys.group_by_input_shape || a.rows.keys.group_by_stack_n > 0))
     return Status(ErrorCode::kInvalidArgument, "--raw lists single events: it cannot be grouped");
-  std::optional<job::JobInput> single = SingleTraceRun(a.job);
-  if (!single) return RunTableJob(a, ctx);
+  job::SniffedInputs sniffed = SniffJobArgs(a.job);
+  if (!sniffed.single) return RunTableJob(a, std::move(sniffed.summary), ctx);
   std::optional<FunctionEventIndex> index;
   CommonOptions common = a.common;
   common.unread = job::TableUnread(a.rows.keys, a.rows.raw);
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(*single, common, ctx, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(*sniffed.single, common, ctx, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(trace, index, a.job.inputs[0], common, ctx));

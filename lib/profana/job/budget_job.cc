@@ -23,10 +23,10 @@ Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& bud
   Result<std::vector<passes::RuleResult>> r = std::vector<passes::RuleResult>();
   if (budget.rules.empty()) {
     // only advice
-  } else if (std::optional<JobInput> single;
-             request.ranks.all() && !job_metric && (single = SingleTraceInput({input}))) {
+  } else if (SniffedInputs sniffed;
+             request.ranks.all() && !job_metric && (sniffed = SniffInputs({input})).single) {
     out.paths.push_back(input);
-    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(*single, request.load, notes));
+    PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(*sniffed.single, request.load, notes));
     PROFANA_ASSIGN_OR_RETURN(
         passes::FunctionEventList events,
         BuildTraceEvents(loaded.trace, loaded.function_index, input, request.link, notes));
@@ -35,6 +35,7 @@ Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& bud
     // Every rank's key averages, steps and kernel statistics, from traces or summary files.
     JobRequest job = TableJobRequest(request, {}, /*steps=*/true);
     job.inputs = {input};
+    job.opened = sniffed.summary;
     job.summary.kernels = true;
     PROFANA_ASSIGN_OR_RETURN(JobRun run, RunJob(job, notes));
     out.paths.insert(out.paths.end(), run.paths.begin(), run.paths.end());

@@ -10,9 +10,12 @@ namespace {
 
 // One side as a job: its ranks (those the request selects), each with its key averages and
 // step rows.
-Result<JobRun> ReadDiffSide(const std::string& input, JobRequest request,
-                            const passes::KeyAverageOptions& keys, std::vector<LoadNote>* notes) {
+// `opened`: the side's file, when a sniff opened it.
+Result<JobRun> ReadDiffSide(const std::string& input, std::shared_ptr<InputFile> opened,
+                            JobRequest request, const passes::KeyAverageOptions& keys,
+                            std::vector<LoadNote>* notes) {
   request.inputs = {input};
+  request.opened = std::move(opened);
   return RunTableJob(std::move(request), keys, /*steps=*/true, notes);
 }
 
@@ -42,7 +45,10 @@ Result<JobRun> RunTableJob(JobRequest request, const passes::KeyAverageOptions& 
   return RunJob(TableJobRequest(std::move(request), keys, steps), notes);
 }
 
-DiffSide OpenDiffSide(const std::string& path) { return {path, SingleTraceInput({path})}; }
+DiffSide OpenDiffSide(const std::string& path) {
+  SniffedInputs sniffed = SniffInputs({path});
+  return {path, std::move(sniffed.single), std::move(sniffed.summary)};
+}
 
 Result<DiffRun> DiffInputs(const DiffSide& base_side, const DiffSide& next_side,
                            const JobRequest& request, const passes::DiffOptions& options,
@@ -63,10 +69,12 @@ Result<DiffRun> DiffInputs(const DiffSide& base_side, const DiffSide& next_side,
     out.diff = passes::DiffTraces(base.trace, base_events, next.trace, next_events, options);
     return out;
   }
-  PROFANA_ASSIGN_OR_RETURN(JobRun base_run, ReadDiffSide(base_path, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(
+      JobRun base_run, ReadDiffSide(base_path, base_side.opened(), request, options.keys, notes));
   AddPaths(base_run, &out.paths);
   PROFANA_ASSIGN_OR_RETURN(RankSummary base, base_run.job.Combine());
-  PROFANA_ASSIGN_OR_RETURN(JobRun next_run, ReadDiffSide(next_path, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(
+      JobRun next_run, ReadDiffSide(next_path, next_side.opened(), request, options.keys, notes));
   AddPaths(next_run, &out.paths);
   PROFANA_ASSIGN_OR_RETURN(RankSummary next, next_run.job.Combine());
   out.diff = passes::DiffRows(SideOf(base), SideOf(next), options);
@@ -77,9 +85,11 @@ Result<RankDiffsRun> DiffInputsByRank(const std::string& base_path, const std::s
                                       const JobRequest& request, const passes::DiffOptions& options,
                                       std::vector<LoadNote>* notes) {
   RankDiffsRun out;
-  PROFANA_ASSIGN_OR_RETURN(JobRun base, ReadDiffSide(base_path, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(JobRun base,
+                           ReadDiffSide(base_path, nullptr, request, options.keys, notes));
   AddPaths(base, &out.paths);
-  PROFANA_ASSIGN_OR_RETURN(JobRun next, ReadDiffSide(next_path, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(JobRun next,
+                           ReadDiffSide(next_path, nullptr, request, options.keys, notes));
   AddPaths(next, &out.paths);
   std::map<int64_t, std::pair<const RankSummary*, const RankSummary*>> by_rank;
   for (const RankSummary& s : base.job.ranks) by_rank[s.rank()].first = &s;

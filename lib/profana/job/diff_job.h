@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,12 +42,16 @@ struct RankDiffsRun {
   std::vector<std::string> paths;
 };
 
-// BASE or NEW as the command line names it. A single file (SingleTraceInput: a trace or an
-// allocator snapshot) is opened once, here, and read from that open file by whatever compares it;
-// a job (a directory, a glob, a summary file) is expanded by its path.
+// BASE or NEW as the command line names it. A single file (SniffInputs: a trace or an allocator
+// snapshot) is opened once, here, and read from that open file by whatever compares it; a job (a
+// directory, a glob, a summary file) is expanded by its path, a summary file read from the file
+// opened here.
 struct DiffSide {
   std::string path;
-  std::optional<JobInput> single;  // nullopt: a job
+  std::optional<JobInput> single;      // nullopt: a job
+  std::shared_ptr<InputFile> summary;  // a summary file, open
+  // The file opened here, either way (SniffedInputs::opened).
+  std::shared_ptr<InputFile> opened() const { return single ? single->file : summary; }
 };
 DiffSide OpenDiffSide(const std::string& path);
 

@@ -42,17 +42,22 @@ struct Listing {
 };
 
 // Adds an input whose head was read; its file stays open while the listing may hold more.
-void AddPeeked(std::string path, Result<InputFile> file, Listing* out) {
+void AddPeeked(std::string path, std::shared_ptr<InputFile> file, Listing* out) {
   Listed l{std::move(path), true, std::nullopt, nullptr};
-  if (file.ok()) {
+  if (file) {
     l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
     file->ForgetHead();  // a job's thousand heads would be 256 MB
     if (out->open_left > 0) {
       --out->open_left;
-      l.file = std::make_shared<InputFile>(std::move(*file));
+      l.file = std::move(file);
     }
   }
   out->inputs.push_back(std::move(l));
+}
+
+void AddPeeked(std::string path, Result<InputFile> file, Listing* out) {
+  AddPeeked(std::move(path), file.ok() ? std::make_shared<InputFile>(std::move(*file)) : nullptr,
+            out);
 }
 
 // How many inputs stay open from the expansion to their load: half the descriptors this process
@@ -130,22 +135,30 @@ std::optional<int64_t> DigitsAt(std::string_view s, size_t i, size_t* end = null
 
 }  // namespace
 
-std::optional<JobInput> SingleTraceInput(const std::vector<std::string>& args) {
-  if (args.size() != 1) return std::nullopt;
+SniffedInputs SniffInputs(const std::vector<std::string>& args) {
+  SniffedInputs out;
+  if (args.size() != 1) return out;
   JobInput in;
   in.path = args[0];
-  if (in.path == "-") return in;
   std::error_code ec;
-  if (fs::is_directory(in.path, ec)) return std::nullopt;
-  if (!fs::exists(in.path, ec)) {
-    if (HasGlobChars(in.path)) return std::nullopt;
-    return in;  // a missing file: the load says so
+  if (in.path != "-") {
+    if (fs::is_directory(in.path, ec)) return out;
+    if (!fs::exists(in.path, ec)) {
+      if (HasGlobChars(in.path)) return out;
+    } else if (Result<InputFile> file = InputFile::Open(in.path); file.ok()) {
+      in.file = std::make_shared<InputFile>(std::move(*file));
+      if (InputKindOf(*in.file) == InputKind::kSummary) {  // a summary is a job
+        out.summary = std::move(in.file);
+        return out;
+      }
+    }
   }
-  if (Result<InputFile> file = InputFile::Open(in.path); file.ok()) {
-    if (InputKindOf(*file) == InputKind::kSummary) return std::nullopt;  // a summary is a job
-    in.file = std::make_shared<InputFile>(std::move(*file));
-  }
-  return in;
+  out.single = std::move(in);  // a missing file too: the load says so
+  return out;
+}
+
+std::optional<JobInput> SingleTraceInput(const std::vector<std::string>& args) {
+  return SniffInputs(args).single;
 }
 
 Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input) {
@@ -154,7 +167,8 @@ Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input) {
   return std::make_shared<InputFile>(std::move(opened));
 }
 
-Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args) {
+Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args,
+                                           std::shared_ptr<InputFile> opened) {
   Listing listing;
   listing.open_left = FilesHeldOpen();
   for (const std::string& arg : args) {
@@ -176,6 +190,8 @@ Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args)
   for (Listed& listed : listing.inputs) {
     if (listed.peeked || listed.path == "-") {
       named.inputs.push_back(std::move(listed));
+    } else if (opened && listed.path == opened->path()) {
+      AddPeeked(std::move(listed.path), std::move(opened), &named);
     } else {
       Result<InputFile> file = InputFile::Open(listed.path);
       AddPeeked(std::move(listed.path), std::move(file), &named);

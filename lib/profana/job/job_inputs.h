@@ -37,13 +37,27 @@ struct JobInput {
 Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input);
 
 // Expands the arguments in order; a directory or glob contributes its sorted files. "-" (standard
-// input) stays as given. Errors: a missing path, an unmatched glob, a directory with no trace.
-Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args);
+// input) stays as given. `opened`: the file of a named argument a sniff already opened
+// (SniffedInputs::summary), read rather than opened again. Errors: a missing path, an unmatched
+// glob, a directory with no trace.
+Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args,
+                                           std::shared_ptr<InputFile> opened = nullptr);
 
-// The one trace the arguments name, when they are exactly one path that is not a directory, a glob
-// or a summary file: commands then keep their single-trace behaviour and output. Its file is
-// opened here to tell, and stays open for the load (JobInput::file; null when it cannot be
-// opened: the load says why). nullopt: the arguments are a job.
+// The arguments, told apart by one open of the file a single argument names.
+struct SniffedInputs {
+  // The one trace they name, when they are exactly one path that is not a directory, a glob or a
+  // summary file: commands then keep their single-trace behaviour and output. Its file stays open
+  // for the load (JobInput::file; null when it cannot be opened: the load says why). nullopt: the
+  // arguments are a job.
+  std::optional<JobInput> single;
+  // A job of one summary file: that file, still open, for ExpandInputs.
+  std::shared_ptr<InputFile> summary;
+  // The file the sniff opened, either way: what ExpandInputs reads should the input be read as a
+  // job after all.
+  std::shared_ptr<InputFile> opened() const { return single ? single->file : summary; }
+};
+SniffedInputs SniffInputs(const std::vector<std::string>& args);
+// SniffInputs(args).single.
 std::optional<JobInput> SingleTraceInput(const std::vector<std::string>& args);
 
 // The rank a file name carries, if any: "rank3", "rank-3", "Rank_3", "worker3", "worker-3" (the

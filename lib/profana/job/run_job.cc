@@ -109,7 +109,7 @@ Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes) {
   r.load.progress = {};  // the workers read several inputs at once: no progress line
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
-  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(r.inputs));
+  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(r.inputs, r.opened));
   for (const JobInput& in : inputs) run.paths.push_back(in.path);
   std::vector<InputOutcome> outcomes(inputs.size());
   Stopwatch clock;

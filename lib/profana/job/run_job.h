@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct JobRequest {
     passes::StackMetric metric = passes::StackMetric::kSelfCpu;
   };
   std::optional<Stacks> stacks;
+  // The file of a single argument the command's sniff opened (SniffedInputs::opened): read, not
+  // opened again.
+  std::shared_ptr<InputFile> opened;
 };
 
 struct JobRun {

@@ -83,6 +83,27 @@ TEST_CASE("a directory expands to the traces inside it, sorted, with their ranks
   CHECK_FALSE(job::SingleTraceInput({TestData("job/two_ranks/*.json")}));
 }
 
+TEST_CASE("a summary file named alone is opened once, for the sniff and the job", "[job]") {
+  std::string path = profana::test::TempPath("sniffed_summary.json");
+  profana::test::WriteFile(path, "{\"schema\": \"profana.summary/1\"}");
+  job::SniffedInputs sniffed = job::SniffInputs({path});
+  CHECK_FALSE(sniffed.single);  // a summary is a job
+  REQUIRE(sniffed.summary);
+  std::shared_ptr<InputFile> opened = sniffed.opened();
+  CHECK(opened == sniffed.summary);
+  auto inputs = job::ExpandInputs({path}, std::move(sniffed.summary));
+  REQUIRE(inputs.ok());
+  REQUIRE(inputs->size() == 1);
+  CHECK((*inputs)[0].file == opened);  // the sniff's descriptor, not a second open
+  CHECK((*inputs)[0].path == path);
+
+  job::SniffedInputs trace = job::SniffInputs({TestData("job/two_ranks/rank0.json")});
+  REQUIRE(trace.single);
+  CHECK_FALSE(trace.summary);
+  CHECK(trace.opened() == trace.single->file);
+  CHECK_FALSE(job::SniffInputs({TestData("job/two_ranks")}).opened());  // a directory: a job
+}
+
 TEST_CASE("a directory of more traces than descriptors expands whole", "[job]") {
   // The expansion holds files open for their load, but never past the process's limit: with a
   // soft limit of 200 descriptors, all 300 traces of a directory are listed, and some held.
