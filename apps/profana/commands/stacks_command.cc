@@ -36,7 +36,8 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   job::SniffedInputs sniffed;
   if (!a.diff) sniffed = SniffJobArgs(a.job);
   bool job = !a.diff && !sniffed.single;
-  job::JobInput one_input = sniffed.single ? std::move(*sniffed.single) : job::JobInput{files[0]};
+  job::JobInput one_input =
+      sniffed.single ? std::move(*sniffed.single) : job::InputOfPath(files[0]);
   StacksRequest r = ShapeRequest(a.request, a.unit, a.merge || a.diff,
                                  a.common.format == OutputFormat::kJson, !a.svg.empty());
   std::vector<int64_t> ranks;
@@ -56,7 +57,7 @@ Status RunStacks(const StacksArgs& a, Context& ctx) {
   }
   report::StacksText second;
   if (a.diff) {
-    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(job::JobInput{files[1]}, a.common, ctx, r));
+    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(job::InputOfPath(files[1]), a.common, ctx, r));
     input = fmt::format("{} vs {}", files[0], files[1]);
   }
   if (a.fold_instances) report::FoldStackInstances(&first), report::FoldStackInstances(&second);

@@ -174,12 +174,12 @@ Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args,
   for (const std::string& arg : args) {
     std::error_code ec;
     if (arg == "-") {
-      listing.inputs.push_back({arg});
+      listing.inputs.push_back(Listed{arg, false, std::nullopt, nullptr});
     } else if (fs::is_directory(arg, ec)) {
       PROFANA_RETURN_IF_ERROR(ExpandDirectory(arg, &listing));
     } else if (fs::exists(arg, ec) || !HasGlobChars(arg)) {
-      listing.inputs.push_back(
-          {arg});  // a missing file is reported by the load, with its usual message
+      // A missing file is reported by the load, with its usual message.
+      listing.inputs.push_back(Listed{arg, false, std::nullopt, nullptr});
     } else {
       PROFANA_RETURN_IF_ERROR(ExpandGlob(arg, &listing));
     }

@@ -33,6 +33,13 @@ struct JobInput {
   std::shared_ptr<InputFile> file;
 };
 
+// An input named by its path alone, which its load opens.
+inline JobInput InputOfPath(std::string path) {
+  JobInput input;
+  input.path = std::move(path);
+  return input;
+}
+
 // The input's file: the one the expansion held open, else the path opened now.
 Result<std::shared_ptr<InputFile>> OpenJobInput(const JobInput& input);
 
