@@ -1,35 +1,12 @@
-// profana advise: findings about a trace or a job, ranked by the time each could save.
+// The options of `profana advise`; the run they make is lib/profana/run/advise.h.
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/advice/advise_inputs.h"
-#include "profana/reporters/advise_reporter.h"
+#include "profana/run/advise.h"
 
 namespace profana::app {
-namespace {
-
-struct AdviseArgs {
-  CommonOptions common;
-  std::vector<std::string> inputs;
-  int64_t top = 0;  // -n: its default is AddRowLimitOption's
-  int64_t small_kernel_ns = 10'000;
-};
-
-Status RunAdvise(const AdviseArgs& a, Context& ctx) {
-  job::AdviceOptions options;
-  options.small_kernel_ns = a.small_kernel_ns;
-  std::vector<job::LoadNote> notes;
-  Result<job::AdviceRun> run = job::AdviseInputs(a.inputs, LoadRequestWithProgress(a.common, ctx),
-                                                 a.common.link, options, &notes);
-  PrintNotes(notes, ctx);
-  PROFANA_RETURN_IF_ERROR(run.status());
-  ctx.inputs.insert(ctx.inputs.end(), run->paths.begin(), run->paths.end());
-  return Emit(report::FormatAdviceAs(a.common.format, run->report, a.top), a.common, ctx);
-}
-
-}  // namespace
 
 void RegisterAdviseCommand(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<AdviseArgs>();
+  auto args = std::make_shared<run::AdviseArgs>();
   CLI::App* cmd = app.add_subcommand(
       "advise",
       "What would make the steps faster: findings ranked by the time each could save (bounded "
@@ -47,7 +24,7 @@ void RegisterAdviseCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, RunAdvise);
+  SetRun(cmd, ctx, args, run::RunAdvise);
 }
 
 }  // namespace profana::app

@@ -1,44 +1,13 @@
-// profana collectives: each collective matched across the ranks of a job, with its skew,
-// transfer time, waits and bandwidth; the stragglers; the clock offsets that align the ranks.
+// The options of `profana collectives`; the run they make is lib/profana/run/collectives.h.
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/job_results.h"
-#include "profana/reporters/collectives_reporter.h"
+#include "profana/run/collectives.h"
 
 namespace profana::app {
-namespace {
-
-struct CollectivesArgs {
-  CommonOptions common;
-  JobArgs job;
-  bool no_align = false;
-  std::string table;      // --table: which table CSV holds (collectives or stragglers)
-  int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
-};
-
-Status RunCollectives(const CollectivesArgs& a, Context& ctx) {
-  OutputFormat f = a.common.format;
-  if (!a.table.empty() && f != OutputFormat::kCsv)
-    return Status(ErrorCode::kInvalidArgument,
-                  "--table: only with --format csv (the other formats hold both tables)");
-  // Collectives and steps credit no kernel to an op: the literal link rule, and no note on links.
-  job::JobRequest request = JobRequestFor(a.job, a.common);
-  request.link = passes::LinkRule::kPyTorch;
-  request.summary.steps = request.summary.collectives = true;
-  request.summary_input = job::SummaryInput::kCollectives;
-  request.function_events = false;
-  PROFANA_ASSIGN_OR_RETURN(job::JobRun run, RunJobForCommand(request, ctx));
-  job::JobCollectives found = job::CollectivesOfJob(&run.job, !a.no_align);
-  report::CollectivesReport r{a.job.inputs, run.job.RankList(), &found.result, found.calls,
-                              a.row_limit};
-  return Emit(report::FormatCollectivesAs(f, r, a.table == "stragglers"), a.common, ctx);
-}
-
-}  // namespace
 
 void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<CollectivesArgs>();
+  auto args = std::make_shared<run::CollectivesArgs>();
   CLI::App* cmd = app.add_subcommand(
       "collectives",
       "Collectives matched across ranks: arrival skew, transfer time, wait per rank, algorithm "
@@ -56,7 +25,7 @@ void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, RunCollectives);
+  SetRun(cmd, ctx, args, run::RunCollectives);
 }
 
 }  // namespace profana::app

@@ -5,20 +5,13 @@
 #include <system_error>
 
 #include "fmt/format.h"
-#include "profana/base/input_buffer.h"
 #include "profana/base/input_name.h"
-#include "profana/base/memory_limit.h"
 #include "profana/base/output_file.h"
 #include "profana/base/progress_meter.h"
 #include "profana/base/streamed_output.h"
 #include "profana/base/terminal_text.h"
-#include "profana/base/worker_pool.h"
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/importers/importer.h"
-#include "profana/job/load_input.h"
-#include "profana/job/trace_events.h"
-#include "profana/passes/trace_filter.h"
 
 namespace profana::app {
 
@@ -95,16 +88,6 @@ void AddLinkOption(CLI::App* command, CommonOptions* o) {
       "enclosing (enclosure only)");
 }
 
-Result<passes::FunctionEventList> BuildEventsForCommand(
-    const Trace& trace, const std::optional<FunctionEventIndex>& index, const std::string& input,
-    const CommonOptions& options, Context& ctx, bool counts) {
-  std::vector<job::LoadNote> notes;
-  Result<passes::FunctionEventList> events =
-      job::BuildTraceEvents(trace, index, input, options.link, &notes, counts);
-  PrintNotes(notes, ctx);
-  return events;
-}
-
 void AddFilterOptions(CLI::App* command, CommonOptions* o) {
   const char* group = "Filters (applied before the analysis; README \"Filters\")";
   passes::TraceFilter* f = &o->filter;
@@ -177,85 +160,26 @@ void AddFilterOptions(CLI::App* command, CommonOptions* o) {
       ->group(group);
 }
 
-bool UseColor(const std::string& mode, const CommonOptions& o) {
-  if (mode == "always") return true;
-  if (mode == "never" || !(o.output.empty() || o.output == "-")) return false;
+void CliSession::Note(job::LoadNote note) {
+  if (note.level == job::LoadNote::Level::kWarning)
+    ctx_.log.Warn("{}", note.text);
+  else
+    ctx_.log.Debug("{}", note.text);
+}
+
+bool CliSession::ColorsWanted() const {
+  if (!(options_.output.empty() || options_.output == "-")) return false;
   const char* no_color = std::getenv("NO_COLOR");
   return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO);
 }
 
-void WarnWithoutDeviceActivity(const Trace& t, const std::string& path, Context& ctx) {
-  for (ActivityKind k : t.events.kind)
-    if (IsDeviceWork(k)) return;
-  ctx.log.Warn("{}: no device activity (no kernel, memcpy or memset)", InputName(path));
-}
-
-job::LoadRequest LoadRequestFor(const CommonOptions& o, DiagnosticWarning warning) {
-  job::LoadRequest request;
-  request.filter = o.filter;
-  if (o.max_memory) request.load.limits.max_bytes = *o.max_memory;
-  request.load.unread = o.unread;
-  request.load.unread.flows = !o.keeps_flows;
-  request.step_marker = o.step_marker;
-  request.strict = o.strict;
-  request.warn = warning == DiagnosticWarning::kWarn;
-  return request;
-}
-
-void PrintNotes(const std::vector<job::LoadNote>& notes, Context& ctx) {
-  for (const job::LoadNote& note : notes) {
-    if (note.level == job::LoadNote::Level::kWarning)
-      ctx.log.Warn("{}", note.text);
-    else
-      ctx.log.Debug("{}", note.text);
-  }
-}
-
-job::ProgressFor ShowLoadProgress(const CommonOptions& o, Context& ctx) {
-  OutputSink* terminal = o.quiet ? nullptr : ctx.progress_terminal;
+job::ProgressFor CliSession::Progress() const {
+  OutputSink* terminal = options_.quiet ? nullptr : ctx_.progress_terminal;
   if (!terminal) return {};
   return [terminal](const std::string& path) -> ProgressFn {
     auto meter = std::make_shared<ProgressMeter>(terminal, InputName(path));
     return [meter](uint64_t done, uint64_t total) { meter->Update(done, total); };
   };
-}
-
-job::LoadRequest LoadRequestWithProgress(const CommonOptions& o, Context& ctx) {
-  job::LoadRequest request = LoadRequestFor(o);
-  request.progress = ShowLoadProgress(o, ctx);
-  return request;
-}
-
-Result<Trace> LoadForCommand(const std::string& path, const CommonOptions& o, Context& ctx,
-                             std::optional<FunctionEventIndex>* function_index,
-                             DiagnosticWarning warning) {
-  job::JobInput input;
-  input.path = path;
-  return LoadForCommand(input, o, ctx, function_index, warning);
-}
-
-Result<Trace> LoadForCommand(const job::JobInput& input, const CommonOptions& o, Context& ctx,
-                             std::optional<FunctionEventIndex>* function_index,
-                             DiagnosticWarning warning) {
-  const std::string& path = input.path;
-  job::LoadRequest request = LoadRequestFor(o, warning);
-  request.progress = ShowLoadProgress(o, ctx);
-  ctx.inputs.push_back(path);
-  std::vector<job::LoadNote> notes;
-  Result<job::LoadedInput> read = job::LoadInput(input, request, &notes);
-  PrintNotes(notes, ctx);
-  PROFANA_ASSIGN_OR_RETURN(job::LoadedInput loaded, std::move(read));
-  if (function_index) *function_index = std::move(loaded.function_index);
-  return std::move(loaded.trace);
-}
-
-Result<std::string> ReadTextFile(const std::string& path, const CommonOptions& o,
-                                 bool (*could_start)(std::string_view)) {
-  InputLimits limits;
-  if (o.max_memory) limits.max_bytes = *o.max_memory;
-  limits.could_start = could_start;
-  PROFANA_ASSIGN_OR_RETURN(InputBuffer input, ReadInput(path, limits));
-  return std::string(input.view());
 }
 
 namespace {
@@ -267,8 +191,9 @@ bool MakesPrintable(const CommonOptions& o) {
 
 }  // namespace
 
-Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
-  for (const std::string& input : ctx.inputs)
+Status CliSession::RefuseToOverwriteInput() const {
+  const CommonOptions& o = options_;
+  for (const std::string& input : ctx_.inputs)
     if (input != "-" && IsSameFile(o.output, input))
       return Status(ErrorCode::kInvalidArgument,
                     fmt::format("{}: refusing to write over an input of this command; choose "
@@ -277,7 +202,9 @@ Status RefuseToOverwriteInput(const CommonOptions& o, const Context& ctx) {
   return Status::Ok();
 }
 
-Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
+Status CliSession::Emit(std::string text) {
+  const CommonOptions& o = options_;
+  Context& ctx = ctx_;
   if (MakesPrintable(o)) MakePrintable(&text, /*keep_colors=*/true);
   if (o.output.empty() || o.output == "-") {
     // Outputs run to hundreds of MB (a tree, stacks): hand the text over rather than copy it.
@@ -287,14 +214,22 @@ Status Emit(std::string text, const CommonOptions& o, Context& ctx) {
       ctx.out->append(text);
     return Status::Ok();
   }
-  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
+  PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput());
   return WriteFileReplacing(o.output, text);
 }
 
-Status EmitStreamed(const CommonOptions& o, Context& ctx, const WriteOutput& write) {
+Status CliSession::EmitFile(const std::string& path, std::string text) {
+  CommonOptions file = options_;
+  file.output = path;
+  return CliSession(ctx_, file).Emit(std::move(text));
+}
+
+Status CliSession::EmitStreamed(const WriteOutput& write) {
+  const CommonOptions& o = options_;
+  Context& ctx = ctx_;
   bool printable = MakesPrintable(o);
   if (!o.output.empty() && o.output != "-") {
-    PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput(o, ctx));
+    PROFANA_RETURN_IF_ERROR(RefuseToOverwriteInput());
     return WriteFileStreamed(o.output, printable, write);
   }
   if (!ctx.stdout_stream) {

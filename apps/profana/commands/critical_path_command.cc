@@ -1,96 +1,12 @@
-// profana critical-path: HTA's critical path of each step (or one step, or an annotation's
-// instance) of a trace, or of every rank of a job; what-if predictions; the overlay trace.
-#include <algorithm>
-
-#include "profana/base/gzip_writer.h"
-#include "profana/base/output_file.h"
+// The options of `profana critical-path`; the run they make is lib/profana/run/critical_path.h.
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/job/critical_path_input.h"
-#include "profana/job/critical_path_waits.h"
-#include "profana/job/job_inputs.h"
-#include "profana/passes/critical_path/critical_path.h"
-#include "profana/reporters/critical_path_overlay.h"
-#include "profana/reporters/critical_path_reporter.h"
+#include "profana/run/critical_path.h"
 
 namespace profana::app {
-namespace {
-
-struct CriticalPathArgs {
-  CommonOptions common;
-  std::vector<std::string> inputs;
-  int64_t events = 0;  // -n: its default is AddRowLimitOption's
-  std::string overlay;
-  bool overlay_all_edges = false;
-  passes::CpRequest request;  // the window asked for (--step, --annotation), --what-if, ...
-};
-
-bool EndsWith(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// One trace: its critical paths (job/critical_path_input.h), and the overlay when asked.
-Result<report::CpRank> RunOne(const CriticalPathArgs& a, const passes::CpRequest& request,
-                              const job::JobInput& input, Context& ctx, job::RankPathComm* comm) {
-  const std::string& path = input.path;
-  ctx.inputs.push_back(path);
-  std::vector<job::LoadNote> notes;
-  Result<std::unique_ptr<job::TraceCriticalPaths>> read = job::CriticalPathsOfInput(
-      input, LoadRequestWithProgress(a.common, ctx), request, !a.overlay.empty(), &notes);
-  PrintNotes(notes, ctx);
-  PROFANA_RETURN_IF_ERROR(read.status());
-  const job::TraceCriticalPaths& cp = **read;
-  if (!a.overlay.empty()) {
-    report::OverlayCounts counts;
-    std::string doc =
-        report::WriteCriticalPathOverlay(cp.file->bytes.view(), cp.file->events, cp.trace,
-                                         cp.result.windows, a.overlay_all_edges, &counts);
-    if (EndsWith(a.overlay, ".gz")) {
-      PROFANA_ASSIGN_OR_RETURN(doc, GzipBytes(doc));
-    }
-    PROFANA_RETURN_IF_ERROR(WriteFileReplacing(a.overlay, doc));
-    ctx.log.Debug("overlay: {} critical events and {} critical edges marked in {}",
-                  counts.marked_events, counts.flow_pairs, a.overlay);
-  }
-  if (comm) *comm = job::PathCommOf(cp.trace, cp.result);
-  return report::MakeCpRank(InputName(path), cp.trace, cp.result);
-}
-
-Status RunCriticalPath(const CriticalPathArgs& a, Context& ctx) {
-  passes::CpRequest request = a.request;
-  request.top_events = static_cast<size_t>(a.events);
-  PROFANA_ASSIGN_OR_RETURN(std::vector<job::JobInput> inputs, job::ExpandInputs(a.inputs));
-  if (!a.overlay.empty() && inputs.size() != 1)
-    return Status(ErrorCode::kInvalidArgument, "--overlay takes one trace, not a job");
-  if (!a.overlay.empty()) ctx.inputs.push_back(a.overlay);
-  std::vector<report::CpRank> ranks;
-  std::vector<job::RankPathComm> comm(inputs.size());
-  bool job = inputs.size() > 1;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    PROFANA_ASSIGN_OR_RETURN(report::CpRank r,
-                             RunOne(a, request, inputs[i], ctx, job ? &comm[i] : nullptr));
-    if (job || r.rank < 0) r.rank = job::ResolveRank(inputs[i], r.rank);
-    comm[i].rank = r.rank;
-    ranks.push_back(std::move(r));
-  }
-  if (job) {
-    // Collective waits on the paths, attributed to the rank that arrived last.
-    size_t windows = 0;
-    for (const report::CpRank& r : ranks) windows = std::max(windows, r.windows.size());
-    job::CommWaits waits = job::JobCommWaits(comm, windows);
-    for (size_t i = 0; i < ranks.size(); ++i)
-      for (size_t w = 0; w < ranks[i].windows.size(); ++w)
-        ranks[i].windows[w].comm_wait_by_rank = waits[i][w];
-  }
-  std::sort(ranks.begin(), ranks.end(),
-            [](const report::CpRank& x, const report::CpRank& y) { return x.rank < y.rank; });
-  return Emit(report::FormatCriticalPathAs(a.common.format, ranks), a.common, ctx);
-}
-
-}  // namespace
 
 void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<CriticalPathArgs>();
+  auto args = std::make_shared<run::CriticalPathArgs>();
   CLI::App* cmd = app.add_subcommand(
       "critical-path",
       "The chain of CPU ops, launches, kernels and synchronisations that sets each step's length "
@@ -148,7 +64,7 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, RunCriticalPath);
+  SetRun(cmd, ctx, args, run::RunCriticalPath);
 }
 
 }  // namespace profana::app

@@ -1,84 +1,13 @@
-// profana diff BASE NEW: where one trace spent more time than the other, per key_averages key;
-// for two allocator snapshots, how their memory differs.
-#include "fmt/format.h"
+// The options of `profana diff`; the run they make is lib/profana/run/diff.h.
 #include "profana/commands/commands.h"
 #include "profana/commands/job_common.h"
 #include "profana/commands/option_checks.h"
-#include "profana/commands/snapshot_load.h"
-#include "profana/job/diff_job.h"
-#include "profana/passes/memory/snapshot_diff.h"
-#include "profana/passes/trace_diff.h"
-#include "profana/reporters/diff_reporter.h"
-#include "profana/reporters/snapshot_diff_reporter.h"
+#include "profana/run/diff.h"
 
 namespace profana::app {
-namespace {
-
-struct DiffArgs {
-  CommonOptions common;
-  std::string base;
-  std::string next;
-  job::RankSelection ranks;  // --ranks, on both sides
-  passes::DiffOptions options;
-  int64_t row_limit = 0;  // -n: its default is AddRowLimitOption's
-  std::optional<int> max_name_width;
-  bool no_truncate = false;
-  bool full_names = false;
-  std::string color = "auto";
-  bool by_rank = false;
-};
-
-Status RunSnapshotDiff(const DiffArgs& a, const InputFile& base_file, const InputFile& next_file,
-                       Context& ctx) {
-  OutputFormat f = a.common.format;
-  if (f == OutputFormat::kMarkdown)
-    return Status(ErrorCode::kInvalidArgument,
-                  "two allocator snapshots compare as text, json or csv");
-  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot base,
-                           LoadSnapshotForCommand(base_file, a.common, ctx));
-  PROFANA_ASSIGN_OR_RETURN(AllocatorSnapshot next,
-                           LoadSnapshotForCommand(next_file, a.common, ctx));
-  passes::SnapshotAnalysis base_analysis = passes::AnalyzeSnapshot(base);
-  passes::SnapshotAnalysis next_analysis = passes::AnalyzeSnapshot(next);
-  report::SnapshotDiffContext c{&base, &next, a.base, a.next, a.row_limit};
-  return Emit(report::FormatSnapshotDiffAs(
-                  f, passes::DiffSnapshots(base, base_analysis, next, next_analysis), c),
-              a.common, ctx);
-}
-
-Status RunDiff(const DiffArgs& a, Context& ctx) {
-  // Each side opened once: to tell a snapshot from a trace, and to read either.
-  job::DiffSide base = job::OpenDiffSide(a.base), next = job::OpenDiffSide(a.next);
-  bool base_snapshot = IsSnapshot(base.single), next_snapshot = IsSnapshot(next.single);
-  if (base_snapshot && next_snapshot)
-    return RunSnapshotDiff(a, *base.single->file, *next.single->file, ctx);
-  if (base_snapshot || next_snapshot)
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{} is an allocator snapshot and {} is not: diff compares two traces "
-                              "or two snapshots",
-                              base_snapshot ? a.base : a.next, base_snapshot ? a.next : a.base));
-  report::DiffReportOptions r;
-  r.base_name = a.base, r.new_name = a.next, r.row_limit = a.row_limit;
-  r.color = UseColor(a.color, a.common);
-  r.max_name_width = a.max_name_width, r.no_truncate = a.no_truncate, r.full_names = a.full_names;
-  job::JobRequest request = SidesRequestFor(a.ranks, a.common, ctx);
-  std::vector<job::LoadNote> notes;
-  if (!a.by_rank) {
-    PROFANA_ASSIGN_OR_RETURN(
-        job::DiffRun run,
-        WithNotes(job::DiffInputs(base, next, request, a.options, &notes), notes, ctx));
-    return Emit(report::FormatDiffAs(a.common.format, run.diff, r), a.common, ctx);
-  }
-  PROFANA_ASSIGN_OR_RETURN(
-      job::RankDiffsRun run,
-      WithNotes(job::DiffInputsByRank(a.base, a.next, request, a.options, &notes), notes, ctx));
-  return Emit(report::FormatRankDiffsAs(a.common.format, run.diffs, r), a.common, ctx);
-}
-
-}  // namespace
 
 void RegisterDiffCommand(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<DiffArgs>();
+  auto args = std::make_shared<run::DiffArgs>();
   CLI::App* cmd = app.add_subcommand("diff",
                                      "Compare two traces or jobs per op and kernel (key_averages "
                                      "keys): counts, self and total times, changes; or two CUDA "
@@ -118,7 +47,7 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, RunDiff);
+  SetRun(cmd, ctx, args, run::RunDiff);
 }
 
 }  // namespace profana::app

@@ -1,40 +1,12 @@
-// profana idle: GPU idle time per device and stream, split into host wait / kernel wait / other,
-// with the longest gaps.
+// The options of `profana idle`; the run they make is lib/profana/run/idle.h.
 #include "profana/commands/commands.h"
 #include "profana/commands/option_checks.h"
-#include "profana/passes/function_events.h"
-#include "profana/passes/gpu_streams.h"
-#include "profana/reporters/idle_reporter.h"
+#include "profana/run/idle.h"
 
 namespace profana::app {
-namespace {
-
-struct IdleArgs {
-  CommonOptions common;
-  std::string file;
-  int64_t kernel_delay_ns = 30000;  // HTA's 30, on Kineto's microsecond timestamps
-  int64_t gaps = 0;                 // -n: its default is AddRowLimitOption's
-  report::IdleTextOptions text;
-};
-
-Status RunIdle(const IdleArgs& a, Context& ctx) {
-  std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, ctx, &index));
-  // (the text report says it in its place)
-  if (a.common.format != OutputFormat::kText) WarnWithoutDeviceActivity(trace, a.file, ctx);
-  PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
-                           BuildEventsForCommand(trace, index, a.file, a.common, ctx));
-  passes::IdleBreakdown b = passes::ComputeIdleBreakdown(
-      trace, events, LaunchIndex(trace.events), a.kernel_delay_ns, static_cast<size_t>(a.gaps));
-  report::IdleTextOptions text = a.text;
-  text.gaps_asked = static_cast<int>(a.gaps);
-  return Emit(report::FormatIdleAs(a.common.format, a.file, trace, events, b, text), a.common, ctx);
-}
-
-}  // namespace
 
 void RegisterIdleCommand(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<IdleArgs>();
+  auto args = std::make_shared<run::IdleArgs>();
   CLI::App* cmd = app.add_subcommand("idle",
                                      "GPU idle time per device and stream: host wait, kernel wait, "
                                      "other; the longest gaps and the op running");
@@ -58,7 +30,7 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, RunIdle);
+  SetRun(cmd, ctx, args, run::RunIdle);
 }
 
 }  // namespace profana::app

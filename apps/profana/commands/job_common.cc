@@ -1,7 +1,6 @@
 #include "profana/commands/job_common.h"
 
 #include "profana/commands/option_checks.h"
-#include "profana/job/job_inputs.h"
 
 namespace profana::app {
 
@@ -34,35 +33,6 @@ CLI::Option* AddRanksOption(CLI::App* command, job::RankSelection* ranks, const 
         *ranks = std::move(*parsed);
       },
       help);
-}
-
-job::SniffedInputs SniffJobArgs(const JobArgs& a) {
-  if (!a.ranks.all() || a.by_rank) return {};
-  return job::SniffInputs(a.inputs);
-}
-
-job::JobRequest JobRequestFor(const JobArgs& a, const CommonOptions& options,
-                              std::shared_ptr<InputFile> opened) {
-  job::JobRequest r;
-  r.inputs = a.inputs;
-  r.opened = std::move(opened);
-  r.ranks = a.ranks;
-  r.workers = static_cast<size_t>(a.jobs);
-  r.load = LoadRequestFor(options);
-  r.link = options.link;
-  return r;
-}
-
-Result<job::JobRun> RunJobForCommand(const job::JobRequest& request, Context& ctx) {
-  std::vector<job::LoadNote> notes;
-  return WithNotes(job::RunJob(request, &notes), notes, ctx);
-}
-
-job::JobRequest SidesRequestFor(const job::RankSelection& ranks, const CommonOptions& options,
-                                Context& ctx) {
-  job::JobRequest request = JobRequestFor({{}, ranks}, options);
-  request.load.progress = ShowLoadProgress(options, ctx);
-  return request;
 }
 
 }  // namespace profana::app

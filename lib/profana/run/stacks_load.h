@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "profana/commands/commands.h"
-#include "profana/commands/job_common.h"
 #include "profana/passes/stacks.h"
 #include "profana/reporters/stacks_reporter.h"
+#include "profana/run/command_load.h"
 
-namespace profana::app {
+namespace profana::run {
 
 struct StacksRequest {
   passes::StackSource source = passes::StackSource::kAuto;
@@ -37,16 +36,16 @@ struct TraceStackSamples {
 // One trace (read from its file when a sniff opened it): loads it and computes its samples; warns
 // in one line why a result is empty.
 Result<TraceStackSamples> LoadStackSamples(const job::JobInput& input, const CommonOptions& options,
-                                           Context& ctx, const StacksRequest& request);
+                                           Session& session, const StacksRequest& request);
 // The same, merged as `request` asks (export_stacks' lines are written from the samples).
 Result<report::StacksText> LoadStacks(const job::JobInput& input, const CommonOptions& options,
-                                      Context& ctx, const StacksRequest& request);
+                                      Session& session, const StacksRequest& request);
 
 // Several traces: each rank's merged stacks, summed, or each under a "rank N" root frame with
 // --by-rank; `ranks` receives the job's ranks. Auto stacks are python where any rank recorded
 // Python stacks. `opened`: the summary file SniffJobArgs opened.
 Result<report::StacksText> LoadStacksJob(const JobArgs& args, std::shared_ptr<InputFile> opened,
-                                         const CommonOptions& options, Context& ctx,
+                                         const CommonOptions& options, Session& session,
                                          const StacksRequest& request, std::vector<int64_t>* ranks);
 
-}  // namespace profana::app
+}  // namespace profana::run

@@ -1,16 +1,16 @@
-#include "profana/commands/snapshot_load.h"
+#include "profana/run/snapshot_load.h"
 
 #include "profana/job/input_kind.h"
 #include "profana/job/snapshot_input.h"
 
-namespace profana::app {
+namespace profana::run {
 
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const InputFile& file, const CommonOptions& o,
-                                                 Context& ctx) {
-  ctx.inputs.push_back(file.path());
+                                                 Session& session) {
+  session.Read(file.path());
   std::vector<job::LoadNote> notes;
   Result<AllocatorSnapshot> s = job::LoadSnapshotInput(file, LoadRequestFor(o), &notes);
-  PrintNotes(notes, ctx);
+  session.Notes(notes);
   return s;
 }
 
@@ -18,4 +18,4 @@ bool IsSnapshot(const std::optional<job::JobInput>& input) {
   return input && input->file && job::InputKindOf(*input->file) == job::InputKind::kSnapshot;
 }
 
-}  // namespace profana::app
+}  // namespace profana::run

@@ -5,18 +5,18 @@
 #include <optional>
 #include <string>
 
-#include "profana/commands/commands.h"
 #include "profana/job/job_inputs.h"
 #include "profana/model/allocator_snapshot.h"
+#include "profana/run/command_load.h"
 
-namespace profana::app {
+namespace profana::run {
 
 // job::LoadSnapshotInput, its note printed and its path known to Emit.
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const InputFile& file,
-                                                 const CommonOptions& options, Context& ctx);
+                                                 const CommonOptions& options, Session& session);
 
 // Whether the one input job::SingleTraceInput found (its file opened once, then read by whichever
 // load follows) is an allocator snapshot.
 bool IsSnapshot(const std::optional<job::JobInput>& input);
 
-}  // namespace profana::app
+}  // namespace profana::run
