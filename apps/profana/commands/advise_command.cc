@@ -7,8 +7,8 @@ namespace profana::app {
 
 void RegisterAdviseCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::AdviseArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "advise",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunAdvise, "advise",
       "What would make the steps faster: findings ranked by the time each could save (bounded "
       "by the critical path), each with its evidence and fix");
   cmd->add_option("FILE", args->inputs,
@@ -24,7 +24,6 @@ void RegisterAdviseCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunAdvise);
 }
 
 }  // namespace profana::app

@@ -8,9 +8,9 @@ namespace profana::app {
 
 void RegisterCheckCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::CheckArgs>();
-  CLI::App* cmd = app.add_subcommand("check",
-                                     "CI gate: check a trace against a budget file or a baseline "
-                                     "trace, or validate it; exit 1 on failure");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunCheck, "check",
+                             "CI gate: check a trace against a budget file or a baseline "
+                             "trace, or validate it; exit 1 on failure");
   cmd->add_option(
          "FILE", args->file,
          "Trace file to check (with --budget or --baseline, also a job: a directory, glob or "
@@ -31,7 +31,6 @@ void RegisterCheckCommand(CLI::App& app, Context& ctx) {
       ->default_str("5%");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunCheck);
 }
 
 }  // namespace profana::app

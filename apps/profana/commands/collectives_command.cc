@@ -8,8 +8,8 @@ namespace profana::app {
 
 void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::CollectivesArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "collectives",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunCollectives, "collectives",
       "Collectives matched across ranks: arrival skew, transfer time, wait per rank, algorithm "
       "and bus bandwidth; which rank makes the others wait; the clock offsets between ranks");
   AddJobInputs(cmd, &args->job, "Traces of one job (one per rank)", false);
@@ -25,7 +25,6 @@ void RegisterCollectivesCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunCollectives);
 }
 
 }  // namespace profana::app

@@ -94,11 +94,13 @@ class CliSession : public run::Session {
   const CommonOptions& options_;
 };
 
-// Makes `run` what RunCli runs when `command` is chosen, with the log set by -v and -q, and its
-// --max-memory the run's.
+// Adds the subcommand `name`, whose options are read into *args: when it is chosen, `run` is
+// what RunCli runs, with the log set by -v and -q, and its --max-memory the run's.
 template <typename Args>
-void SetRun(CLI::App* command, Context& ctx, std::shared_ptr<Args> args,
-            Status (*run)(const Args&, run::Session&)) {
+CLI::App* AddCommand(CLI::App& app, Context& ctx, std::shared_ptr<Args> args,
+                     Status (*run)(const Args&, run::Session&), const std::string& name,
+                     const std::string& description) {
+  CLI::App* command = app.add_subcommand(name, description);
   command->callback([args, &ctx, run] {
     ctx.max_memory = args->common.max_memory;
     ctx.run = [args, &ctx, run] {
@@ -108,6 +110,7 @@ void SetRun(CLI::App* command, Context& ctx, std::shared_ptr<Args> args,
       return run(*args, session);
     };
   });
+  return command;
 }
 
 void RegisterTableCommand(CLI::App& app, Context& ctx);

@@ -7,11 +7,11 @@ namespace profana::app {
 
 void RegisterConvertCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand("convert",
-                                     "Convert a trace: to profana's native file (.pfa, fast to "
-                                     "load), its text twin (.txt), Chrome-trace JSON "
-                                     "(.json, .json.gz) for Perfetto and chrome://tracing, or a "
-                                     "SQLite database (.sqlite: docs/sql.md)");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunConvert, "convert",
+                             "Convert a trace: to profana's native file (.pfa, fast to "
+                             "load), its text twin (.txt), Chrome-trace JSON "
+                             "(.json, .json.gz) for Perfetto and chrome://tracing, or a "
+                             "SQLite database (.sqlite: docs/sql.md)");
   cmd->add_option("FILE", args->file,
                   "Trace file (any format profana reads); - reads standard input. A directory or "
                   "a glob: a job, into one database")
@@ -43,7 +43,6 @@ void RegisterConvertCommand(CLI::App& app, Context& ctx) {
       "Hierarchy, Input type, ...), instant events other than [memory] (only counted), counter "
       "events and device properties other than the name. Keep the original for those "
       "(docs/native-format.md, \"What a conversion keeps\").");
-  SetRun(cmd, ctx, args, run::RunConvert);
 }
 
 }  // namespace profana::app

@@ -7,8 +7,8 @@ namespace profana::app {
 
 void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::CriticalPathArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "critical-path",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunCriticalPath, "critical-path",
       "The chain of CPU ops, launches, kernels and synchronisations that sets each step's length "
       "(HTA's critical path), what would change it (--what-if), and an overlay trace");
   cmd->add_option("FILE", args->inputs,
@@ -64,7 +64,6 @@ void RegisterCriticalPathCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunCriticalPath);
 }
 
 }  // namespace profana::app

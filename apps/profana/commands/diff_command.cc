@@ -8,10 +8,10 @@ namespace profana::app {
 
 void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::DiffArgs>();
-  CLI::App* cmd = app.add_subcommand("diff",
-                                     "Compare two traces or jobs per op and kernel (key_averages "
-                                     "keys): counts, self and total times, changes; or two CUDA "
-                                     "allocator snapshots: memory by state and by allocation site");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunDiff, "diff",
+                             "Compare two traces or jobs per op and kernel (key_averages "
+                             "keys): counts, self and total times, changes; or two CUDA "
+                             "allocator snapshots: memory by state and by allocation site");
   cmd->add_option("BASE", args->base,
                   "The reference: a trace, or a job (a directory of rank traces, a glob, a summary "
                   "file), its ranks combined")
@@ -47,7 +47,6 @@ void RegisterDiffCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunDiff);
 }
 
 }  // namespace profana::app

@@ -7,9 +7,9 @@ namespace profana::app {
 
 void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::IdleArgs>();
-  CLI::App* cmd = app.add_subcommand("idle",
-                                     "GPU idle time per device and stream: host wait, kernel wait, "
-                                     "other; the longest gaps and the op running");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunIdle, "idle",
+                             "GPU idle time per device and stream: host wait, kernel wait, "
+                             "other; the longest gaps and the op running");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   AddDurationOption(cmd, "--kernel-delay", &args->kernel_delay_ns, DurationUnit::kUs,
                     "Gaps shorter than this after an early launch are kernel wait: 30us, 0.5ms; a "
@@ -30,7 +30,6 @@ void RegisterIdleCommand(CLI::App& app, Context& ctx) {
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunIdle);
 }
 
 }  // namespace profana::app

@@ -7,12 +7,11 @@ namespace profana::app {
 void RegisterInfoCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::InfoArgs>();
   args->common.keeps_flows = true;
-  CLI::App* cmd = app.add_subcommand(
-      "info", "Describe a trace file: format, counts, span, devices, diagnostics");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunInfo, "info",
+                             "Describe a trace file: format, counts, span, devices, diagnostics");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunInfo);
 }
 
 }  // namespace profana::app

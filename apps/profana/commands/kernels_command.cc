@@ -8,8 +8,8 @@ namespace profana::app {
 
 void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::KernelsArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "kernels",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunKernels, "kernels",
       "Per kernel: category, count, total, share of device time, mean, median, min, max, std dev "
       "(or per launching op, runtime call, transfer kind)");
   AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", false);
@@ -27,7 +27,6 @@ void RegisterKernelsCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunKernels);
 }
 
 }  // namespace profana::app

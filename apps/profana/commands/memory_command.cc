@@ -7,8 +7,8 @@ namespace profana::app {
 
 void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::MemoryArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "memory",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunMemory, "memory",
       "Memory timeline from [memory] events: peaks, live memory at the peak, leaks, per-op memory, "
       "PyTorch's export_memory_timeline formats; or a CUDA allocator snapshot "
       "(torch.cuda.memory._dump_snapshot): segments, fragmentation, the allocation history");
@@ -29,7 +29,6 @@ void RegisterMemoryCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv,
                     OutputFormat::kTimeline, OutputFormat::kRaw, OutputFormat::kHtml});
-  SetRun(cmd, ctx, args, run::RunMemory);
 }
 
 }  // namespace profana::app

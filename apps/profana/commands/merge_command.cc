@@ -6,8 +6,8 @@ namespace profana::app {
 
 void RegisterMergeCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::MergeArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "merge",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunMerge, "merge",
       "Add summary files up into one (any grouping and order gives the same file); a source or "
       "rank held twice is refused");
   cmd->add_option("SUMMARY", args->inputs,
@@ -16,7 +16,6 @@ void RegisterMergeCommand(CLI::App& app, Context& ctx) {
   cmd->footer("Example: profana merge summaries/ -o job.pfs   (then: profana steps job.pfs)");
   // Summaries are already filtered and summarised: no trace filters, no trace formats.
   AddOutputOptions(cmd, &args->common, {OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunMerge);
 }
 
 }  // namespace profana::app

@@ -7,15 +7,14 @@ namespace profana::app {
 
 void RegisterOptimizableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::OptimizableArgs>();
-  CLI::App* cmd = app.add_subcommand("optimizable",
-                                     "The CPU ops worth optimising, as PyTorch's "
-                                     "BasicEvaluation.get_optimizable_events ranks them");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunOptimizable, "optimizable",
+                             "The CPU ops worth optimising, as PyTorch's "
+                             "BasicEvaluation.get_optimizable_events ranks them");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   AddRowLimitOption(cmd, &args->top, RowKind::kOptimizable, 1,
                     "How many events (get_optimizable_events(length=N))");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunOptimizable);
 }
 
 }  // namespace profana::app

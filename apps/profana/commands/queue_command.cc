@@ -7,8 +7,9 @@ namespace profana::app {
 
 void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::QueueArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "queue", "CUDA queue depth over time: globally (PyTorch) and per device and stream");
+  CLI::App* cmd =
+      AddCommand(app, ctx, args, run::RunQueue, "queue",
+                 "CUDA queue depth over time: globally (PyTorch) and per device and stream");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option("--model", args->model,
                   "Per-stream queue: profana (an operation counts from its launch until it ends; "
@@ -25,7 +26,6 @@ void RegisterQueueCommand(CLI::App& app, Context& ctx) {
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kCsv, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunQueue);
 }
 
 }  // namespace profana::app

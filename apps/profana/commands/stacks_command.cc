@@ -8,9 +8,9 @@ namespace profana::app {
 
 void RegisterStacksCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::StacksArgs>();
-  CLI::App* cmd = app.add_subcommand("stacks",
-                                     "Flamegraph stacks (PyTorch's export_stacks, merged, or a "
-                                     "differential of two runs), and an SVG");
+  CLI::App* cmd = AddCommand(app, ctx, args, run::RunStacks, "stacks",
+                             "Flamegraph stacks (PyTorch's export_stacks, merged, or a "
+                             "differential of two runs), and an SVG");
   AddJobInputs(cmd, &args->job,
                "Traces (stacks summed over ranks when several); with --diff: BASE NEW", true);
   AddNamedOption(cmd, "--metric", &args->request.metric, passes::ParseStackMetric,
@@ -46,7 +46,6 @@ void RegisterStacksCommand(CLI::App& app, Context& ctx) {
                 "SVG: keep Python frames' site-packages and home directory prefixes");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunStacks);
 }
 
 }  // namespace profana::app

@@ -8,8 +8,8 @@ namespace profana::app {
 
 void RegisterStepsCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::StepsArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "steps",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunSteps, "steps",
       "Per ProfilerStep#N and rank: wall time; GPU time in computation, exposed communication, "
       "exposed memcpy/memset and idle; hidden communication; host time outside ops");
   AddJobInputs(cmd, &args->job, "Traces", false);
@@ -20,7 +20,6 @@ void RegisterStepsCommand(CLI::App& app, Context& ctx) {
   AddCommonOptions(
       cmd, &args->common,
       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown});
-  SetRun(cmd, ctx, args, run::RunSteps);
 }
 
 }  // namespace profana::app

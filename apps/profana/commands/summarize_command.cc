@@ -7,8 +7,8 @@ namespace profana::app {
 
 void RegisterSummarizeCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::SummarizeArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "summarize",
+  CLI::App* cmd = AddCommand(
+      app, ctx, args, run::RunSummarize, "summarize",
       "A summary file of one rank or a group of ranks, read by table, steps, kernels and "
       "collectives in place of the traces and added up by merge");
   AddJobInputs(cmd, &args->job, "Traces (one rank each) to summarise together", false);
@@ -17,7 +17,6 @@ void RegisterSummarizeCommand(CLI::App& app, Context& ctx) {
       "job.pfs; profana table job.pfs)\nFormat: docs/summary-format.md");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunSummarize);
 }
 
 }  // namespace profana::app

@@ -8,8 +8,9 @@ namespace profana::app {
 
 void RegisterTableCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::TableArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "table", "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
+  CLI::App* cmd =
+      AddCommand(app, ctx, args, run::RunTable, "table",
+                 "Print the table PyTorch's prof.key_averages().table() prints, from a trace file");
   AddJobInputs(cmd, &args->job, "Traces (summed over ranks when several)", true);
   AddNamedOption(cmd, "--sort", &args->rows.sort, passes::ParseSortKey, passes::SortKeyNames(),
                  passes::SortKeyHelp());
@@ -47,7 +48,6 @@ void RegisterTableCommand(CLI::App& app, Context& ctx) {
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common,
                    {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kCsv});
-  SetRun(cmd, ctx, args, run::RunTable);
 }
 
 }  // namespace profana::app

@@ -7,8 +7,9 @@ namespace profana::app {
 
 void RegisterTreeCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<run::TreeArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "tree", "The CPU op tree per thread: total and self time, launched kernels, shapes");
+  CLI::App* cmd =
+      AddCommand(app, ctx, args, run::RunTree, "tree",
+                 "The CPU op tree per thread: total and self time, launched kernels, shapes");
   cmd->add_option("FILE", args->file, "Trace file; - reads standard input")->required();
   cmd->add_option("--depth", args->report.depth, "Show at most N levels (1 = top-level ops only)")
       ->check(WholeNumber<int>("--depth", 1));
@@ -22,7 +23,6 @@ void RegisterTreeCommand(CLI::App& app, Context& ctx) {
                 "Keep kernel names whole in text (template and parameter lists are elided)");
   AddLinkOption(cmd, &args->common);
   AddCommonOptions(cmd, &args->common, {OutputFormat::kText, OutputFormat::kJson});
-  SetRun(cmd, ctx, args, run::RunTree);
 }
 
 }  // namespace profana::app
