@@ -23,7 +23,7 @@ std::string Percent(int64_t part, int64_t whole) {
 
 }  // namespace
 
-std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
+std::string FormatIdleText(TraceNames t, const passes::FunctionEventList& e,
                            const passes::IdleBreakdown& b, const IdleTextOptions& o) {
   if (b.tracks.empty())
     return "No device activity (no kernel, memcpy or memset): there is no GPU idle time to "
@@ -71,7 +71,7 @@ std::string FormatIdleText(const Trace& t, const passes::FunctionEventList& e,
   return out;
 }
 
-std::string FormatIdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
+std::string FormatIdleCsv(TraceNames t, const passes::IdleBreakdown& b) {
   std::string out =
       "device,stream,activities,window_us,busy_us,idle_us,host_wait_us,kernel_wait_us,other_us\n";
   auto us = [](int64_t ns) {
@@ -87,7 +87,7 @@ std::string FormatIdleCsv(const Trace& t, const passes::IdleBreakdown& b) {
   return out;
 }
 
-std::string FormatIdleJson(const std::string& input, const Trace& t,
+std::string FormatIdleJson(const std::string& input, TraceNames t,
                            const passes::FunctionEventList& e, const passes::IdleBreakdown& b) {
   std::string out;
   JsonWriter w(&out);
@@ -137,16 +137,16 @@ std::string FormatIdleJson(const std::string& input, const Trace& t,
   return out;
 }
 
-std::string FormatIdleAs(OutputFormat format, const std::string& input, const Trace& trace,
+std::string FormatIdleAs(OutputFormat format, const std::string& input, TraceNames names,
                          const passes::FunctionEventList& events,
                          const passes::IdleBreakdown& breakdown, const IdleTextOptions& options) {
   switch (format) {
     case OutputFormat::kJson:
-      return FormatIdleJson(input, trace, events, breakdown);
+      return FormatIdleJson(input, names, events, breakdown);
     case OutputFormat::kCsv:
-      return FormatIdleCsv(trace, breakdown);
+      return FormatIdleCsv(names, breakdown);
     default:
-      return FormatIdleText(trace, events, breakdown, options);
+      return FormatIdleText(names, events, breakdown, options);
   }
 }
 

@@ -1,14 +1,12 @@
 // The reports of `profana idle`: GPU idle time per device and stream split into host wait,
 // kernel wait and other, and the longest gaps with the op the CPU was in; as text, CSV and JSON
 // (schema "profana.idle/1", docs/json.md). Formatting only: passes/gpu_streams computes it.
-// They take the Trace: a gap names the device activity after it (the trace's events) and its
-// stream.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_streams.h"
 #include "profana/reporters/output_format.h"
@@ -27,15 +25,15 @@ struct IdleTextOptions {
 };
 
 // Without device activity: one line that says so instead of the table.
-std::string FormatIdleText(const Trace& trace, const passes::FunctionEventList& events,
+std::string FormatIdleText(TraceNames names, const passes::FunctionEventList& events,
                            const passes::IdleBreakdown& breakdown, const IdleTextOptions& options);
-std::string FormatIdleCsv(const Trace& trace, const passes::IdleBreakdown& breakdown);
-std::string FormatIdleJson(const std::string& input, const Trace& trace,
+std::string FormatIdleCsv(TraceNames names, const passes::IdleBreakdown& breakdown);
+std::string FormatIdleJson(const std::string& input, TraceNames names,
                            const passes::FunctionEventList& events,
                            const passes::IdleBreakdown& breakdown);
 
 // The report in `format` (text, csv or json): the one choice of printer.
-std::string FormatIdleAs(OutputFormat format, const std::string& input, const Trace& trace,
+std::string FormatIdleAs(OutputFormat format, const std::string& input, TraceNames names,
                          const passes::FunctionEventList& events,
                          const passes::IdleBreakdown& breakdown, const IdleTextOptions& options);
 

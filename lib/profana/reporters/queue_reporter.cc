@@ -15,7 +15,7 @@ double Us(int64_t ns) { return ns / 1000.0; }
 
 }  // namespace
 
-std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
+std::string FormatQueueText(TraceNames t, const passes::GpuEvaluation& g,
                             const std::vector<passes::StreamQueue>& streams,
                             passes::QueueModel model, int32_t limit) {
   std::string out;
@@ -46,7 +46,7 @@ std::string FormatQueueText(const Trace& t, const passes::GpuEvaluation& g,
   return out;
 }
 
-std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuEvaluation& g,
+std::string FormatQueueCsv(TraceNames t, int64_t origin_ns, const passes::GpuEvaluation& g,
                            const std::vector<passes::StreamQueue>& streams) {
   std::string out = "scope,device,stream,ts_us,value\n";
   std::string ts;
@@ -66,7 +66,7 @@ std::string FormatQueueCsv(const Trace& t, int64_t origin_ns, const passes::GpuE
   return out;
 }
 
-std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t origin_ns,
+std::string FormatQueueJson(const std::string& input, TraceNames t, int64_t origin_ns,
                             const passes::GpuEvaluation& g,
                             const std::vector<passes::StreamQueue>& streams,
                             passes::QueueModel model, int32_t limit) {
@@ -113,17 +113,17 @@ std::string FormatQueueJson(const std::string& input, const Trace& t, int64_t or
   return out;
 }
 
-std::string FormatQueueAs(OutputFormat format, const std::string& input, const Trace& trace,
+std::string FormatQueueAs(OutputFormat format, const std::string& input, TraceNames names,
                           int64_t origin_ns, const passes::GpuEvaluation& evaluation,
                           const std::vector<passes::StreamQueue>& streams, passes::QueueModel model,
                           int32_t limit) {
   switch (format) {
     case OutputFormat::kJson:
-      return FormatQueueJson(input, trace, origin_ns, evaluation, streams, model, limit);
+      return FormatQueueJson(input, names, origin_ns, evaluation, streams, model, limit);
     case OutputFormat::kCsv:
-      return FormatQueueCsv(trace, origin_ns, evaluation, streams);
+      return FormatQueueCsv(names, origin_ns, evaluation, streams);
     default:
-      return FormatQueueText(trace, evaluation, streams, model, limit);
+      return FormatQueueText(names, evaluation, streams, model, limit);
   }
 }
 

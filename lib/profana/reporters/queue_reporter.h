@@ -2,14 +2,13 @@
 // the queue length per device and stream, as text, CSV (one row per change) and JSON (schema
 // "profana.queue/1", docs/json.md). Formatting only: passes/gpu_evaluation and
 // passes/gpu_streams compute the series.
-// They take the Trace: streams are named from its threads (track_labels.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
 #include "profana/reporters/output_format.h"
@@ -18,22 +17,22 @@ namespace profana::report {
 
 // A summary of the global queue, then one line per stream. `model` and `limit` are what
 // ComputeStreamQueues was given; the text says which definition the numbers follow.
-std::string FormatQueueText(const Trace& trace, const passes::GpuEvaluation& evaluation,
+std::string FormatQueueText(TraceNames names, const passes::GpuEvaluation& evaluation,
                             const std::vector<passes::StreamQueue>& streams,
                             passes::QueueModel model = passes::QueueModel::kProfana,
                             int32_t limit = passes::kCudaLaunchQueueLimit);
 // Every point of both series; times in microseconds from origin_ns (the trace's start).
-std::string FormatQueueCsv(const Trace& trace, int64_t origin_ns,
+std::string FormatQueueCsv(TraceNames names, int64_t origin_ns,
                            const passes::GpuEvaluation& evaluation,
                            const std::vector<passes::StreamQueue>& streams);
-std::string FormatQueueJson(const std::string& input, const Trace& trace, int64_t origin_ns,
+std::string FormatQueueJson(const std::string& input, TraceNames names, int64_t origin_ns,
                             const passes::GpuEvaluation& evaluation,
                             const std::vector<passes::StreamQueue>& streams,
                             passes::QueueModel model = passes::QueueModel::kProfana,
                             int32_t limit = passes::kCudaLaunchQueueLimit);
 
 // The report in `format` (text, csv or json): the one choice of printer.
-std::string FormatQueueAs(OutputFormat format, const std::string& input, const Trace& trace,
+std::string FormatQueueAs(OutputFormat format, const std::string& input, TraceNames names,
                           int64_t origin_ns, const passes::GpuEvaluation& evaluation,
                           const std::vector<passes::StreamQueue>& streams, passes::QueueModel model,
                           int32_t limit);

@@ -4,11 +4,11 @@
 
 namespace profana::report {
 
-std::string TidText(const Trace& t, const ThreadInfo& info) {
+std::string TidText(TraceNames t, const ThreadInfo& info) {
   return info.tid_text.value ? std::string(t.str(info.tid_text)) : std::to_string(info.tid);
 }
 
-std::string ThreadLabel(const Trace& t, ThreadId id) {
+std::string ThreadLabel(TraceNames t, ThreadId id) {
   const ThreadInfo& info = t.threads[id.value];
   std::string pid =
       info.pid_text.value ? std::string(t.str(info.pid_text)) : std::to_string(info.pid);
@@ -17,14 +17,14 @@ std::string ThreadLabel(const Trace& t, ThreadId id) {
   return label;
 }
 
-std::string StreamName(const Trace& t, ThreadId id) {
+std::string StreamName(TraceNames t, ThreadId id) {
   if (id.value == UINT32_MAX) return "all";
   const ThreadInfo& info = t.threads[id.value];
   return info.tid_text.value ? std::string(t.str(info.tid_text))
                              : fmt::format("stream {}", info.tid);
 }
 
-std::string StreamLabel(const Trace& t, uint32_t event) {
+std::string StreamLabel(TraceNames t, uint32_t event) {
   std::string stream = StreamName(t, t.events.thread[event]);
   int32_t device = t.events.device[event];
   return device >= 0 ? fmt::format("device {} {}", device, stream) : stream;
