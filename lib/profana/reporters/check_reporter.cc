@@ -97,8 +97,7 @@ std::string RuleFailures(const std::vector<passes::RuleResult>& results) {
 }
 
 std::string FormatValidationText(const std::string& file,
-                                 const std::vector<passes::ValidationCheck>& checks,
-                                 const Trace& t) {
+                                 const std::vector<passes::ValidationCheck>& checks, TraceNames t) {
   std::string out = fmt::format("{}: trace validation\n", file);
   for (const auto& c : checks) {
     bool ok = !c.fatal || c.count == 0;
@@ -167,10 +166,9 @@ CheckReport ReportRules(bool json, const std::string& file, const std::string& m
 }
 
 CheckReport ReportValidation(bool json, const std::string& file,
-                             const std::vector<passes::ValidationCheck>& checks,
-                             const Trace& trace) {
+                             const std::vector<passes::ValidationCheck>& checks, TraceNames names) {
   std::string failures = ValidationFailures(checks);
-  return {json ? FormatValidationJson(file, checks) : FormatValidationText(file, checks, trace),
+  return {json ? FormatValidationJson(file, checks) : FormatValidationText(file, checks, names),
           failures, failures};
 }
 

@@ -2,13 +2,12 @@
 // or each trace validation check, as text or JSON (schema "profana.check/1", docs/json.md), and
 // the one-line list of failures the failed check's message carries. Formatting only:
 // passes/budget and passes/trace_validation measure.
-// The validation report takes the Trace: a check names the event it points at (its events' names).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/budget.h"
 #include "profana/passes/trace_validation.h"
 
@@ -29,7 +28,7 @@ std::string RuleFailures(const std::vector<passes::RuleResult>& results);
 // names the first offending event of each.
 std::string FormatValidationText(const std::string& file,
                                  const std::vector<passes::ValidationCheck>& checks,
-                                 const Trace& trace);
+                                 TraceNames names);
 std::string FormatValidationJson(const std::string& file,
                                  const std::vector<passes::ValidationCheck>& checks);
 // "549 device_without_launch, 31 overlapping_device_activity"; empty when all passed.
@@ -47,7 +46,6 @@ struct CheckReport {
 CheckReport ReportRules(bool json, const std::string& file, const std::string& mode,
                         const std::vector<passes::RuleResult>& results);
 CheckReport ReportValidation(bool json, const std::string& file,
-                             const std::vector<passes::ValidationCheck>& checks,
-                             const Trace& trace);
+                             const std::vector<passes::ValidationCheck>& checks, TraceNames names);
 
 }  // namespace profana::report
