@@ -104,12 +104,12 @@ class SubtreeIds {
 
 // The subtree id of every shown node of `roots` (kHidden for the rest), after --min-time and
 // --depth.
-void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
+void IdentifySubtrees(TraceNames t, const passes::FunctionEventList& e,
                       const passes::EventTimes& times, const std::vector<uint32_t>& roots,
                       const TreeReportOptions& a, SubtreeIds* ids, std::vector<uint32_t>* id_of) {
   std::vector<uint32_t> key;
   std::vector<uint32_t>& out = *id_of;
-  const StringId step_name = StepNameId(t);
+  const StringId step_name = StepNameId(t.strings);
   Walk(
       e, roots,
       [&](uint32_t i, int depth) -> Visited {
@@ -147,7 +147,7 @@ void IdentifySubtrees(const Trace& t, const passes::FunctionEventList& e,
 // the j-th children of all members, and a run of equal positions folds as one. The times of a
 // group's line are sums over all its members. Without folding every group has one member, and
 // the lines are those of a plain pre-order walk.
-Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
+Status WriteTreeText(TraceNames t, const passes::FunctionEventList& e,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
                      OutputSink* sink) {
@@ -238,7 +238,7 @@ Status WriteTreeText(const Trace& t, const passes::FunctionEventList& e,
   return lines.Finish();
 }
 
-Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
+Status WriteTreeJson(TraceNames t, const passes::FunctionEventList& e,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads, const TreeReportOptions& a,
                      OutputSink* sink) {
@@ -246,7 +246,7 @@ Status WriteTreeJson(const Trace& t, const passes::FunctionEventList& e,
   // cleared between any two values.
   ChunkedOutput chunks(sink);
   JsonWriter w(chunks.text());
-  const StringId step_name = StepNameId(t);
+  const StringId step_name = StepNameId(t.strings);
   w.BeginObject();
   w.Key("schema").String("profana.tree/1");
   w.Key("input").String(a.input);

@@ -2,7 +2,6 @@
 // the device activity it launched, and its input shapes; as indented text or as nested JSON
 // (schema "profana.tree/1", docs/json.md). Walked iteratively: traces can nest very deep. The
 // output of a big trace runs to hundreds of MB, so it goes to a sink in chunks as it is made.
-// They take the Trace: the tree reports its events (times, threads, device activity, shapes).
 #pragma once
 
 #include <string>
@@ -10,7 +9,7 @@
 
 #include "profana/base/output_sink.h"
 #include "profana/base/status.h"
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/thread_roots.h"
@@ -30,11 +29,11 @@ struct TreeReportOptions {
 // whose subtrees are identical (the same names, shapes, kernels and streams, child by child;
 // times may differ) are one line with " xN" and the times summed over the N; JSON is unfolded.
 // Returns the first failed write of `sink`, if any.
-Status WriteTreeText(const Trace& trace, const passes::FunctionEventList& events,
+Status WriteTreeText(TraceNames names, const passes::FunctionEventList& events,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads,
                      const TreeReportOptions& options, OutputSink* sink);
-Status WriteTreeJson(const Trace& trace, const passes::FunctionEventList& events,
+Status WriteTreeJson(TraceNames names, const passes::FunctionEventList& events,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads,
                      const TreeReportOptions& options, OutputSink* sink);

@@ -86,12 +86,12 @@ void PutCount(DirectText* out, uint32_t count) {
 // is is not copied.
 class ShownStrings {
  public:
-  ShownStrings(const Trace& t, bool shorten)
-      : t_(t), shorten_(shorten), made_(t.strings.size(), kNotMade) {}
+  ShownStrings(const StringPool& strings, bool shorten)
+      : strings_(strings), shorten_(shorten), made_(strings.size(), kNotMade) {}
   std::string_view operator()(StringId id) {
     uint32_t& made = made_[id.value];
     if (made == kNotMade) {
-      std::string_view text = t_.str(id);
+      std::string_view text = strings_.Get(id);
       std::string shown = Printable(shorten_ ? passes::ShortKernelName(text) : std::string(text));
       if (shown == text) {
         made = kAsIs;
@@ -100,12 +100,12 @@ class ShownStrings {
         shown_.push_back(std::move(shown));
       }
     }
-    return made == kAsIs ? t_.str(id) : shown_[made];
+    return made == kAsIs ? strings_.Get(id) : shown_[made];
   }
 
  private:
   static constexpr uint32_t kNotMade = UINT32_MAX, kAsIs = UINT32_MAX - 1;
-  const Trace& t_;
+  const StringPool& strings_;
   bool shorten_;
   std::vector<uint32_t> made_;  // per string of the pool: kNotMade, kAsIs or its index in shown_
   std::vector<std::string> shown_;
@@ -114,7 +114,7 @@ class ShownStrings {
 // Stream labels as text shows them ("device 0 stream 7"), made once per (stream, device).
 class StreamLabels {
  public:
-  explicit StreamLabels(const Trace& t) : t_(t) {}
+  explicit StreamLabels(TraceNames t) : t_(t) {}
   std::string_view operator()(uint32_t ev) {
     uint64_t key =
         (uint64_t{t_.events.thread[ev].value} << 32) | static_cast<uint32_t>(t_.events.device[ev]);
@@ -124,33 +124,33 @@ class StreamLabels {
   }
 
  private:
-  const Trace& t_;
+  TraceNames t_;
   std::unordered_map<uint64_t, std::string> labels_;
 };
 
 }  // namespace
 
-StringId StepNameId(const Trace& t) {
+StringId StepNameId(const StringPool& strings) {
   StringId id;
-  return t.strings.Find("ProfilerStep*", &id) ? id : StringId(0);
+  return strings.Find("ProfilerStep*", &id) ? id : StringId(0);
 }
 
 struct TreeTextLines::Text {
-  Text(const Trace& t, const passes::FunctionEventList& e, const passes::EventTimes& times,
+  Text(TraceNames t, const passes::FunctionEventList& e, const passes::EventTimes& times,
        const TreeReportOptions& a)
       : t(t),
         e(e),
         times(times),
         a(a),
-        shown(t, /*shorten=*/false),
-        kernel_name(t, /*shorten=*/!a.full_names),
+        shown(t.strings, /*shorten=*/false),
+        kernel_name(t.strings, /*shorten=*/!a.full_names),
         stream_label(t),
-        step_name(StepNameId(t)) {}
+        step_name(StepNameId(t.strings)) {}
 
   // One group's lines, appended in place: millions of lines, so no string is made per line.
   void PutGroup(const uint32_t* members, uint32_t k, uint32_t count, int depth, DirectText* out);
 
-  const Trace& t;
+  TraceNames t;
   const passes::FunctionEventList& e;
   const passes::EventTimes& times;
   const TreeReportOptions& a;
@@ -230,7 +230,7 @@ void TreeTextLines::Text::PutGroup(const uint32_t* members, uint32_t k, uint32_t
   }
 }
 
-TreeTextLines::TreeTextLines(const Trace& t, const passes::FunctionEventList& e,
+TreeTextLines::TreeTextLines(TraceNames t, const passes::FunctionEventList& e,
                              const passes::EventTimes& times, const TreeReportOptions& a,
                              OutputSink* sink)
     : sink_(sink) {

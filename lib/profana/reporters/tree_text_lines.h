@@ -4,7 +4,6 @@
 // the members, numbers, names, kernels), is made by two formatter threads where there are two
 // cores, and the batches are written to the sink in order. A few batches are in flight at most:
 // memory does not grow with the tree.
-// They take the Trace: a line reads its ops' events (names, shapes, kernels) and the step marker.
 #pragma once
 
 #include <condition_variable>
@@ -20,7 +19,7 @@
 
 #include "profana/base/output_sink.h"
 #include "profana/base/status.h"
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/reporters/tree_reporter.h"
@@ -28,10 +27,10 @@
 namespace profana::report {
 
 // "ProfilerStep*" as the trace's pool holds it, for TreeOpNameId (StringId 0 when no event has it).
-StringId StepNameId(const Trace& t);
+StringId StepNameId(const StringPool& strings);
 // An op's name; a step keeps its number (ProfilerStep#12, not key_averages' ProfilerStep*). Ids
 // are compared, not text: a pool holds each string once.
-inline StringId TreeOpNameId(const Trace& t, const passes::FunctionEventList& e, uint32_t i,
+inline StringId TreeOpNameId(TraceNames t, const passes::FunctionEventList& e, uint32_t i,
                              StringId step_name) {
   StringId name = e.name[i];
   if (name == step_name && name.value != 0 && e.source[i] != passes::kSynthetic)
@@ -39,14 +38,14 @@ inline StringId TreeOpNameId(const Trace& t, const passes::FunctionEventList& e,
   return name;
 }
 // Kernels shorter than --min-time are hidden as ops are.
-inline bool TreeKernelShown(const Trace& t, uint32_t ev, const TreeReportOptions& a) {
+inline bool TreeKernelShown(TraceNames t, uint32_t ev, const TreeReportOptions& a) {
   return (t.events.end_ns[ev] - t.events.start_ns[ev]) / 1000.0 >= a.min_time_us;
 }
 
 class TreeTextLines {
  public:
-  // Reads the trace, the list and the times until Finish: keep them alive and unchanged.
-  TreeTextLines(const Trace& t, const passes::FunctionEventList& e, const passes::EventTimes& times,
+  // Reads the trace's names, the list and the times until Finish: keep them alive and unchanged.
+  TreeTextLines(TraceNames t, const passes::FunctionEventList& e, const passes::EventTimes& times,
                 const TreeReportOptions& a, OutputSink* sink);
   ~TreeTextLines();
   TreeTextLines(const TreeTextLines&) = delete;
