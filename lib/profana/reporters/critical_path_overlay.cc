@@ -17,8 +17,7 @@ bool DrawnByDefault(CpEdgeType t) {
   return t == CpEdgeType::kDependency || t == CpEdgeType::kLaunchDelay || t == CpEdgeType::kSync;
 }
 
-void WriteThreadField(JsonWriter& w, const char* key, int64_t number, StringId text,
-                      const Trace& t) {
+void WriteThreadField(JsonWriter& w, const char* key, int64_t number, StringId text, TraceNames t) {
   w.Key(key);
   if (text.value != 0)
     w.String(t.str(text));
@@ -28,7 +27,7 @@ void WriteThreadField(JsonWriter& w, const char* key, int64_t number, StringId t
 
 // One end of a flow arrow, at its node (HTA's get_flow_event): an end node of device work sits
 // 1 us (or its whole length, if shorter) before the work's end, so the arrow lands on it.
-void WriteFlow(JsonWriter& w, const Trace& t, const CpGraph& g, const CpEdge& e, bool start,
+void WriteFlow(JsonWriter& w, TraceNames t, const CpGraph& g, const CpEdge& e, bool start,
                int64_t id) {
   const CpNode& n = g.nodes[(start ? e.from : e.to).value];
   uint32_t ev = n.event.value;
@@ -56,7 +55,7 @@ void WriteFlow(JsonWriter& w, const Trace& t, const CpGraph& g, const CpEdge& e,
 }  // namespace
 
 std::string WriteCriticalPathOverlay(std::string_view doc, const SourceEvents& source,
-                                     const Trace& trace,
+                                     TraceNames names,
                                      const std::vector<passes::CpWindowResult>& windows,
                                      bool all_edges, OverlayCounts* counts,
                                      std::string_view extra_events) {
@@ -75,7 +74,7 @@ std::string WriteCriticalPathOverlay(std::string_view doc, const SourceEvents& s
       for (bool start : {true, false}) {
         flows += ',';
         JsonWriter w(&flows, JsonLayout::kCompact);
-        WriteFlow(w, trace, win.graph, e, start, id);
+        WriteFlow(w, names, win.graph, e, start, id);
       }
       ++id;
       ++pairs;

@@ -4,7 +4,6 @@
 // critical and type, the edge's type) per critical edge that HTA draws by default (dependency,
 // kernel launch delay and sync edges; every critical edge with all_edges). Every other byte of the
 // file is kept, so every args field survives, and Perfetto and chrome://tracing open the result.
-// It takes the Trace: a flow event is placed by its event's kind, times and thread.
 #pragma once
 
 #include <string>
@@ -12,7 +11,7 @@
 #include <vector>
 
 #include "profana/model/source_events.h"
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/critical_path/critical_path.h"
 
 namespace profana::report {
@@ -25,11 +24,12 @@ struct OverlayCounts {
   int64_t flow_pairs = 0;
 };
 
-// document: the bytes the trace was imported from (SourceEvents' offsets point into them).
+// document: the bytes the trace was imported from (SourceEvents' offsets point into them); `names`
+// the trace's: a flow event is placed by its event's kind, times and thread.
 // extra_events: more events for the same array, each preceded by a comma (the analysis tracks
 // of analysis_overlay.h), written after the flows.
 std::string WriteCriticalPathOverlay(std::string_view document, const SourceEvents& source,
-                                     const Trace& trace,
+                                     TraceNames names,
                                      const std::vector<passes::CpWindowResult>& windows,
                                      bool all_edges, OverlayCounts* counts = nullptr,
                                      std::string_view extra_events = {});

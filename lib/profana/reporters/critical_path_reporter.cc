@@ -17,12 +17,12 @@ namespace {
 using passes::CpBound;
 using passes::kCpBounds;
 
-std::string Where(const Trace& t, EventId e) {
+std::string Where(TraceNames t, EventId e) {
   if (IsDeviceActivity(t.events.kind[e.value])) return StreamLabel(t, e.value);
   return "thread " + TidText(t, t.threads[t.events.thread[e.value].value]);
 }
 
-std::string Name(const Trace& t, EventId e) {
+std::string Name(TraceNames t, EventId e) {
   return std::string(t.str(t.events.trace_name[e.value]));
 }
 
@@ -92,18 +92,19 @@ std::map<int64_t, std::pair<int64_t, int64_t>> SlowestRanks(const std::vector<Cp
 
 }  // namespace
 
-CpRank MakeCpRank(std::string input, const Trace& t, const passes::CriticalPathResult& r) {
+CpRank MakeCpRank(std::string input, TraceNames t, const TraceMetadata& metadata,
+                  const passes::CriticalPathResult& r) {
   CpRank out;
   out.input = std::move(input);
-  out.rank = t.metadata.rank;
+  out.rank = metadata.rank;
   out.whole_trace_fallback = r.whole_trace_fallback;
   out.event_syncs_read = r.event_syncs_read;
   for (const passes::CpWindowResult& w : r.windows) {
     CpWindowRow row;
     row.label = w.label;
     row.step = w.step;
-    row.start_ns = w.window.start_ns - t.metadata.origin.ns;
-    row.end_ns = w.window.end_ns - t.metadata.origin.ns;
+    row.start_ns = w.window.start_ns - metadata.origin.ns;
+    row.end_ns = w.window.end_ns - metadata.origin.ns;
     row.wall_ns = w.wall_ns;
     row.length_ns = w.length_ns;
     std::copy(std::begin(w.bound_ns), std::end(w.bound_ns), row.bound_ns);

@@ -4,14 +4,14 @@
 // Markdown, CSV (one row per rank and window) and JSON (schema profana.critical-path/1,
 // docs/schema/critical-path.schema.json). The rows are made from a trace and its result
 // (MakeCpRank) so that a job's traces need not stay loaded.
-// MakeCpRank takes the Trace: it reads the path's events, their threads and the trace's origin.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "profana/model/trace.h"
+#include "profana/model/trace_names.h"
 #include "profana/passes/critical_path/critical_path.h"
 #include "profana/reporters/output_format.h"
 
@@ -58,7 +58,15 @@ struct CpRank {
   std::vector<CpWindowRow> windows;
 };
 
-CpRank MakeCpRank(std::string input, const Trace& trace, const passes::CriticalPathResult& r);
+// One trace's rows: its events and streams named from `names`, the rank and the time origin from
+// `metadata`.
+CpRank MakeCpRank(std::string input, TraceNames names, const TraceMetadata& metadata,
+                  const passes::CriticalPathResult& r);
+// The same, from a whole trace: its names and its metadata.
+inline CpRank MakeCpRank(std::string input, const Trace& trace,
+                         const passes::CriticalPathResult& r) {
+  return MakeCpRank(std::move(input), trace, trace.metadata, r);
+}
 
 std::string FormatCriticalPathText(const std::vector<CpRank>& ranks);
 std::string FormatCriticalPathMarkdown(const std::vector<CpRank>& ranks);
