@@ -25,6 +25,7 @@
 #include "profana/passes/gpu_streams.h"
 #include "profana/passes/graph_launches.h"
 #include "profana/passes/key_averages.h"
+#include "profana/passes/memory/timeline_clock.h"
 #include "profana/passes/memory_timeline.h"
 #include "profana/passes/memory_views.h"
 #include "profana/passes/optimizable_events.h"
@@ -145,7 +146,8 @@ inline void RunReports(const Trace& trace, const std::optional<FunctionEventInde
     RequireJson(r::FormatRawJson(p::RawTimeline(trace, memory, device)));
     auto views = p::ViewMemoryDevices(trace, events, memory, {device},
                                       p::kMemoryReport | p::kMemoryTimeline);
-    RequireNoControls(r::FormatMemoryHtml(trace, events, memory, views, {input, events.origin_ns}));
+    RequireNoControls(r::FormatMemoryHtml(trace.strings, events, memory, views,
+                                          {input, events.origin_ns, p::EpochShiftNs(trace)}));
   }
   // info, check, diff
   p::EventCounts summary = p::CountEvents(trace);

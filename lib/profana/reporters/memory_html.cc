@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "fmt/format.h"
-#include "profana/passes/memory/timeline_clock.h"
 #include "profana/reporters/memory_page.h"
 #include "profana/reporters/number_format.h"
 
@@ -52,7 +51,7 @@ void Headers(const passes::MemoryDeviceSummary& s, MemoryPlot* m) {
 
 // One device's timeline as a plot: times from the trace's start (on the timeline's clock,
 // PyTorch's epoch microseconds), the categories as series.
-MemoryPlot DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
+MemoryPlot DevicePlot(const StringPool& strings, const passes::FunctionEventList& ev,
                       const passes::MemoryTimeline& t, const passes::MemoryDeviceView& view,
                       const MemoryHtmlOptions& o) {
   const passes::MemoryDeviceSummary& s = t.summary[view.device];
@@ -62,7 +61,7 @@ MemoryPlot DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
   for (int c = 0; c < passes::kMemoryCategories; ++c)
     m.series.push_back(
         {passes::MemoryCategoryName(static_cast<passes::MemoryCategory>(c)), kColors[c]});
-  const int64_t origin = o.origin_ns + passes::EpochShiftNs(trace);
+  const int64_t origin = o.origin_ns + o.epoch_shift_ns;
   const passes::CoalescedTimeline& tl = view.timeline;
   for (size_t i = 0; i < tl.times_us.size(); ++i) {
     // Microseconds as the export truncates them: the first row may fall just before the origin.
@@ -73,20 +72,21 @@ MemoryPlot DevicePlot(const Trace& trace, const passes::FunctionEventList& ev,
     m.has_peak = true;
     m.peak_ns = std::max<int64_t>(0, view.report.peak_ts_ns - o.origin_ns);
     m.peak_bytes = s.plotted_peak_bytes();
-    m.peak_label =
-        view.report.peak_op ? std::string(trace.str(ev.name[view.report.peak_op->value])) : "no op";
+    m.peak_label = view.report.peak_op
+                       ? std::string(strings.Get(ev.name[view.report.peak_op->value]))
+                       : "no op";
   }
   return m;
 }
 
 }  // namespace
 
-std::string FormatMemoryHtml(const Trace& trace, const passes::FunctionEventList& ev,
+std::string FormatMemoryHtml(const StringPool& strings, const passes::FunctionEventList& ev,
                              const passes::MemoryTimeline& t,
                              const std::vector<passes::MemoryDeviceView>& views,
                              const MemoryHtmlOptions& o) {
   std::vector<MemoryPlot> plots;
-  for (const passes::MemoryDeviceView& v : views) plots.push_back(DevicePlot(trace, ev, t, v, o));
+  for (const passes::MemoryDeviceView& v : views) plots.push_back(DevicePlot(strings, ev, t, v, o));
   return FormatMemoryPage(o.title, plots);
 }
 

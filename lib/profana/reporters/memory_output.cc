@@ -1,6 +1,7 @@
 #include "profana/reporters/memory_output.h"
 
 #include "fmt/format.h"
+#include "profana/passes/memory/timeline_clock.h"
 #include "profana/reporters/memory_html.h"
 
 namespace profana::report {
@@ -33,7 +34,8 @@ std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
       return FormatTimelineCsv(t, views);
     default: {
       std::string title = PageTitle(context.input);
-      return FormatMemoryHtml(trace, events, t, views, {title, context.origin_ns});
+      return FormatMemoryHtml(trace.strings, events, t, views,
+                              {title, context.origin_ns, passes::EpochShiftNs(trace)});
     }
   }
 }
