@@ -21,8 +21,8 @@ std::string PageTitle(const std::string& file);
 unsigned MemoryViewParts(OutputFormat format);
 
 // The report in text, json, csv (the timeline) or html (the first view; the page's title is the
-// input's file name). It takes the Trace: the text and JSON read its memory records and threads,
-// the page its events (memory_reporter.h, memory_html.h).
+// input's file name). It takes the Trace: the text and JSON read its memory records, stacks and
+// metadata besides its names (memory_reporter.h).
 std::string FormatMemoryAs(OutputFormat format, const Trace& trace,
                            const passes::FunctionEventList& events, const passes::MemoryTimeline& t,
                            const std::vector<passes::MemoryDeviceView>& views,

@@ -1,8 +1,8 @@
 // Formats a MemoryTimeline: the text report, the profana.memory/1 JSON document, PyTorch's
 // export_memory_timeline shapes ([times, sizes] and raw tuples), CSV, and the per-op table.
 // Formatting only: each device's details arrive worked out (passes/memory_views).
-// The timeline's reports take the Trace (its memory records, threads and stacks); the per-op table
-// only the string pool its names are in.
+// The timeline's reports take the Trace: they read its memory records, stacks and metadata besides
+// its names. The per-op table takes only the string pool its names are in.
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // What the table writers of SqlDatabaseWriter share for one trace: the trace, its FunctionEvents
 // and analyses, and how its rows' ids are numbered in the database. Internal to reporters/sql/.
+// It holds the Trace: the tables read its events, memory records, device args, stacks and threads.
 #pragma once
 
 #include <cstdint>

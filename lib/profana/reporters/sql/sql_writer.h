@@ -4,6 +4,7 @@
 // second copy of a trace; the indexes are built after the last row, and the whole database is
 // one transaction with no journal (a failed write leaves no file: the database is written beside
 // its destination and renamed into place by Finish).
+// It takes the Trace: the database holds its tables, metadata, counts and diagnostics.
 #pragma once
 
 #include <cstdint>
