@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "profana/model/trace_names.h"
@@ -62,11 +61,6 @@ struct CpRank {
 // `metadata`.
 CpRank MakeCpRank(std::string input, TraceNames names, const TraceMetadata& metadata,
                   const passes::CriticalPathResult& r);
-// The same, from a whole trace: its names and its metadata.
-inline CpRank MakeCpRank(std::string input, const Trace& trace,
-                         const passes::CriticalPathResult& r) {
-  return MakeCpRank(std::move(input), trace, trace.metadata, r);
-}
 
 std::string FormatCriticalPathText(const std::vector<CpRank>& ranks);
 std::string FormatCriticalPathMarkdown(const std::vector<CpRank>& ranks);

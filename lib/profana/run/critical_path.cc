@@ -43,7 +43,7 @@ Result<report::CpRank> RunOne(const CriticalPathArgs& a, const passes::CpRequest
                   counts.marked_events, counts.flow_pairs, a.overlay);
   }
   if (comm) *comm = job::PathCommOf(cp.trace, cp.result);
-  return report::MakeCpRank(InputName(path), cp.trace, cp.result);
+  return report::MakeCpRank(InputName(path), cp.trace, cp.trace.metadata, cp.result);
 }
 
 }  // namespace
