@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 
 #include "fmt/format.h"
 #include "profana/base/int_sum.h"
@@ -65,7 +66,12 @@ void Widen(int32_t value, int32_t* lo, int32_t* hi) {
 }  // namespace
 
 bool LaunchStat::Merge(const LaunchStat& o) {
-  LaunchStat m = *this;  // merged aside, so that a sum that does not fit changes nothing
+  // The sums are merged aside and every shape checked before anything changes, so that a sum
+  // that does not fit changes nothing. The aside copy leaves out the shapes: copying them on
+  // every merge made a trace's statistics quadratic in its distinct durations.
+  std::map<LaunchShape, DurationStats> own_shapes = std::move(shapes);
+  LaunchStat m = *this;
+  shapes = std::move(own_shapes);
   if (__builtin_add_overflow(m.blocks_per_sm_ns, o.blocks_per_sm_ns, &m.blocks_per_sm_ns) ||
       __builtin_add_overflow(m.occupancy_ns, o.occupancy_ns, &m.occupancy_ns) ||
       !CheckedAdd(&m.blocks_per_sm_weight_ns, o.blocks_per_sm_weight_ns) ||
@@ -78,8 +84,10 @@ bool LaunchStat::Merge(const LaunchStat& o) {
   Widen(o.shared_memory_min, &m.shared_memory_min, &m.shared_memory_max);
   Widen(o.shared_memory_max, &m.shared_memory_min, &m.shared_memory_max);
   for (const auto& [shape, d] : o.shapes)
-    if (!m.shapes[shape].Merge(d)) return false;
+    if (auto it = shapes.find(shape); it != shapes.end() && !it->second.CanMerge(d)) return false;
+  m.shapes = std::move(shapes);
   *this = std::move(m);
+  for (const auto& [shape, d] : o.shapes) shapes[shape].Merge(d);  // checked above: it fits
   return true;
 }
 
@@ -156,9 +164,12 @@ KernelCategory KernelCategoryOf(const Trace& t, uint32_t e) {
 
 namespace {
 
-// One activity's launch record, as a LaunchStat of one.
-LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreNames* tensor) {
+// One activity's launch record, as a LaunchStat of one without its shape, which goes to *shape
+// (LaunchShape() when it has none): the caller counts it in place, with no map made per activity.
+LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreNames* tensor,
+                    LaunchShape* shape) {
   LaunchStat l;
+  *shape = LaunchShape();
   if (t.events.kind[e] == ActivityKind::kKernel && tensor->Uses(t.events.trace_name[e]))
     l.tensor_core_ns = dur;
   uint32_t row = t.events.device_args[e];
@@ -180,11 +191,10 @@ LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreN
   Widen(a.registers[row], &l.registers_min, &l.registers_max);
   Widen(a.shared_memory[row], &l.shared_memory_min, &l.shared_memory_max);
   if (t.events.kind[e] == ActivityKind::kKernel) {
-    LaunchShape shape;
-    shape.grid[0] = a.grid_x[row], shape.grid[1] = a.grid_y[row], shape.grid[2] = a.grid_z[row];
-    shape.block[0] = a.block_x[row], shape.block[1] = a.block_y[row];
-    shape.block[2] = a.block_z[row];
-    if (!(shape == LaunchShape())) l.shapes[shape].Add(dur);
+    shape->grid[0] = a.grid_x[row], shape->grid[1] = a.grid_y[row];
+    shape->grid[2] = a.grid_z[row];
+    shape->block[0] = a.block_x[row], shape->block[1] = a.block_y[row];
+    shape->block[2] = a.block_z[row];
   }
   if (a.bytes[row] >= 0) {
     l.bytes = a.bytes[row];
@@ -192,6 +202,31 @@ LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreN
     l.bytes_count = 1;
   }
   return l;
+}
+
+// One activity added to a row, as KernelStat::Merge of a row of that activity alone would.
+// Each activity is added once into each map, so no sum passes what one trace's sums may reach
+// (durations and copy sizes up to 2^61 each, model/trace_sums.h): these merges fit.
+void AddActivity(KernelCategory category, int64_t dur, const LaunchStat& launch,
+                 const LaunchShape& shape, KernelStat* row) {
+  if (row->duration.count() == 0)
+    row->category = category;
+  else if (row->category != category)
+    row->category = KernelCategory::kMixed;
+  row->duration.Add(dur);
+  (void)row->launch.Merge(launch);
+  if (!(shape == LaunchShape())) row->launch.shapes[shape].Add(dur);
+}
+
+// Rows kept by string id while the events are read (no string made per event), then by name.
+template <typename Row>
+void MergeByName(const Trace& t, std::unordered_map<uint32_t, Row>& by_id,
+                 std::map<std::string, Row>* out, uint32_t none_id, const char* none_name) {
+  for (auto& [id, row] : by_id) {
+    std::string name = id == none_id ? none_name : std::string(t.str(StringId(id)));
+    auto [it, added] = out->try_emplace(std::move(name), std::move(row));
+    if (!added) (void)it->second.Merge(row);  // "(no op)" may also be an op's name
+  }
 }
 
 }  // namespace
@@ -208,25 +243,28 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
     for (uint32_t k = events.kernel_begin[i]; k < events.kernel_begin[i + 1]; ++k)
       op_of[events.kernel_index[k].value] = static_cast<int32_t>(i);
   }
+  constexpr uint32_t kNoOp = UINT32_MAX;  // no string id is
+  std::unordered_map<uint32_t, KernelStat> kernels, by_op;
+  std::unordered_map<uint32_t, DurationStats> api;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     ActivityKind k = ev.kind[e];
     int64_t dur = ev.end_ns[e] - ev.start_ns[e];
     if (IsRuntimeOrDriver(k)) {
-      out.api[std::string(t.str(ev.trace_name[e]))].Add(dur);
+      api[ev.trace_name[e].value].Add(dur);
       continue;
     }
     if (!IsDeviceWork(k)) continue;
-    KernelStat item;
-    item.category = KernelCategoryOf(t, e);
-    item.duration.Add(dur);
-    item.launch = LaunchOf(t, e, dur, &tensor);
-    // Each activity is merged once into each map, so no sum passes what one trace's sums may
-    // reach (durations and copy sizes up to 2^61 each, model/trace_sums.h): these merges fit.
-    out.kernels[std::string(t.str(ev.trace_name[e]))].Merge(item);
-    std::string op = op_of[e] >= 0 ? std::string(t.str(events.name[op_of[e]])) : "(no op)";
-    out.by_op[op].Merge(item);
+    KernelCategory category = KernelCategoryOf(t, e);
+    LaunchShape shape;
+    LaunchStat launch = LaunchOf(t, e, dur, &tensor, &shape);
+    AddActivity(category, dur, launch, shape, &kernels[ev.trace_name[e].value]);
+    uint32_t op = op_of[e] >= 0 ? events.name[op_of[e]].value : kNoOp;
+    AddActivity(category, dur, launch, shape, &by_op[op]);
     if (op_of[e] >= 0) owns[static_cast<uint32_t>(op_of[e])] = true;
   }
+  MergeByName(t, kernels, &out.kernels, kNoOp, "");
+  MergeByName(t, by_op, &out.by_op, kNoOp, "(no op)");
+  MergeByName(t, api, &out.api, kNoOp, "");
   // Each op's FLOPs once, in the row of the op that owns its kernels.
   passes::EventFlops flops(t);
   if (!flops.any()) return out;

@@ -157,6 +157,7 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
   std::vector<uint8_t> evaluated = Evaluated(events);
   out.queue_depth.assign(events.size(), 0);
   out.idle_ns.assign(events.size(), 0);
+  out.queue.reserve(launches.size() + kernels.size());
   size_t l = 0, k = 0, c = 0, started = 0;
   int32_t spawned_index = -1;
   while (l < launches.size() || k < kernels.size() || c < events.size()) {
@@ -273,22 +274,33 @@ Ranking RankEvents(const Trace& trace, const FunctionEventList& events, const Gp
   double self_mean, self_std, idle_mean, idle_std;
   MeanStd(self, &self_mean, &self_std);
   MeanStd(idle, &idle_mean, &idle_std);
+  std::vector<double> score(candidates.size());
   for (size_t c = 0; c < candidates.size(); ++c) {
-    uint32_t e = candidates[c];
-    RankedEvent r;
-    r.event = FnEventId(e);
     double z_idle = idle_std > 0 ? (idle[c] - idle_mean) / idle_std : 0.0;
     double z_self = self_std > 0 ? (self[c] - self_mean) / self_std : 0.0;
-    r.score = z_idle + 0.6 * z_self;
+    score[c] = z_idle + 0.6 * z_self;
+  }
+  // The best `length` as a stable sort by score, best first, would leave them (ties in the
+  // candidates' order), found without sorting every candidate: there can be millions.
+  std::vector<uint32_t> order(candidates.size());
+  for (uint32_t c = 0; c < order.size(); ++c) order[c] = c;
+  size_t keep = std::min(length, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                    [&](uint32_t a, uint32_t b) {
+                      return score[a] > score[b] || (score[a] == score[b] && a < b);
+                    });
+  out.events.reserve(keep);
+  for (size_t i = 0; i < keep; ++i) {
+    uint32_t c = order[i], e = candidates[c];
+    RankedEvent r;
+    r.event = FnEventId(e);
+    r.score = score[c];
     r.idle_fraction = idle[c];
     r.self_ns = self_ns[c];
     r.idle_ns = eval.idle_ns[e];
     r.queue_depth = eval.queue_depth[e];
     out.events.push_back(r);
   }
-  std::stable_sort(out.events.begin(), out.events.end(),
-                   [](const RankedEvent& a, const RankedEvent& b) { return a.score > b.score; });
-  if (out.events.size() > length) out.events.resize(length);
   return out;
 }
 
