@@ -1,0 +1,84 @@
+// The job pipelines read the file their sniff (or expansion) opened, never the path again. Each
+// case copies its inputs, sniffs or expands the copies, removes them from their folder, and only
+// then runs the pipeline: a reader that opened a path again would find nothing. The results are
+// compared with the same pipeline run on the original files.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "profana/job/advice/advise_inputs.h"
+#include "profana/job/analysed_traces.h"
+#include "profana/job/budget_job.h"
+#include "profana/job/diff_job.h"
+#include "profana/job/job_inputs.h"
+#include "profana/job/run_job.h"
+#include "profana/job/source_hash.h"
+#include "test_util.h"
+
+namespace {
+
+using namespace profana;
+using profana::test::TestData;
+
+// A copy of the test data file `relative`, under a temporary name.
+std::string CopyOf(const std::string& relative, const std::string& name) {
+  std::string path = test::TempPath(name);
+  test::WriteFile(path, test::ReadFile(TestData(relative)));
+  return path;
+}
+
+void Remove(const std::string& path) { REQUIRE(std::remove(path.c_str()) == 0); }
+
+// Counts what AnalyseInputs hands over.
+class CountingSink : public job::AnalysedTraceSink {
+ public:
+  Status AddTraceEvents(const Trace& trace, const passes::FunctionEventList&,
+                        const job::TraceAnalyses&, int64_t, const std::string&) override {
+    events += trace.events.size();
+    return Status::Ok();
+  }
+  Status AddTraceAnalyses(const Trace&, const passes::FunctionEventList&, const job::TraceAnalyses&,
+                          int64_t, const std::string&) override {
+    ++traces;
+    return Status::Ok();
+  }
+  size_t traces = 0, events = 0;
+};
+
+constexpr const char* kDlrm =
+    "traces/param/dlrm_kineto/worker3_step_12.1694128201557.pt.trace.json.gz";
+
+}  // namespace
+
+TEST_CASE("AnalyseInputs reads the file its sniff opened: a trace loaded, a summary refused",
+          "[job][input_file]") {
+  std::string trace = CopyOf("job/two_ranks/rank0.json", "analysed_once.json");
+  job::SniffedInputs sniffed = job::SniffInputs({trace});
+  Remove(trace);
+  CountingSink sink;
+  std::vector<job::LoadNote> notes;
+  auto read =
+      job::AnalyseInputs({trace}, std::move(sniffed), {}, passes::LinkRule::kAuto, &sink, &notes);
+  REQUIRE(read.ok());
+  CHECK(*read == std::vector<std::string>{trace});
+  CountingSink original;
+  REQUIRE(job::AnalyseInputs({TestData("job/two_ranks/rank0.json")}, {}, passes::LinkRule::kAuto,
+                             &original, &notes)
+              .ok());
+  CHECK(sink.traces == 1);
+  CHECK(sink.events == original.events);
+  CHECK(sink.events > 0);
+
+  std::string summary = test::TempPath("analysed_once_summary.json");
+  test::WriteFile(summary, "{\"schema\": \"profana.summary/1\"}");
+  job::SniffedInputs sniffed_summary = job::SniffInputs({summary});
+  REQUIRE(sniffed_summary.summary);
+  Remove(summary);
+  auto refused = job::AnalyseInputs({summary}, std::move(sniffed_summary), {},
+                                    passes::LinkRule::kAuto, &sink, &notes);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message() ==
+        summary + " is a summary file (profana summarize): a database holds traces");
+}
