@@ -82,3 +82,31 @@ TEST_CASE("AnalyseInputs reads the file its sniff opened: a trace loaded, a summ
   CHECK(refused.status().message() ==
         summary + " is a summary file (profana summarize): a database holds traces");
 }
+
+TEST_CASE("diff --by-rank reads each side from the file OpenDiffSide opened", "[job][input_file]") {
+  std::string base = CopyOf("job/two_ranks/rank0.json", "by_rank_rank0.json");
+  std::string next = CopyOf("job/two_ranks/worker1.json", "by_rank_worker1.json");
+  job::DiffSide base_side = job::OpenDiffSide(base), next_side = job::OpenDiffSide(next);
+  Remove(base);
+  Remove(next);
+  job::JobRequest request;
+  request.workers = 1;
+  std::vector<job::LoadNote> notes;
+  auto run = job::DiffInputsByRank(base_side, next_side, request, {}, &notes);
+  REQUIRE(run.ok());
+  auto original =
+      job::DiffInputsByRank(TestData("job/two_ranks/rank0.json"),
+                            TestData("job/two_ranks/worker1.json"), request, {}, &notes);
+  REQUIRE(original.ok());
+  CHECK(run->paths == std::vector<std::string>{base, next});
+  REQUIRE(run->diffs.size() == original->diffs.size());
+  REQUIRE(run->diffs.size() == 2);  // rank 0 in BASE only, rank 1 in NEW only
+  for (size_t i = 0; i < run->diffs.size(); ++i) {
+    CHECK(run->diffs[i].rank == original->diffs[i].rank);
+    CHECK(run->diffs[i].diff.rows.size() == original->diffs[i].diff.rows.size());
+    CHECK(run->diffs[i].diff.added == original->diffs[i].diff.added);
+    CHECK(run->diffs[i].diff.removed == original->diffs[i].diff.removed);
+  }
+  CHECK(run->diffs[0].diff.removed > 0);
+  CHECK(run->diffs[1].diff.added > 0);
+}
