@@ -105,11 +105,17 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
 }  // namespace
 
 Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes) {
+  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs,
+                           ExpandInputs(request.inputs, request.opened));
+  return RunJob(request, inputs, notes);
+}
+
+Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& inputs,
+                      std::vector<LoadNote>* notes) {
   JobRequest r = request;
   r.load.progress = {};  // the workers read several inputs at once: no progress line
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
-  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(r.inputs, r.opened));
   for (const JobInput& in : inputs) run.paths.push_back(in.path);
   std::vector<InputOutcome> outcomes(inputs.size());
   Stopwatch clock;

@@ -110,3 +110,76 @@ TEST_CASE("diff --by-rank reads each side from the file OpenDiffSide opened", "[
   CHECK(run->diffs[0].diff.removed > 0);
   CHECK(run->diffs[1].diff.added > 0);
 }
+
+TEST_CASE("check --budget measures its rules and its advice on the file its sniff opened",
+          "[job][input_file]") {
+  std::string budget_text = test::ReadFile(TestData("budgets/dlrm-pass.json"));
+  size_t end = budget_text.rfind(']');
+  REQUIRE(end != std::string::npos);
+  budget_text.insert(end, R"(, {"metric": "advise.host-sync.saving_ms", "max": 0.001},
+                            {"metric": "advise.sync-memset.count", "max": 0})");
+  auto budget = passes::ParseBudget(budget_text, "budget.json");
+  REQUIRE(budget.ok());
+  REQUIRE(budget->rules.size() == 9);
+
+  std::string trace = CopyOf(kDlrm, "budget_once.json.gz");
+  job::SniffedInputs sniffed = job::SniffInputs({trace});
+  Remove(trace);
+  job::JobRequest request;
+  std::vector<job::LoadNote> notes;
+  auto run = job::MeasureBudget(trace, std::move(sniffed), "budget.json", *budget, request, &notes);
+  REQUIRE(run.ok());
+  auto original = job::MeasureBudget(TestData(kDlrm), "budget.json", *budget, request, &notes);
+  REQUIRE(original.ok());
+  REQUIRE(run->results.size() == 9);
+  REQUIRE(original->results.size() == 9);
+  for (size_t i = 0; i < 9; ++i) {
+    INFO(i);
+    CHECK(run->results[i].rule.metric == original->results[i].rule.metric);
+    CHECK(run->results[i].value == original->results[i].value);
+    CHECK(run->results[i].passed == original->results[i].passed);
+  }
+  // dlrm-pass's rules hold; the trace's host synchronisation fails the advice rule.
+  CHECK(run->results[0].passed);
+  CHECK(run->results[7].rule.metric == passes::BudgetMetric::kAdviceSaving);
+  CHECK(run->results[7].rule.advice == "host-sync");
+  CHECK_FALSE(run->results[7].passed);
+  CHECK(run->paths == std::vector<std::string>{trace, trace});
+}
+
+TEST_CASE("a job's inputs expanded once are read by its job and its advice alike",
+          "[job][input_file]") {
+  std::string dir = test::TempPath("expanded_once");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"rank0.json", "worker1.json"})
+    test::WriteFile(dir + "/" + name,
+                    test::ReadFile(TestData(std::string("job/two_ranks/") + name)));
+  auto inputs = job::ExpandInputs({dir});
+  REQUIRE(inputs.ok());
+  REQUIRE(inputs->size() == 2);
+  for (const job::JobInput& in : *inputs) REQUIRE(in.file);  // held open for the load
+  std::filesystem::remove_all(dir);
+
+  job::JobRequest request = job::TableJobRequest({}, {}, /*steps=*/true);
+  request.inputs = {dir};
+  request.workers = 1;
+  std::vector<job::LoadNote> notes;
+  auto run = job::RunJob(request, *inputs, &notes);
+  REQUIRE(run.ok());
+  request.inputs = {TestData("job/two_ranks")};
+  auto original = job::RunJob(request, &notes);
+  REQUIRE(original.ok());
+  CHECK(run->job.RankList() == std::vector<int64_t>{0, 1});
+  CHECK(run->job.RankList() == original->job.RankList());
+
+  auto advice = job::AdviseInputs({dir}, *inputs, {}, passes::LinkRule::kAuto, {}, &notes);
+  REQUIRE(advice.ok());
+  auto advice_original =
+      job::AdviseInputs({TestData("job/two_ranks")}, {}, passes::LinkRule::kAuto, {}, &notes);
+  REQUIRE(advice_original.ok());
+  CHECK(advice->report.ranks == std::vector<int64_t>{0, 1});
+  CHECK(advice->report.findings.size() == advice_original->report.findings.size());
+  CHECK(advice->report.critical_path_ns == advice_original->report.critical_path_ns);
+  CHECK(advice->report.critical_path_ns > 0);
+}
