@@ -44,10 +44,12 @@ Result<RankSummary> TakeSummaryFile(const JobRequest& r, const InputFile& file) 
   return s;
 }
 
-// One rank's trace (the whole input, or one process of it) reduced to its summary.
+// One rank's trace (the whole input, or one process of it) reduced to its summary. `source`: the
+// input's file, still open from its load.
 Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
                                        const std::optional<FunctionEventIndex>& index,
-                                       const std::string& path, InputOutcome* out) {
+                                       const InputFile& source, const std::string& path,
+                                       InputOutcome* out) {
   passes::FunctionEventList events;
   if (r.function_events) {
     events = passes::BuildFunctionEvents(t, index, r.link, false);
@@ -61,7 +63,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
     out->no_steps = InputName(path) + ": " + passes::NoStepsHint(t);
   RankSummary s = SummarizeRank(t, events, path, r.summary);
   if (r.source_hash) {
-    PROFANA_ASSIGN_OR_RETURN(s.sources.front().hash, SourceHash(path));
+    PROFANA_ASSIGN_OR_RETURN(s.sources.front().hash, SourceHash(source));
   }
   if (r.stacks) {
     passes::StackSamples samples =
@@ -87,7 +89,8 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
   PROFANA_ASSIGN_OR_RETURN(std::vector<ProcessPart> parts, SplitByProcess(loaded.trace));
   if (parts.empty()) {
     PROFANA_ASSIGN_OR_RETURN(
-        RankSummary s, SummarizeRankTrace(r, loaded.trace, loaded.function_index, in.path, out));
+        RankSummary s,
+        SummarizeRankTrace(r, loaded.trace, loaded.function_index, *loaded.file, in.path, out));
     summaries.push_back(std::move(s));
     return summaries;
   }
@@ -95,8 +98,8 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
       {LoadNote::Level::kDebug,
        fmt::format("{}: {} processes launch device work: one rank each", in.path, parts.size())});
   for (ProcessPart& part : parts) {
-    PROFANA_ASSIGN_OR_RETURN(RankSummary s,
-                             SummarizeRankTrace(r, part.trace, std::nullopt, in.path, out));
+    PROFANA_ASSIGN_OR_RETURN(
+        RankSummary s, SummarizeRankTrace(r, part.trace, std::nullopt, *loaded.file, in.path, out));
     summaries.push_back(std::move(s));
   }
   return summaries;

@@ -183,3 +183,20 @@ TEST_CASE("a job's inputs expanded once are read by its job and its advice alike
   CHECK(advice->report.critical_path_ns == advice_original->report.critical_path_ns);
   CHECK(advice->report.critical_path_ns > 0);
 }
+
+TEST_CASE("a summary's source hash is of the file its load read", "[job][input_file]") {
+  for (const char* relative : {"job/two_ranks/rank0.json", kDlrm}) {
+    INFO(relative);
+    std::string copy = CopyOf(relative, "hashed_once");
+    auto file = InputFile::Open(copy);
+    REQUIRE(file.ok());
+    CHECK_FALSE(file->Head(64).empty());  // read before: the hash starts at the first byte still
+    Remove(copy);
+    auto hash = job::SourceHash(*file);
+    REQUIRE(hash.ok());
+    auto original = job::SourceHash(TestData(relative));
+    REQUIRE(original.ok());
+    CHECK(*hash == *original);
+    CHECK(hash->size() == 32);
+  }
+}
