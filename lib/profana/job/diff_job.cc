@@ -81,13 +81,6 @@ Result<DiffRun> DiffInputs(const DiffSide& base_side, const DiffSide& next_side,
   return out;
 }
 
-Result<RankDiffsRun> DiffInputsByRank(const std::string& base_path, const std::string& next_path,
-                                      const JobRequest& request, const passes::DiffOptions& options,
-                                      std::vector<LoadNote>* notes) {
-  return DiffInputsByRank(OpenDiffSide(base_path), OpenDiffSide(next_path), request, options,
-                          notes);
-}
-
 Result<RankDiffsRun> DiffInputsByRank(const DiffSide& base_side, const DiffSide& next_side,
                                       const JobRequest& request, const passes::DiffOptions& options,
                                       std::vector<LoadNote>* notes) {

@@ -64,12 +64,8 @@ Result<DiffRun> DiffInputs(const DiffSide& base, const DiffSide& next, const Job
 
 // --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
 // only is all added or all removed. Each side is read from the file OpenDiffSide opened, when it
-// opened one.
+// opened one (a trace or a summary file).
 Result<RankDiffsRun> DiffInputsByRank(const DiffSide& base, const DiffSide& next,
-                                      const JobRequest& request, const passes::DiffOptions& options,
-                                      std::vector<LoadNote>* notes);
-// The same, each side opened here (OpenDiffSide).
-Result<RankDiffsRun> DiffInputsByRank(const std::string& base, const std::string& next,
                                       const JobRequest& request, const passes::DiffOptions& options,
                                       std::vector<LoadNote>* notes);
 

@@ -94,9 +94,9 @@ TEST_CASE("diff --by-rank reads each side from the file OpenDiffSide opened", "[
   std::vector<job::LoadNote> notes;
   auto run = job::DiffInputsByRank(base_side, next_side, request, {}, &notes);
   REQUIRE(run.ok());
-  auto original =
-      job::DiffInputsByRank(TestData("job/two_ranks/rank0.json"),
-                            TestData("job/two_ranks/worker1.json"), request, {}, &notes);
+  auto original = job::DiffInputsByRank(job::OpenDiffSide(TestData("job/two_ranks/rank0.json")),
+                                        job::OpenDiffSide(TestData("job/two_ranks/worker1.json")),
+                                        request, {}, &notes);
   REQUIRE(original.ok());
   CHECK(run->paths == std::vector<std::string>{base, next});
   REQUIRE(run->diffs.size() == original->diffs.size());
