@@ -46,12 +46,20 @@ Result<std::vector<std::string>> AnalyseInputs(const std::vector<std::string>& i
                                                const LoadRequest& load, passes::LinkRule link,
                                                AnalysedTraceSink* sink,
                                                std::vector<LoadNote>* notes) {
-  std::optional<JobInput> single = SingleTraceInput(inputs);
+  return AnalyseInputs(inputs, SniffInputs(inputs), load, link, sink, notes);
+}
+
+Result<std::vector<std::string>> AnalyseInputs(const std::vector<std::string>& inputs,
+                                               SniffedInputs sniffed, const LoadRequest& load,
+                                               passes::LinkRule link, AnalysedTraceSink* sink,
+                                               std::vector<LoadNote>* notes) {
+  // The file the sniff opened is the one read: a trace loaded, a summary refused below.
+  bool single = sniffed.single.has_value();
   std::vector<JobInput> expanded;
   if (single) {
-    expanded.push_back(std::move(*single));
+    expanded.push_back(std::move(*sniffed.single));
   } else {
-    PROFANA_ASSIGN_OR_RETURN(expanded, ExpandInputs(inputs));
+    PROFANA_ASSIGN_OR_RETURN(expanded, ExpandInputs(inputs, std::move(sniffed.summary)));
   }
   std::vector<std::string> paths;
   for (const JobInput& in : expanded) {

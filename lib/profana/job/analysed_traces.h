@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profana/base/status.h"
+#include "profana/job/job_inputs.h"
 #include "profana/job/load_input.h"
 #include "profana/job/trace_analyses.h"
 #include "profana/model/trace.h"
@@ -37,6 +38,11 @@ class AnalysedTraceSink {
 Result<std::vector<std::string>> AnalyseInputs(const std::vector<std::string>& inputs,
                                                const LoadRequest& load, passes::LinkRule link,
                                                AnalysedTraceSink* sink,
+                                               std::vector<LoadNote>* notes);
+// The same from the inputs' sniff (SniffInputs(inputs)): the file it opened is the one read.
+Result<std::vector<std::string>> AnalyseInputs(const std::vector<std::string>& inputs,
+                                               SniffedInputs sniffed, const LoadRequest& load,
+                                               passes::LinkRule link, AnalysedTraceSink* sink,
                                                std::vector<LoadNote>* notes);
 
 }  // namespace profana::job

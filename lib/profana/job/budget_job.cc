@@ -1,6 +1,7 @@
 #include "profana/job/budget_job.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "fmt/format.h"
 #include "profana/job/advice/advise_inputs.h"
@@ -13,6 +14,12 @@ namespace profana::job {
 Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& budget_file,
                                 const passes::Budget& whole, const JobRequest& request,
                                 std::vector<LoadNote>* notes) {
+  return MeasureBudget(input, SniffInputs({input}), budget_file, whole, request, notes);
+}
+
+Result<BudgetRun> MeasureBudget(const std::string& input, SniffedInputs sniffed,
+                                const std::string& budget_file, const passes::Budget& whole,
+                                const JobRequest& request, std::vector<LoadNote>* notes) {
   // advise.* rules are measured on the findings of `profana advise`, the others as before.
   passes::Budget budget, advice;
   for (const passes::BudgetRule& rule : whole.rules)
@@ -20,11 +27,18 @@ Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& bud
   bool job_metric = std::any_of(budget.rules.begin(), budget.rules.end(),
                                 [](const auto& r) { return passes::IsJobMetric(r.metric); });
   BudgetRun out;
+  // FILE expanded once, from the file its sniff opened: the job's rules and the advice read the
+  // same files.
+  std::optional<std::vector<JobInput>> expanded;
+  auto expand = [&]() -> Status {
+    if (expanded) return Status::Ok();
+    PROFANA_ASSIGN_OR_RETURN(expanded, ExpandInputs({input}, sniffed.opened()));
+    return Status::Ok();
+  };
   Result<std::vector<passes::RuleResult>> r = std::vector<passes::RuleResult>();
   if (budget.rules.empty()) {
     // only advice
-  } else if (SniffedInputs sniffed;
-             request.ranks.all() && !job_metric && (sniffed = SniffInputs({input})).single) {
+  } else if (request.ranks.all() && !job_metric && sniffed.single) {
     out.paths.push_back(input);
     PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(*sniffed.single, request.load, notes));
     PROFANA_ASSIGN_OR_RETURN(
@@ -35,15 +49,16 @@ Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& bud
     // Every rank's key averages, steps and kernel statistics, from traces or summary files.
     JobRequest job = TableJobRequest(request, {}, /*steps=*/true);
     job.inputs = {input};
-    job.opened = sniffed.summary;
     job.summary.kernels = true;
-    PROFANA_ASSIGN_OR_RETURN(JobRun run, RunJob(job, notes));
+    PROFANA_RETURN_IF_ERROR(expand());
+    PROFANA_ASSIGN_OR_RETURN(JobRun run, RunJob(job, *expanded, notes));
     out.paths.insert(out.paths.end(), run.paths.begin(), run.paths.end());
     r = EvaluateJobBudget(run.job, budget);
   }
   if (r.ok() && !advice.rules.empty()) {
-    PROFANA_ASSIGN_OR_RETURN(AdviceRun run,
-                             AdviseInputs({input}, request.load, request.link, {}, notes));
+    PROFANA_RETURN_IF_ERROR(expand());
+    PROFANA_ASSIGN_OR_RETURN(
+        AdviceRun run, AdviseInputs({input}, *expanded, request.load, request.link, {}, notes));
     out.paths.insert(out.paths.end(), run.paths.begin(), run.paths.end());
     Result<std::vector<passes::RuleResult>> a =
         EvaluateAdviceRules(run.report.findings, advice.rules);

@@ -24,5 +24,10 @@ struct BudgetRun {
 Result<BudgetRun> MeasureBudget(const std::string& input, const std::string& budget_file,
                                 const passes::Budget& budget, const JobRequest& request,
                                 std::vector<LoadNote>* notes);
+// The same from FILE's sniff (SniffInputs({input})): the file it opened is the one every rule
+// reads.
+Result<BudgetRun> MeasureBudget(const std::string& input, SniffedInputs sniffed,
+                                const std::string& budget_file, const passes::Budget& budget,
+                                const JobRequest& request, std::vector<LoadNote>* notes);
 
 }  // namespace profana::job

@@ -81,15 +81,15 @@ Result<DiffRun> DiffInputs(const DiffSide& base_side, const DiffSide& next_side,
   return out;
 }
 
-Result<RankDiffsRun> DiffInputsByRank(const std::string& base_path, const std::string& next_path,
+Result<RankDiffsRun> DiffInputsByRank(const DiffSide& base_side, const DiffSide& next_side,
                                       const JobRequest& request, const passes::DiffOptions& options,
                                       std::vector<LoadNote>* notes) {
   RankDiffsRun out;
-  PROFANA_ASSIGN_OR_RETURN(JobRun base,
-                           ReadDiffSide(base_path, nullptr, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(
+      JobRun base, ReadDiffSide(base_side.path, base_side.opened(), request, options.keys, notes));
   AddPaths(base, &out.paths);
-  PROFANA_ASSIGN_OR_RETURN(JobRun next,
-                           ReadDiffSide(next_path, nullptr, request, options.keys, notes));
+  PROFANA_ASSIGN_OR_RETURN(
+      JobRun next, ReadDiffSide(next_side.path, next_side.opened(), request, options.keys, notes));
   AddPaths(next, &out.paths);
   std::map<int64_t, std::pair<const RankSummary*, const RankSummary*>> by_rank;
   for (const RankSummary& s : base.job.ranks) by_rank[s.rank()].first = &s;

@@ -63,8 +63,9 @@ Result<DiffRun> DiffInputs(const DiffSide& base, const DiffSide& next, const Job
                            const passes::DiffOptions& options, std::vector<LoadNote>* notes);
 
 // --by-rank: the two jobs' ranks matched by rank, one diff each, in rank order; a rank in one job
-// only is all added or all removed.
-Result<RankDiffsRun> DiffInputsByRank(const std::string& base, const std::string& next,
+// only is all added or all removed. Each side is read from the file OpenDiffSide opened, when it
+// opened one (a trace or a summary file).
+Result<RankDiffsRun> DiffInputsByRank(const DiffSide& base, const DiffSide& next,
                                       const JobRequest& request, const passes::DiffOptions& options,
                                       std::vector<LoadNote>* notes);
 

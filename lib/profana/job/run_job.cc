@@ -44,10 +44,12 @@ Result<RankSummary> TakeSummaryFile(const JobRequest& r, const InputFile& file) 
   return s;
 }
 
-// One rank's trace (the whole input, or one process of it) reduced to its summary.
+// One rank's trace (the whole input, or one process of it) reduced to its summary. `source`: the
+// input's file, still open from its load.
 Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
                                        const std::optional<FunctionEventIndex>& index,
-                                       const std::string& path, InputOutcome* out) {
+                                       const InputFile& source, const std::string& path,
+                                       InputOutcome* out) {
   passes::FunctionEventList events;
   if (r.function_events) {
     events = passes::BuildFunctionEvents(t, index, r.link, false);
@@ -61,7 +63,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
     out->no_steps = InputName(path) + ": " + passes::NoStepsHint(t);
   RankSummary s = SummarizeRank(t, events, path, r.summary);
   if (r.source_hash) {
-    PROFANA_ASSIGN_OR_RETURN(s.sources.front().hash, SourceHash(path));
+    PROFANA_ASSIGN_OR_RETURN(s.sources.front().hash, SourceHash(source));
   }
   if (r.stacks) {
     passes::StackSamples samples =
@@ -87,7 +89,8 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
   PROFANA_ASSIGN_OR_RETURN(std::vector<ProcessPart> parts, SplitByProcess(loaded.trace));
   if (parts.empty()) {
     PROFANA_ASSIGN_OR_RETURN(
-        RankSummary s, SummarizeRankTrace(r, loaded.trace, loaded.function_index, in.path, out));
+        RankSummary s,
+        SummarizeRankTrace(r, loaded.trace, loaded.function_index, *loaded.file, in.path, out));
     summaries.push_back(std::move(s));
     return summaries;
   }
@@ -95,8 +98,8 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
       {LoadNote::Level::kDebug,
        fmt::format("{}: {} processes launch device work: one rank each", in.path, parts.size())});
   for (ProcessPart& part : parts) {
-    PROFANA_ASSIGN_OR_RETURN(RankSummary s,
-                             SummarizeRankTrace(r, part.trace, std::nullopt, in.path, out));
+    PROFANA_ASSIGN_OR_RETURN(
+        RankSummary s, SummarizeRankTrace(r, part.trace, std::nullopt, *loaded.file, in.path, out));
     summaries.push_back(std::move(s));
   }
   return summaries;
@@ -105,11 +108,17 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
 }  // namespace
 
 Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes) {
+  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs,
+                           ExpandInputs(request.inputs, request.opened));
+  return RunJob(request, inputs, notes);
+}
+
+Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& inputs,
+                      std::vector<LoadNote>* notes) {
   JobRequest r = request;
   r.load.progress = {};  // the workers read several inputs at once: no progress line
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
-  PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(r.inputs, r.opened));
   for (const JobInput& in : inputs) run.paths.push_back(in.path);
   std::vector<InputOutcome> outcomes(inputs.size());
   Stopwatch clock;

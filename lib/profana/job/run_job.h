@@ -67,6 +67,10 @@ struct JobRun {
 // rank, a --ranks selection that keeps none. The notes are appended to *notes, those of the
 // inputs read before a failure too.
 Result<JobRun> RunJob(const JobRequest& request, std::vector<LoadNote>* notes);
+// The same for request.inputs already expanded (ExpandInputs), each read from the file the
+// expansion holds open: for a caller that reads the same inputs again (check --budget's advice).
+Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& inputs,
+                      std::vector<LoadNote>* notes);
 
 // What key averages by `keys` leave unread: input shapes unless grouped by them, stacks unless
 // grouped by them (`raw` rows show both), collectives and device args always, and [memory]

@@ -54,7 +54,7 @@ Status RunDiff(const DiffArgs& a, Session& session) {
   }
   PROFANA_ASSIGN_OR_RETURN(
       job::RankDiffsRun run,
-      WithNotes(job::DiffInputsByRank(a.base, a.next, request, a.options, &notes), notes, session));
+      WithNotes(job::DiffInputsByRank(base, next, request, a.options, &notes), notes, session));
   return session.Emit(report::FormatRankDiffsAs(a.common.format, run.diffs, r));
 }
 

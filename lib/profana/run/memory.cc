@@ -56,16 +56,18 @@ Status RunSnapshot(const MemoryArgs& a, const InputFile& file, Session& session)
 }  // namespace
 
 Status RunMemory(const MemoryArgs& a, Session& session) {
-  // One open of the file tells a snapshot from a trace, and reads either.
-  std::optional<job::JobInput> input = job::SingleTraceInput({a.file});
-  if (IsSnapshot(input)) return RunSnapshot(a, *input->file, session);
+  // One open of the file tells a snapshot from a trace, and reads either (or a summary file, which
+  // its load refuses).
+  job::SniffedInputs sniffed = job::SniffInputs({a.file});
+  if (IsSnapshot(sniffed.single)) return RunSnapshot(a, *sniffed.single->file, session);
+  job::JobInput input = sniffed.single ? std::move(*sniffed.single) : job::InputOfPath(a.file);
+  if (!input.file) input.file = std::move(sniffed.summary);
   OutputFormat format = a.common.format;
   if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
       format != OutputFormat::kCsv)
     return Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv");
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, input ? LoadForCommand(*input, a.common, session, &index)
-                                              : LoadForCommand(a.file, a.common, session, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, a.common, session, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
                            BuildEventsForCommand(trace, index, a.file, a.common, session));

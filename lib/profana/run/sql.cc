@@ -14,7 +14,11 @@ Status RunSql(const SqlArgs& a, Session& session) {
   std::vector<std::string> inputs(a.inputs.begin(), a.inputs.end() - 1);
   const std::string& query = a.inputs.back();
   std::string shown = inputs.size() == 1 ? inputs[0] : fmt::format("{}", fmt::join(inputs, " "));
-  if (inputs.size() == 1 && report::IsProfanaDatabase(inputs[0])) {
+  // One open tells a database profana wrote (which SQLite opens by its path) from a trace, a
+  // summary or a job, and is the file AnalyseInputs reads.
+  job::SniffedInputs sniffed = job::SniffInputs(inputs);
+  if (std::shared_ptr<InputFile> opened = sniffed.opened();
+      opened && report::IsProfanaDatabase(*opened)) {
     session.Read(inputs[0]);
     PROFANA_ASSIGN_OR_RETURN(report::SqliteHandle db, report::OpenProfanaDatabase(inputs[0]));
     PROFANA_ASSIGN_OR_RETURN(report::SqlQueryResult result, report::RunSqlQuery(db.get(), query));
@@ -23,8 +27,9 @@ Status RunSql(const SqlArgs& a, Session& session) {
   PROFANA_ASSIGN_OR_RETURN(std::unique_ptr<report::SqlDatabaseWriter> writer,
                            report::SqlDatabaseWriter::Create(""));
   std::vector<job::LoadNote> notes;
-  Result<std::vector<std::string>> read = job::AnalyseInputs(
-      inputs, LoadRequestWithProgress(a.common, session), a.common.link, writer.get(), &notes);
+  Result<std::vector<std::string>> read =
+      job::AnalyseInputs(inputs, std::move(sniffed), LoadRequestWithProgress(a.common, session),
+                         a.common.link, writer.get(), &notes);
   session.Notes(notes);
   PROFANA_RETURN_IF_ERROR(read.status());
   session.Read(*read);

@@ -13,6 +13,13 @@ Result<AdviceRun> AdviseInputs(const std::vector<std::string>& input_args, const
                                passes::LinkRule link, const AdviceOptions& options,
                                std::vector<LoadNote>* notes) {
   PROFANA_ASSIGN_OR_RETURN(std::vector<JobInput> inputs, ExpandInputs(input_args));
+  return AdviseInputs(input_args, inputs, load, link, options, notes);
+}
+
+Result<AdviceRun> AdviseInputs(const std::vector<std::string>& input_args,
+                               const std::vector<JobInput>& inputs, const LoadRequest& load,
+                               passes::LinkRule link, const AdviceOptions& options,
+                               std::vector<LoadNote>* notes) {
   AdviceRun run;
   AdviceReport& report = run.report;
   report.inputs = input_args;

@@ -9,6 +9,7 @@
 
 #include "profana/base/status.h"
 #include "profana/job/advice/advice.h"
+#include "profana/job/job_inputs.h"
 #include "profana/job/load_input.h"
 #include "profana/passes/function_events.h"
 
@@ -32,6 +33,12 @@ struct AdviceRun {
 // cuda_sync waits gets a note and is advised without them. Errors: the first input that does
 // not expand or load. The notes are appended to *notes, those before a failure too.
 Result<AdviceRun> AdviseInputs(const std::vector<std::string>& inputs, const LoadRequest& load,
+                               passes::LinkRule link, const AdviceOptions& options,
+                               std::vector<LoadNote>* notes);
+// The same for `input_args` already expanded (ExpandInputs), each read from the file the expansion
+// holds open.
+Result<AdviceRun> AdviseInputs(const std::vector<std::string>& input_args,
+                               const std::vector<JobInput>& inputs, const LoadRequest& load,
                                passes::LinkRule link, const AdviceOptions& options,
                                std::vector<LoadNote>* notes);
 

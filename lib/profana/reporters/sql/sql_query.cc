@@ -1,9 +1,9 @@
 #include "profana/reporters/sql/sql_query.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cstring>
-#include <fstream>
 
 #include "fmt/format.h"
 #include "profana/base/json_string.h"
@@ -101,10 +101,11 @@ Result<SqlQueryResult> RunSqlQuery(sqlite3* db, const std::string& sql) {
   return out;
 }
 
-bool IsProfanaDatabase(const std::string& path) {
-  char header[72];
-  std::ifstream in(path, std::ios::binary);
-  if (!in.read(header, sizeof header)) return false;
+bool IsProfanaDatabase(const InputFile& file) {
+  if (!file.regular()) return false;
+  char header[72];  // as stored: SQLite opens no gzipped file
+  if (pread(file.fd(), header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
+    return false;
   return sqlite::IsProfanaDatabaseHeader(std::string_view(header, sizeof header));
 }
 

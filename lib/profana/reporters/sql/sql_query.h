@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profana/base/input_file.h"
 #include "profana/base/status.h"
 #include "profana/reporters/output_format.h"
 
@@ -36,8 +37,9 @@ struct SqliteCloser {
 };
 using SqliteHandle = std::unique_ptr<sqlite3, SqliteCloser>;
 
-// True when `path` is a SQLite file that profana wrote (its header's application id).
-bool IsProfanaDatabase(const std::string& path);
+// True when `file` is a SQLite file that profana wrote (its header's application id), read from
+// the open file (base/input_file.h).
+bool IsProfanaDatabase(const InputFile& file);
 // Opens such a file read-only: a query never changes it.
 Result<SqliteHandle> OpenProfanaDatabase(const std::string& path);
 
