@@ -317,4 +317,12 @@ Status WriteTreeJson(TraceNames t, const passes::FunctionEventList& e,
   return chunks.Finish();
 }
 
+Status WriteTreeAs(OutputFormat format, TraceNames names, const passes::FunctionEventList& events,
+                   const passes::EventTimes& times, const std::vector<passes::ThreadRoots>& threads,
+                   const TreeReportOptions& options, OutputSink* sink) {
+  return format == OutputFormat::kJson
+             ? WriteTreeJson(names, events, times, threads, options, sink)
+             : WriteTreeText(names, events, times, threads, options, sink);
+}
+
 }  // namespace profana::report

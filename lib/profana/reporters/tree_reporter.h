@@ -13,6 +13,7 @@
 #include "profana/passes/event_times.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/thread_roots.h"
+#include "profana/reporters/output_format.h"
 
 namespace profana::report {
 
@@ -37,5 +38,9 @@ Status WriteTreeJson(TraceNames names, const passes::FunctionEventList& events,
                      const passes::EventTimes& times,
                      const std::vector<passes::ThreadRoots>& threads,
                      const TreeReportOptions& options, OutputSink* sink);
+// The tree as `format` asks: json, or text (the command offers no other).
+Status WriteTreeAs(OutputFormat format, TraceNames names, const passes::FunctionEventList& events,
+                   const passes::EventTimes& times, const std::vector<passes::ThreadRoots>& threads,
+                   const TreeReportOptions& options, OutputSink* sink);
 
 }  // namespace profana::report

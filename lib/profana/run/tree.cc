@@ -24,9 +24,7 @@ Status RunTree(const TreeArgs& a, Session& session) {
   options.input = a.file;
   options.fold = !a.no_fold;
   return session.EmitStreamed([&](OutputSink* sink) {
-    return a.common.format == OutputFormat::kJson
-               ? report::WriteTreeJson(trace, events, times, threads, options, sink)
-               : report::WriteTreeText(trace, events, times, threads, options, sink);
+    return report::WriteTreeAs(a.common.format, trace, events, times, threads, options, sink);
   });
 }
 
