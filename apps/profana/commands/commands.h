@@ -14,12 +14,10 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "profana/base/input_name.h"
 #include "profana/base/output_sink.h"
 #include "profana/base/row_limit.h"
 #include "profana/base/status.h"
 #include "profana/commands/log.h"
-#include "profana/model/trace.h"
 #include "profana/passes/trace_filter.h"
 #include "profana/reporters/output_format.h"
 #include "profana/run/command_options.h"

@@ -29,7 +29,7 @@ Result<LoadedInput> LoadInput(std::shared_ptr<InputFile> file, const LoadRequest
     LoadOptions load = request.load;
     load.limits.progress = request.progress(path);
     return LoadTrace(*file, load);
-  }();  // the progress line is gone before the caller prints the notes
+  }();  // the progress line is gone before the notes are shown
   PROFANA_ASSIGN_OR_RETURN(LoadedTrace loaded, std::move(read));
   LoadedInput out{std::move(loaded.trace), std::move(loaded.function_index), std::move(file)};
   Trace& trace = out.trace;

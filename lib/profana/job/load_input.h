@@ -1,6 +1,6 @@
 // One input loaded for a command: the trace read by the importer table, its diagnostics judged
 // (--strict), its steps marked (--step-marker) and its filters applied, in that order. What the
-// user should be told comes back as notes, in the order they arose; the caller prints them.
+// user should be told comes back as notes, in the order they arose, for the caller to show.
 #pragma once
 
 #include <functional>

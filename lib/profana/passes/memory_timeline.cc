@@ -371,40 +371,65 @@ CoalescedTimeline CoalesceTimeline(const Trace& trace, const MemoryTimeline& t, 
   return out;
 }
 
+namespace {
+
+// A record's bytes counted into allocations or frees, as a MemoryOpRow counts them.
+struct OpBytes {
+  uint64_t alloc_count = 0;
+  int64_t alloc_bytes = 0, freed_bytes = 0;
+  void Add(int64_t bytes) {
+    if (bytes > 0) {
+      ++alloc_count;
+      alloc_bytes = SatAdd(alloc_bytes, bytes);
+    } else {
+      freed_bytes = SatAdd(freed_bytes, -bytes);
+    }
+  }
+};
+
+}  // namespace
+
 std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList& ev,
                                     const MemoryTimeline& t, int device) {
   size_t n = ev.size();
-  std::vector<MemoryOpRow> self(n), total;
-  MemoryOpRow outside;  // records inside no op: PyTorch's "[memory]" events
+  // Sums only for the ops that hold a record or enclose one (a slot each): a trace has millions
+  // of ops and far fewer records. Every addend is positive, so the saturating sums do not depend
+  // on the order they are taken in.
+  struct Sums {
+    OpBytes self, total;
+  };
+  std::vector<int32_t> slot(n, -1);
+  std::vector<Sums> sums;
+  auto sums_of = [&](size_t i) -> Sums& {
+    if (slot[i] < 0) {
+      slot[i] = static_cast<int32_t>(sums.size());
+      sums.emplace_back();
+    }
+    return sums[static_cast<size_t>(slot[i])];
+  };
+  OpBytes outside;  // records inside no op: PyTorch's "[memory]" events
   for (size_t p = 0; p < t.size(); ++p) {
     if (device >= 0 && t.device[p] != static_cast<uint32_t>(device)) continue;
     int64_t bytes = trace.memory.bytes[t.order[p]];
     if (bytes == 0 || !RecordBytesInRange(bytes)) continue;
-    MemoryOpRow& row = t.op[p].valid() ? self[t.op[p].value] : outside;
-    if (bytes > 0) {
-      ++row.self_alloc_count;
-      row.self_alloc_bytes = SatAdd(row.self_alloc_bytes, bytes);
-    } else {
-      row.self_freed_bytes = SatAdd(row.self_freed_bytes, -bytes);
+    if (!t.op[p].valid()) {
+      outside.Add(bytes);
+      continue;
     }
-  }
-  total = self;
-  for (size_t i = n; i-- > 0;) {  // children after parents: accumulate upward
-    total[i].alloc_count += total[i].self_alloc_count;
-    total[i].alloc_bytes = SatAdd(total[i].alloc_bytes, total[i].self_alloc_bytes);
-    total[i].freed_bytes = SatAdd(total[i].freed_bytes, total[i].self_freed_bytes);
-    int32_t p = OpIndex(ev.parent[i]);
-    if (p >= 0 && static_cast<size_t>(p) < i) {
-      total[p].alloc_count += total[i].alloc_count;
-      total[p].alloc_bytes = SatAdd(total[p].alloc_bytes, total[i].alloc_bytes);
-      total[p].freed_bytes = SatAdd(total[p].freed_bytes, total[i].freed_bytes);
+    size_t i = t.op[p].value;
+    sums_of(i).self.Add(bytes);
+    // In the totals of its op and of each op enclosing it (a parent comes before its children).
+    for (;;) {
+      sums_of(i).total.Add(bytes);
+      int32_t parent = OpIndex(ev.parent[i]);
+      if (parent < 0 || static_cast<size_t>(parent) >= i) break;
+      i = static_cast<size_t>(parent);
     }
   }
   std::unordered_map<uint32_t, size_t> index;
   std::vector<MemoryOpRow> rows;
   for (size_t i = 0; i < n; ++i) {
     if (!IsCpuOp(ev, i)) continue;
-    const MemoryOpRow& e = total[i];
     auto [it, added] = index.emplace(ev.name[i].value, rows.size());
     if (added) {
       rows.emplace_back();
@@ -412,23 +437,26 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
     }
     MemoryOpRow& r = rows[it->second];
     ++r.calls;
-    r.alloc_count += e.alloc_count;
-    r.alloc_bytes = SatAdd(r.alloc_bytes, e.alloc_bytes);
-    r.freed_bytes = SatAdd(r.freed_bytes, e.freed_bytes);
-    r.self_alloc_count += e.self_alloc_count;
-    r.self_alloc_bytes = SatAdd(r.self_alloc_bytes, e.self_alloc_bytes);
-    r.self_freed_bytes = SatAdd(r.self_freed_bytes, e.self_freed_bytes);
+    if (slot[i] < 0) continue;
+    const Sums& e = sums[static_cast<size_t>(slot[i])];
+    r.alloc_count += e.total.alloc_count;
+    r.alloc_bytes = SatAdd(r.alloc_bytes, e.total.alloc_bytes);
+    r.freed_bytes = SatAdd(r.freed_bytes, e.total.freed_bytes);
+    r.self_alloc_count += e.self.alloc_count;
+    r.self_alloc_bytes = SatAdd(r.self_alloc_bytes, e.self.alloc_bytes);
+    r.self_freed_bytes = SatAdd(r.self_freed_bytes, e.self.freed_bytes);
   }
   rows.erase(
       std::remove_if(rows.begin(), rows.end(),
                      [](const MemoryOpRow& r) { return r.alloc_count == 0 && r.freed_bytes == 0; }),
       rows.end());
-  if (outside.self_alloc_count > 0 || outside.self_freed_bytes > 0) {
-    outside.name = StringId(0);
-    outside.alloc_count = outside.self_alloc_count;
-    outside.alloc_bytes = outside.self_alloc_bytes;
-    outside.freed_bytes = outside.self_freed_bytes;
-    rows.push_back(outside);
+  if (outside.alloc_count > 0 || outside.freed_bytes > 0) {
+    MemoryOpRow r;
+    r.name = StringId(0);
+    r.alloc_count = r.self_alloc_count = outside.alloc_count;
+    r.alloc_bytes = r.self_alloc_bytes = outside.alloc_bytes;
+    r.freed_bytes = r.self_freed_bytes = outside.freed_bytes;
+    rows.push_back(r);
   }
   std::stable_sort(rows.begin(), rows.end(), [&](const MemoryOpRow& a, const MemoryOpRow& b) {
     if (a.alloc_bytes != b.alloc_bytes) return a.alloc_bytes > b.alloc_bytes;

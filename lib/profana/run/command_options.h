@@ -29,7 +29,7 @@ struct CommonOptions {
   passes::TraceFilter filter;  // --steps, --window, --thread, --device, ... parsed
   passes::LinkRule link = passes::LinkRule::kAuto;  // --link, for commands that credit kernels
   // Written byte for byte (convert's files). Otherwise text and markdown results show control
-  // characters visibly (reporters/terminal_text.h), whatever reporter wrote them.
+  // characters visibly (base/terminal_text.h), whatever reporter wrote them.
   bool data_output = false;
   // Whether the command reads the trace's flow events (info shows them, convert writes them).
   // No analysis does: for the other commands LoadForCommand keeps only their count

@@ -11,7 +11,7 @@
 
 namespace profana::run {
 
-// job::LoadSnapshotInput, its note printed and its path known to Emit.
+// job::LoadSnapshotInput, its note and its path handed to the session.
 Result<AllocatorSnapshot> LoadSnapshotForCommand(const InputFile& file,
                                                  const CommonOptions& options, Session& session);
 
