@@ -385,6 +385,11 @@ struct OpBytes {
       freed_bytes = SatAdd(freed_bytes, -bytes);
     }
   }
+  void Add(const OpBytes& o) {
+    alloc_count += o.alloc_count;
+    alloc_bytes = SatAdd(alloc_bytes, o.alloc_bytes);
+    freed_bytes = SatAdd(freed_bytes, o.freed_bytes);
+  }
 };
 
 }  // namespace
@@ -393,8 +398,7 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
                                     const MemoryTimeline& t, int device) {
   size_t n = ev.size();
   // Sums only for the ops that hold a record or enclose one (a slot each): a trace has millions
-  // of ops and far fewer records. Every addend is positive, so the saturating sums do not depend
-  // on the order they are taken in.
+  // of ops and far fewer records.
   struct Sums {
     OpBytes self, total;
   };
@@ -416,15 +420,16 @@ std::vector<MemoryOpRow> MemoryByOp(const Trace& trace, const FunctionEventList&
       outside.Add(bytes);
       continue;
     }
-    size_t i = t.op[p].value;
-    sums_of(i).self.Add(bytes);
-    // In the totals of its op and of each op enclosing it (a parent comes before its children).
-    for (;;) {
-      sums_of(i).total.Add(bytes);
-      int32_t parent = OpIndex(ev.parent[i]);
-      if (parent < 0 || static_cast<size_t>(parent) >= i) break;
-      i = static_cast<size_t>(parent);
-    }
+    sums_of(t.op[p].value).self.Add(bytes);
+  }
+  for (size_t i = n; i-- > 0;) {  // children after parents: each op's total into its parent's
+    if (slot[i] < 0) continue;
+    Sums& s = sums[static_cast<size_t>(slot[i])];
+    s.total.Add(s.self);
+    OpBytes total = s.total;  // sums_of may move `s`
+    int32_t parent = OpIndex(ev.parent[i]);
+    if (parent >= 0 && static_cast<size_t>(parent) < i)
+      sums_of(static_cast<size_t>(parent)).total.Add(total);
   }
   std::unordered_map<uint32_t, size_t> index;
   std::vector<MemoryOpRow> rows;
