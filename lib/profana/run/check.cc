@@ -1,5 +1,6 @@
 #include "profana/run/check.h"
 
+#include "fmt/format.h"
 #include "profana/job/budget_job.h"
 #include "profana/job/diff_job.h"
 #include "profana/passes/budget.h"

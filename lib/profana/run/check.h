@@ -6,7 +6,6 @@
 
 #include <string>
 
-#include "fmt/format.h"
 #include "profana/run/command_options.h"
 #include "profana/run/session.h"
 

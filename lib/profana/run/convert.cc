@@ -1,5 +1,6 @@
 #include "profana/run/convert.h"
 
+#include "fmt/format.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/io/convert_target.h"
 #include "profana/job/analysed_traces.h"

@@ -1,5 +1,6 @@
 #include "profana/run/diff.h"
 
+#include "fmt/format.h"
 #include "profana/job/diff_job.h"
 #include "profana/passes/memory/snapshot_diff.h"
 #include "profana/reporters/diff_reporter.h"

@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "fmt/format.h"
 #include "profana/reporters/kernels_reporter.h"
 #include "profana/run/command_options.h"
 #include "profana/run/session.h"

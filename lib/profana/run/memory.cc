@@ -1,5 +1,6 @@
 #include "profana/run/memory.h"
 
+#include "fmt/format.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/passes/memory_timeline.h"

@@ -1,5 +1,6 @@
 #include "profana/run/sql.h"
 
+#include "fmt/format.h"
 #include "profana/job/analysed_traces.h"
 #include "profana/reporters/sql/sql_query.h"
 #include "profana/reporters/sql/sql_writer.h"

@@ -1,5 +1,6 @@
 #include "profana/run/stacks.h"
 
+#include "fmt/format.h"
 #include "profana/base/output_file.h"
 #include "profana/passes/stacks.h"
 #include "profana/reporters/stacks_reporter.h"

@@ -5,7 +5,6 @@
 #include <optional>
 #include <string>
 
-#include "fmt/format.h"
 #include "profana/run/command_options.h"
 #include "profana/run/session.h"
 #include "profana/run/stacks_load.h"

@@ -1,5 +1,6 @@
 #include "profana/run/steps.h"
 
+#include "fmt/format.h"
 #include "profana/job/job_results.h"
 #include "profana/reporters/steps_reporter.h"
 #include "profana/run/command_load.h"
