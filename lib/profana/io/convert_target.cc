@@ -1,16 +1,8 @@
 #include "profana/io/convert_target.h"
 
-#include <string_view>
+#include "profana/base/ends_with.h"
 
 namespace profana::io {
-namespace {
-
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-}  // namespace
 
 std::string ConvertTargetFromName(const std::string& name) {
   if (EndsWith(name, ".pfa")) return "native";

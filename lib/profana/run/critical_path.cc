@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "profana/base/ends_with.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/base/output_file.h"
 #include "profana/job/critical_path_input.h"
@@ -13,10 +14,6 @@
 
 namespace profana::run {
 namespace {
-
-bool EndsWith(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // One trace: its critical paths (job/critical_path_input.h), and the overlay when asked.
 Result<report::CpRank> RunOne(const CriticalPathArgs& a, const passes::CpRequest& request,
