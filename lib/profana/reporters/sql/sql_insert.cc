@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "fmt/format.h"
+#include "profana/reporters/sql/sql_batch.h"
 
 namespace profana::report {
 
@@ -29,9 +30,13 @@ SqlInsert::SqlInsert(SqlRowPipe* pipe, const std::string& table) : pipe_(pipe), 
   }
   columns_ = sqlite3_column_count(stmt);
   sqlite3_finalize(stmt);
-  std::string sql = "INSERT INTO " + table + " VALUES (";
-  for (int c = 0; c < columns_; ++c) sql += c ? ",?" : "?";
-  sql += ')';
+  if (columns_ > kSqlBatchColumns) {
+    status_ = Status(ErrorCode::kInternal,
+                     fmt::format("database table {}: {} columns, more than a batch holds ({})",
+                                 table_, columns_, kSqlBatchColumns));
+    return;
+  }
+  std::string sql = SqlBatchInsert(table, columns_);
   if (sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
       SQLITE_OK) {
     Fail("cannot prepare the insert");

@@ -9,7 +9,8 @@
 
 namespace profana::report {
 
-SqlRowPipe::SqlRowPipe(sqlite3* db, bool threaded) : db_(db) {
+SqlRowPipe::SqlRowPipe(sqlite3* db, bool threaded)
+    : db_(db), registered_(RegisterSqlBatchTable(db, &source_)) {
   if (!threaded) return;
   try {
     thread_ = std::thread([this] { Work(); });
@@ -29,36 +30,14 @@ SqlRowPipe::~SqlRowPipe() {
 }
 
 Status SqlRowPipe::Step(const SqlBatch& b) {
-  sqlite3_stmt* stmt = b.stmt;
-  const SqlValue* v = b.values.data();
-  for (size_t row = 0, rows = b.rows(); row < rows; ++row) {
-    for (int c = 1; c <= b.columns; ++c, ++v) {
-      int rc = SQLITE_OK;
-      switch (v->type) {
-        case SqlValue::Type::kInt:
-          rc = sqlite3_bind_int64(stmt, c, v->i);
-          break;
-        case SqlValue::Type::kReal:
-          rc = sqlite3_bind_double(stmt, c, v->d);
-          break;
-        case SqlValue::Type::kText:
-          rc = sqlite3_bind_text64(stmt, c, b.text.data() + v->i, v->size, SQLITE_STATIC,
-                                   SQLITE_UTF8);
-          break;
-        case SqlValue::Type::kNull:
-          rc = sqlite3_bind_null(stmt, c);
-          break;
-      }
-      if (rc != SQLITE_OK)
-        return Status(ErrorCode::kIo,
-                      fmt::format("database table {}: bind: {}", *b.table, sqlite3_errmsg(db_)));
-    }
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-      return Status(ErrorCode::kIo, fmt::format("database table {}: cannot add a row: {}", *b.table,
-                                                sqlite3_errmsg(db_)));
-  }
+  if (!registered_.ok()) return registered_;
+  source_.batch = &b;
+  int rc = sqlite3_step(b.stmt);
+  sqlite3_reset(b.stmt);
+  source_.batch = nullptr;
+  if (rc != SQLITE_DONE)
+    return Status(ErrorCode::kIo, fmt::format("database table {}: cannot add rows: {}", *b.table,
+                                              sqlite3_errmsg(db_)));
   return Status::Ok();
 }
 

@@ -1,7 +1,7 @@
-// SqlRowPipe hands the rows of a database profana writes to a thread of their own, which binds
-// them to their prepared INSERTs and steps them, while the writer works out the next rows: on two
-// cores SQLite's work (most of a conversion) overlaps profana's instead of following it. Rows go
-// in batches, each batch's values and text copied into buffers that are reused, so the writer
+// SqlRowPipe hands the rows of a database profana writes to a thread of their own, which adds
+// each batch by one step of its INSERT (sql_batch.h) while the writer works out the next rows: on
+// two cores SQLite's work (most of a conversion) overlaps profana's instead of following it. Rows
+// go in batches, each batch's values and text copied into buffers that are reused, so the writer
 // keeps no pointer into anything that may change; a batch is handed over once the thread has
 // taken the one before, so at most two are held. With one core, each batch is stepped where it is
 // handed over.
@@ -20,31 +20,11 @@
 #include <vector>
 
 #include "profana/base/status.h"
+#include "profana/reporters/sql/sql_batch.h"
 
 struct sqlite3;
-struct sqlite3_stmt;
 
 namespace profana::report {
-
-// One value of a row, as SqlInsert was given it.
-struct SqlValue {
-  enum class Type : uint8_t { kInt, kReal, kText, kNull };
-  int64_t i = 0;      // kInt's value; kText's offset into the batch's text
-  double d = 0;       // kReal's value
-  uint32_t size = 0;  // kText's bytes (SQLite refuses a value of more than 10^9)
-  Type type = Type::kNull;
-};
-
-// Rows of one statement: `columns` values each, in order.
-struct SqlBatch {
-  sqlite3_stmt* stmt = nullptr;
-  const std::string* table = nullptr;  // for messages; outlives the batch (SqlInsert's)
-  int columns = 0;
-  std::vector<SqlValue> values;
-  std::string text;
-
-  size_t rows() const { return columns ? values.size() / static_cast<size_t>(columns) : 0; }
-};
 
 class SqlRowPipe {
  public:
@@ -68,6 +48,8 @@ class SqlRowPipe {
   void Work();
 
   sqlite3* db_;
+  SqlBatchSource source_;  // what profana_batch reads while a batch is stepped
+  Status registered_;      // of profana_batch on the connection
   std::mutex mutex_;
   std::condition_variable changed_;
   SqlBatch pending_;  // the batch the thread takes next

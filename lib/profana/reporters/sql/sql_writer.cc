@@ -171,6 +171,8 @@ Status SqlDatabaseWriter::AddTraceAnalyses(const Trace& trace,
 
 Status SqlDatabaseWriter::Finish() {
   PROFANA_RETURN_IF_ERROR(pipe_->Drain());
+  // The rows are in: profana_batch goes, so a query of the database sees only its schema.
+  sqlite3_drop_modules(db_, nullptr);
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlIndexesDdl(), "indexes"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlViewsDdl(), "views"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, "COMMIT", "commit"));
