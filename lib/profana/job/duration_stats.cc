@@ -48,6 +48,18 @@ bool DurationStats::Add(int64_t ns, int64_t times) {
   return true;
 }
 
+bool DurationStats::AddAll(std::vector<int64_t>* values) {
+  std::sort(values->begin(), values->end());
+  bool added = true;
+  for (size_t i = 0, n = values->size(); i < n;) {
+    size_t j = i + 1;
+    while (j < n && (*values)[j] == (*values)[i]) ++j;
+    added &= Add((*values)[i], static_cast<int64_t>(j - i));
+    i = j;
+  }
+  return added;
+}
+
 void DurationStats::ToSketch() {
   for (const auto& [ns, n] : exact_) sketch_[Bucket(ns)] += n;
   exact_.clear();

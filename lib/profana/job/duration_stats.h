@@ -23,6 +23,11 @@ class DurationStats {
   // squares would not fit (stats merged from summary files can be any numbers; one trace's
   // always fit, model/trace_sums.h).
   bool Add(int64_t ns, int64_t times = 1);
+  // Add of each value (sorted in place), once per distinct value with its count: the same stats
+  // as adding them one by one in any order, since the final distribution depends only on which
+  // values were added. In ascending order each insert follows the path of the one before, where
+  // one by one they land anywhere in the maps. False if any Add was refused.
+  bool AddAll(std::vector<int64_t>* values);
   bool Merge(const DurationStats& other);
   // Whether Merge(other) would succeed: the merged count, sum and sum of squares fit.
   bool CanMerge(const DurationStats& other) const;

@@ -204,26 +204,50 @@ LaunchStat LaunchOf(const Trace& t, uint32_t e, int64_t dur, passes::TensorCoreN
   return l;
 }
 
-// One activity added to a row, as KernelStat::Merge of a row of that activity alone would.
-// Each activity is added once into each map, so no sum passes what one trace's sums may reach
-// (durations and copy sizes up to 2^61 each, model/trace_sums.h): these merges fit.
-void AddActivity(KernelCategory category, int64_t dur, const LaunchStat& launch,
-                 const LaunchShape& shape, KernelStat* row) {
-  if (row->duration.count() == 0)
-    row->category = category;
-  else if (row->category != category)
-    row->category = KernelCategory::kMixed;
-  row->duration.Add(dur);
-  (void)row->launch.Merge(launch);
-  if (!(shape == LaunchShape())) row->launch.shapes[shape].Add(dur);
+// A row while the events are read: its durations gathered, added at the end (Finish) in ascending
+// order, where adding each as it came made every add a walk to a random place of the row's maps
+// (DurationStats::AddAll; the stats are the same).
+struct PendingRow {
+  KernelStat stat;
+  std::vector<int64_t> durations;
+  std::map<LaunchShape, std::vector<int64_t>> shape_durations;
+
+  // One activity added, as KernelStat::Merge of a row of that activity alone would. Each
+  // activity is added once into each map, so no sum passes what one trace's sums may reach
+  // (durations and copy sizes up to 2^61 each, model/trace_sums.h): these merges fit.
+  void Add(KernelCategory category, int64_t dur, const LaunchStat& launch,
+           const LaunchShape& shape) {
+    if (durations.empty())
+      stat.category = category;
+    else if (stat.category != category)
+      stat.category = KernelCategory::kMixed;
+    durations.push_back(dur);
+    (void)stat.launch.Merge(launch);
+    if (!(shape == LaunchShape())) shape_durations[shape].push_back(dur);
+  }
+
+  KernelStat Finish() {
+    (void)stat.duration.AddAll(&durations);
+    for (auto& [shape, durs] : shape_durations) (void)stat.launch.shapes[shape].AddAll(&durs);
+    return std::move(stat);
+  }
+};
+
+KernelStat Finish(PendingRow& row) { return row.Finish(); }
+
+DurationStats Finish(std::vector<int64_t>& durations) {
+  DurationStats stats;
+  (void)stats.AddAll(&durations);
+  return stats;
 }
 
 // Rows kept by string id while the events are read (no string made per event), then by name.
-template <typename Row>
-void MergeByName(const Trace& t, std::unordered_map<uint32_t, Row>& by_id,
+template <typename Pending, typename Row>
+void MergeByName(const Trace& t, std::unordered_map<uint32_t, Pending>& by_id,
                  std::map<std::string, Row>* out, uint32_t none_id, const char* none_name) {
-  for (auto& [id, row] : by_id) {
+  for (auto& [id, pending] : by_id) {
     std::string name = id == none_id ? none_name : std::string(t.str(StringId(id)));
+    Row row = Finish(pending);
     auto [it, added] = out->try_emplace(std::move(name), std::move(row));
     if (!added) (void)it->second.Merge(row);  // "(no op)" may also be an op's name
   }
@@ -244,22 +268,22 @@ KernelStats ComputeKernelStats(const Trace& t, const passes::FunctionEventList& 
       op_of[events.kernel_index[k].value] = static_cast<int32_t>(i);
   }
   constexpr uint32_t kNoOp = UINT32_MAX;  // no string id is
-  std::unordered_map<uint32_t, KernelStat> kernels, by_op;
-  std::unordered_map<uint32_t, DurationStats> api;
+  std::unordered_map<uint32_t, PendingRow> kernels, by_op;
+  std::unordered_map<uint32_t, std::vector<int64_t>> api;
   for (uint32_t e = 0; e < ev.size(); ++e) {
     ActivityKind k = ev.kind[e];
     int64_t dur = ev.end_ns[e] - ev.start_ns[e];
     if (IsRuntimeOrDriver(k)) {
-      api[ev.trace_name[e].value].Add(dur);
+      api[ev.trace_name[e].value].push_back(dur);
       continue;
     }
     if (!IsDeviceWork(k)) continue;
     KernelCategory category = KernelCategoryOf(t, e);
     LaunchShape shape;
     LaunchStat launch = LaunchOf(t, e, dur, &tensor, &shape);
-    AddActivity(category, dur, launch, shape, &kernels[ev.trace_name[e].value]);
+    kernels[ev.trace_name[e].value].Add(category, dur, launch, shape);
     uint32_t op = op_of[e] >= 0 ? events.name[op_of[e]].value : kNoOp;
-    AddActivity(category, dur, launch, shape, &by_op[op]);
+    by_op[op].Add(category, dur, launch, shape);
     if (op_of[e] >= 0) owns[static_cast<uint32_t>(op_of[e])] = true;
   }
   MergeByName(t, kernels, &out.kernels, kNoOp, "");

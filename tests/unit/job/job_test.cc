@@ -211,6 +211,29 @@ TEST_CASE("duration statistics merge to the same result in any order", "[job]") 
   CHECK(m12.Quantile(0.5) == Approx(3000500).epsilon(0.01));
 }
 
+TEST_CASE("duration statistics added all at once equal those added one by one", "[job]") {
+  // Below the exact limit, and past it (the sketch), with repeated values, in a scrambled order.
+  for (int64_t distinct : {100, 5000}) {
+    CAPTURE(distinct);
+    std::vector<int64_t> values;
+    for (int64_t i = 0; i < 3 * distinct; ++i) values.push_back((i * 7919) % distinct * 1000 + 3);
+    values.push_back(0);  // a clipped event's duration
+    job::DurationStats one_by_one, all;
+    for (int64_t v : values) REQUIRE(one_by_one.Add(v));
+    std::vector<int64_t> copy = values;
+    REQUIRE(all.AddAll(&copy));
+    CHECK(all.exact() == (distinct <= 4096));
+    CHECK(all.count() == one_by_one.count());
+    CHECK(all.sum() == one_by_one.sum());
+    CHECK(all.sum_squares() == one_by_one.sum_squares());
+    CHECK(all.min() == 0);
+    CHECK(all.max() == one_by_one.max());
+    CHECK(all.exact_values() == one_by_one.exact_values());
+    CHECK(all.sketch_buckets() == one_by_one.sketch_buckets());
+    CHECK(all.Quantile(0.9) == one_by_one.Quantile(0.9));
+  }
+}
+
 TEST_CASE("the worker pool runs each piece once with at most N pieces at a time", "[job]") {
   CHECK(AvailableCores() >= 1);
   std::vector<int> runs(50, 0);
