@@ -8,16 +8,45 @@
 namespace profana::passes {
 namespace {
 
-bool IsKernelActivity(const Trace& trace, uint32_t e) {
-  if (!IsDeviceWork(trace.events.kind[e])) return false;
-  // The reference's is_cuda_kernel: memory operations are not kernels.
-  std::string name(trace.str(trace.events.name[e]));
-  std::transform(name.begin(), name.end(), name.begin(),
+// The reference's is_cuda_kernel: memory operations are not kernels.
+bool IsKernelName(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   for (const char* word : {"mem", "cpy", "alloc", "free"})
-    if (name.find(word) != std::string::npos) return false;
+    if (lower.find(word) != std::string::npos) return false;
   return true;
 }
+
+// What each event is to the queue, its name looked at once per distinct name: a trace has
+// hundreds of names and millions of launches and kernels.
+class QueueRoles {
+ public:
+  explicit QueueRoles(const Trace& trace) : trace_(trace), role_(trace.strings.size(), kUnknown) {}
+
+  bool IsLaunch(uint32_t e) {
+    return IsRuntimeOrDriver(trace_.events.kind[e]) && (Role(e) & kLaunchName);
+  }
+  bool IsKernel(uint32_t e) {
+    return IsDeviceWork(trace_.events.kind[e]) && (Role(e) & kKernelName);
+  }
+
+ private:
+  static constexpr uint8_t kUnknown = 0x80, kLaunchName = 1, kKernelName = 2;
+  uint8_t Role(uint32_t e) {
+    StringId name = trace_.events.name[e];
+    uint8_t& role = role_[name.value];
+    if (role == kUnknown) {
+      std::string_view text = trace_.str(name);
+      role = static_cast<uint8_t>((IsLaunchName(text) ? kLaunchName : 0) |
+                                  (IsKernelName(text) ? kKernelName : 0));
+    }
+    return role;
+  }
+
+  const Trace& trace_;
+  std::vector<uint8_t> role_;  // by name id
+};
 
 // Sorted, disjoint intervals with prefix sums: the length of their union inside [a, b) in
 // O(log n).
@@ -124,10 +153,11 @@ GpuEvaluation EvaluateGpu(const Trace& trace, const FunctionEventList& events,
   const EventTable& ev = trace.events;
   GpuEvaluation out;
   std::vector<uint32_t> launches, kernels;
+  QueueRoles roles(trace);
   for (uint32_t e = 0; e < ev.size(); ++e) {
-    if (IsRuntimeOrDriver(ev.kind[e]) && IsLaunchName(trace.str(ev.name[e])))
+    if (roles.IsLaunch(e))
       launches.push_back(e);
-    else if (IsKernelActivity(trace, e))
+    else if (roles.IsKernel(e))
       kernels.push_back(e);
   }
   out.launches = launches.size();
