@@ -166,4 +166,14 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
   return unread;
 }
 
+UnreadColumns TimelineUnread() {
+  UnreadColumns unread;
+  unread.input_shapes = true;
+  unread.stacks = true;
+  unread.collectives = true;
+  unread.memory_details = true;
+  unread.device_args = true;
+  return unread;
+}
+
 }  // namespace profana::job

@@ -76,5 +76,9 @@ Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& in
 // grouped by them (`raw` rows show both), collectives and device args always, and [memory]
 // records' addresses, totals and device ids unless `raw`.
 UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
+// What `idle` and `queue` leave unread: they look at the events' names, times, threads and
+// links only, so input shapes, stacks, collectives, device args and [memory] records'
+// addresses, totals and device ids.
+UnreadColumns TimelineUnread();
 
 }  // namespace profana::job

@@ -1,5 +1,6 @@
 #include "profana/run/queue.h"
 
+#include "profana/job/run_job.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/gpu_evaluation.h"
 #include "profana/passes/gpu_streams.h"
@@ -9,11 +10,13 @@
 namespace profana::run {
 
 Status RunQueue(const QueueArgs& a, Session& session) {
+  CommonOptions common = a.common;
+  common.unread = job::TimelineUnread();
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, session, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, session, &index));
   WarnWithoutDeviceActivity(trace, a.file, session);
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
-                           BuildEventsForCommand(trace, index, a.file, a.common, session));
+                           BuildEventsForCommand(trace, index, a.file, common, session));
   LaunchIndex launches(trace.events);
   passes::GpuEvaluation eval = passes::EvaluateGpu(trace, events, launches);
   passes::QueueModel model =
