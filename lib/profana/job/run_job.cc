@@ -176,4 +176,10 @@ UnreadColumns TimelineUnread() {
   return unread;
 }
 
+UnreadColumns OptimizableUnread() {
+  UnreadColumns unread = TimelineUnread();
+  unread.stacks = false;
+  return unread;
+}
+
 }  // namespace profana::job

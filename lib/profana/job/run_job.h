@@ -80,5 +80,8 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = fals
 // links only, so input shapes, stacks, collectives, device args and [memory] records'
 // addresses, totals and device ids.
 UnreadColumns TimelineUnread();
+// What `optimizable` leaves unread: TimelineUnread's but the stacks, which give each ranked
+// event its source location.
+UnreadColumns OptimizableUnread();
 
 }  // namespace profana::job

@@ -1,5 +1,6 @@
 #include "profana/run/optimizable.h"
 
+#include "profana/job/run_job.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/optimizable_events.h"
 #include "profana/reporters/optimizable_reporter.h"
@@ -8,11 +9,13 @@
 namespace profana::run {
 
 Status RunOptimizable(const OptimizableArgs& a, Session& session) {
+  CommonOptions common = a.common;
+  common.unread = job::OptimizableUnread();
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, a.common, session, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, session, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
-                           BuildEventsForCommand(trace, index, a.file, a.common, session));
+                           BuildEventsForCommand(trace, index, a.file, common, session));
   passes::OptimizableEvents found =
       passes::FindOptimizableEvents(trace, events, static_cast<size_t>(a.top));
   const passes::GpuEvaluation& eval = found.evaluation;
