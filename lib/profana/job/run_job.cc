@@ -182,4 +182,10 @@ UnreadColumns OptimizableUnread() {
   return unread;
 }
 
+UnreadColumns StacksUnread() {
+  UnreadColumns unread = TimelineUnread();
+  unread.stacks = false;
+  return unread;
+}
+
 }  // namespace profana::job

@@ -83,5 +83,8 @@ UnreadColumns TimelineUnread();
 // What `optimizable` leaves unread: TimelineUnread's but the stacks, which give each ranked
 // event its source location.
 UnreadColumns OptimizableUnread();
+// What `stacks` leaves unread: input shapes, collectives, device args and [memory] records'
+// addresses, totals and device ids (its samples are the events' stacks, names and times).
+UnreadColumns StacksUnread();
 
 }  // namespace profana::job

@@ -2,6 +2,7 @@
 
 #include "fmt/format.h"
 #include "profana/base/output_file.h"
+#include "profana/job/run_job.h"
 #include "profana/passes/stacks.h"
 #include "profana/reporters/stacks_reporter.h"
 #include "profana/run/command_load.h"
@@ -19,6 +20,8 @@ Status RunStacks(const StacksArgs& a, Session& session) {
                   fmt::format("--svg {} and -o {} name the same file: the folded stacks would "
                               "replace the SVG; give -o another file (or leave it out)",
                               a.svg, a.common.output));
+  CommonOptions common = a.common;
+  common.unread = job::StacksUnread();
   job::SniffedInputs sniffed;
   if (!a.diff) sniffed = SniffJobArgs(a.job);
   bool job = !a.diff && !sniffed.single;
@@ -34,16 +37,16 @@ Status RunStacks(const StacksArgs& a, Session& session) {
   std::optional<TraceStackSamples> one;
   report::StacksText first;
   if (stream) {
-    PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(one_input, a.common, session, r));
+    PROFANA_ASSIGN_OR_RETURN(one, LoadStackSamples(one_input, common, session, r));
     first = report::ShapeStacks(one->trace.strings, one->samples, r.merged, r.display);
   } else {
     PROFANA_ASSIGN_OR_RETURN(
-        first, job ? LoadStacksJob(a.job, std::move(sniffed.summary), a.common, session, r, &ranks)
-                   : LoadStacks(one_input, a.common, session, r));
+        first, job ? LoadStacksJob(a.job, std::move(sniffed.summary), common, session, r, &ranks)
+                   : LoadStacks(one_input, common, session, r));
   }
   report::StacksText second;
   if (a.diff) {
-    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(job::InputOfPath(files[1]), a.common, session, r));
+    PROFANA_ASSIGN_OR_RETURN(second, LoadStacks(job::InputOfPath(files[1]), common, session, r));
     input = fmt::format("{} vs {}", files[0], files[1]);
   }
   if (a.fold_instances) report::FoldStackInstances(&first), report::FoldStackInstances(&second);
