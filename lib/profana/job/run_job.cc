@@ -188,4 +188,11 @@ UnreadColumns StacksUnread() {
   return unread;
 }
 
+UnreadColumns MemoryUnread() {
+  UnreadColumns unread;
+  unread.collectives = true;
+  unread.device_args = true;
+  return unread;
+}
+
 }  // namespace profana::job

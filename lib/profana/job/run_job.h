@@ -86,5 +86,8 @@ UnreadColumns OptimizableUnread();
 // What `stacks` leaves unread: input shapes, collectives, device args and [memory] records'
 // addresses, totals and device ids (its samples are the events' stacks, names and times).
 UnreadColumns StacksUnread();
+// What `memory` leaves unread: collectives and device args (its categories read the ops' names,
+// input shapes and stacks, and every field of the [memory] records).
+UnreadColumns MemoryUnread();
 
 }  // namespace profana::job

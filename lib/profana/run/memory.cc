@@ -1,6 +1,7 @@
 #include "profana/run/memory.h"
 
 #include "fmt/format.h"
+#include "profana/job/run_job.h"
 #include "profana/passes/function_events.h"
 #include "profana/passes/memory/snapshot_analysis.h"
 #include "profana/passes/memory_timeline.h"
@@ -67,11 +68,13 @@ Status RunMemory(const MemoryArgs& a, Session& session) {
   if (a.by_op && format != OutputFormat::kText && format != OutputFormat::kJson &&
       format != OutputFormat::kCsv)
     return Status(ErrorCode::kInvalidArgument, "--by-op prints text, json or csv");
+  CommonOptions common = a.common;
+  common.unread = job::MemoryUnread();
   std::optional<FunctionEventIndex> index;
-  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, a.common, session, &index));
+  PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(input, common, session, &index));
   Stopwatch clock;
   PROFANA_ASSIGN_OR_RETURN(passes::FunctionEventList events,
-                           BuildEventsForCommand(trace, index, a.file, a.common, session));
+                           BuildEventsForCommand(trace, index, a.file, common, session));
   session.Debug("function events: {} in {:.1f} ms", events.size(), clock.Lap());
   passes::MemoryTimeline t = passes::BuildMemoryTimeline(trace, events);
   session.Debug("memory timeline: {} records, {} blocks, {} devices in {:.1f} ms", t.size(),
