@@ -166,25 +166,13 @@ UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw) {
   return unread;
 }
 
-UnreadColumns TimelineUnread() {
+UnreadColumns TimelineUnread(bool reads_stacks) {
   UnreadColumns unread;
   unread.input_shapes = true;
-  unread.stacks = true;
+  unread.stacks = !reads_stacks;
   unread.collectives = true;
   unread.memory_details = true;
   unread.device_args = true;
-  return unread;
-}
-
-UnreadColumns OptimizableUnread() {
-  UnreadColumns unread = TimelineUnread();
-  unread.stacks = false;
-  return unread;
-}
-
-UnreadColumns StacksUnread() {
-  UnreadColumns unread = TimelineUnread();
-  unread.stacks = false;
   return unread;
 }
 

@@ -76,16 +76,11 @@ Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& in
 // grouped by them (`raw` rows show both), collectives and device args always, and [memory]
 // records' addresses, totals and device ids unless `raw`.
 UnreadColumns TableUnread(const passes::KeyAverageOptions& keys, bool raw = false);
-// What `idle` and `queue` leave unread: they look at the events' names, times, threads and
-// links only, so input shapes, stacks, collectives, device args and [memory] records'
-// addresses, totals and device ids.
-UnreadColumns TimelineUnread();
-// What `optimizable` leaves unread: TimelineUnread's but the stacks, which give each ranked
-// event its source location.
-UnreadColumns OptimizableUnread();
-// What `stacks` leaves unread: input shapes, collectives, device args and [memory] records'
-// addresses, totals and device ids (its samples are the events' stacks, names and times).
-UnreadColumns StacksUnread();
+// What a command that reads the events' names, times, threads and links leaves unread: input
+// shapes, collectives, device args, [memory] records' addresses, totals and device ids, and the
+// stacks unless `reads_stacks` (idle and queue do not; optimizable's source locations and the
+// stacks command's samples do).
+UnreadColumns TimelineUnread(bool reads_stacks);
 // What `memory` leaves unread: collectives and device args (its categories read the ops' names,
 // input shapes and stacks, and every field of the [memory] records).
 UnreadColumns MemoryUnread();

@@ -9,7 +9,7 @@ namespace profana::run {
 
 Status RunIdle(const IdleArgs& a, Session& session) {
   CommonOptions common = a.common;
-  common.unread = job::TimelineUnread();
+  common.unread = job::TimelineUnread(/*reads_stacks=*/false);
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, session, &index));
   // (the text report says it in its place)

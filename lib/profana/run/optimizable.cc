@@ -10,7 +10,7 @@ namespace profana::run {
 
 Status RunOptimizable(const OptimizableArgs& a, Session& session) {
   CommonOptions common = a.common;
-  common.unread = job::OptimizableUnread();
+  common.unread = job::TimelineUnread(/*reads_stacks=*/true);
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, session, &index));
   Stopwatch clock;

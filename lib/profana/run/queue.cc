@@ -11,7 +11,7 @@ namespace profana::run {
 
 Status RunQueue(const QueueArgs& a, Session& session) {
   CommonOptions common = a.common;
-  common.unread = job::TimelineUnread();
+  common.unread = job::TimelineUnread(/*reads_stacks=*/false);
   std::optional<FunctionEventIndex> index;
   PROFANA_ASSIGN_OR_RETURN(Trace trace, LoadForCommand(a.file, common, session, &index));
   WarnWithoutDeviceActivity(trace, a.file, session);

@@ -21,7 +21,7 @@ Status RunStacks(const StacksArgs& a, Session& session) {
                               "replace the SVG; give -o another file (or leave it out)",
                               a.svg, a.common.output));
   CommonOptions common = a.common;
-  common.unread = job::StacksUnread();
+  common.unread = job::TimelineUnread(/*reads_stacks=*/true);
   job::SniffedInputs sniffed;
   if (!a.diff) sniffed = SniffJobArgs(a.job);
   bool job = !a.diff && !sniffed.single;
