@@ -10,6 +10,7 @@
 #include "profana/base/heap.h"
 #include "profana/base/memory_release.h"
 #include "profana/cli.h"
+#include "profana/huge_page_heap.h"
 #include "profana/process_io.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 #endif
+  // Before anything else: the heap on huge pages, by starting again with glibc told so.
+  profana::app::RestartWithHugePageHeap(argv);
   // profana is a short batch process whose passes allocate and free column-sized buffers one
   // after another. By default glibc maps each large buffer afresh and returns it on free, and the
   // kernel zeroes every page again on the next touch: a third of the run time on a 1 GB trace.

@@ -2,10 +2,11 @@
 """--max-memory caps the whole process, not only the content it reads.
 
 Generates a 50 MB trace (scripts/gen_trace.py), runs `profana table` on it without a limit, then
-under 64M (the smallest cap: the content fits it, the run does not) and twice what that run
-needed (its peak RSS) plus 64 MiB for the address space the data limit counts beside the memory
-the run touches, each as its own child so that its peak RSS
-(wait4) is its own. Under a cap too small the run must stop with exit 2, the message naming the
+twice what that run needed (its peak RSS) plus 64 MiB for the address space the data limit counts
+beside the memory the run touches, each as its own child so that its peak RSS (wait4) is its own.
+A 60 MB trace of the smallest events (about 80 bytes each, so the most events a byte can hold)
+is run under 64M, the smallest cap: its content fits, the run does not (it needs 72-80 MiB on
+one CPU, more with a parser thread per core). Under a cap too small the run must stop with exit 2, the message naming the
 limit and how to raise it, no output file left, and a peak RSS under the limit; under a cap large
 enough the output must be the unlimited run's, byte for byte. Under a caller's `ulimit -d` from
 24 to 192 MiB, `table` and `tree` either finish or stop with the same message (never an
@@ -33,6 +34,22 @@ def run(argv):
         return child.returncode, out.read(), err.read().decode(), usage.ru_maxrss * 1024
 
 
+def write_dense_trace(path, size):
+    """A Kineto trace of about `size` bytes of the smallest complete events: one thread, four
+    names. Written a chunk at a time: the peak RSS of a child starts at this process's (vfork)."""
+    names = ("aten::add", "aten::mul", "aten::mm", "aten::relu")
+    event = '{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":1,"ts":%d,"dur":2}'
+    with open(path, "w") as f:
+        f.write('{"traceEvents": [\n' + event % (names[0], 0))
+        written, n = 0, 1
+        while written < size:
+            chunk = "".join(",\n" + event % (names[i % 4], 3 * i) for i in range(n, n + 10000))
+            f.write(chunk)
+            written += len(chunk)
+            n += 10000
+        f.write("\n]}\n")
+
+
 def fail(message):
     print("FAIL: " + message, file=sys.stderr)
     sys.exit(1)
@@ -50,11 +67,13 @@ def main():
         code, want, err, free_rss = run([profana, "table", trace, "--max-memory", "0"])
         if code != 0:
             fail(f"unlimited run: exit {code}: {err}")
+        dense = os.path.join(tmp, "dense.json")
+        write_dense_trace(dense, 60_000_000)
 
         # Under what the run needs: stopped, said, nothing written, peak RSS under the cap.
         limit_mib = 64
         out_file = os.path.join(tmp, "out.txt")
-        code, out, err, rss = run([profana, "table", trace, "--max-memory", f"{limit_mib}M",
+        code, out, err, rss = run([profana, "table", dense, "--max-memory", f"{limit_mib}M",
                                    "-o", out_file])
         if code != 2:
             fail(f"--max-memory {limit_mib}M: exit {code}, want 2; stderr: {err}")
@@ -65,7 +84,7 @@ def main():
             fail(f"--max-memory {limit_mib}M: stderr {err!r}, want {expected!r}")
         if rss > limit_mib * MIB:
             fail(f"--max-memory {limit_mib}M: peak RSS {rss / MIB:.1f} MiB, past the limit")
-        if os.listdir(tmp) != ["t.json"]:
+        if sorted(os.listdir(tmp)) != ["dense.json", "t.json"]:
             fail(f"--max-memory {limit_mib}M left files behind: {os.listdir(tmp)}")
 
         # Twice what it needed, and room for what the data limit counts beside the touched memory
@@ -77,7 +96,7 @@ def main():
 
         # A limit the caller set (ulimit -d) is never raised, and is named when reached.
         code, out, err, rss = run(["bash", "-c", f'ulimit -d {64 * 1024}; exec "$0" "$@"',
-                                   profana, "table", trace, "--max-memory", "1G"])
+                                   profana, "table", dense, "--max-memory", "1G"])
         expected = ("profana: error: the run needs more memory than the data limit of 64.00 MiB "
                     "its caller set (ulimit -d)\n")
         if code != 2 or err != expected:

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "profana/base/memory_release.h"
 #include "profana/base/parallel.h"
 #include "profana/model/flop_inputs.h"
 
@@ -453,6 +454,7 @@ bool TraceBuilder::End(ThreadId thread, int64_t end_ns, StringId name, uint64_t 
 
 Trace TraceBuilder::Finish() && {
   EventTable& t = trace_.events;
+  ReleaseSpareRows();  // before the sort's buffers join them
   // B events never ended are closed at the last timestamp seen, and said so.
   bool unended = std::any_of(open_.begin(), open_.end(),
                              [](const auto& thread_stack) { return !thread_stack.second.empty(); });
@@ -489,6 +491,18 @@ Trace TraceBuilder::Finish() && {
   if (renumber_threads_) RenumberThreads();
   WorkOutTimeOrigin(&trace_);
   return std::move(trace_);
+}
+
+// The columns were reserved for the events the importer expected (ReserveEvents), which is more
+// than it found: the room left over goes back, while it is still only room (base/memory_release.h).
+void TraceBuilder::ReleaseSpareRows() {
+  auto release = [](const char*, auto& column) {
+    column.ForStoredValues([](auto& values) { ReleaseSpareCapacity(&values); });
+  };
+  ForEachColumn(trace_.events, release);
+  ForEachColumn(trace_.memory, release);
+  ForEachColumn(trace_.flows, release);
+  ForEachColumn(trace_.stacks, release);
 }
 
 void TraceBuilder::RenumberThreads() {

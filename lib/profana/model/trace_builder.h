@@ -100,6 +100,7 @@ class TraceBuilder {
   StringId FlopInputsFromShapes(const Event& e);
   StringId Rewrite(StringId trace_name);
   void RenumberThreads();
+  void ReleaseSpareRows();
 
   // A thread's identity: the pid and tid numbers, or their texts when they were strings.
   struct ThreadKey {

@@ -9,10 +9,16 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "profana/base/column.h"
 #include "profana/base/crc32c.h"
 #include "profana/base/duration.h"
 #include "profana/base/json_writer.h"
+#include "profana/base/memory_release.h"
 #include "profana/base/pipeline.h"
 #include "profana/base/sparse_rows.h"
 #include "profana/base/string_pool.h"
@@ -174,6 +180,35 @@ TEST_CASE("a column of ids keeps 32-bit offsets while its values fit, and widens
     CHECK(c[2] == first);
     CHECK(c[3] == first + 1);
   }
+}
+
+TEST_CASE("a vector's spare room goes back to the system and stays room", "[column]") {
+  std::vector<int64_t> values;
+  values.resize(1 << 18);  // 2 MiB, every page written
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i) * 3;
+  values.resize(1000);
+  size_t capacity = values.capacity();
+  ReleaseSpareCapacity(&values);
+  CHECK(values.capacity() == capacity);
+  REQUIRE(values.size() == 1000);
+  for (size_t i = 0; i < values.size(); ++i) REQUIRE(values[i] == static_cast<int64_t>(i) * 3);
+#if defined(__linux__)
+  // The whole pages past the values are no longer resident; the one holding the last value is.
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t kept = reinterpret_cast<uintptr_t>(values.data() + values.size() - 1) & ~(page - 1);
+  uintptr_t spare =
+      (reinterpret_cast<uintptr_t>(values.data() + values.size()) + page - 1) & ~(page - 1);
+  uintptr_t end = reinterpret_cast<uintptr_t>(values.data() + capacity) & ~(page - 1);
+  std::vector<unsigned char> resident((end - spare) / page);
+  REQUIRE(mincore(reinterpret_cast<void*>(spare), end - spare, resident.data()) == 0);
+  for (unsigned char r : resident) CHECK((r & 1) == 0);
+  unsigned char last = 0;
+  REQUIRE(mincore(reinterpret_cast<void*>(kept), page, &last) == 0);
+  CHECK((last & 1) == 1);
+#endif
+  values.resize(capacity, 7);  // the room is there to write again
+  CHECK(values.back() == 7);
+  CHECK(values[999] == 999 * 3);
 }
 
 TEST_CASE("sparse rows give each row its value, V{} where none was given", "[column]") {

@@ -24,9 +24,12 @@
 namespace profana::json {
 
 struct StreamOptions {
-  size_t read_bytes = 4 << 20;   // bytes per read, once the first reads (from 64 KiB) have grown
-  size_t batch_bytes = 1 << 20;  // text per parse batch
-  int workers = 0;               // parser threads; 0: one per core, at most 8
+  size_t read_bytes = 4 << 20;  // bytes per read, once the first reads (from 64 KiB) have grown
+  // Text per parse batch. Each batch in flight holds its text and its parsed events; on a heap
+  // of huge pages every buffer rounds up to 2 MiB, and 1 MiB batches kept 20 MB more resident
+  // than these (docs/performance.md "Page faults and huge pages"), for no speed.
+  size_t batch_bytes = 1 << 19;
+  int workers = 0;  // parser threads; 0: one per core, at most 8
   // --max-memory: content (after gunzip) beyond this goes to the whole-file importer, which
   // stops at the same limit and names the position (0: no limit).
   uint64_t max_bytes = 0;

@@ -1,0 +1,63 @@
+#include "profana/huge_page_heap.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>  // defines __GLIBC__ where glibc is the C library
+#include <fstream>
+#include <string>
+
+#include "profana/base/sanitizers.h"
+
+namespace profana::app {
+
+#if defined(__GLIBC__) && defined(__linux__) && !defined(PROFANA_ASAN)
+namespace {
+
+constexpr const char* kTunable = "glibc.malloc.hugetlb";
+
+// The kernel gives huge pages to memory advised for them ("madvise"), or to all ("always": the
+// heap has them already), or to none.
+bool KernelAdvisesHugePages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
+  return modes.find("[madvise]") != std::string::npos;
+}
+
+// Whether an argument names input enough for the heap to matter: a file of 16 MiB or more, a
+// directory (a job), or standard input. A run on less touches a few MB: starting again would cost
+// it more than its page faults.
+bool NamesLargeInput(char** argv) {
+  constexpr off_t kLarge = off_t{16} << 20;
+  for (char** a = argv + 1; *a; ++a) {
+    struct stat st;
+    if (std::string(*a) == "-") return true;
+    if (stat(*a, &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size >= kLarge)))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void RestartWithHugePageHeap(char** argv) {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  std::string had = tunables ? tunables : "";
+  if (had.find(kTunable) != std::string::npos || !NamesLargeInput(argv) ||
+      !KernelAdvisesHugePages())
+    return;
+  std::string with = had.empty() ? std::string(kTunable) + "=1" : had + ":" + kTunable + "=1";
+  if (setenv("GLIBC_TUNABLES", with.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Not restarted (no /proc, or the binary is gone): on as before, the environment as it was.
+  if (tunables)
+    setenv("GLIBC_TUNABLES", had.c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+}
+#else
+void RestartWithHugePageHeap(char**) {}
+#endif
+
+}  // namespace profana::app
