@@ -1,5 +1,6 @@
 #include "profana/huge_page_heap.h"
 
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,18 +26,31 @@ bool KernelAdvisesHugePages() {
   return modes.find("[madvise]") != std::string::npos;
 }
 
-// Whether an argument names input enough for the heap to matter: a file of 16 MiB or more, a
-// directory (a job), or standard input. A run on less touches a few MB: starting again would cost
-// it more than its page faults.
+// Whether an argument other than an output names input enough for the heap to matter: a file of
+// 16 MiB or more, a directory (a job), or standard input. A run on less touches a few MB: starting
+// again would cost it more than its page faults.
 bool NamesLargeInput(char** argv) {
   constexpr off_t kLarge = off_t{16} << 20;
   for (char** a = argv + 1; *a; ++a) {
+    std::string arg = *a;
+    if (arg == "-o" || arg == "--output") {
+      if (!*++a) break;
+      continue;
+    }
     struct stat st;
-    if (std::string(*a) == "-") return true;
-    if (stat(*a, &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size >= kLarge)))
+    if (arg == "-") return true;
+    if (stat(*a, &st) == 0 &&
+        (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size >= kLarge)))
       return true;
   }
   return false;
+}
+
+// Starting again would not do what it should: a program run with more privileges (glibc drops
+// GLIBC_TUNABLES there, so every start would start again), or one the dynamic loader was asked
+// to run (ld.so PROGRAM: /proc/self/exe is the loader, and there is no interpreter's base).
+bool CannotRestart(char** argv) {
+  return !argv[0] || getauxval(AT_SECURE) != 0 || getauxval(AT_BASE) == 0;
 }
 
 }  // namespace
@@ -44,7 +58,7 @@ bool NamesLargeInput(char** argv) {
 void RestartWithHugePageHeap(char** argv) {
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   std::string had = tunables ? tunables : "";
-  if (had.find(kTunable) != std::string::npos || !NamesLargeInput(argv) ||
+  if (had.find(kTunable) != std::string::npos || CannotRestart(argv) || !NamesLargeInput(argv) ||
       !KernelAdvisesHugePages())
     return;
   std::string with = had.empty() ? std::string(kTunable) + "=1" : had + ":" + kTunable + "=1";
