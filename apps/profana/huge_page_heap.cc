@@ -1,5 +1,7 @@
 #include "profana/huge_page_heap.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,11 +28,30 @@ bool KernelAdvisesHugePages() {
   return modes.find("[madvise]") != std::string::npos;
 }
 
+constexpr off_t kLarge = off_t{16} << 20;
+
+// Whether the directory holds a file of kLarge bytes or more (a job's rank files lie in it).
+bool HoldsLargeFile(const char* path) {
+  DIR* dir = opendir(path);
+  if (!dir) return false;
+  bool large = false;
+  while (const dirent* entry = readdir(dir)) {
+    struct stat st;
+    if (fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size >= kLarge) {
+      large = true;
+      break;
+    }
+  }
+  closedir(dir);
+  return large;
+}
+
 // Whether an argument other than an output names input enough for the heap to matter: a file of
-// 16 MiB or more, a directory (a job), or standard input. A run on less touches a few MB: starting
-// again would cost it more than its page faults.
+// 16 MiB or more, or a directory holding one (a job), or standard input. A run on less touches a
+// few MB: starting again would cost it more than its page faults save, and its buffers' last
+// pages, resident whole, would weigh more in its peak.
 bool NamesLargeInput(char** argv) {
-  constexpr off_t kLarge = off_t{16} << 20;
   for (char** a = argv + 1; *a; ++a) {
     std::string arg = *a;
     if (arg == "-o" || arg == "--output") {
@@ -39,9 +60,9 @@ bool NamesLargeInput(char** argv) {
     }
     struct stat st;
     if (arg == "-") return true;
-    if (stat(*a, &st) == 0 &&
-        (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size >= kLarge)))
-      return true;
+    if (stat(*a, &st) != 0) continue;
+    if (S_ISREG(st.st_mode) && st.st_size >= kLarge) return true;
+    if (S_ISDIR(st.st_mode) && HoldsLargeFile(*a)) return true;
   }
   return false;
 }

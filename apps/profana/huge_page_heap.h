@@ -13,8 +13,8 @@
 namespace profana::app {
 
 // Re-executes the program with the tunable added and does not return, where it applies (an
-// argument names a file of 16 MiB or more, a directory or standard input) and the exec succeeds;
-// otherwise returns, and the program goes on with the heap as it is.
+// argument other than -o's names a file of 16 MiB or more, a directory holding one, or standard
+// input) and the exec succeeds; otherwise returns, and the program goes on with the heap as it is.
 void RestartWithHugePageHeap(char** argv);
 
 }  // namespace profana::app
