@@ -1,7 +1,5 @@
 #include "profana/huge_page_heap.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,30 +26,14 @@ bool KernelAdvisesHugePages() {
   return modes.find("[madvise]") != std::string::npos;
 }
 
-constexpr off_t kLarge = off_t{16} << 20;
-
-// Whether the directory holds a file of kLarge bytes or more (a job's rank files lie in it).
-bool HoldsLargeFile(const char* path) {
-  DIR* dir = opendir(path);
-  if (!dir) return false;
-  bool large = false;
-  while (const dirent* entry = readdir(dir)) {
-    struct stat st;
-    if (fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size >= kLarge) {
-      large = true;
-      break;
-    }
-  }
-  closedir(dir);
-  return large;
-}
-
-// Whether an argument other than an output names input enough for the heap to matter: a file of
-// 16 MiB or more, or a directory holding one (a job), or standard input. A run on less touches a
-// few MB: starting again would cost it more than its page faults save, and its buffers' last
-// pages, resident whole, would weigh more in its peak.
+// Whether an argument other than -o's names input enough for huge pages to pay: a file of
+// 128 MiB or more (of JSON, counting a .gz file's as eight times its size), or standard input. A
+// smaller file's run touches a few tens of MB, where the second start costs more than its page
+// faults and its buffers' last pages, resident whole, add a third to its peak; a job's workers give
+// each rank's memory back before the next rank's, so a directory's run faults its pages afresh on
+// either size of page, and huge ones only add to its peak.
 bool NamesLargeInput(char** argv) {
+  constexpr off_t kLarge = off_t{128} << 20;
   for (char** a = argv + 1; *a; ++a) {
     std::string arg = *a;
     if (arg == "-o" || arg == "--output") {
@@ -60,9 +42,10 @@ bool NamesLargeInput(char** argv) {
     }
     struct stat st;
     if (arg == "-") return true;
-    if (stat(*a, &st) != 0) continue;
-    if (S_ISREG(st.st_mode) && st.st_size >= kLarge) return true;
-    if (S_ISDIR(st.st_mode) && HoldsLargeFile(*a)) return true;
+    if (stat(*a, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    // A gzipped trace holds about ten times its size of JSON.
+    bool gzipped = arg.size() > 3 && arg.compare(arg.size() - 3, 3, ".gz") == 0;
+    if ((gzipped ? st.st_size * 8 : st.st_size) >= kLarge) return true;
   }
   return false;
 }

@@ -13,7 +13,7 @@
 namespace profana::app {
 
 // Re-executes the program with the tunable added and does not return, where it applies (an
-// argument other than -o's names a file of 16 MiB or more, a directory holding one, or standard
+// argument other than -o's names a file of 128 MiB or more, a .gz of 16 MiB or more, or standard
 // input) and the exec succeeds; otherwise returns, and the program goes on with the heap as it is.
 void RestartWithHugePageHeap(char** argv);
 
