@@ -28,10 +28,10 @@ bool KernelAdvisesHugePages() {
 
 // Whether an argument other than -o's names input enough for huge pages to pay: a file of
 // 128 MiB or more (of JSON, counting a .gz file's as eight times its size), or standard input. A
-// smaller file's run touches a few tens of MB, where the second start costs more than its page
-// faults and its buffers' last pages, resident whole, add a third to its peak; a job's workers give
-// each rank's memory back before the next rank's, so a directory's run faults its pages afresh on
-// either size of page, and huge ones only add to its peak.
+// smaller file's run touches a few tens of MB: it gains a few hundredths of a second, and its
+// buffers' last pages, resident whole, add half to its peak. A job's workers give each rank's
+// memory back before the next rank's, so a directory's run faults its pages afresh on either size
+// of page, and huge ones only add to its peak.
 bool NamesLargeInput(char** argv) {
   constexpr off_t kLarge = off_t{128} << 20;
   for (char** a = argv + 1; *a; ++a) {
@@ -43,7 +43,7 @@ bool NamesLargeInput(char** argv) {
     struct stat st;
     if (arg == "-") return true;
     if (stat(*a, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    // A gzipped trace holds about ten times its size of JSON.
+    // A gzipped Kineto trace holds about ten times its size of JSON; eight errs low.
     bool gzipped = arg.size() > 3 && arg.compare(arg.size() - 3, 3, ".gz") == 0;
     if ((gzipped ? st.st_size * 8 : st.st_size) >= kLarge) return true;
   }

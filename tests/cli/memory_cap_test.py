@@ -6,9 +6,9 @@ twice what that run needed (its peak RSS) plus 64 MiB for the address space the 
 beside the memory the run touches, each as its own child so that its peak RSS (wait4) is its own.
 A 60 MB trace of the smallest events (about 80 bytes each, so the most events a byte can hold)
 is run under 64M, the smallest cap: its content fits, the run does not (it needs 72-80 MiB on
-one CPU, more with a parser thread per core). Under a cap too small the run must stop with exit 2, the message naming the
-limit and how to raise it, no output file left, and a peak RSS under the limit; under a cap large
-enough the output must be the unlimited run's, byte for byte. Under a caller's `ulimit -d` from
+one CPU, more with a parser thread per core). Under a cap too small the run must stop with exit
+2, the message naming the limit and how to raise it, no output file left, and a peak RSS under
+the limit; under a cap large enough the output must be the unlimited run's, byte for byte. Under a caller's `ulimit -d` from
 24 to 192 MiB, `table` and `tree` either finish or stop with the same message (never an
 internal error, whichever thread or allocation meets the limit). A build with AddressSanitizer has
 no cap (its shadow memory is far past any), so there the test is skipped (77).
