@@ -1,22 +1,14 @@
-// A batch of rows for one table, and those rows as a table SQLite reads: one
-// `INSERT INTO t SELECT c0, ... FROM profana_batch` adds a whole batch. Binding and stepping an
-// INSERT per row made SQLite start its program, open the table and check the schema once per row;
-// a statement per batch does that once, and binds nothing (docs/performance.md, "A database").
-//
-// profana_batch is an eponymous virtual table of the connection, so nothing of it is written to
-// the database; it has columns c0 .. c{kSqlBatchColumns-1} and no rows while no batch is set.
+// A batch of rows for one table of a database profana writes: what SqlInsert gathers and
+// SqlRowPipe hands to the table's SqlTableTree (sql_page_file.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "profana/base/status.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
-
 namespace profana::report {
+
+class SqlTableTree;
 
 // One value of a row, as SqlInsert was given it.
 struct SqlValue {
@@ -27,10 +19,9 @@ struct SqlValue {
   Type type = Type::kNull;
 };
 
-// Rows of one statement: `columns` values each, in order.
+// Rows of one table: `columns` values each, in order.
 struct SqlBatch {
-  sqlite3_stmt* stmt = nullptr;
-  const std::string* table = nullptr;  // for messages; outlives the batch (SqlInsert's)
+  SqlTableTree* tree = nullptr;
   int columns = 0;
   std::vector<SqlValue> values;
   std::string text;
@@ -40,16 +31,5 @@ struct SqlBatch {
 
 // The most columns a table of the schema may have (the widest, op, has 30).
 inline constexpr int kSqlBatchColumns = 32;
-
-// What profana_batch reads: the batch its next scan returns.
-struct SqlBatchSource {
-  const SqlBatch* batch = nullptr;
-};
-
-// Makes profana_batch of `db` read `source`, which must outlive the connection's use of it.
-Status RegisterSqlBatchTable(sqlite3* db, SqlBatchSource* source);
-
-// The INSERT that adds a batch's rows to `table` of `columns` columns.
-std::string SqlBatchInsert(const std::string& table, int columns);
 
 }  // namespace profana::report

@@ -3,14 +3,13 @@
 #include <sqlite3.h>
 
 #include "fmt/format.h"
-#include "profana/reporters/sql/sql_batch.h"
 
 namespace profana::report {
 
 namespace {
 
 // Values per batch: about 1.5 MB of them, enough that handing a batch over costs nothing beside
-// stepping it.
+// adding it.
 constexpr size_t kBatchValues = size_t{1} << 16;
 // SQLite's longest value (SQLITE_MAX_LENGTH); SqlValue keeps a text's size in 32 bits.
 constexpr size_t kMaxTextBytes = 1000000000;
@@ -18,44 +17,18 @@ constexpr size_t kMaxTextBytes = 1000000000;
 }  // namespace
 
 SqlInsert::SqlInsert(SqlRowPipe* pipe, const std::string& table) : pipe_(pipe), table_(table) {
-  // The pipe's thread owns the connection while rows are in flight.
-  status_ = pipe->Drain();
-  if (!status_.ok()) return;
-  sqlite3* db = pipe->db();
-  sqlite3_stmt* stmt = nullptr;
-  std::string select = "SELECT * FROM " + table;
-  if (sqlite3_prepare_v2(db, select.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-    Fail("no such table");
+  SqlTableTree* tree = pipe->file()->Table(table);
+  if (!tree) {
+    status_ = Status(ErrorCode::kInternal, fmt::format("database table {}: no such table", table));
     return;
   }
-  columns_ = sqlite3_column_count(stmt);
-  sqlite3_finalize(stmt);
-  if (columns_ > kSqlBatchColumns) {
-    status_ = Status(ErrorCode::kInternal,
-                     fmt::format("database table {}: {} columns, more than a batch holds ({})",
-                                 table_, columns_, kSqlBatchColumns));
-    return;
-  }
-  std::string sql = SqlBatchInsert(table, columns_);
-  if (sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
-      SQLITE_OK) {
-    Fail("cannot prepare the insert");
-    return;
-  }
-  stmt_.reset(stmt);
-  batch_.stmt = stmt;
-  batch_.table = &table_;
+  columns_ = tree->columns();
+  batch_.tree = tree;
   batch_.columns = columns_;
   batch_.values.reserve(kBatchValues + static_cast<size_t>(columns_));
 }
 
 SqlInsert::~SqlInsert() { static_cast<void>(Finish()); }  // a writer that returned early
-
-void SqlInsert::Fail(const char* what) {
-  if (!status_.ok()) return;
-  status_ = Status(ErrorCode::kIo, fmt::format("database table {}: {}: {}", table_, what,
-                                               sqlite3_errmsg(pipe_->db())));
-}
 
 SqlValue& SqlInsert::Next(SqlValue::Type type) {
   ++column_;
@@ -77,7 +50,6 @@ SqlInsert& SqlInsert::Real(double v) {
 SqlInsert& SqlInsert::Text(std::string_view v) {
   if (!status_.ok()) return *this;
   if (v.size() > kMaxTextBytes) {
-    // Not Fail(): the connection's last error may be the pipe thread's, and is not this one.
     status_ = Status(ErrorCode::kInvalidArgument,
                      fmt::format("database table {}: a text of {} bytes, more than SQLite's "
                                  "10^9",
@@ -111,7 +83,7 @@ void SqlInsert::Row() {
 
 Status SqlInsert::Finish() {
   if (status_.ok() && !batch_.values.empty()) {
-    // A row begun and not ended is not stepped.
+    // A row begun and not ended is not added.
     batch_.values.resize(batch_.rows() * static_cast<size_t>(columns_));
     pipe_->Hand(&batch_);
   }

@@ -1,8 +1,8 @@
-// SqlInsert: one prepared INSERT of a database profana writes, its values given in column order
-// and the row added by Row(). Rows are gathered in batches that SqlRowPipe steps (on a thread of
-// their own where there are two cores); text is copied into the batch, so it need not outlive the
-// call. The first failure is kept and every later call does nothing, so a writer checks once per
-// table (Finish) instead of once per value.
+// SqlInsert: the rows of one table of a database profana writes, its values given in column
+// order and the row added by Row(). Rows are gathered in batches that SqlRowPipe adds to the
+// table's pages (on a thread of their own where there are two cores); text is copied into the
+// batch, so it need not outlive the call. The first failure is kept and every later call does
+// nothing, so a writer checks once per table (Finish) instead of once per value.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "profana/base/status.h"
-#include "profana/importers/sqlite/query.h"
 #include "profana/reporters/sql/sql_row_pipe.h"
 
 struct sqlite3;
@@ -19,9 +18,9 @@ namespace profana::report {
 
 class SqlInsert {
  public:
-  // INSERT INTO table VALUES (?, ..., ?), a parameter per column the table has.
+  // Rows of `table`, a value per column it has.
   SqlInsert(SqlRowPipe* pipe, const std::string& table);
-  ~SqlInsert();  // waits until the rows given are stepped
+  ~SqlInsert();  // waits until the rows given are added
   SqlInsert(const SqlInsert&) = delete;
   SqlInsert& operator=(const SqlInsert&) = delete;
 
@@ -35,17 +34,15 @@ class SqlInsert {
   // Adds the row (every column must have had its value); the next value is the first column's.
   void Row();
 
-  // Hands over the rows still gathered and waits until they are stepped: the first failure of
+  // Hands over the rows still gathered and waits until they are added: the first failure of
   // this table or of the pipe, or ok.
   Status Finish();
 
  private:
-  void Fail(const char* what);
   SqlValue& Next(SqlValue::Type type);
 
   SqlRowPipe* pipe_;
   std::string table_;
-  sqlite::Stmt stmt_;
   int columns_ = 0;
   int column_ = 0;
   SqlBatch batch_;

@@ -1,21 +1,16 @@
 #include "profana/reporters/sql/sql_row_pipe.h"
 
-#include <sqlite3.h>
-
 #include <system_error>
 #include <utility>
 
-#include "fmt/format.h"
-
 namespace profana::report {
 
-SqlRowPipe::SqlRowPipe(sqlite3* db, bool threaded)
-    : db_(db), registered_(RegisterSqlBatchTable(db, &source_)) {
+SqlRowPipe::SqlRowPipe(SqlPageFile* file, bool threaded) : file_(file) {
   if (!threaded) return;
   try {
     thread_ = std::thread([this] { Work(); });
   } catch (const std::system_error&) {
-    // No thread to be had: batches are stepped where they are handed over.
+    // No thread to be had: batches are added where they are handed over.
   }
 }
 
@@ -29,27 +24,14 @@ SqlRowPipe::~SqlRowPipe() {
   thread_.join();
 }
 
-Status SqlRowPipe::Step(const SqlBatch& b) {
-  if (!registered_.ok()) return registered_;
-  source_.batch = &b;
-  int rc = sqlite3_step(b.stmt);
-  sqlite3_reset(b.stmt);
-  source_.batch = nullptr;
-  if (rc != SQLITE_DONE)
-    return Status(ErrorCode::kIo, fmt::format("database table {}: cannot add rows: {}", *b.table,
-                                              sqlite3_errmsg(db_)));
-  return Status::Ok();
-}
-
 void SqlRowPipe::Hand(SqlBatch* batch) {
   if (!thread_.joinable()) {
-    if (status_.ok()) status_ = Step(*batch);
+    if (status_.ok()) status_ = batch->tree->Append(*batch);
   } else {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [this] { return !has_pending_; });
-    // The rows go; the buffers of a batch already stepped come back.
-    pending_.stmt = batch->stmt;
-    pending_.table = batch->table;
+    // The rows go; the buffers of a batch already added come back.
+    pending_.tree = batch->tree;
     pending_.columns = batch->columns;
     std::swap(pending_.values, batch->values);
     std::swap(pending_.text, batch->text);
@@ -80,9 +62,9 @@ void SqlRowPipe::Work() {
     bool failed = !status_.ok();
     changed_.notify_all();
     lock.unlock();
-    Status stepped = failed ? Status::Ok() : Step(batch);
+    Status added = failed ? Status::Ok() : batch.tree->Append(batch);
     lock.lock();
-    if (status_.ok()) status_ = std::move(stepped);
+    if (status_.ok()) status_ = std::move(added);
     busy_ = false;
     changed_.notify_all();
   }

@@ -56,8 +56,7 @@ CREATE TABLE stack (
 CREATE TABLE step (
   rank INTEGER NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL,
   end_ns INTEGER NOT NULL, dur_ns INTEGER NOT NULL, host_ns INTEGER, host_untraced_ns INTEGER,
-  host_dataloader_ns INTEGER, host_optimizer_ns INTEGER, host_sync_ns INTEGER,
-  PRIMARY KEY (rank, step));
+  host_dataloader_ns INTEGER, host_optimizer_ns INTEGER, host_sync_ns INTEGER);
 CREATE TABLE step_device (
   rank INTEGER NOT NULL, step INTEGER NOT NULL, device INTEGER, compute_ns INTEGER,
   comm_exposed_ns INTEGER, memory_exposed_ns INTEGER, idle_ns INTEGER, comm_ns INTEGER,
@@ -116,19 +115,28 @@ CREATE VIEW key_averages AS
 )sql";
 }
 
-// After the rows: an index built over a finished table is one sort, where one kept up row by row
-// is a B-tree insert per row. The ids that joins follow from the many side to the one are
-// indexed; names are not: on the 1 GB bench trace an index on op(name) took about a second to
-// build, saved 0.3 s on a lookup of one name and made a GROUP BY name twice as slow. Nor is
-// kernel(runtime_id): a kernel finds its launch by runtime's primary key, and a join from launches
-// to their kernels gets an index SQLite builds for the query (docs/sql.md "Indexes").
-const char* SqlIndexesDdl() {
+// An index built with the rows is a sort of (value, row id) pairs kept as the rows go by
+// (sql_page_file.h), where one kept up row by row is a B-tree insert per row and one built after
+// them reads every row back. The ids that joins follow from the many side to the one are indexed;
+// names are not: on the 1 GB bench trace an index on op(name) took about a second to build, saved
+// 0.3 s on a lookup of one name and made a GROUP BY name twice as slow. Nor is kernel(runtime_id):
+// a kernel finds its launch by runtime's primary key, and a join from launches to their kernels
+// gets an index SQLite builds for the query (docs/sql.md "Indexes").
+const char* SqlRowIndexesDdl() {
   return R"sql(
 CREATE INDEX op_parent ON op (parent_id);
 CREATE INDEX runtime_op ON runtime (op_id);
 CREATE INDEX kernel_op ON kernel (op_id);
 CREATE INDEX copy_op ON copy (op_id);
 CREATE INDEX memory_op ON memory (op_id);
+)sql";
+}
+
+// A table's key is its row id: step's (rank, step) is a unique index of two columns, which
+// SQLite builds after the rows.
+const char* SqlIndexesDdl() {
+  return R"sql(
+CREATE UNIQUE INDEX step_key ON step (rank, step);
 )sql";
 }
 

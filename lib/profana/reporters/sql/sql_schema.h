@@ -15,8 +15,9 @@ constexpr const char* kSqlSchemaName = "profana.database/1";
 // PRAGMA application_id: "PFSQ", so file(1) and profana tell its databases from other SQLite files.
 constexpr int32_t kSqlApplicationId = static_cast<int32_t>(sqlite::kProfanaDatabaseId);
 
-const char* SqlTablesDdl();   // CREATE TABLE statements, run before any row
-const char* SqlViewsDdl();    // CREATE VIEW statements
-const char* SqlIndexesDdl();  // CREATE INDEX statements, run after the last row
+const char* SqlTablesDdl();      // CREATE TABLE statements, run before any row
+const char* SqlRowIndexesDdl();  // CREATE INDEX statements whose entries go with the rows
+const char* SqlIndexesDdl();     // CREATE INDEX statements, run after the last row
+const char* SqlViewsDdl();       // CREATE VIEW statements
 
 }  // namespace profana::report

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "fmt/format.h"
 #include "profana/base/parallel.h"
@@ -12,14 +13,33 @@
 namespace profana::report {
 namespace {
 
-// A bulk load: no journal and no syncs (a failed write loses only the temporary file), the
-// database locked for this connection alone, and a page cache of 4 MiB. Rows are appended, so the
-// cache needs only the last pages of each table; a larger one is memory faulted in for nothing
-// (64 MiB cost 16,000 page faults, 0.4 s of a 250 MB trace's 4.3 s on a virtual machine), and
-// the index sorts, whose memory follows the cache's size, were as fast with 4 MiB.
+// SQLite makes the schema and, after the rows, builds the indexes: no journal and no syncs (a
+// failed write loses only the temporary file), the database locked for this connection alone, and
+// a page cache of 4 MiB. The index sorts' memory follows the cache's size; 64 MiB cost 16,000
+// page faults on a virtual machine and sorted no faster.
 constexpr const char* kBulkPragmas =
     "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
     "PRAGMA cache_size = -4096;";
+
+// Where `profana sql` keeps the database it queries: a file that is never put in place, removed
+// when the writer goes (or by a signal, as any output's temporary file).
+std::string TemporaryDatabasePath() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string d = dir && *dir ? dir : "/tmp";
+  if (d.back() != '/') d += '/';
+  return d + "profana-query.sqlite";
+}
+
+Result<sqlite3*> OpenDatabase(const std::string& path, const std::string& shown) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(
+      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc == SQLITE_OK) return db;
+  Status st(ErrorCode::kIo, fmt::format("{}: cannot open the database: {}", shown,
+                                        db ? sqlite3_errmsg(db) : "out of memory"));
+  sqlite3_close_v2(db);
+  return st;
+}
 
 Status TraceInfo(const SqlRows& r) {
   const TraceMetadata& m = r.trace.metadata;
@@ -94,42 +114,36 @@ Status RankAndThreads(const SqlRows& r, const std::string& file) {
 
 Result<std::unique_ptr<SqlDatabaseWriter>> SqlDatabaseWriter::Create(const std::string& path) {
   std::unique_ptr<SqlDatabaseWriter> w(new SqlDatabaseWriter());
-  w->path_ = path;
-  std::string open_path;  // "": SQLite's private temporary database
-  if (!path.empty()) {
-    w->file_ = std::make_unique<ReplacingFile>();
-    PROFANA_RETURN_IF_ERROR(w->file_->Open(path));
-    if (w->file_->in_place())
-      return Status(ErrorCode::kInvalidArgument,
-                    path + ": a database is written to a regular file, not a device or a pipe");
-    open_path = w->file_->writing_path();
-  }
-  int rc =
-      sqlite3_open_v2(open_path.c_str(), &w->db_,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-  if (rc != SQLITE_OK)
-    return Status(ErrorCode::kIo, fmt::format("{}: cannot create the database: {}",
-                                              path.empty() ? "temporary database" : path,
-                                              w->db_ ? sqlite3_errmsg(w->db_) : "out of memory"));
-  PROFANA_RETURN_IF_ERROR(ExecSql(w->db_, kBulkPragmas, "settings"));
-  PROFANA_RETURN_IF_ERROR(
-      ExecSql(w->db_,
-              fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {};",
-                          kSqlApplicationId, kSqlSchemaVersion),
-              "settings"));
-  PROFANA_RETURN_IF_ERROR(ExecSql(w->db_, "BEGIN", "begin"));
-  PROFANA_RETURN_IF_ERROR(ExecSql(w->db_, SqlTablesDdl(), "tables"));
-  // The indexes are sorts over whole tables: SQLite's sorter hands parts of each to worker
-  // threads, one per core beyond the first.
-  PROFANA_RETURN_IF_ERROR(ExecSql(
-      w->db_, fmt::format("PRAGMA threads = {};", std::min<size_t>(AvailableCores() - 1, 8)),
-      "settings"));
-  w->pipe_ = std::make_unique<SqlRowPipe>(w->db_, AvailableCores() > 1);
+  w->path_ = path.empty() ? "temporary database" : path;
+  w->temporary_ = path.empty();
+  w->file_ = std::make_unique<ReplacingFile>();
+  PROFANA_RETURN_IF_ERROR(w->file_->Open(path.empty() ? TemporaryDatabasePath() : path));
+  if (w->file_->in_place())
+    return Status(ErrorCode::kInvalidArgument,
+                  path + ": a database is written to a regular file, not a device or a pipe");
+  // SQLite makes the header, the schema and each table's and index's root page; the rows and
+  // index entries are pages SqlPageFile appends.
+  const std::string& writing = w->file_->writing_path();
+  PROFANA_ASSIGN_OR_RETURN(sqlite3 * db, OpenDatabase(writing, w->path_));
+  Status made = ExecSql(db,
+                        fmt::format("{} PRAGMA application_id = {}; PRAGMA user_version = {}; "
+                                    "BEGIN; {} {} COMMIT;",
+                                    kBulkPragmas, kSqlApplicationId, kSqlSchemaVersion,
+                                    SqlTablesDdl(), SqlRowIndexesDdl()),
+                        "tables");
+  Result<std::unique_ptr<SqlPageFile>> pages = made.ok()
+                                                   ? SqlPageFile::Open(db, writing, w->path_)
+                                                   : Result<std::unique_ptr<SqlPageFile>>(made);
+  if (sqlite3_close_v2(db) != SQLITE_OK && pages.ok())
+    return Status(ErrorCode::kIo, w->path_ + ": cannot close the database");
+  PROFANA_RETURN_IF_ERROR(pages.status());
+  w->pages_ = std::move(*pages);
+  w->pipe_ = std::make_unique<SqlRowPipe>(w->pages_.get(), AvailableCores() > 1);
   return w;
 }
 
 SqlDatabaseWriter::~SqlDatabaseWriter() {
-  pipe_.reset();  // its thread may still hold the connection
+  pipe_.reset();  // its thread may still be adding pages
   if (db_) sqlite3_close_v2(db_);
 }
 
@@ -171,12 +185,14 @@ Status SqlDatabaseWriter::AddTraceAnalyses(const Trace& trace,
 
 Status SqlDatabaseWriter::Finish() {
   PROFANA_RETURN_IF_ERROR(pipe_->Drain());
-  // The rows are in: profana_batch goes, so a query of the database sees only its schema.
-  sqlite3_drop_modules(db_, nullptr);
+  PROFANA_RETURN_IF_ERROR(pages_->Finish());
+  PROFANA_ASSIGN_OR_RETURN(db_, OpenDatabase(file_->writing_path(), path_));
+  PROFANA_RETURN_IF_ERROR(ExecSql(db_, kBulkPragmas, "settings"));
+  PROFANA_RETURN_IF_ERROR(ExecSql(db_, "BEGIN", "begin"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlIndexesDdl(), "indexes"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, SqlViewsDdl(), "views"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, "COMMIT", "commit"));
-  if (!file_) return Status::Ok();
+  if (temporary_) return Status::Ok();  // queried, then removed with the writer
   int rc = sqlite3_close_v2(db_);
   db_ = nullptr;
   if (rc != SQLITE_OK) return Status(ErrorCode::kIo, path_ + ": cannot close the database");
