@@ -243,7 +243,9 @@ Status SqlTableTree::AddRow(const SqlValue* row, const std::string& text) {
       p += v.size;
     }
   }
+  if (!file_->dropped_) file_->CountEntries(indexes_.size());
   for (SqlIndexTree* index : indexes_) {
+    if (index->dropped_) continue;
     int c = index->column_;
     if (c == rowid_column_) {
       index->entries_.push_back({rowid, rowid});
@@ -406,6 +408,12 @@ uint32_t SqlIndexTree::Record(size_t i, uint8_t* out) const {
 // B-Trees"). Built bottom up: leaves filled in order, the entry after each full leaf lifted into
 // the level above as the divider between it and the next; every entry is in the tree once.
 Status SqlIndexTree::Finish() {
+  if (dropped_) {  // an empty leaf
+    std::vector<uint8_t> page(file_->page_size_, 0);
+    page[0] = kIndexLeaf;
+    Put16(page.data() + 5, file_->usable() & 0xffff);
+    return file_->WriteAt(root_, page.data());
+  }
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
     return a.key != b.key ? a.key < b.key : a.rowid < b.rowid;
   });
@@ -525,9 +533,11 @@ Status SqlIndexTree::Finish() {
 }
 
 Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::string& path,
-                                                       const std::string& shown) {
+                                                       const std::string& shown,
+                                                       size_t entry_budget) {
   std::unique_ptr<SqlPageFile> f(new SqlPageFile());
   f->path_ = shown;
+  f->entry_budget_ = entry_budget;
   int64_t page_size = 0, pages = 0;
   PROFANA_RETURN_IF_ERROR(ForEachRow(db, "PRAGMA page_size", [&](sqlite3_stmt* s) {
     page_size = sqlite3_column_int64(s, 0);
@@ -646,6 +656,24 @@ SqlTableTree* SqlPageFile::Table(std::string_view name) {
   for (auto& t : tables_)
     if (t->name_ == name) return t.get();
   return nullptr;
+}
+
+void SqlPageFile::CountEntries(size_t n) {
+  entries_ += n;
+  if (entries_ <= entry_budget_) return;
+  dropped_ = true;
+  for (auto& x : indexes_) {
+    x->dropped_ = true;
+    std::vector<SqlIndexTree::Entry>().swap(x->entries_);
+    std::vector<int64_t>().swap(x->null_rows_);
+  }
+}
+
+std::vector<std::string> SqlPageFile::ToRebuild() const {
+  std::vector<std::string> names;
+  for (const auto& x : indexes_)
+    if (x->dropped_) names.push_back(x->name_);
+  return names;
 }
 
 Status SqlPageFile::Fail(const char* what, int error) {

@@ -1,16 +1,18 @@
 // SqlPageFile writes the rows of a database profana makes straight into SQLite's file format
 // (https://www.sqlite.org/fileformat2.html): each table's records packed into leaf pages in row
 // id order, the interior pages built over them at the end. SQLite itself makes the file first
-// (the header, the schema and an empty root page per table) and, after, builds the indexes and
-// views over the rows; the rows never pass through its bytecode engine, which spent about a
-// microsecond on each (docs/performance.md, "A database").
+// (the header, the schema and an empty root page per table and index) and, after, adds what
+// is left (views, other indexes); the rows never pass through its bytecode engine, which spent
+// about a microsecond on each (docs/performance.md, "A database").
 //
 // Every table is a rowid table whose rows come in increasing row id order: an INTEGER PRIMARY
 // KEY's value, or one more than the row before where the key is NULL or the table has none.
 // Values take the column's affinity as SQLite's INSERT would give it them. The indexes made with
 // the tables are written too: each on one column of integers (or NULL), its entries kept as the
 // rows are added and sorted at the end, where SQLite would read every row back to sort them.
-// Any other index is refused; SQLite builds such an index after the rows.
+// Any other index is refused. Entries are kept up to a budget (a job's database grows with every
+// rank, and its model does not); past it, every index is left empty, and the caller has SQLite
+// rebuild them (ToRebuild()), in the bounded memory of its sorter.
 //
 // Pages are appended to the file in the order they fill, so the file grows by sequential writes
 // and nothing of a table is held but the page being filled and a line per page written.
@@ -50,6 +52,7 @@ class SqlIndexTree {
   uint32_t root_ = 0;
   int column_ = 0;
   bool unique_ = false;
+  bool dropped_ = false;  // past the budget: written empty, rebuilt by SQLite
   std::vector<int64_t> null_rows_;  // rows whose value is NULL, in row order
   std::vector<Entry> entries_;
 };
@@ -103,8 +106,12 @@ class SqlPageFile {
   // Reads the layout of `db`, a database on `path` that SQLite has just made and committed (its
   // tables and indexes empty), and opens the file to add rows; messages call it `shown`. The
   // caller closes `db` before the first row and opens the file again after Finish.
+  // Index entries beyond `entry_budget` (16 bytes each) are not kept.
   static Result<std::unique_ptr<SqlPageFile>> Open(sqlite3* db, const std::string& path,
-                                                   const std::string& shown);
+                                                   const std::string& shown,
+                                                   size_t entry_budget = kIndexEntryBudget);
+  // 256 MiB of entries: the indexes of about 5 GB of Kineto JSON.
+  static constexpr size_t kIndexEntryBudget = size_t{16} << 20;
   ~SqlPageFile();
   SqlPageFile(const SqlPageFile&) = delete;
   SqlPageFile& operator=(const SqlPageFile&) = delete;
@@ -114,6 +121,8 @@ class SqlPageFile {
 
   // Finishes every table and the header and closes the file: the first failure, or ok.
   Status Finish();
+  // After Finish: the indexes left empty, which `REINDEX` must fill.
+  std::vector<std::string> ToRebuild() const;
 
  private:
   friend class SqlTableTree;
@@ -127,6 +136,8 @@ class SqlPageFile {
   Status WriteAt(uint32_t number, const uint8_t* page);
   Status Flush();
   Status Fail(const char* what, int error);
+  // Counts a row's index entries against the budget; past it, drops every index's.
+  void CountEntries(size_t n);
 
   std::string path_;  // for messages
   int fd_ = -1;
@@ -137,6 +148,9 @@ class SqlPageFile {
   std::vector<uint8_t> buffer_;  // pages appended and not yet written
   std::vector<std::unique_ptr<SqlTableTree>> tables_;
   std::vector<std::unique_ptr<SqlIndexTree>> indexes_;
+  size_t entries_ = 0;  // index entries kept
+  size_t entry_budget_ = 0;
+  bool dropped_ = false;
   Status status_;
 };
 
