@@ -146,8 +146,8 @@ Status SqlTableTree::Append(const SqlBatch& batch) {
   if (!status_.ok()) return status_;
   if (batch.columns != columns())
     return status_ = Status(ErrorCode::kInternal,
-                            fmt::format("database table {}: {} values a row for {} columns",
-                                        name_, batch.columns, columns()));
+                            fmt::format("database table {}: {} values a row for {} columns", name_,
+                                        batch.columns, columns()));
   size_t rows = batch.rows();
   for (size_t r = 0; r < rows && status_.ok(); ++r)
     status_ = AddRow(&batch.values[r * static_cast<size_t>(batch.columns)], batch.text);
@@ -293,9 +293,9 @@ Status SqlTableTree::AddCell(int64_t rowid) {
       at += chunk;
     }
   }
-  uint32_t size = static_cast<uint32_t>(VarintLength(payload) +
-                                        VarintLength(static_cast<uint64_t>(rowid)) + local +
-                                        (first_overflow ? 4 : 0));
+  uint32_t size =
+      static_cast<uint32_t>(VarintLength(payload) + VarintLength(static_cast<uint64_t>(rowid)) +
+                            local + (first_overflow ? 4 : 0));
   size = std::max<uint32_t>(size, 4);  // SQLite's smallest cell
   if (size + 2 > content_ - (kLeafHeader + 2 * cells_)) {
     PROFANA_RETURN_IF_ERROR(FlushLeaf());
@@ -349,8 +349,8 @@ Status SqlTableTree::Finish() {
     for (size_t i = 0; i < level.size();) {
       size_t used = kInteriorHeader, j = i + 1;
       for (; j < level.size(); ++j) {
-        size_t cell = 4 + static_cast<size_t>(
-                              VarintLength(static_cast<uint64_t>(level[j - 1].max_rowid)));
+        size_t cell =
+            4 + static_cast<size_t>(VarintLength(static_cast<uint64_t>(level[j - 1].max_rowid)));
         if (used + cell + 2 > u) break;
         used += cell + 2;
       }
@@ -483,9 +483,8 @@ Status SqlIndexTree::Finish() {
   for (const Range& r : leaves) {
     cells.clear();
     for (size_t i = r.begin; i < r.end; ++i) cells.push_back(i);
-    PROFANA_ASSIGN_OR_RETURN(
-        uint32_t written,
-        write(kIndexLeaf, cells.data(), cells.size(), nullptr, 0, leaves.size() == 1));
+    PROFANA_ASSIGN_OR_RETURN(uint32_t written, write(kIndexLeaf, cells.data(), cells.size(),
+                                                     nullptr, 0, leaves.size() == 1));
     children.push_back(written);
   }
   // Interior levels: a page takes children k .. j with the dividers between them as cells (each
@@ -613,15 +612,15 @@ Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::s
           plain = plain && x.column_ >= 0 && sqlite3_column_int(s, 1) == 0;
           return Status::Ok();
         }));
-    PROFANA_RETURN_IF_ERROR(ForEachRow(
-        db,
-        "SELECT \"unique\", partial FROM pragma_index_list(" + Quoted(index_tables[k]) +
-            ") WHERE name = " + Quoted(x.name_),
-        [&](sqlite3_stmt* s) {
-          x.unique_ = sqlite3_column_int(s, 0) != 0;
-          plain = plain && sqlite3_column_int(s, 1) == 0;
-          return Status::Ok();
-        }));
+    PROFANA_RETURN_IF_ERROR(ForEachRow(db,
+                                       "SELECT \"unique\", partial FROM pragma_index_list(" +
+                                           Quoted(index_tables[k]) +
+                                           ") WHERE name = " + Quoted(x.name_),
+                                       [&](sqlite3_stmt* s) {
+                                         x.unique_ = sqlite3_column_int(s, 0) != 0;
+                                         plain = plain && sqlite3_column_int(s, 1) == 0;
+                                         return Status::Ok();
+                                       }));
     if (keys != 1 || !plain || x.column_ >= t->columns() ||
         t->affinity_[x.column_] != SqlTableTree::Affinity::kInteger)
       return Status(ErrorCode::kInternal,
@@ -698,8 +697,8 @@ Status SqlPageFile::Flush() {
   size_t done = 0;
   off_t at = static_cast<off_t>(buffered_first_ - 1) * page_size_;
   while (done < buffer_.size()) {
-    ssize_t n = pwrite(fd_, buffer_.data() + done, buffer_.size() - done,
-                       at + static_cast<off_t>(done));
+    ssize_t n =
+        pwrite(fd_, buffer_.data() + done, buffer_.size() - done, at + static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Fail("write failed", n < 0 ? errno : EIO);
     done += static_cast<size_t>(n);

@@ -52,7 +52,7 @@ class SqlIndexTree {
   uint32_t root_ = 0;
   int column_ = 0;
   bool unique_ = false;
-  bool dropped_ = false;  // past the budget: written empty, rebuilt by SQLite
+  bool dropped_ = false;            // past the budget: written empty, rebuilt by SQLite
   std::vector<int64_t> null_rows_;  // rows whose value is NULL, in row order
   std::vector<Entry> entries_;
 };
@@ -93,11 +93,11 @@ class SqlTableTree {
   bool has_rows_ = false;
   std::vector<uint8_t> leaf_;  // the leaf being filled
   uint32_t cells_ = 0;
-  uint32_t content_ = 0;      // where the leaf's cell content starts
-  std::vector<Child> leaves_;  // the leaves written, in key order
+  uint32_t content_ = 0;                // where the leaf's cell content starts
+  std::vector<Child> leaves_;           // the leaves written, in key order
   std::vector<SqlIndexTree*> indexes_;  // of this table
-  std::vector<uint8_t> record_;    // the row being added
-  std::vector<uint8_t> overflow_;  // an overflow page being filled
+  std::vector<uint8_t> record_;         // the row being added
+  std::vector<uint8_t> overflow_;       // an overflow page being filled
   Status status_;
 };
 
@@ -142,8 +142,8 @@ class SqlPageFile {
   std::string path_;  // for messages
   int fd_ = -1;
   uint32_t page_size_ = 0;
-  uint32_t usable_ = 0;     // page size less the bytes reserved at each page's end
-  uint32_t pages_ = 0;      // pages in the file, those still buffered included
+  uint32_t usable_ = 0;          // page size less the bytes reserved at each page's end
+  uint32_t pages_ = 0;           // pages in the file, those still buffered included
   uint32_t buffered_first_ = 0;  // the first page in buffer_
   std::vector<uint8_t> buffer_;  // pages appended and not yet written
   std::vector<std::unique_ptr<SqlTableTree>> tables_;

@@ -189,11 +189,10 @@ Status SqlDatabaseWriter::Finish() {
   PROFANA_ASSIGN_OR_RETURN(db_, OpenDatabase(file_->writing_path(), path_));
   // An index SQLite builds is a sort over its whole table: its sorter hands parts of it to worker
   // threads, one per core beyond the first.
-  PROFANA_RETURN_IF_ERROR(ExecSql(
-      db_,
-      fmt::format("{} PRAGMA threads = {};", kBulkPragmas,
-                  std::min<size_t>(AvailableCores() - 1, 8)),
-      "settings"));
+  PROFANA_RETURN_IF_ERROR(ExecSql(db_,
+                                  fmt::format("{} PRAGMA threads = {};", kBulkPragmas,
+                                              std::min<size_t>(AvailableCores() - 1, 8)),
+                                  "settings"));
   PROFANA_RETURN_IF_ERROR(ExecSql(db_, "BEGIN", "begin"));
   for (const std::string& index : pages_->ToRebuild())  // past the entries' budget
     PROFANA_RETURN_IF_ERROR(ExecSql(db_, "REINDEX " + index, "indexes"));
