@@ -281,10 +281,10 @@ Status SqlTableTree::AddCell(int64_t rowid) {
     std::vector<uint8_t>& page = overflow_;
     page.resize(file_->page_size_);
     uint64_t at = local;
-    uint32_t next = file_->pages_ + 1;
+    uint32_t next = file_->NextPage(file_->pages_);  // the first overflow page's number
     while (at < payload) {
       uint64_t chunk = std::min<uint64_t>(payload - at, u - 4);
-      ++next;
+      next = file_->NextPage(next);
       Put32(page.data(), at + chunk < payload ? next : 0);
       std::memcpy(page.data() + 4, record_.data() + at, chunk);
       std::memset(page.data() + 4 + chunk, 0, file_->page_size_ - 4 - chunk);
@@ -551,6 +551,7 @@ Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::s
                   fmt::format("{}: a database of {} pages of {} bytes", shown, pages, page_size));
   f->page_size_ = static_cast<uint32_t>(page_size);
   f->pages_ = static_cast<uint32_t>(pages);
+  f->lock_page_ = static_cast<uint32_t>((uint64_t{1} << 30) / f->page_size_ + 1);
 
   std::vector<std::string> index_tables;
   PROFANA_RETURN_IF_ERROR(ForEachRow(
@@ -687,6 +688,10 @@ Result<uint32_t> SqlPageFile::Append(const uint8_t* page) {
     return status_ = Status(ErrorCode::kTooLarge,
                             fmt::format("{}: more than SQLite's {} pages", path_, kMaxPages));
   if (buffer_.empty()) buffered_first_ = pages_ + 1;
+  if (pages_ + 1 == lock_page_) {
+    buffer_.resize(buffer_.size() + page_size_, 0);
+    ++pages_;
+  }
   buffer_.insert(buffer_.end(), page, page + page_size_);
   ++pages_;
   if (buffer_.size() >= kFlushBytes) PROFANA_RETURN_IF_ERROR(Flush());

@@ -130,6 +130,8 @@ class SqlPageFile {
   SqlPageFile() = default;
 
   uint32_t usable() const { return usable_; }
+  // The number the page appended after `page` gets: the next, but for the lock-byte page.
+  uint32_t NextPage(uint32_t page) const { return page + 1 == lock_page_ ? page + 2 : page + 1; }
   // Appends a page at the file's end; returns its number.
   Result<uint32_t> Append(const uint8_t* page);
   // Overwrites page `number` (a root).
@@ -142,8 +144,11 @@ class SqlPageFile {
   std::string path_;  // for messages
   int fd_ = -1;
   uint32_t page_size_ = 0;
-  uint32_t usable_ = 0;          // page size less the bytes reserved at each page's end
-  uint32_t pages_ = 0;           // pages in the file, those still buffered included
+  uint32_t usable_ = 0;  // page size less the bytes reserved at each page's end
+  uint32_t pages_ = 0;   // pages in the file, those still buffered included
+  // The page holding byte 2^30, which SQLite keeps for file locks and never uses
+  // (fileformat2.html, "The Lock-Byte Page"): it is written empty and skipped.
+  uint32_t lock_page_ = 0;
   uint32_t buffered_first_ = 0;  // the first page in buffer_
   std::vector<uint8_t> buffer_;  // pages appended and not yet written
   std::vector<std::unique_ptr<SqlTableTree>> tables_;
