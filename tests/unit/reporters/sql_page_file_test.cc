@@ -150,13 +150,13 @@ TEST_CASE("sql pages: values are stored as SQLite's INSERT stores them", "[sql]"
       0,         1,        -1,       127,        128,           -129,      32767,
       -32769,    8388607,  -8388609, 2147483647, -2147483649LL, 1LL << 47, -(1LL << 47) - 1,
       INT64_MAX, INT64_MIN};
-  const double reals[] = {0.0, -0.5, 3.0, 1e300, -2.5e-300, std::nan(""), 9007199254740993.0};
+  const double reals[] = {0.0, -0.5, 3.0, 1e300, -2.5e-300, std::nan(""), 9007199254740993.0, -0.0};
   {
     SqlRowPipe pipe(m.file.get(), true);
     SqlInsert got(&pipe, "got");
     for (int64_t row = 1; row <= 20000; ++row) {
       int64_t i = ints[row % 16];
-      double r = reals[row % 7];
+      double r = reals[row % 8];
       std::string text(row % 997 == 0 ? 3000 + row : row % 13, static_cast<char>('a' + row % 26));
       bool null_id = row % 5 == 0;  // SQLite's next id: one past the row before
       null_id ? got.Null() : got.Int(row * 3);
@@ -194,7 +194,21 @@ TEST_CASE("sql pages: values are stored as SQLite's INSERT stores them", "[sql]"
   CHECK(m.Int("SELECT COUNT(*) FROM (SELECT " + columns + " FROM w.want EXCEPT SELECT " + columns +
               " FROM got)") == 0);
   CHECK(m.Int("SELECT MAX(length(t)) FROM got") == 3000 + 19940);         // over 40 overflow pages
-  CHECK(m.Int("SELECT COUNT(*) FROM got WHERE r IS NULL") == 20000 / 7);  // NaN is NULL
+  CHECK(m.Int("SELECT COUNT(*) FROM got WHERE r IS NULL") == 20000 / 8);  // NaN is NULL
+  // A whole REAL is stored as an integer, as SQLite's INSERT stores it: -0.0 reads back as 0.0.
+  sqlite3_stmt* zero = nullptr;  // row 7, id 21: -0.0, as pages and through SQLite's INSERT
+  REQUIRE(sqlite3_prepare_v2(m.db,
+                             "SELECT r FROM main.got WHERE id = 21 UNION ALL "
+                             "SELECT r FROM w.want WHERE id = 21",
+                             -1, &zero, nullptr) == SQLITE_OK);
+  int zeros = 0;
+  for (; sqlite3_step(zero) == SQLITE_ROW; ++zeros) {
+    CHECK(sqlite3_column_type(zero, 0) == SQLITE_FLOAT);
+    CHECK(sqlite3_column_double(zero, 0) == 0.0);
+    CHECK_FALSE(std::signbit(sqlite3_column_double(zero, 0)));
+  }
+  sqlite3_finalize(zero);
+  CHECK(zeros == 2);
   // The indexes (integrity_check has matched each entry to its row): NULLs, duplicates, the key.
   CHECK(m.Int("SELECT COUNT(*) FROM got INDEXED BY got_k WHERE k IS NULL") == 5000);
   CHECK(m.Int("SELECT COUNT(*) FROM got INDEXED BY got_k WHERE k = 7") == 400);
@@ -267,6 +281,12 @@ TEST_CASE("sql pages: a table the writer cannot fill is refused by name", "[sql]
   CHECK(named.open_status.message() ==
         "database: index s_name before the rows: only an index of one INTEGER column is written "
         "with them");
+  PageDatabase without_rowid("CREATE TABLE w (k INTEGER PRIMARY KEY, v) WITHOUT ROWID;");
+  CHECK(without_rowid.open_status.message() ==
+        "database table w: a table WITHOUT ROWID is an index B-tree");
+  PageDatabase vacuumed("PRAGMA auto_vacuum = FULL; CREATE TABLE v (k INTEGER);");
+  CHECK(vacuumed.open_status.message() ==
+        vacuumed.path + ": not the database SQLite was asked to make");
   PageDatabase m(kTables);
   REQUIRE(m.file);
   SqlRowPipe pipe(m.file.get(), false);

@@ -87,8 +87,9 @@ void PutBigEndian(uint8_t* p, uint64_t v, uint32_t bytes) {
   for (uint32_t i = bytes; i-- > 0; v >>= 8) p[i] = static_cast<uint8_t>(v);
 }
 
-// A REAL that an INTEGER or NUMERIC column stores as an integer: one with no fraction that an
-// int64 holds exactly (SQLite's sqlite3VdbeIntegerAffinity).
+// A REAL that a column of INTEGER, NUMERIC or REAL affinity stores as an integer: one with no
+// fraction that an int64 holds exactly (SQLite's sqlite3VdbeIntegerAffinity; a REAL column reads
+// it back as a REAL).
 bool IntegralDouble(double d, int64_t* out) {
   if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return false;
   auto i = static_cast<int64_t>(d);
@@ -192,7 +193,7 @@ Status SqlTableTree::AddRow(const SqlValue* row, const std::string& text) {
         return Status(ErrorCode::kInternal,
                       fmt::format("database table {}: a number for TEXT column {}", name_, c));
       ints[c] = v.i;
-      type = a == Affinity::kReal ? 7 : IntegerType(v.i);
+      type = IntegerType(v.i);  // in a REAL column too: SQLite reads it back as a REAL
     } else if (v.type == SqlValue::Type::kReal) {
       if (a == Affinity::kText)
         return Status(ErrorCode::kInternal,
@@ -200,8 +201,8 @@ Status SqlTableTree::AddRow(const SqlValue* row, const std::string& text) {
       int64_t i;
       if (std::isnan(v.d))
         type = 0;  // SQLite stores a NaN as NULL
-      else if ((a == Affinity::kInteger || a == Affinity::kNumeric) && IntegralDouble(v.d, &i))
-        type = IntegerType(ints[c] = i);
+      else if (a != Affinity::kBlob && IntegralDouble(v.d, &i))
+        type = IntegerType(ints[c] = i);  // SQLite's too, for REAL columns (-0.0 becomes 0)
       else
         type = 7;
     } else {
@@ -229,7 +230,7 @@ Status SqlTableTree::AddRow(const SqlValue* row, const std::string& text) {
     if (type == 0 || type == 8 || type == 9) continue;
     const SqlValue& v = row[c];
     if (type == 7) {
-      double d = v.type == SqlValue::Type::kReal ? v.d : static_cast<double>(v.i);
+      double d = v.d;
       uint64_t bits;
       std::memcpy(&bits, &d, sizeof bits);
       PutBigEndian(p, bits, 8);
@@ -569,12 +570,21 @@ Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::s
           index_tables.push_back(ColumnText(s, 2));
           return Status::Ok();
         }
+        if (root == 0)
+          return Status(ErrorCode::kInternal,
+                        fmt::format("database table {}: a virtual table has no pages", name));
         auto t = std::make_unique<SqlTableTree>();
         t->file_ = f.get();
         t->name_ = name;
         t->root_ = root;
         f->tables_.push_back(std::move(t));
         return Status::Ok();
+      }));
+  PROFANA_RETURN_IF_ERROR(ForEachRow(
+      db, "SELECT name FROM pragma_table_list WHERE schema = 'main' AND wr", [&](sqlite3_stmt* s) {
+        return Status(ErrorCode::kInternal,
+                      fmt::format("database table {}: a table WITHOUT ROWID is an index B-tree",
+                                  ColumnText(s, 0)));
       }));
   for (auto& t : f->tables_) {
     int keys = 0, key = -1;
@@ -639,7 +649,7 @@ Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::s
   struct stat st {};
   if (fstat(f->fd_, &st) != 0) return f->Fail("cannot read the header", errno);
   if (static_cast<uint64_t>(st.st_size) != uint64_t{f->pages_} * f->page_size_ ||
-      header[20] >= f->page_size_ - 480)
+      header[20] > f->page_size_ - 480 || Get32(header + 52) != 0 || Get32(header + 56) != 1)
     return Status(ErrorCode::kInternal,
                   fmt::format("{}: not the database SQLite was asked to make", shown));
   f->usable_ = f->page_size_ - header[20];
