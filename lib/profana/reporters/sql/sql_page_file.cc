@@ -26,6 +26,8 @@ constexpr uint8_t kIndexLeaf = 0x0A;
 constexpr uint8_t kIndexInterior = 0x02;
 constexpr uint32_t kLeafHeader = 8;
 constexpr uint32_t kInteriorHeader = 12;
+// What a row adds entries to once they are no longer kept.
+const std::vector<SqlIndexTree*> kNoIndexes;
 
 void Put16(uint8_t* p, uint32_t v) {
   p[0] = static_cast<uint8_t>(v >> 8);
@@ -99,8 +101,8 @@ bool IntegralDouble(double d, int64_t* out) {
 }
 
 // SQLite's rules for a column's affinity from its declared type, in their order.
-SqlTableTree::Affinity AffinityOf(std::string type) {
-  for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+// `type` is in upper case.
+SqlTableTree::Affinity AffinityOf(const std::string& type) {
   auto has = [&](const char* s) { return type.find(s) != std::string::npos; };
   using A = SqlTableTree::Affinity;
   if (has("INT")) return A::kInteger;
@@ -244,9 +246,7 @@ Status SqlTableTree::AddRow(const SqlValue* row, const std::string& text) {
       p += v.size;
     }
   }
-  if (!file_->dropped_) file_->CountEntries(indexes_.size());
-  for (SqlIndexTree* index : indexes_) {
-    if (index->dropped_) continue;
+  for (SqlIndexTree* index : file_->KeepEntries(indexes_.size()) ? indexes_ : kNoIndexes) {
     int c = index->column_;
     if (c == rowid_column_) {
       index->entries_.push_back({rowid, rowid});
@@ -319,26 +319,25 @@ void SqlTableTree::StartLeaf() {
   content_ = file_->usable();
 }
 
-// Completes the header of the leaf being filled and appends it.
-Status SqlTableTree::FlushLeaf() {
+// The leaf being filled, its header completed.
+const uint8_t* SqlTableTree::ClosedLeaf() {
   uint8_t* h = leaf_.data();
   h[0] = kTableLeaf;
   Put16(h + 3, cells_);
   Put16(h + 5, content_ & 0xffff);  // 65,536 is written 0
-  PROFANA_ASSIGN_OR_RETURN(uint32_t page, file_->Append(h));
+  return h;
+}
+
+// Appends the leaf being filled.
+Status SqlTableTree::FlushLeaf() {
+  PROFANA_ASSIGN_OR_RETURN(uint32_t page, file_->Append(ClosedLeaf()));
   leaves_.push_back({page, last_rowid_});
   return Status::Ok();
 }
 
 Status SqlTableTree::Finish() {
   PROFANA_RETURN_IF_ERROR(status_);
-  if (leaves_.empty()) {  // one leaf, or none: it is the root
-    uint8_t* h = leaf_.data();
-    h[0] = kTableLeaf;
-    Put16(h + 3, cells_);
-    Put16(h + 5, content_ & 0xffff);
-    return file_->WriteAt(root_, h);
-  }
+  if (leaves_.empty()) return file_->WriteAt(root_, ClosedLeaf());  // one leaf, or none: the root
   PROFANA_RETURN_IF_ERROR(FlushLeaf());
   // Interior levels, each a page per run of children that fits: a cell (child page, its largest
   // row id) for each but the last, which is the page's right-most pointer.
@@ -409,7 +408,7 @@ uint32_t SqlIndexTree::Record(size_t i, uint8_t* out) const {
 // B-Trees"). Built bottom up: leaves filled in order, the entry after each full leaf lifted into
 // the level above as the divider between it and the next; every entry is in the tree once.
 Status SqlIndexTree::Finish() {
-  if (dropped_) {  // an empty leaf
+  if (file_->dropped_) {  // an empty leaf
     std::vector<uint8_t> page(file_->page_size_, 0);
     page[0] = kIndexLeaf;
     Put16(page.data() + 5, file_->usable() & 0xffff);
@@ -593,10 +592,10 @@ Result<std::unique_ptr<SqlPageFile>> SqlPageFile::Open(sqlite3* db, const std::s
         db, "SELECT type, pk FROM pragma_table_info(" + Quoted(t->name_) + ") ORDER BY cid",
         [&](sqlite3_stmt* s) {
           std::string type = ColumnText(s, 0);
+          for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
           if (sqlite3_column_int(s, 1) > 0) {
             ++keys;
             key = t->columns();
-            for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
             integer_key = type == "INTEGER";
           }
           t->affinity_.push_back(AffinityOf(type));
@@ -668,21 +667,22 @@ SqlTableTree* SqlPageFile::Table(std::string_view name) {
   return nullptr;
 }
 
-void SqlPageFile::CountEntries(size_t n) {
+bool SqlPageFile::KeepEntries(size_t n) {
+  if (dropped_) return false;
   entries_ += n;
-  if (entries_ <= entry_budget_) return;
+  if (entries_ <= entry_budget_) return true;
   dropped_ = true;
   for (auto& x : indexes_) {
-    x->dropped_ = true;
     std::vector<SqlIndexTree::Entry>().swap(x->entries_);
     std::vector<int64_t>().swap(x->null_rows_);
   }
+  return false;
 }
 
 std::vector<std::string> SqlPageFile::ToRebuild() const {
   std::vector<std::string> names;
-  for (const auto& x : indexes_)
-    if (x->dropped_) names.push_back(x->name_);
+  if (dropped_)
+    for (const auto& x : indexes_) names.push_back(x->name_);
   return names;
 }
 
@@ -708,31 +708,26 @@ Result<uint32_t> SqlPageFile::Append(const uint8_t* page) {
   return pages_;
 }
 
-Status SqlPageFile::Flush() {
-  size_t done = 0;
-  off_t at = static_cast<off_t>(buffered_first_ - 1) * page_size_;
-  while (done < buffer_.size()) {
-    ssize_t n =
-        pwrite(fd_, buffer_.data() + done, buffer_.size() - done, at + static_cast<off_t>(done));
+Status SqlPageFile::WriteBytes(uint64_t offset, const uint8_t* bytes, size_t size) {
+  for (size_t done = 0; done < size;) {
+    ssize_t n = pwrite(fd_, bytes + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Fail("write failed", n < 0 ? errno : EIO);
     done += static_cast<size_t>(n);
   }
+  return Status::Ok();
+}
+
+Status SqlPageFile::Flush() {
+  PROFANA_RETURN_IF_ERROR(
+      WriteBytes(uint64_t{buffered_first_ - 1} * page_size_, buffer_.data(), buffer_.size()));
   buffer_.clear();
   return Status::Ok();
 }
 
 Status SqlPageFile::WriteAt(uint32_t number, const uint8_t* page) {
   PROFANA_RETURN_IF_ERROR(status_);
-  off_t at = static_cast<off_t>(number - 1) * page_size_;
-  size_t done = 0;
-  while (done < page_size_) {
-    ssize_t n = pwrite(fd_, page + done, page_size_ - done, at + static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Fail("write failed", n < 0 ? errno : EIO);
-    done += static_cast<size_t>(n);
-  }
-  return Status::Ok();
+  return WriteBytes(uint64_t{number - 1} * page_size_, page, page_size_);
 }
 
 Status SqlPageFile::Finish() {
@@ -757,8 +752,7 @@ Status SqlPageFile::Finish() {
       Put32(header + 24, counter);
       Put32(header + 28, pages_);
       Put32(header + 92, counter);
-      if (pwrite(fd_, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
-        static_cast<void>(Fail("write failed", errno));
+      static_cast<void>(WriteBytes(0, header, sizeof header));
     }
   }
   if (fd_ >= 0) {

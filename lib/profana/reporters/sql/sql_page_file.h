@@ -52,7 +52,6 @@ class SqlIndexTree {
   uint32_t root_ = 0;
   int column_ = 0;
   bool unique_ = false;
-  bool dropped_ = false;            // past the budget: written empty, rebuilt by SQLite
   std::vector<int64_t> null_rows_;  // rows whose value is NULL, in row order
   std::vector<Entry> entries_;
 };
@@ -79,6 +78,7 @@ class SqlTableTree {
 
   Status AddRow(const SqlValue* row, const std::string& text);
   Status AddCell(int64_t rowid);
+  const uint8_t* ClosedLeaf();
   Status FlushLeaf();
   void StartLeaf();
   // Writes the interior pages and the root.
@@ -137,9 +137,12 @@ class SqlPageFile {
   // Overwrites page `number` (a root).
   Status WriteAt(uint32_t number, const uint8_t* page);
   Status Flush();
+  // pwrite()s all of `bytes`, retrying short writes and EINTR.
+  Status WriteBytes(uint64_t offset, const uint8_t* bytes, size_t size);
   Status Fail(const char* what, int error);
-  // Counts a row's index entries against the budget; past it, drops every index's.
-  void CountEntries(size_t n);
+  // Counts a row's n index entries against the budget: whether they are kept. Past it, every
+  // index's entries are dropped, and its root written empty for SQLite to rebuild.
+  bool KeepEntries(size_t n);
 
   std::string path_;  // for messages
   int fd_ = -1;
@@ -155,7 +158,7 @@ class SqlPageFile {
   std::vector<std::unique_ptr<SqlIndexTree>> indexes_;
   size_t entries_ = 0;  // index entries kept
   size_t entry_budget_ = 0;
-  bool dropped_ = false;
+  bool dropped_ = false;  // past the budget
   Status status_;
 };
 
