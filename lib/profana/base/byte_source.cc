@@ -160,6 +160,18 @@ size_t ByteSource::ReadRaw(char* dst, size_t n) {
   }
 }
 
+bool ByteSource::ReadAt(char* dst, size_t n, uint64_t offset) const {
+  while (n > 0) {
+    ssize_t got = pread(fd_, dst, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    dst += got;
+    n -= static_cast<size_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return true;
+}
+
 bool ByteSource::RefillCompressed() {
   Gzip& g = *gz_;
   if (g.next < g.end || g.eof) return true;

@@ -29,6 +29,12 @@ class ByteSource {
 
   // Fills up to n bytes of dst; 0 at the end (or on failure: see failed()).
   size_t Read(char* dst, size_t n);
+  // A plain file only (gzipped content cannot be sought): the next Read starts at `offset`.
+  void Seek(uint64_t offset) { read_at_ = offset; }
+  // A plain file only: fills dst with the n bytes at `offset`; false when fewer are there (the
+  // file was cut short) or the read fails. Any thread may call it, beside Read: the kernel copies
+  // from its page cache, where a map of the file would cost a fault per page touched.
+  bool ReadAt(char* dst, size_t n, uint64_t offset) const;
   bool failed() const { return failed_; }
   bool gzipped() const { return gzipped_; }
   uint64_t file_bytes() const { return file_bytes_; }   // size on disk

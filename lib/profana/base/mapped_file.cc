@@ -81,9 +81,8 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
     data_ = o.data_;
     size_ = o.size_;
     mapped_ = o.mapped_;
-    released_ = o.released_;
     o.data_ = nullptr;
-    o.size_ = o.mapped_ = o.released_ = 0;
+    o.size_ = o.mapped_ = 0;
   }
   return *this;
 }
@@ -139,28 +138,6 @@ Result<MappedFile> MappedFile::Map(int fd, const std::string& path, size_t paddi
     file.mapped_ = total;
   }
   return file;
-}
-
-bool MappedFile::Populate(size_t offset, size_t n) const {
-  if (n == 0 || offset >= size_) return true;
-  size_t page = PageSize();
-  size_t begin = offset / page * page, end = std::min(offset + n, size_);
-  char* base = static_cast<char*>(data_);
-  while (madvise(base + begin, end - begin, MADV_POPULATE_READ) != 0) {
-    if (errno == EINTR || errno == EAGAIN) continue;
-    // EINVAL: a kernel before 5.14, without it. Pages then fault in as they are read, and a cut
-    // is met as SIGBUS.
-    return errno == EINVAL;
-  }
-  return true;
-}
-
-void MappedFile::Release(size_t offset) {
-  size_t page = PageSize();
-  size_t end = std::min(offset, size_) / page * page;
-  if (end <= released_) return;
-  madvise(static_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
-  released_ = end;
 }
 
 }  // namespace profana

@@ -2,9 +2,8 @@
 // without copying them. Not for pipes or stdin (ReadInput handles those).
 //
 // A mapped file that shrinks while it is mapped (another program truncating it) raises SIGBUS
-// where its lost pages are touched, where read() would have said the file ended. Readers that go
-// from front to back call Populate before they look at the next bytes, which reports that case
-// as a failure instead; the program's SIGBUS handler covers what is truncated between the two.
+// where its lost pages are touched, where read() would have said the file ended: the program's
+// SIGBUS handler reports it.
 #pragma once
 
 #include <cstddef>
@@ -44,13 +43,6 @@ class MappedFile {
 
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
 
-  // Maps in the pages of bytes [offset, offset + n) now. False when part of them is gone: the
-  // file was cut short after it was mapped, and touching them would raise SIGBUS.
-  bool Populate(size_t offset, size_t n) const;
-  // Lets go of the pages wholly before `offset`, which stay in the page cache: bytes read once
-  // stop counting towards the process's resident memory. Reading them again maps them back in.
-  void Release(size_t offset);
-
  private:
   static Result<MappedFile> Map(int fd, const std::string& path, size_t padding,
                                 bool read_ahead);  // leaves fd open
@@ -58,8 +50,7 @@ class MappedFile {
 
   void* data_ = nullptr;
   size_t size_ = 0;
-  size_t mapped_ = 0;    // bytes of address space held: the file's pages and the padding's
-  size_t released_ = 0;  // pages before this offset have been released
+  size_t mapped_ = 0;  // bytes of address space held: the file's pages and the padding's
 };
 
 }  // namespace profana

@@ -1,6 +1,6 @@
-// A plain JSON trace is read through a map (MappedFile): its padding reads as zeros, a file cut
-// short under the reader is a failure to report (a fallback, or exit 2 with a message), and what
-// is read through the map is the model read from a buffer.
+// A mapped file's padding reads as zeros, and a mapped file cut short under the reader ends the
+// run with a message; a plain JSON trace cut short while it streams is a fallback, and one that
+// ends on a page boundary streams as it reads whole.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,32 +51,13 @@ TEST_CASE("a mapped file reads as zeros for its padding, also when it fills whol
     REQUIRE(mapped->bytes().size() == size);
     const char* end = mapped->bytes().data() + size;
     for (size_t k = 0; k < 64; ++k) CHECK(end[k] == 0);
-    CHECK(mapped->Populate(0, size));
-    // Pages let go of read back the same bytes.
-    mapped->Release(size);
     CHECK(mapped->bytes() == std::string(size, 'x'));
   }
   fs::remove(path);
 }
 
-TEST_CASE("a mapped file cut short: populating its lost pages fails instead of faulting",
-          "[mapped]") {
-  std::string path = TempPath("cut.bin");
-  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  WriteFile(path, std::string(4 * page, 'x'));
-  auto mapped = profana::MappedFile::Open(path, 64, /*read_ahead=*/false);
-  REQUIRE(mapped.ok());
-  CHECK(mapped->Populate(0, page));
-  REQUIRE(truncate(path.c_str(), static_cast<off_t>(page + 10)) == 0);
-  CHECK(mapped->Populate(0, 2 * page));  // what is left of the file
-  CHECK_FALSE(mapped->Populate(page, 3 * page));
-  CHECK(mapped->bytes()[page] == 'x');
-  fs::remove(path);
-}
-
-TEST_CASE("a trace ending on a page boundary streams through the map as it reads whole",
-          "[mapped]") {
-  // The block scanner reads 64 bytes at a time past the last one: from the map's padding here.
+TEST_CASE("a trace ending on a page boundary streams as it reads whole", "[mapped]") {
+  // The block scanner reads 64 bytes at a time past the last one: from the window's padding.
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   std::string text = Ops(40);
   REQUIRE(text.size() < 2 * page);

@@ -5,6 +5,7 @@
 
 #include "profana/base/string_pool.h"
 #include "profana/importers/chrome_json/structure_scan.h"
+#include "profana/importers/chrome_json/top_level_scan.h"
 
 namespace profana::json {
 
@@ -12,36 +13,56 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
-void CopyText(const char* events_text, size_t size, Batch* b) {
+// Room for the text between '[' and ']', and simdjson's padding after them.
+char* MakeRoom(size_t size, Batch* b) {
   b->text_size = size + 2;
   if (b->text.size() < b->text_size + simdjson::SIMDJSON_PADDING)
     b->text.resize(b->text_size + simdjson::SIMDJSON_PADDING);
   b->text[0] = '[';
-  std::memcpy(b->text.data() + 1, events_text, size);
   b->text[size + 1] = ']';
   std::memset(b->text.data() + b->text_size, 0, simdjson::SIMDJSON_PADDING);
+  return b->text.data() + 1;
+}
+
+void Reset(Batch* b, uint64_t input_offset, bool first) {
+  b->offset = input_offset;
+  b->first = first;
+  b->read_from = nullptr;
+  b->unscanned = false;
+  b->worker = -1;
+  b->done = b->failed = false;
+  b->events.clear();
+  b->offsets.clear();
+  b->new_text.clear();
+  b->new_length.clear();
+  b->new_seen_after.clear();
+}
+
+// Turns the separator into spaces: the text is then one array. False when it is not one comma
+// (none before the array's first events) between spaces.
+bool OpenArray(Batch* b) {
+  char* p = b->text.data() + 1;
+  char* end = b->text.data() + b->text_size - 1;
+  while (p < end && IsJsonSpace(*p)) ++p;
+  if (b->first) return true;  // a stray comma there fails the parse
+  if (p == end || *p != ',') return false;
+  *p = ' ';
+  return true;
 }
 
 }  // namespace
 
-void Batch::Fill(const char* events_text, size_t size, uint64_t input_offset) {
-  Borrow(events_text, size, input_offset);
-  CopyText(borrowed, borrowed_size, this);
-  borrowed = nullptr;
+void Batch::Fill(const char* separator_and_events, size_t size, uint64_t input_offset, bool first) {
+  Reset(this, input_offset, first);
+  std::memcpy(MakeRoom(size, this), separator_and_events, size);
 }
 
-void Batch::Borrow(const char* events_text, size_t size, uint64_t input_offset) {
-  borrowed = events_text;
-  borrowed_size = size;
-  unscanned = false;
-  offset = input_offset;
-  worker = -1;
-  done = failed = false;
-  events.clear();
-  offsets.clear();
-  new_text.clear();
-  new_length.clear();
-  new_seen_after.clear();
+void Batch::ReadLater(const ByteSource* file, uint64_t file_offset, size_t size,
+                      uint64_t input_offset, bool first) {
+  Reset(this, input_offset, first);
+  read_from = file;
+  read_at = file_offset;
+  read_size = size;
 }
 
 struct ParsePipeline::Worker {
@@ -78,7 +99,14 @@ void ParseBatch(int worker_id, od::parser& parser, StringPool& pool, EventParser
                 std::vector<uint32_t>* opens_before, Batch& b) {
   b.worker = worker_id;
   b.first_new_id = static_cast<uint32_t>(pool.size());
-  if (b.borrowed) CopyText(b.borrowed, b.borrowed_size, &b);
+  if (b.read_from && !b.read_from->ReadAt(MakeRoom(b.read_size, &b), b.read_size, b.read_at)) {
+    b.failed = true;  // cut short since it was cut into batches
+    return;
+  }
+  if (!OpenArray(&b)) {
+    b.failed = true;
+    return;
+  }
   od::document doc;
   od::array array;
   if (parser.iterate(b.text.data(), b.text_size, b.text.size()).get(doc) ||
@@ -166,7 +194,6 @@ void ParsePipeline::Run(Worker* w) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       b->done = true;
-      b->borrowed = nullptr;
     }
     batch_done_.notify_all();
   }
@@ -201,12 +228,5 @@ Batch* ParsePipeline::Oldest(bool wait) {
 }
 
 void ParsePipeline::Recycle(Batch* b) { free_.push_back(b); }
-
-const char* ParsePipeline::OldestBorrowed() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (const Batch* b : in_flight_)
-    if (b->borrowed) return b->borrowed;  // batches are in input order
-  return nullptr;
-}
 
 }  // namespace profana::json

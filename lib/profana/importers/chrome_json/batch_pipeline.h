@@ -12,14 +12,18 @@
 #include <thread>
 #include <vector>
 
+#include "profana/base/byte_source.h"
 #include "profana/importers/chrome_json/event_parser.h"
 
 namespace profana::json {
 
 struct Batch {
-  std::vector<char> text;  // '[' + events + ']' + simdjson's padding
-  size_t text_size = 0;    // bytes before the padding
-  uint64_t offset = 0;     // input offset of text[1]
+  // '[' + the separator before the events (spaces, then a comma unless they are the array's first)
+  // + events + ']' + simdjson's padding. The worker turns the comma into a space.
+  std::vector<char> text;
+  size_t text_size = 0;  // bytes before the padding
+  uint64_t offset = 0;   // input offset of text[1]
+  bool first = false;    // the events begin the array: no comma before them
   // Filled by the worker:
   int worker = -1;
   bool done = false;
@@ -33,17 +37,19 @@ struct Batch {
   std::vector<uint32_t> new_length;
   std::vector<uint32_t> new_seen_after;
 
-  // The events' text, copied now (Fill) or by the worker that parses it (Borrow: the text must
-  // stay where it is until then, as a mapped file's does).
-  void Fill(const char* events_text, size_t size, uint64_t input_offset);
-  void Borrow(const char* events_text, size_t size, uint64_t input_offset);
-  const char* borrowed = nullptr;  // text the worker copies first; null once copied
-  size_t borrowed_size = 0;
+  // The text (separator and events) from input_offset on: copied now (Fill), or read from a plain
+  // file by the worker that parses it (ReadLater), so that this thread never touches it.
+  void Fill(const char* separator_and_events, size_t size, uint64_t input_offset, bool first);
+  void ReadLater(const ByteSource* file, uint64_t file_offset, size_t size, uint64_t input_offset,
+                 bool first);
+  const ByteSource* read_from = nullptr;  // the file the worker reads the text from, or null
+  uint64_t read_at = 0;                   // where in it (the input offset and a byte order mark)
+  size_t read_size = 0;
   // Cut where the text looked like an event ended, without a scan of it: the worker first checks
   // that it is whole elements of the array, none nested deeper than max_depth, or fails the batch.
   bool unscanned = false;
   int64_t max_depth = 0;
-  size_t cut_from = 0;  // the cutter's own position where this batch began (before its comma)
+  uint64_t cut_from = 0;  // the cutter's own position where this batch began (before its comma)
 };
 
 class ParsePipeline {
@@ -58,8 +64,6 @@ class ParsePipeline {
   Batch* Oldest(bool wait);
   // Gives back the batch Oldest returned.
   void Recycle(Batch* batch);
-  // The start of the earliest text still borrowed by a batch in flight (Batch::Borrow), or null.
-  const char* OldestBorrowed();
 
  private:
   struct Worker;

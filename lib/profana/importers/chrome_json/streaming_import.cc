@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "profana/base/byte_source.h"
-#include "profana/base/mapped_file.h"
 #include "profana/base/memory_release.h"
 #include "profana/base/worker_pool.h"
 #include "profana/importers/chrome_json/batch_pipeline.h"
@@ -26,8 +25,9 @@ namespace od = simdjson::ondemand;
 
 constexpr size_t kPadding = 64;
 constexpr size_t kMaxOutside = 64 << 20;  // bytes outside the events array we are willing to hold
-constexpr size_t kMappedStep = 1 << 20;   // bytes a map's window grows by at a time, at most
 constexpr size_t kGuessReach = 64 << 10;  // how far past a batch's size its end is looked for
+constexpr size_t kFirstRead = 64 << 10;   // the first read's size, after which reads double
+constexpr size_t kPeekRead = 4 << 10;     // the first read after a seek: a likely end is near
 
 // One past the first '}' in data[from, to) that is followed, after spaces, by a comma and, after
 // more spaces, by a '{': where an event likely ends and the next begins. 0 when there is none.
@@ -48,76 +48,83 @@ size_t LikelyElementEnd(const char* data, size_t from, size_t to) {
   return 0;
 }
 
-// The input as a sliding window: bytes [base, base + size) of the (gunzipped) input. A plain
-// file is mapped, and the window is a view of the map that grows as it is read (base stays 0): no
-// copy into a buffer, and the pages behind the window are let go. A gzipped file (or one that
-// cannot be mapped) is read into a buffer instead, and what is dropped from its front goes.
+// The input as a sliding window: bytes [base, end) of the (gunzipped) input, read into one
+// reused buffer. Positions are input offsets (the byte order mark included). A plain file's
+// window may also jump (Seek): the streamed passes read only where batches may end, and each
+// batch's parser thread reads the batch itself.
 class Window {
  public:
   // Reads start at 64 KiB and double up to read_bytes: a small file, or one that turns out not
   // to be JSON (an nvprof database), costs one small read, not a zero-filled full window.
-  Window(ByteSource* source, MappedFile* mapped, size_t read_bytes, const ProgressFn& progress)
+  Window(ByteSource* source, size_t read_bytes, const ProgressFn& progress)
       : source_(source),
-        mapped_(mapped),
         progress_(progress),
-        // A map's steps are only pages mapped in: small ones keep fewer of them resident ahead.
-        read_bytes_(mapped ? std::min<size_t>(read_bytes, kMappedStep) : read_bytes),
-        next_read_(std::min<size_t>(read_bytes, 64 << 10)) {
+        read_bytes_(read_bytes),
+        next_read_(std::min(read_bytes, kFirstRead)) {
     buf_.resize(kPadding);
   }
-  const char* data() const { return mapped_ ? mapped_->bytes().data() : buf_.data(); }
-  size_t size() const { return size_; }
+  // The byte at `offset`, one of [base(), end()); valid until the next Advance or Seek. Past
+  // end(), kPadding zeros.
+  const char* At(uint64_t offset) const { return buf_.data() + (offset - base_); }
   uint64_t base() const { return base_; }
+  uint64_t end() const { return base_ + size_; }
   bool eof() const { return eof_; }
-  // A read or gunzip failed, or the mapped file was cut short.
+  // Whether Seek may be called: a plain file's bytes can be read anywhere, gunzipped ones cannot.
+  bool seekable() const { return !source_->gzipped(); }
+  // A read or gunzip failed, or the plain file was cut short.
   bool failed() const { return cut_short_ || source_->failed(); }
   const char* failure() const {
     return cut_short_ ? "the file was cut short while it was read" : "read or gunzip failed";
   }
-  // Bytes of content so far (after gunzip).
-  uint64_t content_bytes() const { return mapped_ ? size_ : source_->content_bytes(); }
-  // Drops the bytes before `keep` (an index into the window), then reads more. Indexes into the
-  // window shift by the returned amount.
-  size_t Advance(size_t keep) {
-    size_t want = next_read_;
-    next_read_ = std::min(next_read_ * 2, read_bytes_);
-    if (mapped_) {
-      mapped_->Release(keep);
-      size_t got = std::min(want, mapped_->bytes().size() - size_);
-      if (got && !mapped_->Populate(size_, got)) cut_short_ = true, got = 0;
-      if (got == 0) eof_ = true;
-      size_ += got;
-      Report();
-      return 0;  // the padding past the file's end reads as zeros, as the buffer's does
-    }
-    size_t shift = keep;
+  // Drops the bytes before `keep` (those already dropped stay so), then reads more.
+  void Advance(uint64_t keep) {
+    keep = std::clamp(keep, base_, end());
+    size_t shift = static_cast<size_t>(keep - base_);
     if (shift) {
       std::memmove(buf_.data(), buf_.data() + shift, size_ - shift);
       size_ -= shift;
       base_ += shift;
     }
+    size_t want = next_read_;
+    next_read_ = std::min(next_read_ * 2, read_bytes_);
+    // A plain file is read up to the size it had when opened; less than that is a cut-short file.
+    if (seekable()) want = static_cast<size_t>(std::min<uint64_t>(want, Left()));
     if (buf_.size() - kPadding - size_ < want) buf_.resize(size_ + want + kPadding);
-    size_t got = source_->Read(buf_.data() + size_, buf_.size() - kPadding - size_);
-    if (got == 0) eof_ = true;
+    size_t got = want ? source_->Read(buf_.data() + size_, want) : 0;
+    if (got == 0) {
+      eof_ = true;
+      if (seekable() && Left() > 0) cut_short_ = true;
+    }
     size_ += got;
-    Report();
     std::memset(buf_.data() + size_, 0, kPadding);
-    return shift;
+    // Reading again what a guess passed over is no progress, nor is a seek past the end.
+    if (got) furthest_ = std::max(furthest_, end());
+    if (progress_) progress_(furthest_, seekable() ? source_->file_bytes() : 0);
+  }
+  // A plain file's window starts again at `offset`, empty, its next read small.
+  void Seek(uint64_t offset) {
+    base_ = offset;
+    size_ = 0;
+    eof_ = false;
+    next_read_ = std::min(read_bytes_, kPeekRead);
+    source_->Seek(offset);
+    std::memset(buf_.data(), 0, kPadding);
   }
 
  private:
-  void Report() {
-    if (progress_) progress_(content_bytes(), source_->gzipped() ? 0 : source_->file_bytes());
+  uint64_t Left() const {
+    uint64_t file = source_->file_bytes();
+    return file > end() ? file - end() : 0;
   }
 
   ByteSource* source_;
-  MappedFile* mapped_;
   const ProgressFn& progress_;
   size_t read_bytes_;
   size_t next_read_;
   std::vector<char> buf_;
   size_t size_ = 0;
   uint64_t base_ = 0;
+  uint64_t furthest_ = 0;  // the end of the furthest read
   bool eof_ = false;
   bool cut_short_ = false;
 };
@@ -227,18 +234,18 @@ class ChromeJsonStream {
     kBatchFailed,   // a scanned batch did not parse: the whole-file importer must run
     kGuessedWrong,  // a guessed batch failed its check: a scanning pass goes on from its beginning
   };
-  // Where a pass stands in the text; positions are indexes into the window. Each pass starts from
+  // Where a pass stands in the text; positions are input offsets (Window). Each pass starts from
   // a fresh one (StartPass), so nothing carries over from a pass that ended on a wrong guess.
   struct Pass {
     bool guesses = false;  // whether its batches are guessed first (Cutting::kGuessing)
     Cutting cutting = Cutting::kScanning;
     PassOutcome outcome = PassOutcome::kGoing;
-    size_t rescan_from = 0;    // kGuessedWrong: where the batch that failed its check began
-    size_t batch_begin = 0;    // where the batch being cut begins (before its comma, if any)
+    uint64_t rescan_from = 0;  // kGuessedWrong: where the batch that failed its check began
+    uint64_t batch_begin = 0;  // where the batch being cut begins (before its comma, if any)
     bool first_batch = false;  // the batch being cut begins where the array does: no comma
-    size_t scan_at = 0;        // where the scanner goes on
-    size_t last_end = 0;       // one past the last element end the scanner found (0: none)
-    size_t array_close = 0;    // one past the array's closing bracket, once seen
+    uint64_t scan_at = 0;      // where the scanner goes on
+    uint64_t last_end = 0;     // one past the last element end the scanner found (0: none)
+    uint64_t array_close = 0;  // one past the array's closing bracket, once seen
     ScanState scan;            // the scanner's state at scan_at
   };
 
@@ -250,11 +257,11 @@ class ChromeJsonStream {
   StreamAttempt Finish();
 
   // Within a pass.
-  void StartPass(size_t from, bool guesses);
+  void StartPass(uint64_t from, bool guesses);
   StreamProblem CutBatches();
   StreamProblem CutGuessed();
   StreamProblem CutScanned();
-  StreamProblem Submit(size_t end, bool unscanned);
+  StreamProblem Submit(uint64_t end, bool unscanned);
   bool CommitOldest(bool wait);
   void CommitFinished();
   StreamProblem Advance();
@@ -262,16 +269,15 @@ class ChromeJsonStream {
 
   const InputFile& file_;
   const StreamOptions& options_;
-  // Declared in the order they are made: the parser threads (pipeline_), which may read the map,
+  // Declared in the order they are made: the parser threads (pipeline_), which may read the file,
   // end before it.
   std::unique_ptr<ByteSource> source_;
-  std::optional<MappedFile> mapped_;
   std::optional<Window> window_;  // optional, to end it before the time sort
   TraceBuilder builder_;
   EventsStart start_;
-  size_t bom_ = 0;           // the byte order mark's bytes at the input's start
-  size_t events_begin_ = 0;  // where the array's first element may begin, in the window
-  ScanState fresh_scan_;     // the scanner's state at the array's inside
+  size_t bom_ = 0;             // the byte order mark's bytes at the input's start
+  uint64_t events_begin_ = 0;  // where the array's first element may begin
+  ScanState fresh_scan_;       // the scanner's state at the array's inside
   int workers_ = 0;
   // Optional, to end them (their threads and buffers) before the time sort.
   std::optional<ParsePipeline> pipeline_;
@@ -300,14 +306,7 @@ StreamProblem ChromeJsonStream::Open() {
   source_ = ByteSource::Open(file_);
   if (!source_) return "not a regular file";
   if (OverLimit()) return "larger than --max-memory";
-  // A plain file is read through a map (Window), with the padding the block scanner reads past
-  // the end.
-  if (!source_->gzipped()) {
-    auto map = MappedFile::Open(file_, kPadding, /*read_ahead=*/false);
-    if (map.ok() && map->bytes().size() == source_->file_bytes()) mapped_ = std::move(*map);
-  }
-  window_.emplace(source_.get(), mapped_ ? &*mapped_ : nullptr, options_.read_bytes,
-                  options_.progress);
+  window_.emplace(source_.get(), options_.read_bytes, options_.progress);
   return std::nullopt;
 }
 
@@ -316,14 +315,13 @@ StreamProblem ChromeJsonStream::ReadOpening() {
   for (;;) {
     window_->Advance(0);
     if (window_->failed()) return window_->failure();
-    if (bom_ == 0 && window_->size() >= 3 && std::memcmp(window_->data(), "\xEF\xBB\xBF", 3) == 0)
+    if (bom_ == 0 && window_->end() >= 3 && std::memcmp(window_->At(0), "\xEF\xBB\xBF", 3) == 0)
       bom_ = 3;
-    std::string_view text(window_->data() + bom_, window_->size() - bom_);
+    std::string_view text(window_->At(bom_), window_->end() - bom_);
     TopScan scan = FindEventsStart(text, &start_);
     if (scan == TopScan::kOk) break;
     if (scan == TopScan::kUnsupported) return "not a well-formed Chrome trace opening";
-    if (window_->eof() || window_->size() > kMaxOutside)
-      return "no events array in the first bytes";
+    if (window_->eof() || window_->end() > kMaxOutside) return "no events array in the first bytes";
   }
   events_begin_ = bom_ + start_.events_begin;
   // simdjson's limit counts from the document's top: the array is at level 1 in a bare array,
@@ -336,13 +334,13 @@ StreamProblem ChromeJsonStream::ReadOpening() {
   return std::nullopt;
 }
 
-// The events array, in passes until one reads it whole: a mapped file's first pass guesses where
+// The events array, in passes until one reads it whole: a plain file's first pass guesses where
 // batches end, and a wrong guess makes a scanning pass go on from the batch that failed its check.
 StreamProblem ChromeJsonStream::ReadEvents() {
   workers_ = WorkerCount(options_.workers);
   pipeline_.emplace(workers_, 3 * workers_);
   merger_.emplace(&builder_, workers_);
-  StartPass(events_begin_, /*guesses=*/mapped_.has_value());
+  StartPass(events_begin_, /*guesses=*/window_->seekable());
   for (;;) {
     StreamProblem problem = CutBatches();
     // Every batch is committed, or dropped after one that failed: a problem the cutting met may
@@ -370,7 +368,7 @@ StreamProblem ChromeJsonStream::ReadEvents() {
   return std::nullopt;
 }
 
-void ChromeJsonStream::StartPass(size_t from, bool guesses) {
+void ChromeJsonStream::StartPass(uint64_t from, bool guesses) {
   pass_ = Pass();
   pass_.guesses = guesses;
   pass_.cutting = guesses ? Cutting::kGuessing : Cutting::kScanning;
@@ -391,21 +389,25 @@ StreamProblem ChromeJsonStream::CutBatches() {
     if (StreamProblem problem = Submit(pass_.last_end, /*unscanned=*/false)) return problem;
   }
   // Between the last event and the ']' only spaces (a trailing comma is an error to report).
-  for (size_t p = pass_.batch_begin; p + 1 < pass_.array_close; ++p)
-    if (!IsJsonSpace(window_->data()[p])) return "something other than an event in the array";
+  for (uint64_t p = pass_.batch_begin; p + 1 < pass_.array_close; ++p)
+    if (!IsJsonSpace(*window_->At(p))) return "something other than an event in the array";
   return std::nullopt;
 }
 
-// One step of guessing: reads on until the window holds the batch's size and the reach past it,
-// then cuts at the first likely event end there. With none near (the array's end, or an event
-// longer than the reach), the scanner finds this batch's end, from where it begins.
+// One step of guessing: looks for the first likely event end past the batch's size, reading on up
+// to the reach past it. The batch's own text is not read here: its parser thread reads it from the
+// file, so this thread jumps to where the batch may end. With no likely end near (the array's
+// end, or an event longer than the reach), the scanner finds this batch's end, from where it
+// begins.
 StreamProblem ChromeJsonStream::CutGuessed() {
-  size_t target = pass_.batch_begin + options_.batch_bytes;
-  if (window_->size() < target + kGuessReach && !window_->eof()) return Advance();
-  size_t end =
-      LikelyElementEnd(window_->data(), target, std::min(window_->size(), target + kGuessReach));
+  uint64_t target = pass_.batch_begin + options_.batch_bytes;
+  uint64_t reach = target + kGuessReach;
+  if (window_->end() < target) window_->Seek(target);
+  uint64_t to = std::min(window_->end(), reach);
+  size_t end = to > target ? LikelyElementEnd(window_->At(target), 0, to - target) : 0;
+  if (!end && to < reach && !window_->eof()) return Advance();
   if (end) {
-    if (StreamProblem problem = Submit(end, /*unscanned=*/true)) return problem;
+    if (StreamProblem problem = Submit(target + end, /*unscanned=*/true)) return problem;
     CommitFinished();
     return std::nullopt;
   }
@@ -419,16 +421,20 @@ StreamProblem ChromeJsonStream::CutGuessed() {
 // One step of scanning: up to the batch's size past an element end, the array's close, or the end
 // of what is read (then reads on).
 StreamProblem ChromeJsonStream::CutScanned() {
-  ScanResult r = ScanArrayElements(window_->data(), pass_.scan_at, window_->size(), !window_->eof(),
-                                   pass_.batch_begin + options_.batch_bytes, &pass_.scan);
+  // A scan starts where its batch does; a guess may have left the window past there.
+  if (pass_.batch_begin < window_->base()) window_->Seek(pass_.batch_begin);
+  uint64_t base = window_->base();
+  ScanResult r = ScanArrayElements(window_->At(base), pass_.scan_at - base, window_->end() - base,
+                                   !window_->eof(), pass_.batch_begin + options_.batch_bytes - base,
+                                   &pass_.scan);
   if (r.maybe_too_deep) return "nested deeper than the JSON limit";
-  pass_.scan_at = r.next;
-  if (r.last_element_end) pass_.last_end = r.last_element_end;
+  pass_.scan_at = base + r.next;
+  if (r.last_element_end) pass_.last_end = base + r.last_element_end;
   if (r.array_close) {
     // The scanner counts brackets of both kinds; the one that closes the array must be ']'
     // (a '}' there is a structure error the whole-file parser reports with its position).
-    if (window_->data()[r.array_close - 1] != ']') return "the events array is closed by '}'";
-    pass_.array_close = r.array_close;
+    if (*window_->At(base + r.array_close - 1) != ']') return "the events array is closed by '}'";
+    pass_.array_close = base + r.array_close;
     return std::nullopt;
   }
   if (pass_.last_end > pass_.batch_begin &&
@@ -442,28 +448,21 @@ StreamProblem ChromeJsonStream::CutScanned() {
   return Advance();
 }
 
-// Hands the text from the batch's beginning to `end` to a parser thread, and begins the next.
-StreamProblem ChromeJsonStream::Submit(size_t end, bool unscanned) {
-  const char* data = window_->data();
-  // Between batches there is exactly one comma (the parser checks the commas inside).
-  size_t p = pass_.batch_begin;
-  while (p < end && IsJsonSpace(data[p])) ++p;
-  if (!pass_.first_batch) {
-    if (p >= end || data[p] != ',') return "events not separated by one comma";
-    ++p;
-    while (p < end && IsJsonSpace(data[p])) ++p;
-  }
-  pass_.first_batch = false;
+// Hands the text from the batch's beginning (its comma, unless it is the first) to `end` to a
+// parser thread, and begins the next. A plain file's batch is read by the parser thread itself.
+StreamProblem ChromeJsonStream::Submit(uint64_t end, bool unscanned) {
   Batch* b;
   while (!(b = pipeline_->Free())) CommitOldest(true);
-  // A mapped file's text stays where it is: the worker copies it, not this thread.
-  if (mapped_)
-    b->Borrow(data + p, end - p, window_->base() + p - bom_);
+  uint64_t from = pass_.batch_begin;
+  size_t size = static_cast<size_t>(end - from);
+  if (window_->seekable())
+    b->ReadLater(source_.get(), from, size, from - bom_, pass_.first_batch);
   else
-    b->Fill(data + p, end - p, window_->base() + p - bom_);
+    b->Fill(window_->At(from), size, from - bom_, pass_.first_batch);
+  pass_.first_batch = false;
   b->unscanned = unscanned;
   b->max_depth = pass_.scan.max_depth;
-  b->cut_from = pass_.batch_begin;
+  b->cut_from = from;
   pipeline_->Submit(b);
   pass_.batch_begin = end;
   return std::nullopt;
@@ -489,16 +488,9 @@ void ChromeJsonStream::CommitFinished() {
   }
 }
 
-// Lets the window go on past what is read, keeping the batch being cut and the text the workers
-// have yet to copy.
+// Lets the window go on past what is read, keeping the batch being cut.
 StreamProblem ChromeJsonStream::Advance() {
-  size_t keep = pass_.batch_begin;
-  if (const char* borrowed = pipeline_->OldestBorrowed())
-    keep = std::min(keep, static_cast<size_t>(borrowed - window_->data()));
-  size_t shift = window_->Advance(keep);
-  pass_.batch_begin -= shift;
-  pass_.scan_at -= shift;
-  if (pass_.last_end) pass_.last_end -= shift;
+  window_->Advance(pass_.batch_begin);
   if (window_->failed()) return window_->failure();
   if (OverLimit()) return "inflates past --max-memory";
   return std::nullopt;
@@ -506,12 +498,12 @@ StreamProblem ChromeJsonStream::Advance() {
 
 // What follows the array: more members, the closing brace, spaces.
 StreamProblem ChromeJsonStream::ReadEnding() {
-  std::string after(window_->data() + pass_.array_close, window_->size() - pass_.array_close);
+  std::string after(window_->At(pass_.array_close), window_->end() - pass_.array_close);
   while (!window_->eof()) {
-    size_t from = window_->size();
-    from -= window_->Advance(from);
+    uint64_t from = window_->end();
+    window_->Advance(from);
     if (window_->failed()) return window_->failure();
-    after.append(window_->data() + from, window_->size() - from);
+    after.append(window_->At(from), window_->end() - from);
     if (after.size() > kMaxOutside) return "too much text after the events array";
   }
   std::string members;
@@ -523,13 +515,12 @@ StreamProblem ChromeJsonStream::ReadEnding() {
 
 StreamAttempt ChromeJsonStream::Finish() {
   TraceMetadata& meta = builder_.metadata();
-  meta.input_bytes = window_->content_bytes();
+  meta.input_bytes = window_->end();
   meta.compressed_bytes = source_->gzipped() ? source_->file_bytes() : 0;
   meta.format = start_.is_object ? TraceFormat::kKinetoJson : TraceFormat::kChromeJsonArray;
   // PyTorch's bare-array export writes times relative to the profiler's start.
   if (!start_.is_object) meta.origin.kind = TimeOriginKind::kRelative;
-  window_.reset();  // the read buffers and the map, before the sort makes its own
-  mapped_.reset();
+  window_.reset();  // the read buffer, before the sort makes its own
   source_.reset();
   StreamAttempt attempt;
   attempt.guessed_wrong = guessed_wrong_;

@@ -1,6 +1,6 @@
 // The streaming Chrome-trace importer: reads a JSON file (plain or gzipped) through one reused
-// window, cuts the traceEvents array into runs of whole events (structure_scan.h; in a mapped file,
-// where an event likely ends, which the parser thread checks), parses the runs
+// window, cuts the traceEvents array into runs of whole events (structure_scan.h; in a plain file,
+// where an event likely ends, which the parser thread checks as it reads the run), parses the runs
 // on worker threads into staged events with thread-local string pools, and commits them in file
 // order on the calling thread. Memory is bounded by the window and the batches in flight, not by
 // the file; the model it builds is byte for byte the one the whole-file importer builds (the
@@ -41,7 +41,7 @@ struct StreamOptions {
 struct StreamAttempt {
   std::optional<Trace> trace;
   std::string fallback_reason;  // why there is no trace: the whole-file importer must run
-  // A mapped file's batches are cut where an event likely ends, unscanned; a cut that turned out
+  // A plain file's batches are cut where an event likely ends, unscanned; a cut that turned out
   // to be inside an event (or a string) made the rest of the file be read with the scanner.
   bool guessed_wrong = false;
 };
