@@ -54,6 +54,7 @@ error_code Reader::ReadEvents(od::array events) {
     if (value.current_location().get(where)) where = nullptr;
     location_ = where;
     ++b_->metadata().raw_events;
+    staged_ = kFreshEvent;
     if (auto err = parser_.Read(value, index, &staged_)) return err;
     committer_.Commit(staged_, index, OffsetOf(where));
     ++index;

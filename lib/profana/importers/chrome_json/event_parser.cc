@@ -439,8 +439,10 @@ error_code EventParser::Read(od::value& value, int64_t index, StagedEvent* out) 
     return err;
   }
   StagedEvent& s = *out;
-  s = kFreshEvent;
-  flop_dims_ = flop_types_ = flop_concrete_ = std::string_view();
+  // One by one: a chain of assignments reads each back, which stalls on the store just made.
+  flop_dims_ = {};
+  flop_types_ = {};
+  flop_concrete_ = {};
   for (auto field_result : obj) {
     if (auto err = field_result.error()) return err;
     od::field& field = InPlace(field_result);

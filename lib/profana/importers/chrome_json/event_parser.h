@@ -67,8 +67,9 @@ class EventParser {
   using error_code = simdjson::error_code;
   explicit EventParser(StringPool* pool) : pool_(pool) {}
 
-  // Reads one element of the events array. A JSON error comes back as the error code; an element
-  // that is not an object sets fatal() and returns INCORRECT_TYPE.
+  // Reads one element of the events array into *s, which must start as kFreshEvent (the caller
+  // makes it so where it is written anyway). A JSON error comes back as the error code; an
+  // element that is not an object sets fatal() and returns INCORRECT_TYPE.
   error_code Read(simdjson::ondemand::value& value, int64_t index, StagedEvent* s);
   const std::string& fatal() const { return fatal_; }
   void set_fatal(std::string message) { fatal_ = std::move(message); }
