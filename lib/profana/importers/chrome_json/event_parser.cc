@@ -19,6 +19,13 @@ using simdjson::error_code;
 
 namespace {
 
+// key == literal as a compare of the literal's few bytes, inlined: string_view's == went out of
+// line to a memcmp call on every field of every event.
+template <size_t N>
+[[gnu::always_inline]] inline bool Is(std::string_view key, const char (&literal)[N]) {
+  return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
+}
+
 // A field's key as written, without unescaping it into the parser's string buffer (a copy per
 // field): Kineto's keys never hold escapes. A key that does is unescaped as usual. Inlined: it
 // runs on every field, and as a call its frame set-up cost as much as its work.
@@ -56,31 +63,31 @@ enum class EventKey : uint8_t { kOther, kPh, kName, kCat, kTs, kDur, kPid, kTid,
 EventKey KindOfKey(std::string_view key) {
   switch (key.size()) {
     case 2:
-      if (key == "ph") return EventKey::kPh;
-      if (key == "ts") return EventKey::kTs;
-      if (key == "id") return EventKey::kId;
+      if (Is(key, "ph")) return EventKey::kPh;
+      if (Is(key, "ts")) return EventKey::kTs;
+      if (Is(key, "id")) return EventKey::kId;
       break;
     case 3:
       switch (key[0]) {
         case 'c':
-          if (key == "cat") return EventKey::kCat;
+          if (Is(key, "cat")) return EventKey::kCat;
           break;
         case 'd':
-          if (key == "dur") return EventKey::kDur;
+          if (Is(key, "dur")) return EventKey::kDur;
           break;
         case 'p':
-          if (key == "pid") return EventKey::kPid;
+          if (Is(key, "pid")) return EventKey::kPid;
           break;
         case 't':
-          if (key == "tid") return EventKey::kTid;
+          if (Is(key, "tid")) return EventKey::kTid;
           break;
         default:
           break;
       }
       break;
     case 4:
-      if (key == "name") return EventKey::kName;
-      if (key == "args") return EventKey::kArgs;
+      if (Is(key, "name")) return EventKey::kName;
+      if (Is(key, "args")) return EventKey::kArgs;
       break;
     default:
       break;
@@ -274,11 +281,11 @@ error_code EventParser::ReadDeviceArg(std::string_view key, od::value& v, Staged
   };
   switch (key.size()) {
     case 4:
-      if (key == "grid") return dims("args.grid", a.grid);
+      if (Is(key, "grid")) return dims("args.grid", a.grid);
       break;
     case 5:
-      if (key == "block") return dims("args.block", a.block);
-      if (key == "bytes") {
+      if (Is(key, "block")) return dims("args.block", a.block);
+      if (Is(key, "bytes")) {
         od::json_type type;
         if (auto err = v.type().get(type)) return err;
         if (type != od::json_type::number) break;
@@ -289,20 +296,21 @@ error_code EventParser::ReadDeviceArg(std::string_view key, od::value& v, Staged
       }
       break;
     case 12:
-      if (key == "warps per SM") return number(&a.warps_per_sm);
+      if (Is(key, "warps per SM")) return number(&a.warps_per_sm);
       break;
     case 13:
-      if (key == "blocks per SM") return number(&a.blocks_per_sm);
-      if (key == "shared memory") return int32(v, "args.shared memory", &a.shared_memory);
+      if (Is(key, "blocks per SM")) return number(&a.blocks_per_sm);
+      if (Is(key, "shared memory")) return int32(v, "args.shared memory", &a.shared_memory);
       break;
     case 20:
-      if (key == "registers per thread") return int32(v, "args.registers per thread", &a.registers);
+      if (Is(key, "registers per thread"))
+        return int32(v, "args.registers per thread", &a.registers);
       break;
     case 23:
-      if (key == "memory bandwidth (GB/s)") return number(&a.bandwidth);
+      if (Is(key, "memory bandwidth (GB/s)")) return number(&a.bandwidth);
       break;
     case 25:
-      if (key == "est. achieved occupancy %") return number(&a.occupancy);
+      if (Is(key, "est. achieved occupancy %")) return number(&a.occupancy);
       break;
     default:
       break;
@@ -321,10 +329,10 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
     error_code err = simdjson::SUCCESS;
     switch (key.size() ? key[0] : 0) {
       case 'E':
-        if (key == "External id") err = ReadInt(v, &s->external_id, s, "args.External id");
+        if (Is(key, "External id")) err = ReadInt(v, &s->external_id, s, "args.External id");
         break;
       case 'e':
-        if (key == "external id")
+        if (Is(key, "external id"))
           err = ReadInt(v, &s->external_id, s, "args.external id");
         else
           err = ReadDeviceArg(key, v, s);
@@ -338,20 +346,21 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
         err = ReadDeviceArg(key, v, s);
         break;
       case 'c':
-        if (key == "correlation") err = ReadInt(v, &s->correlation, s, "args.correlation");
+        if (Is(key, "correlation")) err = ReadInt(v, &s->correlation, s, "args.correlation");
         break;
       case 'S':
-        if (key == "Sequence number") err = ReadInt(v, &s->sequence_nr, s, "args.Sequence number");
+        if (Is(key, "Sequence number"))
+          err = ReadInt(v, &s->sequence_nr, s, "args.Sequence number");
         break;
       case 'F':
-        if (key == "Fwd thread id") err = ReadInt(v, &s->fwd_thread, s, "args.Fwd thread id");
+        if (Is(key, "Fwd thread id")) err = ReadInt(v, &s->fwd_thread, s, "args.Fwd thread id");
         break;
       case 'I':
-        if (key == "In msg nelems") {
+        if (Is(key, "In msg nelems")) {
           err = ReadCommArg(v, CommField::kInNelems);
-        } else if (key == "Input type") {
+        } else if (Is(key, "Input type")) {
           err = ReadFlopArg(v, &flop_types_);
-        } else if (key == "Input Dims" || key == "Input dims") {
+        } else if (Is(key, "Input Dims") || Is(key, "Input dims")) {
           od::json_type type;
           if ((err = v.type().get(type))) break;
           if (type != od::json_type::array) {
@@ -371,54 +380,54 @@ error_code EventParser::ReadArgs(od::object& args, StagedEvent* s) {
         }
         break;
       case 'C':
-        if (key == "Call stack")
+        if (Is(key, "Call stack"))
           err = ReadString(v, &s->call_stack, s, "args.Call stack");
-        else if (key == "Concrete Inputs")
+        else if (Is(key, "Concrete Inputs"))
           err = ReadFlopArg(v, &flop_concrete_);
-        else if (key == "Collective name")
+        else if (Is(key, "Collective name"))
           err = ReadCommArg(v, CommField::kCollectiveName);
         break;
       case 'd':
-        if (key == "device")
+        if (Is(key, "device"))
           err = ReadInt(v, &s->device, s, "args.device");
-        else if (key == "dtype")
+        else if (Is(key, "dtype"))
           err = ReadCommArg(v, CommField::kDtype);
         break;
       case 'P':
-        if (key == "Process Group Name")
+        if (Is(key, "Process Group Name"))
           err = ReadCommArg(v, CommField::kGroupName);
-        else if (key == "Process Group Ranks")
+        else if (Is(key, "Process Group Ranks"))
           err = ReadCommArg(v, CommField::kGroupRanks);
         break;
       case 'G':
-        if (key == "Group size") err = ReadCommArg(v, CommField::kGroupSize);
+        if (Is(key, "Group size")) err = ReadCommArg(v, CommField::kGroupSize);
         break;
       case 'O':
-        if (key == "Out msg nelems") err = ReadCommArg(v, CommField::kOutNelems);
+        if (Is(key, "Out msg nelems")) err = ReadCommArg(v, CommField::kOutNelems);
         break;
       case 'D':
-        if (key == "Device Type")
+        if (Is(key, "Device Type"))
           err = ReadInt(v, &s->device_type, s, "args.Device Type");
-        else if (key == "Device Id")
+        else if (Is(key, "Device Id"))
           err = ReadInt(v, &s->device_id, s, "args.Device Id");
         break;
       case 'B':
-        if (key == "Bytes") {
+        if (Is(key, "Bytes")) {
           s->has_bytes = true;
           err = ReadInt(v, &s->bytes, s, "args.Bytes");
         }
         break;
       case 'A':
-        if (key == "Addr") err = ReadInt(v, &s->addr, s, "args.Addr");
+        if (Is(key, "Addr")) err = ReadInt(v, &s->addr, s, "args.Addr");
         break;
       case 'T':
-        if (key == "Total Allocated")
+        if (Is(key, "Total Allocated"))
           err = ReadInt(v, &s->total_allocated, s, "args.Total Allocated");
-        else if (key == "Total Reserved")
+        else if (Is(key, "Total Reserved"))
           err = ReadInt(v, &s->total_reserved, s, "args.Total Reserved");
         break;
       case 'n':
-        if (key == "name") err = ReadString(v, &s->arg_name, s, "args.name");
+        if (Is(key, "name")) err = ReadString(v, &s->arg_name, s, "args.name");
         break;
       default:
         break;
