@@ -21,6 +21,9 @@ struct LoadOptions {
   // Columns the caller will not read: every format's trace keeps them uniform, and the streaming
   // JSON reader never holds their values.
   UnreadColumns unread;
+  // The streaming JSON reader's parser threads; 0: one per core this process may use (at most 8).
+  // A job that reads several traces at once gives each its share of the cores.
+  int parse_threads = 0;
 };
 
 struct ImporterInfo {

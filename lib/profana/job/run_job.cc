@@ -1,11 +1,13 @@
 #include "profana/job/run_job.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "fmt/format.h"
 #include "profana/base/input_name.h"
 #include "profana/base/memory_release.h"
 #include "profana/base/stopwatch.h"
+#include "profana/base/worker_pool.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/job/input_kind.h"
 #include "profana/job/job_runner.h"
@@ -117,6 +119,12 @@ Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& in
                       std::vector<LoadNote>* notes) {
   JobRequest r = request;
   r.load.progress = {};  // the workers read several inputs at once: no progress line
+  // Each of the traces read at once parses on its share of the cores: as many parser threads as
+  // cores for each would only add their buffers to the peak (scripts/bench --job).
+  size_t cores = AvailableCores();
+  size_t at_once =
+      std::clamp<size_t>(r.workers ? r.workers : cores, 1, std::max<size_t>(inputs.size(), 1));
+  r.load.load.parse_threads = static_cast<int>(std::max<size_t>(cores / at_once, 1));
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
   for (const JobInput& in : inputs) run.paths.push_back(in.path);

@@ -117,9 +117,11 @@ TEST_CASE("streamed import: boundaries inside strings with escapes and brackets"
     }
   }
   CHECK(StreamedModel(gz, Opts(100, 50, 2)) == WholeFileModel(gz));
+  // One parser thread, as each of a job's traces read at once gets on two cores.
+  CHECK(StreamedModel(plain, Opts(100, 37, 1)) == whole);
 }
 
-TEST_CASE("a mapped file's batches cut where an event likely ends: wrong cuts are read again",
+TEST_CASE("a plain file's batches cut where an event likely ends: wrong cuts are read again",
           "[streaming]") {
   // Batches are cut after a '}' followed by a comma and a '{', unscanned. Traps for that: names
   // holding "}, {", args holding lists of objects, an event nested deeper than the JSON limit, and

@@ -261,6 +261,7 @@ Result<std::optional<Trace>> OpenChromeJson(InputFile& file, const LoadOptions& 
   stream.max_bytes = options.limits.max_bytes;
   stream.progress = options.limits.progress;
   stream.unread = options.unread;
+  stream.workers = options.parse_threads;
   StreamAttempt streamed = StreamChromeJson(file, stream);
   return std::move(streamed.trace);
 }
