@@ -49,20 +49,27 @@ InputFile::~InputFile() {
 }
 
 std::string_view InputFile::Head(size_t n) {
-  if (!regular_) return {};
   if (n > head_asked_ && head_.size() == head_asked_) {  // more was asked, and there may be more
-    std::unique_ptr<ByteSource> src = ByteSource::Open(*this);
-    head_.assign(src ? n : 0, '\0');
-    size_t got = 0;
-    while (got < head_.size()) {
-      size_t r = src->Read(head_.data() + got, head_.size() - got);
-      if (r == 0) break;
-      got += r;
-    }
-    head_.resize(got);
+    HeadInto(n, &head_);
     head_asked_ = n;
   }
   return std::string_view(head_).substr(0, n);
+}
+
+std::string_view InputFile::HeadInto(size_t n, std::string* buffer) const {
+  buffer->clear();
+  if (!regular_) return {};
+  std::unique_ptr<ByteSource> src = ByteSource::Open(*this);
+  if (!src) return {};
+  buffer->resize(n);
+  size_t got = 0;
+  while (got < n) {
+    size_t r = src->Read(buffer->data() + got, n - got);
+    if (r == 0) break;
+    got += r;
+  }
+  buffer->resize(got);
+  return *buffer;
 }
 
 }  // namespace profana

@@ -34,6 +34,10 @@ class InputFile {
   // Up to the first n bytes of the content, gunzipped where the file is; empty for what is not
   // a regular file (reading its head would consume it). Kept, so asking again costs nothing.
   std::string_view Head(size_t n);
+  // The same read into *buffer, not kept: a reader of many files' heads reuses one buffer. (One
+  // freed per file, the small allocations made between them split the holes, and the heap grew by
+  // a head per file of a job's directory.)
+  std::string_view HeadInto(size_t n, std::string* buffer) const;
   // Lets go of the bytes Head kept (a later Head reads them again).
   void ForgetHead() {
     head_ = std::string();

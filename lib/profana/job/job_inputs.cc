@@ -39,14 +39,17 @@ struct Listed {
 struct Listing {
   std::vector<Listed> inputs;
   size_t open_left = 0;
+  std::string head;  // the head of the file being listed, one buffer for all (InputFile::HeadInto)
 };
 
-// Adds an input whose head was read; its file stays open while the listing may hold more.
-void AddPeeked(std::string path, std::shared_ptr<InputFile> file, Listing* out) {
+// Adds an input whose head (`head`, its first kPeekBytes) was read; its file stays open while the
+// listing may hold more.
+void AddPeeked(std::string path, std::shared_ptr<InputFile> file, std::string_view head,
+               Listing* out) {
   Listed l{std::move(path), true, std::nullopt, nullptr};
   if (file) {
-    l.header_rank = PeekHeaderRank(file->Head(kPeekBytes));
-    file->ForgetHead();  // a job's thousand heads would be 256 MB
+    l.header_rank = PeekHeaderRank(head);
+    file->ForgetHead();  // what a sniff kept: a job's thousand heads would be 256 MB
     if (out->open_left > 0) {
       --out->open_left;
       l.file = std::move(file);
@@ -55,9 +58,10 @@ void AddPeeked(std::string path, std::shared_ptr<InputFile> file, Listing* out) 
   out->inputs.push_back(std::move(l));
 }
 
-void AddPeeked(std::string path, Result<InputFile> file, Listing* out) {
-  AddPeeked(std::move(path), file.ok() ? std::make_shared<InputFile>(std::move(*file)) : nullptr,
-            out);
+// The same for a named file, whose head is read here.
+void AddNamed(std::string path, std::shared_ptr<InputFile> file, Listing* out) {
+  std::string_view head = file ? file->HeadInto(kPeekBytes, &out->head) : std::string_view();
+  AddPeeked(std::move(path), std::move(file), head, out);
 }
 
 // How many inputs stay open from the expansion to their load: half the descriptors this process
@@ -82,9 +86,10 @@ size_t AddListedTraces(std::vector<std::string> names, Listing* out) {
   for (std::string& f : files) {
     Result<InputFile> file = InputFile::Open(f);
     if (!file.ok()) continue;
-    std::string_view head = file->Head(kPeekBytes).substr(0, kSniffBytes);
-    if (DetectFormat(head) != nullptr || LooksLikeSummary(head))  // a trace, or a summary
-      AddPeeked(std::move(f), std::move(file), out);
+    std::string_view head = file->HeadInto(kPeekBytes, &out->head);
+    std::string_view first = head.substr(0, kSniffBytes);
+    if (DetectFormat(first) != nullptr || LooksLikeSummary(first))  // a trace, or a summary
+      AddPeeked(std::move(f), std::make_shared<InputFile>(std::move(*file)), head, out);
   }
   return files.size();
 }
@@ -191,10 +196,11 @@ Result<std::vector<JobInput>> ExpandInputs(const std::vector<std::string>& args,
     if (listed.peeked || listed.path == "-") {
       named.inputs.push_back(std::move(listed));
     } else if (opened && listed.path == opened->path()) {
-      AddPeeked(std::move(listed.path), std::move(opened), &named);
+      AddNamed(std::move(listed.path), std::move(opened), &named);
     } else {
       Result<InputFile> file = InputFile::Open(listed.path);
-      AddPeeked(std::move(listed.path), std::move(file), &named);
+      AddNamed(std::move(listed.path),
+               file.ok() ? std::make_shared<InputFile>(std::move(*file)) : nullptr, &named);
     }
   }
   std::vector<JobInput> inputs;

@@ -1,10 +1,13 @@
 // Whole-input gunzip (base/input_buffer.cc, ISA-L): concatenated members, a stream cut at every
-// byte, and damage named at the first compressed byte that breaks the stream.
+// byte, and damage named at the first compressed byte that breaks the stream; and a file's head,
+// gunzipped.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 
 #include "profana/base/gzip_writer.h"
 #include "profana/base/input_buffer.h"
+#include "profana/base/input_file.h"
 #include "test_util.h"
 
 namespace {
@@ -73,4 +76,28 @@ TEST_CASE("damaged gzip data is named at the first byte that breaks the stream",
     }
   }
   CHECK(damaged > 300);
+}
+
+TEST_CASE("a file's head is its first bytes gunzipped, read into the caller's buffer", "[gzip]") {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "{\"ph\": \"X\", \"ts\": " + std::to_string(i) + "},\n";
+  auto zipped = profana::GzipBytes(text);
+  REQUIRE(zipped.ok());
+  std::string plain = profana::test::TempPath("head.json"), gz = profana::test::TempPath("head.gz");
+  profana::test::WriteFile(plain, text);
+  profana::test::WriteFile(gz, *zipped);
+  std::string buffer;
+  for (const std::string& path : {plain, gz}) {
+    INFO(path);
+    auto file = profana::InputFile::Open(path);
+    REQUIRE(file.ok());
+    CHECK(file->HeadInto(1000, &buffer) == text.substr(0, 1000));
+    const char* reused = buffer.data();
+    CHECK(file->HeadInto(200, &buffer) == text.substr(0, 200));
+    CHECK(buffer.data() == reused);  // the buffer's room is kept for the next head
+    CHECK(file->HeadInto(text.size() + 10, &buffer) == text);  // shorter than asked: all of it
+    CHECK(file->Head(300) == text.substr(0, 300));             // Head keeps its own
+  }
+  std::remove(plain.c_str());
+  std::remove(gz.c_str());
 }
