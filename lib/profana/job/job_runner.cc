@@ -30,8 +30,14 @@ Result<JobSummary> SummarizeJob(const std::vector<JobInput>& inputs, const RankS
       found.push_back(*in.header_rank);
   }
   std::vector<std::optional<Result<std::vector<RankSummary>>>> results(todo.size());
-  if (workers == 0) workers = AvailableCores();
-  RunOnWorkers(todo.size(), workers, [&](size_t i) { results[i].emplace(summarize(*todo[i])); });
+  size_t cores = AvailableCores();
+  if (workers == 0) workers = cores;
+  // As many parser threads per trace as the process has cores would only add their buffers to the
+  // peak, the cores being busy with the other traces (scripts/bench --job).
+  size_t at_once = std::clamp<size_t>(std::min(workers, todo.size()), 1, cores);
+  size_t cores_each = std::max<size_t>(cores / at_once, 1);
+  RunOnWorkers(todo.size(), workers,
+               [&](size_t i) { results[i].emplace(summarize(*todo[i], cores_each)); });
 
   // The summaries, each with the input it came from.
   std::vector<std::pair<size_t, RankSummary>> parts;

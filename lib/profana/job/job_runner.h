@@ -16,8 +16,9 @@ namespace profana::job {
 // threads at once: it may only write what belongs to its input. Its summary's source rank is
 // the trace's distributedInfo.rank or -1; SummarizeJob resolves it (ResolveRank). An input that
 // holds several processes (process_split.h) gives one summary per process, in pid order: they
-// are the ranks from the input's own rank on (rank, rank + 1, ...).
-using Summarizer = std::function<Result<std::vector<RankSummary>>(const JobInput&)>;
+// are the ranks from the input's own rank on (rank, rank + 1, ...). `cores`: how many cores its
+// load may parse on, its share of the process's among the traces read at once (at least 1).
+using Summarizer = std::function<Result<std::vector<RankSummary>>(const JobInput&, size_t cores)>;
 
 // workers = 0: AvailableCores(). Errors: the first failing input in input order; two inputs of
 // one rank (naming both files); a --ranks selection that keeps none of the inputs.

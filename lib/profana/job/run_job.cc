@@ -1,13 +1,11 @@
 #include "profana/job/run_job.h"
 
-#include <algorithm>
 #include <optional>
 
 #include "fmt/format.h"
 #include "profana/base/input_name.h"
 #include "profana/base/memory_release.h"
 #include "profana/base/stopwatch.h"
-#include "profana/base/worker_pool.h"
 #include "profana/job/collective_analysis.h"
 #include "profana/job/input_kind.h"
 #include "profana/job/job_runner.h"
@@ -77,7 +75,7 @@ Result<RankSummary> SummarizeRankTrace(const JobRequest& r, const Trace& t,
 }
 
 Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobInput& in,
-                                                InputOutcome* out) {
+                                                size_t cores, InputOutcome* out) {
   std::vector<RankSummary> summaries;
   // Opened once: the sniff and the load read the same descriptor.
   PROFANA_ASSIGN_OR_RETURN(std::shared_ptr<InputFile> file, OpenJobInput(in));
@@ -86,7 +84,9 @@ Result<std::vector<RankSummary>> SummarizeInput(const JobRequest& r, const JobIn
     summaries.push_back(std::move(s));
     return summaries;
   }
-  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(std::move(file), r.load, &out->notes));
+  LoadRequest load = r.load;
+  load.load.parse_threads = static_cast<int>(cores);
+  PROFANA_ASSIGN_OR_RETURN(LoadedInput loaded, LoadInput(std::move(file), load, &out->notes));
   // An export of several processes (a node of a torchrun job) is one rank per process.
   PROFANA_ASSIGN_OR_RETURN(std::vector<ProcessPart> parts, SplitByProcess(loaded.trace));
   if (parts.empty()) {
@@ -119,12 +119,6 @@ Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& in
                       std::vector<LoadNote>* notes) {
   JobRequest r = request;
   r.load.progress = {};  // the workers read several inputs at once: no progress line
-  // Each of the traces read at once parses on its share of the cores: as many parser threads as
-  // cores for each would only add their buffers to the peak (scripts/bench --job).
-  size_t cores = AvailableCores();
-  size_t at_once =
-      std::clamp<size_t>(r.workers ? r.workers : cores, 1, std::max<size_t>(inputs.size(), 1));
-  r.load.load.parse_threads = static_cast<int>(std::max<size_t>(cores / at_once, 1));
   JobRun run;
   if (r.stacks) run.stack_source = r.stacks->source;
   for (const JobInput& in : inputs) run.paths.push_back(in.path);
@@ -135,11 +129,12 @@ Result<JobRun> RunJob(const JobRequest& request, const std::vector<JobInput>& in
   // exactly, and each rank's small summary, placed in pages a trace has touched, keeps them
   // resident. So the freed pages go back after each input (the workers share one heap): the peak
   // stays near `workers` traces instead of growing with the ranks (scripts/bench --job).
-  Result<JobSummary> job = SummarizeJob(inputs, r.ranks, r.workers, [&](const JobInput& in) {
-    Result<std::vector<RankSummary>> s = SummarizeInput(r, in, &outcomes[in.order]);
-    ReleaseFreedMemory();
-    return s;
-  });
+  Result<JobSummary> job =
+      SummarizeJob(inputs, r.ranks, r.workers, [&](const JobInput& in, size_t cores) {
+        Result<std::vector<RankSummary>> s = SummarizeInput(r, in, cores, &outcomes[in.order]);
+        ReleaseFreedMemory();
+        return s;
+      });
   size_t unlinked = 0;
   int64_t enclosed = 0;
   for (InputOutcome& o : outcomes) {
