@@ -29,11 +29,11 @@ constexpr size_t kGuessReach = 64 << 10;  // how far past a batch's size its end
 constexpr size_t kFirstRead = 64 << 10;   // the first read's size, after which reads double
 constexpr size_t kPeekRead = 4 << 10;     // the first read after a seek: a likely end is near
 
-// One past the first '}' in data[from, to) that is followed, after spaces, by a comma and, after
+// One past the first '}' in data[0, to) that is followed, after spaces, by a comma and, after
 // more spaces, by a '{': where an event likely ends and the next begins. 0 when there is none.
 // Only likely: the text may be inside a string or deeper in an event; the batch's check says.
-size_t LikelyElementEnd(const char* data, size_t from, size_t to) {
-  for (size_t p = from; p < to;) {
+size_t LikelyElementEnd(const char* data, size_t to) {
+  for (size_t p = 0; p < to;) {
     const char* brace = static_cast<const char*>(std::memchr(data + p, '}', to - p));
     if (!brace) return 0;
     size_t end = static_cast<size_t>(brace - data) + 1, q = end;
@@ -404,7 +404,7 @@ StreamProblem ChromeJsonStream::CutGuessed() {
   uint64_t reach = target + kGuessReach;
   if (window_->end() < target) window_->Seek(target);
   uint64_t to = std::min(window_->end(), reach);
-  size_t end = to > target ? LikelyElementEnd(window_->At(target), 0, to - target) : 0;
+  size_t end = to > target ? LikelyElementEnd(window_->At(target), to - target) : 0;
   if (!end && to < reach && !window_->eof()) return Advance();
   if (end) {
     if (StreamProblem problem = Submit(target + end, /*unscanned=*/true)) return problem;
