@@ -1,6 +1,7 @@
 // A device activity is credited through the runtime call that launched it (joined on
 // "correlation") to the op that launch is linked to, by the rule the list was asked for
 // (LinkRule in function_events.h; docs/semantics.md "Kernels and their ops").
+#include <algorithm>
 #include <utility>
 
 #include "profana/base/id_index.h"
@@ -122,27 +123,38 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
         owned.emplace_back(*call, EventId(e));
     }
   }
-  // An overhead event takes the correlation id of the op it ran in, and PyTorch credits device
-  // work by id: it lists that op's kernels too (its parent then counts them twice). One that
-  // began inside a runtime call of that op (Kineto asked for a buffer during the call; the tree
-  // pops a call the overhead outlives) is credited nothing: the file holds no id for overhead
-  // events, and this is what PyTorch's tables show (docs/semantics.md).
-  auto began_in_call = [&](uint32_t i, uint32_t op) {
-    for (uint32_t k = i; k-- > op + 1;)
-      if (c.parent[k] == static_cast<int32_t>(op) && !c.Synthetic(k) &&
-          IsRuntimeOrDriver(c.ev.kind[c.source[k]]) && c.ThreadOf(k) == c.ThreadOf(i) &&
-          c.Start(k) <= c.Start(i) && c.End(k) > c.Start(i))
-        return true;
-    return false;
+  // An overhead event lists the device work of the op whose id it takes in PyTorch's C++ tree
+  // (overhead_owners.h): the op's row then counts that work twice. An id that is a runtime call's
+  // correlation id names an op by coincidence: literally so under --link pytorch only.
+  const std::vector<OverheadOp>& overhead_ops = c.rules.placement.overhead_ops;
+  std::vector<uint32_t> ops_listed;  // trace events, sorted, then their candidates
+  for (const OverheadOp& o : overhead_ops)
+    if (o.op != UINT32_MAX && (!o.coincidence || c.link == LinkRule::kPyTorch))
+      ops_listed.push_back(o.op);
+  std::sort(ops_listed.begin(), ops_listed.end());
+  ops_listed.erase(std::unique(ops_listed.begin(), ops_listed.end()), ops_listed.end());
+  std::vector<uint32_t> op_candidate(ops_listed.size(), UINT32_MAX);
+  auto listed = [&](uint32_t event) {
+    auto it = std::lower_bound(ops_listed.begin(), ops_listed.end(), event);
+    return it != ops_listed.end() && *it == event ? it - ops_listed.begin() : -1;
   };
+  if (!ops_listed.empty())
+    for (uint32_t i = 0; i < n; ++i)
+      if (is_op(i))
+        if (auto k = listed(c.source[i]); k >= 0 && op_candidate[k] == UINT32_MAX)
+          op_candidate[k] = i;
   std::vector<std::vector<uint32_t>> overheads_of;  // by cpu_op candidate, when any
-  for (uint32_t i = 0; i < n; ++i) {
-    if (c.placement[i] != KinetoPlacement::kOverhead || c.parent[i] < 0 ||
-        !is_op(static_cast<uint32_t>(c.parent[i])) ||
-        began_in_call(i, static_cast<uint32_t>(c.parent[i])))
-      continue;
+  for (uint32_t i = 0; i < n && !ops_listed.empty(); ++i) {
+    if (c.placement[i] != KinetoPlacement::kOverhead) continue;
+    auto o =
+        std::lower_bound(overhead_ops.begin(), overhead_ops.end(), c.source[i],
+                         [](const OverheadOp& a, uint32_t event) { return a.overhead < event; });
+    if (o == overhead_ops.end() || o->overhead != c.source[i]) continue;
+    if (o->coincidence && c.link != LinkRule::kPyTorch) continue;
+    auto k = o->op != UINT32_MAX ? listed(o->op) : -1;
+    if (k < 0 || op_candidate[k] == UINT32_MAX) continue;
     if (overheads_of.empty()) overheads_of.resize(n);
-    overheads_of[c.parent[i]].push_back(i);
+    overheads_of[op_candidate[k]].push_back(i);
   }
   if (!overheads_of.empty()) {
     size_t attributed = owned.size();

@@ -98,6 +98,8 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_i
       if (t.value < trace.threads.size() && trace.threads[t.value].pid == -1)
         mark(i, KinetoPlacement::kOverhead, main.first);
     }
+    if (!out.of.empty())
+      out.overhead_ops = FindOverheadOps(trace, main.first, out.of, links, op_by_external_id);
   }
   if (!links) return out;
   // A call is linked when its External id names a cpu_op: one that differs from its correlation

@@ -2,8 +2,8 @@
 // activity takes the thread of the op it is linked to, else the thread that stopped the profiler
 // (collection.cpp setKinetoTID): the main thread of its process. So two kinds of event move there:
 //  * Kineto's own overhead ranges ("Activity Buffer Request", pid -1), which nothing links; they
-//    nest into the main-thread op they overlap and take its correlation id, so PyTorch lists that
-//    op's kernels under them too (kernel_attribution.cc);
+//    nest into the main-thread op they overlap, and PyTorch lists under them the device work of
+//    the id they take in its C++ tree (overhead_owners.h);
 //  * runtime and driver calls that no op links (a worker thread's launches, a watchdog's
 //    cudaEventQuery), in traces that record links; they nest into whatever the main thread ran.
 // And, under --link pytorch only, a third (docs/semantics.md "Id collisions"):
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "profana/model/trace.h"
+#include "profana/passes/overhead_owners.h"
 
 namespace profana::passes {
 
@@ -27,6 +28,8 @@ struct KinetoPlacement {
   // Calls no op links whose correlation id is the External id of an op that calls are linked to:
   // id collisions, counted under every rule.
   uint64_t id_collisions = 0;
+  // The op whose device work each overhead event lists too, in overhead event order.
+  std::vector<OverheadOp> overhead_ops;
 };
 
 // `records_links`: TraceRecordsLinks(trace), which the caller has worked out already.
