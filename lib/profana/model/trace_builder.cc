@@ -382,25 +382,21 @@ StringId TraceBuilder::FlopInputsFromShapes(const Event& e) {
   return Intern(flop_joined_);
 }
 
-void TraceBuilder::ReserveEvents(size_t n) {
-  EventTable& t = trace_.events;
-  t.name.reserve(n);
-  t.trace_name.reserve(n);
-  t.category.reserve(n);
-  t.kind.reserve(n);
-  t.thread.reserve(n);
-  t.start_ns.reserve(n);
-  t.end_ns.reserve(n);
-  t.external_id.reserve(n);
-  t.correlation.reserve(n);
-  t.sequence_nr.reserve(n);
-  t.fwd_thread.reserve(n);
-  t.input_shapes.reserve(n);
-  t.stack.reserve(n);
-  t.device.reserve(n);
-  t.comm.reserve(n);
-  t.flop_inputs.reserve(n);
-  t.device_args.reserve(n);
+TraceBuilder::Rows TraceBuilder::rows() const {
+  return {trace_.events.size(), trace_.memory.size(), trace_.flows.size(),
+          trace_.device_args.size()};
+}
+
+void TraceBuilder::ReserveRows(const Rows& rows) {
+  auto reserve = [](auto& table, size_t have, size_t want) {
+    if (want <= have) return have;
+    ForEachColumn(table, [want](const char*, auto& column) { column.reserve(want); });
+    return want;
+  };
+  reserved_.events = reserve(trace_.events, reserved_.events, rows.events);
+  reserved_.memory = reserve(trace_.memory, reserved_.memory, rows.memory);
+  reserved_.flows = reserve(trace_.flows, reserved_.flows, rows.flows);
+  reserved_.device_args = reserve(trace_.device_args, reserved_.device_args, rows.device_args);
 }
 
 void TraceBuilder::AddMemory(const Memory& m) {

@@ -66,9 +66,17 @@ class TraceBuilder {
 
   // Columns the command will not read: each keeps its absent value alone (UnreadColumns).
   void LeaveUnread(const UnreadColumns& unread);
-  // Room for `n` events in every event column, so the columns need not grow by doubling (whose
-  // unused half and copies raise the peak); pages not written are never resident.
-  void ReserveEvents(size_t n);
+  // The rows of the tables importers add to.
+  struct Rows {
+    size_t events = 0, memory = 0, flows = 0, device_args = 0;
+  };
+  Rows rows() const;
+  // The rows ReserveRows has made room for so far.
+  const Rows& reserved() const { return reserved_; }
+  // Room for at least `rows` rows in every column of each table, a table that has less grown in one
+  // step, so that the columns need not grow by doubling (whose copies fault fresh pages in and
+  // whose unused half raises the peak); pages not written are never resident.
+  void ReserveRows(const Rows& rows);
   void AddEvent(const Event& e);
   void AddMemory(const Memory& m);
   void AddFlow(int64_t id, int64_t ts_ns, ThreadId thread, StringId category, bool is_start);
@@ -132,6 +140,7 @@ class TraceBuilder {
   std::unordered_map<uint32_t, std::vector<OpenBegin>> open_;  // B events per thread
   bool renumber_threads_ = false;
   UnreadColumns unread_;
+  Rows reserved_;
 };
 
 }  // namespace profana

@@ -14,6 +14,7 @@
 #include "profana/importers/chrome_json/event_committer.h"
 #include "profana/importers/chrome_json/header_reader.h"
 #include "profana/importers/chrome_json/json_errors.h"
+#include "profana/importers/chrome_json/row_forecast.h"
 #include "profana/importers/chrome_json/structure_scan.h"
 #include "profana/importers/chrome_json/top_level_scan.h"
 #include "profana/model/trace_builder.h"
@@ -282,6 +283,7 @@ class ChromeJsonStream {
   // Optional, to end them (their threads and buffers) before the time sort.
   std::optional<ParsePipeline> pipeline_;
   std::optional<Merger> merger_;
+  std::optional<RowForecast> forecast_;
   Pass pass_;
   bool guessed_wrong_ = false;  // a pass ended on a wrong guess (StreamAttempt::guessed_wrong)
 };
@@ -329,7 +331,6 @@ StreamProblem ChromeJsonStream::ReadOpening() {
   // counting, so the limit is kept here.
   fresh_scan_.max_depth = static_cast<int64_t>(kMaxJsonDepth) - (start_.is_object ? 2 : 1);
   builder_.LeaveUnread(options_.unread);
-  if (!source_->gzipped()) builder_.ReserveEvents(source_->file_bytes() / 200);
   if (!ReadMembers(start_.members, &builder_)) return "header members do not parse";
   return std::nullopt;
 }
@@ -340,6 +341,7 @@ StreamProblem ChromeJsonStream::ReadEvents() {
   workers_ = WorkerCount(options_.workers);
   pipeline_.emplace(workers_, 3 * workers_);
   merger_.emplace(&builder_, workers_);
+  forecast_.emplace(events_begin_, source_->gzipped() ? 0 : source_->file_bytes());
   StartPass(events_begin_, /*guesses=*/window_->seekable());
   for (;;) {
     StreamProblem problem = CutBatches();
@@ -477,7 +479,10 @@ bool ChromeJsonStream::CommitOldest(bool wait) {
     pass_.outcome = b->unscanned ? PassOutcome::kGuessedWrong : PassOutcome::kBatchFailed;
     if (b->unscanned) pass_.rescan_from = b->cut_from;
   }
-  if (pass_.outcome == PassOutcome::kGoing) merger_->Commit(*b);
+  if (pass_.outcome == PassOutcome::kGoing) {
+    merger_->Commit(*b);
+    if (!b->offsets.empty()) forecast_->AfterBatch(b->offsets.back(), &builder_);
+  }
   pipeline_->Recycle(b);
   return true;
 }

@@ -479,7 +479,7 @@ Result<Trace> Importer::Run() {
   int64_t rows = 0;
   for (const char* table : {kKernel, kRuntime, kNvtx, kMemcpy, kMemset, kSync, kGraphTrace})
     rows += db_.EstimateRows(table);
-  b_.ReserveEvents(static_cast<size_t>(rows));
+  b_.ReserveRows({static_cast<size_t>(rows)});
   // Kernels first: whether their rows name the process decides how correlation ids are keyed.
   PROFANA_RETURN_IF_ERROR(ReadKernels());
   PROFANA_RETURN_IF_ERROR(ReadNvtx());

@@ -1,0 +1,30 @@
+// RowForecast sizes the model's tables from the importer's own estimate, so that their columns grow
+// in a few large steps rather than by doubling: each doubling copies the column into fresh pages,
+// which the kernel must zero first, and leaves half of it unused (docs/performance.md, "Page
+// faults").
+#pragma once
+
+#include <cstdint>
+
+#include "profana/model/trace_builder.h"
+
+namespace profana::json {
+
+class RowForecast {
+ public:
+  // `events_begin` and `input_end` bound the events array's bytes; an unknown end (gzipped input,
+  // standard input) is 0, and then the tables grow as vectors do.
+  RowForecast(uint64_t events_begin, uint64_t input_end)
+      : begin_(events_begin), end_(input_end) {}
+
+  // After each batch of events, read up to input offset `read_to`: once a hundredth of the array
+  // is read, a table whose room would not hold two more batches like the last, or the rows the
+  // whole array holds at the rate read so far, gets room for those rows plus an eighth (row_forecast.cc).
+  void AfterBatch(uint64_t read_to, TraceBuilder* builder);
+
+ private:
+  uint64_t begin_ = 0, end_ = 0;
+  TraceBuilder::Rows last_;  // the rows after the batch before
+};
+
+}  // namespace profana::json

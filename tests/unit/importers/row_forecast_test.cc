@@ -1,0 +1,80 @@
+// RowForecast: the tables are sized from the rate of the rows read so far, in one step where the
+// rate holds, in few steps where it does not, and never past what the bytes left can hold.
+#include "profana/importers/chrome_json/row_forecast.h"
+
+#include <catch2/catch.hpp>
+
+using profana::TraceBuilder;
+using profana::json::RowForecast;
+
+namespace {
+
+void AddRows(TraceBuilder* b, int events, int memory) {
+  TraceBuilder::Event e;
+  e.thread = b->Thread(1, 1);
+  for (int i = 0; i < events; ++i) b->AddEvent(e);
+  TraceBuilder::Memory m;
+  m.thread = e.thread;
+  for (int i = 0; i < memory; ++i) b->AddMemory(m);
+}
+
+}  // namespace
+
+TEST_CASE("RowForecast sizes each table once, from the first hundredth, where the rate holds",
+          "[importers][forecast]") {
+  // 200 batches of 5,000 bytes after a 100-byte opening, each 50 events and 5 memory records.
+  TraceBuilder b;
+  RowForecast forecast(100, 100 + 1'000'000);
+  AddRows(&b, 50, 5);
+  forecast.AfterBatch(100 + 5'000, &b);
+  CHECK(b.reserved().events == 0);  // half a hundredth read: the vectors grow on their own
+  AddRows(&b, 50, 5);
+  forecast.AfterBatch(100 + 10'000, &b);
+  CHECK(b.reserved().events == 11'250);
+  for (int batch = 2; batch <= 100; ++batch) {
+    AddRows(&b, 100, 10);
+    forecast.AfterBatch(100 + uint64_t(batch) * 10'000, &b);
+    // The rate projects 10,000 events and 1,000 records; an eighth more is room for a rate that
+    // drifts up.
+    CHECK(b.reserved().events == 11'250);
+    CHECK(b.reserved().memory == 1'125);
+  }
+  CHECK(b.rows().events == 10'000);
+  CHECK(b.rows().memory == 1'000);
+  CHECK(b.reserved().flows == 0);  // no flow was read: no room is made for any
+}
+
+TEST_CASE("RowForecast grows a table whose rows come late in no more steps than doubling",
+          "[importers][forecast]") {
+  // Memory records only in the second half: 50 batches of 1,000 of them, 100,000 bytes each.
+  TraceBuilder b;
+  RowForecast forecast(0, 10'000'000);
+  int steps = 0;
+  size_t room = 0;
+  for (int batch = 1; batch <= 100; ++batch) {
+    AddRows(&b, 10, batch > 50 ? 1000 : 0);
+    uint64_t read = uint64_t(batch) * 100'000;
+    forecast.AfterBatch(read, &b);
+    if (b.reserved().memory != room) {
+      ++steps, room = b.reserved().memory;
+      // Never more rows than the bytes left could hold (32 bytes each at least).
+      CHECK(room <= b.rows().memory + (10'000'000 - read) / 32);
+    }
+    if (batch < 100 && room > 0) CHECK(room >= b.rows().memory + 1'000);  // the next batch fits
+  }
+  // The first batch of records gets room for 3,000 (two more like it); then 6,000, 12,000, 24,000,
+  // 48,000 and what the last 300,000 bytes can hold. Doubling from 1,000 to 50,000 takes 6 steps.
+  CHECK(steps == 6);
+  CHECK(b.rows().memory == 50'000);
+  CHECK(room >= 50'000);
+}
+
+TEST_CASE("RowForecast leaves the tables alone when the input's size is not known",
+          "[importers][forecast]") {
+  TraceBuilder b;
+  RowForecast forecast(0, 0);  // gzipped or standard input
+  AddRows(&b, 100, 10);
+  forecast.AfterBatch(10'000, &b);
+  CHECK(b.reserved().events == 0);
+  CHECK(b.reserved().memory == 0);
+}
