@@ -37,8 +37,9 @@ AnnotationCorrection KinetoAnnotationCorrection(const Trace& trace) {
 
 KinetoRules WorkOutKinetoRules(const Trace& trace, LinkRule link) {
   bool links = TraceRecordsLinks(trace);
-  return {links, KinetoAnnotationCorrection(trace),
-          PlaceKinetoEvents(trace, links, link == LinkRule::kPyTorch), AsyncWorkAnnotations(trace)};
+  AnnotationCorrection fix = KinetoAnnotationCorrection(trace);
+  return {links, fix, PlaceKinetoEvents(trace, links, link == LinkRule::kPyTorch, fix),
+          AsyncWorkAnnotations(trace)};
 }
 
 namespace {

@@ -14,14 +14,6 @@
 
 namespace profana::passes {
 
-// Kineto's JSON writer draws a GPU user annotation wider than the span PyTorch's FunctionEvent has
-// (libkineto output_json.cpp): 1 ns earlier and 1 ns later in files with fractional microseconds,
-// 1 us earlier in integer-microsecond files. What to add to the file's start and end to get
-// PyTorch's span back: zero for traces that no Chrome-trace JSON writer wrote.
-struct AnnotationCorrection {
-  int64_t start_ns = 0, end_ns = 0;
-};
-
 // What PyTorch decides about a Kineto file's events that the file does not say, worked out once
 // per list: the candidates use it, and so do the list's own times, threads and async flags.
 struct KinetoRules {

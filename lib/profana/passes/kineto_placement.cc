@@ -55,7 +55,8 @@ MainThreads FindMainThreads(const Trace& trace) {
 
 bool IsChromeTraceJson(const Trace& trace) { return IsChromeTraceJson(trace.metadata.format); }
 
-KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_ids) {
+KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_ids,
+                                  const AnnotationCorrection& fix) {
   KinetoPlacement out;
   if (!IsChromeTraceJson(trace)) return out;
   const EventTable& ev = trace.events;
@@ -99,7 +100,7 @@ KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool links, bool literal_i
         mark(i, KinetoPlacement::kOverhead, main.first);
     }
     if (!out.of.empty())
-      out.overhead_ops = FindOverheadOps(trace, main.first, out.of, links, op_by_external_id);
+      out.overhead_ops = FindOverheadOps(trace, main.first, out.of, links, op_by_external_id, fix);
   }
   if (!links) return out;
   // A call is linked when its External id names a cpu_op: one that differs from its correlation

@@ -33,7 +33,9 @@ struct KinetoPlacement {
 };
 
 // `records_links`: TraceRecordsLinks(trace), which the caller has worked out already.
-KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool records_links, bool literal_ids);
+// `fix`: the GPU user annotations' correction (their device times are on the overheads' stack).
+KinetoPlacement PlaceKinetoEvents(const Trace& trace, bool records_links, bool literal_ids,
+                                  const AnnotationCorrection& fix);
 
 // Whether runtime or driver call `call` is linked to an op (its External id names a cpu_op and
 // differs from its correlation id, or equals it and that op encloses the call on its thread);
