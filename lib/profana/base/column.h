@@ -166,11 +166,12 @@ class Column {
     owned().push_back(v);
   }
   void resize(size_t n) { owned().resize(n); }
-  // A uniform column keeps the room asked for until its values become an array.
+  // The room asked for is remembered: a uniform column takes it when its values become an array, a
+  // narrow one when it widens.
   void reserve(size_t n) {
-    if (is_uniform())
-      reserved_ = n;
-    else if (narrow_)
+    reserved_ = std::max(reserved_, n);
+    if (is_uniform()) return;
+    if (narrow_)
       narrow_values_.reserve(n);
     else
       owned().reserve(n);
@@ -236,7 +237,7 @@ class Column {
   size_t view_size_ = 0;
   size_t uniform_size_ = 0;
   size_t mask_ = SIZE_MAX;  // 0 for a uniform column: every index reads its one value
-  size_t reserved_ = 0;     // a uniform column's reserve(), for when it becomes an array
+  size_t reserved_ = 0;     // the most reserve() asked, for when the column changes form
   bool narrow_when_array_ = false;
   bool narrow_ = false;
   int64_t base_ = 0;                     // a narrow column's values are base_ + offset

@@ -493,7 +493,7 @@ Trace TraceBuilder::Finish() && {
   return std::move(trace_);
 }
 
-// The columns were reserved for the events the importer expected (ReserveEvents), which is more
+// The columns were reserved for the rows the importer expected (ReserveRows), which may be more
 // than it found: the room left over goes back, while it is still only room (base/memory_release.h).
 void TraceBuilder::ReleaseSpareRows() {
   auto release = [](const char*, auto& column) {
@@ -503,6 +503,7 @@ void TraceBuilder::ReleaseSpareRows() {
   ForEachColumn(trace_.memory, release);
   ForEachColumn(trace_.flows, release);
   ForEachColumn(trace_.stacks, release);
+  ForEachColumn(trace_.device_args, release);
 }
 
 void TraceBuilder::RenumberThreads() {

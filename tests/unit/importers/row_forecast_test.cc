@@ -44,7 +44,7 @@ TEST_CASE("RowForecast sizes each table once, from the first hundredth, where th
   CHECK(b.reserved().flows == 0);  // no flow was read: no room is made for any
 }
 
-TEST_CASE("RowForecast grows a table whose rows come late in no more steps than doubling",
+TEST_CASE("RowForecast sizes a table whose rows come late from its own rate",
           "[importers][forecast]") {
   // Memory records only in the second half: 50 batches of 1,000 of them, 100,000 bytes each.
   TraceBuilder b;
@@ -53,20 +53,51 @@ TEST_CASE("RowForecast grows a table whose rows come late in no more steps than 
   size_t room = 0;
   for (int batch = 1; batch <= 100; ++batch) {
     AddRows(&b, 10, batch > 50 ? 1000 : 0);
+    forecast.AfterBatch(uint64_t(batch) * 100'000, &b);
+    if (b.reserved().memory != room) ++steps, room = b.reserved().memory;
+  }
+  // Their rate since they began (1,000 per 100,000 bytes) projects 50,000 at the first batch of
+  // them; an eighth more is the room, given once.
+  CHECK(steps == 1);
+  CHECK(room == 56'250);
+  CHECK(b.rows().memory == 50'000);
+}
+
+TEST_CASE("RowForecast grows a table whose rate keeps rising in few large steps",
+          "[importers][forecast]") {
+  // Batch k of 100 holds 10k memory records: 50,500 in all, the rate rising to the end.
+  TraceBuilder b;
+  RowForecast forecast(0, 10'000'000);
+  int steps = 0;
+  size_t room = 0;
+  for (int batch = 1; batch <= 100; ++batch) {
+    AddRows(&b, 10, 10 * batch);
     uint64_t read = uint64_t(batch) * 100'000;
     forecast.AfterBatch(read, &b);
     if (b.reserved().memory != room) {
+      // Each step at least half as much again, never more rows than the bytes left could hold
+      // (32 bytes each at least).
+      CHECK(b.reserved().memory >= room + room / 2);
+      CHECK(b.reserved().memory <= b.rows().memory + (10'000'000 - read) / 32);
       ++steps, room = b.reserved().memory;
-      // Never more rows than the bytes left could hold (32 bytes each at least).
-      CHECK(room <= b.rows().memory + (10'000'000 - read) / 32);
     }
-    if (batch < 100 && room > 0) CHECK(room >= b.rows().memory + 1'000);  // the next batch fits
+    if (batch < 100) CHECK(room >= b.rows().memory + 10 * (batch + 1));  // the next batch fits
   }
-  // The first batch of records gets room for 3,000 (two more like it); then 6,000, 12,000, 24,000,
-  // 48,000 and what the last 300,000 bytes can hold. Doubling from 1,000 to 50,000 takes 6 steps.
-  CHECK(steps == 6);
-  CHECK(b.rows().memory == 50'000);
-  CHECK(room >= 50'000);
+  // Doubling from the first batch's 10 to 50,500 takes 13 steps; at the rate so far, plus an
+  // eighth, it takes 11.
+  CHECK(steps == 11);
+  CHECK(room >= 50'500);
+}
+
+TEST_CASE("RowForecast sizes a small file's tables once", "[importers][forecast]") {
+  // Five batches: the two-more-batches rule must not grow the room at the end.
+  TraceBuilder b;
+  RowForecast forecast(0, 500'000);
+  for (int batch = 1; batch <= 5; ++batch) {
+    AddRows(&b, 1000, 0);
+    forecast.AfterBatch(uint64_t(batch) * 100'000, &b);
+    CHECK(b.reserved().events == 5'625);
+  }
 }
 
 TEST_CASE("RowForecast leaves the tables alone when the input's size is not known",

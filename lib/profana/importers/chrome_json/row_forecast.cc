@@ -1,6 +1,8 @@
 #include "profana/importers/chrome_json/row_forecast.h"
 
 #include <algorithm>
+#include <array>
+#include <new>
 
 namespace profana::json {
 
@@ -10,37 +12,49 @@ namespace {
 // the bytes left bound the rows still to come, whatever the rate so far.
 constexpr uint64_t kMinRowBytes = 32;
 
+using Tables = std::array<size_t, 4>;  // events, memory, flows, device args
+Tables Of(const TraceBuilder::Rows& r) { return {r.events, r.memory, r.flows, r.device_args}; }
+TraceBuilder::Rows Rows(const Tables& t) { return {t[0], t[1], t[2], t[3]}; }
+
 // The room one table is given once a hundredth of the array is read (before that, a few thousand
-// rows tell the rate badly, and the vectors' own doubling costs little): where it is about to run
-// out or the rate so far says the array holds more, the rows the array holds at that rate plus an
-// eighth; at least twice the room it had (a table whose rows come late, which the rate
-// underestimates, grows in no more steps than by doubling) and two more batches like the last; at
-// most what the bytes left can hold.
-size_t Room(size_t now, size_t added, size_t room, uint64_t read, uint64_t total) {
-  if (added == 0 || read < total / 100) return room;
-  uint64_t at_rate = static_cast<uint64_t>(static_cast<double>(now) * (static_cast<double>(total) /
-                                                                       static_cast<double>(read)));
-  if (room >= now + 2 * added && at_rate <= room) return room;
-  uint64_t want = std::max({at_rate + at_rate / 8, 2 * uint64_t{room},
-                            uint64_t{now} + 2 * uint64_t{added}});
-  want = std::min(want, uint64_t{now} + (total - read) / kMinRowBytes);
+// rows tell the rate badly, and the vectors' own doubling costs little). `since`: the bytes read
+// before the table's first rows. The rows still to come are projected at the table's rate since
+// those; a table keeps its room while that holds the projection and either two more batches like
+// the last or an eighth more than the projection. Otherwise it gets the projection plus an eighth,
+// at least two more batches like the last and half as much again as it had (so a rate that keeps
+// rising still grows the table in few steps), at most what the bytes left can hold.
+size_t Room(size_t now, size_t added, size_t room, uint64_t read, uint64_t total, uint64_t since) {
+  if (added == 0 || read < total / 100 || since >= read) return room;
+  uint64_t left = total - read;
+  uint64_t projected =
+      now + static_cast<uint64_t>(static_cast<double>(now) *
+                                  (static_cast<double>(left) / static_cast<double>(read - since)));
+  uint64_t margin = projected + projected / 8;
+  uint64_t next_two = uint64_t{now} + 2 * uint64_t{added};
+  if (projected <= room && room >= std::min(next_two, margin)) return room;
+  uint64_t want = std::max({margin, next_two, uint64_t{room} + room / 2});
+  want = std::min(want, uint64_t{now} + left / kMinRowBytes);
   return static_cast<size_t>(std::max(want, uint64_t{room}));
 }
 
 }  // namespace
 
 void RowForecast::AfterBatch(uint64_t read_to, TraceBuilder* builder) {
-  TraceBuilder::Rows now = builder->rows();
+  Tables now = Of(builder->rows());
   if (end_ > begin_ && read_to > begin_ && read_to <= end_) {
     uint64_t read = read_to - begin_, total = end_ - begin_;
-    const TraceBuilder::Rows& room = builder->reserved();
-    builder->ReserveRows({Room(now.events, now.events - last_.events, room.events, read, total),
-                          Room(now.memory, now.memory - last_.memory, room.memory, read, total),
-                          Room(now.flows, now.flows - last_.flows, room.flows, read, total),
-                          Room(now.device_args, now.device_args - last_.device_args,
-                               room.device_args, read, total)});
+    Tables room = Of(builder->reserved()), last = Of(last_), want;
+    for (size_t t = 0; t < now.size(); ++t) {
+      want[t] = Room(now[t], now[t] - last[t], room[t], read, total, since_[t]);
+      if (now[t] == 0) since_[t] = read;
+    }
+    // The room is a hint: under a memory cap (RLIMIT_DATA counts it) the import goes on without.
+    try {
+      builder->ReserveRows(Rows(want));
+    } catch (const std::bad_alloc&) {
+    }
   }
-  last_ = now;
+  last_ = builder->rows();
 }
 
 }  // namespace profana::json

@@ -4,6 +4,7 @@
 // faults").
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "profana/model/trace_builder.h"
@@ -14,17 +15,18 @@ class RowForecast {
  public:
   // `events_begin` and `input_end` bound the events array's bytes; an unknown end (gzipped input,
   // standard input) is 0, and then the tables grow as vectors do.
-  RowForecast(uint64_t events_begin, uint64_t input_end)
-      : begin_(events_begin), end_(input_end) {}
+  RowForecast(uint64_t events_begin, uint64_t input_end) : begin_(events_begin), end_(input_end) {}
 
   // After each batch of events, read up to input offset `read_to`: once a hundredth of the array
-  // is read, a table whose room would not hold two more batches like the last, or the rows the
-  // whole array holds at the rate read so far, gets room for those rows plus an eighth (row_forecast.cc).
+  // is read, a table whose room would not hold the rows the array holds at its rate so far gets
+  // room for those rows plus an eighth (row_forecast.cc says exactly when and how much).
   void AfterBatch(uint64_t read_to, TraceBuilder* builder);
 
  private:
   uint64_t begin_ = 0, end_ = 0;
   TraceBuilder::Rows last_;  // the rows after the batch before
+  // Per table (events, memory, flows, device args): the bytes read before its first rows.
+  std::array<uint64_t, 4> since_{};
 };
 
 }  // namespace profana::json
