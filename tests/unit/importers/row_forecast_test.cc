@@ -3,6 +3,7 @@
 #include "profana/importers/chrome_json/row_forecast.h"
 
 #include <catch2/catch.hpp>
+#include <utility>
 
 using profana::TraceBuilder;
 using profana::json::RowForecast;
@@ -44,47 +45,48 @@ TEST_CASE("RowForecast sizes each table once, from the first hundredth, where th
   CHECK(b.reserved().flows == 0);  // no flow was read: no room is made for any
 }
 
-TEST_CASE("RowForecast sizes a table whose rows come late from its own rate",
-          "[importers][forecast]") {
-  // Memory records only in the second half: 50 batches of 1,000 of them, 100,000 bytes each.
-  TraceBuilder b;
-  RowForecast forecast(0, 10'000'000);
-  int steps = 0;
-  size_t room = 0;
-  for (int batch = 1; batch <= 100; ++batch) {
-    AddRows(&b, 10, batch > 50 ? 1000 : 0);
-    forecast.AfterBatch(uint64_t(batch) * 100'000, &b);
-    if (b.reserved().memory != room) ++steps, room = b.reserved().memory;
-  }
-  // Their rate since they began (1,000 per 100,000 bytes) projects 50,000 at the first batch of
-  // them; an eighth more is the room, given once.
-  CHECK(steps == 1);
-  CHECK(room == 56'250);
-  CHECK(b.rows().memory == 50'000);
-}
+namespace {
 
-TEST_CASE("RowForecast grows a table whose rate keeps rising in few large steps",
-          "[importers][forecast]") {
-  // Batch k of 100 holds 10k memory records: 50,500 in all, the rate rising to the end.
+// 100 batches of 100,000 bytes, each of 10 events and memory_in(batch) memory records, into a
+// fresh forecast: how many times the memory table's room changed, and its last room. Each change
+// is checked to give at least half as much again and never more rows than the bytes left could
+// hold (32 bytes each at least), and the room to hold the next batch.
+template <typename MemoryIn>
+std::pair<int, size_t> MemoryRoomSteps(MemoryIn memory_in) {
   TraceBuilder b;
   RowForecast forecast(0, 10'000'000);
   int steps = 0;
   size_t room = 0;
   for (int batch = 1; batch <= 100; ++batch) {
-    AddRows(&b, 10, 10 * batch);
+    AddRows(&b, 10, memory_in(batch));
     uint64_t read = uint64_t(batch) * 100'000;
     forecast.AfterBatch(read, &b);
     if (b.reserved().memory != room) {
-      // Each step at least half as much again, never more rows than the bytes left could hold
-      // (32 bytes each at least).
       CHECK(b.reserved().memory >= room + room / 2);
       CHECK(b.reserved().memory <= b.rows().memory + (10'000'000 - read) / 32);
       ++steps, room = b.reserved().memory;
     }
-    if (batch < 100) CHECK(room >= b.rows().memory + 10 * (batch + 1));  // the next batch fits
+    if (batch < 100 && room > 0) CHECK(room >= b.rows().memory + size_t(memory_in(batch + 1)));
   }
-  // Doubling from the first batch's 10 to 50,500 takes 13 steps; at the rate so far, plus an
-  // eighth, it takes 11.
+  return {steps, room};
+}
+
+}  // namespace
+
+TEST_CASE("RowForecast sizes a table whose rows come late from its own rate",
+          "[importers][forecast]") {
+  // Memory records only in the second half, 1,000 a batch. Their rate since they began projects
+  // 50,000 at the first batch of them; an eighth more is the room, given once.
+  auto [steps, room] = MemoryRoomSteps([](int batch) { return batch > 50 ? 1000 : 0; });
+  CHECK(steps == 1);
+  CHECK(room == 56'250);
+}
+
+TEST_CASE("RowForecast grows a table whose rate keeps rising in few large steps",
+          "[importers][forecast]") {
+  // Batch k holds 10k memory records: 50,500 in all, the rate rising to the end. Doubling from the
+  // first batch's 10 takes 13 steps; at the rate so far, plus an eighth, it takes 11.
+  auto [steps, room] = MemoryRoomSteps([](int batch) { return 10 * batch; });
   CHECK(steps == 11);
   CHECK(room >= 50'500);
 }
