@@ -15,5 +15,7 @@ void AppendJsonString(std::string_view s, std::string* out);
 // without its pair) has no UTF-8 form, and bytes that are not UTF-8 are no text: either becomes
 // U+FFFD and sets *replaced (if given).
 bool ParseJsonString(std::string_view in, std::string* out, size_t* used, bool* replaced = nullptr);
+// True when `t` is a number as JSON writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool IsJsonNumber(std::string_view t);
 
 }  // namespace profana

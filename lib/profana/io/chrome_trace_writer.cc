@@ -9,6 +9,57 @@
 namespace profana::io {
 namespace {
 
+// Python's str() of a list of lists, numbers, 'strings', True, False and None (how input shapes
+// are kept: importers/chrome_json/shapes_text.h) as JSON, spaces as they are. False for text of
+// any other form, which a native file may hold: what is written must parse.
+bool PythonListToJson(std::string_view py, std::string* json) {
+  int depth = 0;
+  bool after_value = false, after_comma = false;  // what came last, spaces aside
+  for (size_t i = 0; i < py.size(); ++i) {
+    char c = py[i];
+    if (c == ' ') {
+      *json += c;
+      continue;
+    }
+    if (depth == 0 && (after_value || c != '[')) return false;  // not one list
+    if (c == ',' || c == ']') {
+      if (c == ',' ? !after_value : after_comma) return false;  // [,1] [1,]
+      *json += c;
+      after_value = c == ']', after_comma = c == ',';
+      depth -= c == ']';
+      continue;
+    }
+    if (after_value) return false;  // [1 2]
+    if (c == '[') {
+      *json += c;
+      ++depth, after_comma = false;
+      continue;
+    }
+    if (c == '\'') {
+      size_t end = py.find('\'', i + 1);
+      if (end == std::string_view::npos) return false;
+      AppendJsonString(py.substr(i + 1, end - i - 1), json);
+      i = end;
+    } else {
+      size_t end = py.find_first_of(", ]", i);
+      std::string_view token = py.substr(i, end == std::string_view::npos ? py.npos : end - i);
+      if (token == "True")
+        *json += "true";
+      else if (token == "False")
+        *json += "false";
+      else if (token == "None")
+        *json += "null";
+      else if (IsJsonNumber(token))
+        *json += token;
+      else
+        return false;
+      i += token.size() - 1;
+    }
+    after_value = true, after_comma = false;
+  }
+  return depth == 0 && after_value;
+}
+
 class Writer {
  public:
   Writer(const Trace& t, std::string* out) : t_(t), out_(*out) {}
@@ -120,7 +171,7 @@ class Writer {
       auto c = static_cast<CommField>(f);
       bool number =
           (c == CommField::kGroupSize || c == CommField::kInNelems || c == CommField::kOutNelems) &&
-          fields[f].find_first_not_of("0123456789-+.eE") == std::string_view::npos;
+          IsJsonNumber(fields[f]);
       if (number)
         out_ += fields[f];
       else
@@ -179,26 +230,7 @@ class Writer {
   template <typename Arg>
   void InputDims(std::string_view py, Arg& arg) {
     std::string json;
-    for (size_t i = 0; i < py.size(); ++i) {
-      char c = py[i];
-      if (c == '\'') {
-        size_t end = py.find('\'', i + 1);
-        if (end == std::string_view::npos) return;
-        AppendJsonString(py.substr(i + 1, end - i - 1), &json);
-        i = end;
-      } else if (py.substr(i, 4) == "True") {
-        json += "true", i += 3;
-      } else if (py.substr(i, 5) == "False") {
-        json += "false", i += 4;
-      } else if (py.substr(i, 4) == "None") {
-        json += "null", i += 3;
-      } else if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
-                 c == 'E' || c == '[' || c == ']' || c == ',' || c == ' ') {
-        json += c;
-      } else {
-        return;
-      }
-    }
+    if (!PythonListToJson(py, &json)) return;
     arg("Input Dims");
     out_ += json;
   }

@@ -90,3 +90,11 @@ TEST_CASE("a native file's strings that are not UTF-8 are read with U+FFFD and c
   CHECK(found);
   CHECK(loaded->trace.diagnostics.count(profana::DiagnosticKind::kInvalidString) == 1);
 }
+
+TEST_CASE("a JSON number is what JSON's grammar allows, nothing more", "[json]") {
+  for (const char* good : {"0", "-0", "7", "-12", "1.5", "-0.25", "1e3", "2E-7", "3.5e+10"})
+    CHECK(profana::IsJsonNumber(good));
+  for (const char* bad : {"", "-", "01", "1.", ".5", "+1", "1e", "1e+", "--1", "1.5.5", "0x10",
+                          "NaN", "Infinity", "1 "})
+    CHECK_FALSE(profana::IsJsonNumber(bad));
+}

@@ -182,3 +182,17 @@ TEST_CASE("truncation repair cuts after the last whole event and closes what is 
   CHECK(r.truncated);
   CHECK(r.cut == 0);
 }
+
+TEST_CASE("Input Dims that are not one well-formed JSON list are refused", "[shapes]") {
+  // The parser takes the args' arrays as raw text without reading them; the shapes are read here.
+  for (const char* bad :
+       {"[[16, 16], []2 [], []]", "[[1 2]]", "[[1,, 2]]", "[[1, 2],]", "[, [1]]", "[[1]] [2]",
+        "[[1]],", "[[1.]]", "[[01]]", "[[--1]]", "[[1e]]", "[[x]]", "[\"a\" 1]"}) {
+    std::string out;
+    INFO(bad);
+    CHECK_FALSE(json::RenderPythonShapes(bad, &out));
+  }
+  std::string out = "kept ";
+  CHECK(json::RenderPythonShapes("[ [1, -2.5e-3] , [] ]", &out));
+  CHECK(out == "kept [[1, -2.5e-3], []]");
+}

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "profana/base/json_string.h"
+
 namespace profana::json {
 namespace {
 
@@ -16,30 +18,14 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// JSON's number grammar (RFC 8259): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. simdjson's
-// On-Demand API types a value by its first character only, so "0x10" or "0005" reach here, and
-// strtod would read hexadecimal, "inf" and leading zeros that no JSON writer produces.
+// JSON's number grammar (RFC 8259, base/json_string.h). simdjson's On-Demand API types a value by
+// its first character only, so "0x10" or "0005" reach here, and strtod would read hexadecimal,
+// "inf" and leading zeros that no JSON writer produces.
 NumberError CheckGrammar(std::string_view t) {
-  size_t i = 0;
-  auto digits = [&] {
-    size_t start = i;
-    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
-    return i > start;
-  };
-  if (i < t.size() && t[i] == '-') ++i;
-  size_t int_start = i;
-  if (!digits()) return NumberError::kSyntax;
-  if (t[int_start] == '0' && i - int_start > 1) return NumberError::kLeadingZero;
-  if (i < t.size() && t[i] == '.') {
-    ++i;
-    if (!digits()) return NumberError::kSyntax;
-  }
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
-    if (!digits()) return NumberError::kSyntax;
-  }
-  return i == t.size() ? NumberError::kNone : NumberError::kSyntax;
+  if (IsJsonNumber(t)) return NumberError::kNone;
+  size_t i = !t.empty() && t[0] == '-';
+  bool leading_zero = i + 1 < t.size() && t[i] == '0' && t[i + 1] >= '0' && t[i + 1] <= '9';
+  return leading_zero ? NumberError::kLeadingZero : NumberError::kSyntax;
 }
 
 bool Fail(NumberError e, NumberError* why) {

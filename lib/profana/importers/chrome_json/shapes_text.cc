@@ -1,5 +1,7 @@
 #include "profana/importers/chrome_json/shapes_text.h"
 
+#include "profana/base/json_string.h"
+
 namespace profana::json {
 namespace {
 
@@ -30,41 +32,47 @@ size_t SkipList(std::string_view raw, size_t at) {
 }  // namespace
 
 bool RenderPythonShapes(std::string_view raw, std::string* out) {
+  const size_t begin = out->size();
   int depth = 0;
-  bool need_separator = false;
+  // What may come next: a list's first value or its end (after '['), a value (after ','), or a
+  // separator: ',' or the end of the list (after a value). A JSON value is never skipped here
+  // unread, so text the parser took as an array without checking it is checked now.
+  enum class Next { kFirstOrEnd, kValue, kSeparator } next = Next::kValue;
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (depth == 0 && out->size() > begin) return false;  // anything after the list
+    if (next == Next::kSeparator) {
+      if (c == ',') {
+        next = Next::kValue;
+        continue;
+      }
+      if (c != ']') return false;
+    } else if (c == ']' ? next == Next::kValue : c == ',') {
+      return false;  // [1, ] or [, 1]
+    }
+    if (next == Next::kValue && out->size() > begin) out->append(", ");
     switch (c) {
-      case ' ':
-      case '\n':
-      case '\r':
-      case '\t':
-        break;
       case '[':
-        if (need_separator) out->append(", ");
         if (depth == 1 && OpensNestedList(raw, i)) {
           // A TensorList argument: PyTorch keeps an empty shape for it (shapesForKinetoEvent).
           size_t end = SkipList(raw, i);
           if (end == std::string_view::npos) return false;
           out->append("[]");
           i = end;
-          need_separator = true;
+          next = Next::kSeparator;
           continue;
         }
         out->push_back('[');
         ++depth;
-        need_separator = false;
+        next = Next::kFirstOrEnd;
         break;
       case ']':
         if (--depth < 0) return false;
         out->push_back(']');
-        need_separator = true;
-        break;
-      case ',':
-        need_separator = true;
+        next = Next::kSeparator;
         break;
       case '"': {  // Python prints strings with single quotes
-        if (need_separator) out->append(", ");
         out->push_back('\'');
         for (++i; i < raw.size() && raw[i] != '"'; ++i) {
           if (raw[i] == '\\' && i + 1 < raw.size()) ++i;
@@ -72,13 +80,13 @@ bool RenderPythonShapes(std::string_view raw, std::string* out) {
         }
         if (i >= raw.size()) return false;
         out->push_back('\'');
-        need_separator = false;
+        next = Next::kSeparator;
         break;
       }
       default: {
-        if (need_separator) out->append(", ");
         size_t start = i;
-        while (i < raw.size() && raw[i] != ',' && raw[i] != ']' && raw[i] != ' ' && raw[i] != '\n')
+        while (i < raw.size() && raw[i] != ',' && raw[i] != ']' && raw[i] != ' ' &&
+               raw[i] != '\n' && raw[i] != '\r' && raw[i] != '\t')
           ++i;
         std::string_view token = raw.substr(start, i - start);
         --i;
@@ -88,17 +96,16 @@ bool RenderPythonShapes(std::string_view raw, std::string* out) {
           out->append("False");
         else if (token == "null")
           out->append("None");
-        else
+        else if (IsJsonNumber(token))
           out->append(token);
-        need_separator = false;
+        else
+          return false;
+        next = Next::kSeparator;
         break;
       }
     }
-    if (depth == 0 && c == ']')
-      return i + 1 == raw.size() ||
-             raw.substr(i + 1).find_first_not_of(" \n\r\t") == std::string_view::npos;
   }
-  return depth == 0 && !out->empty();
+  return depth == 0 && out->size() > begin;
 }
 
 }  // namespace profana::json
