@@ -127,10 +127,12 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
   // (overhead_owners.h): the op's row then counts that work twice. An id that is a runtime call's
   // correlation id names an op by coincidence: literally so under --link pytorch only.
   const std::vector<OverheadOp>& overhead_ops = c.rules.placement.overhead_ops;
+  auto lists_op = [&](const OverheadOp& o) {
+    return o.op != UINT32_MAX && (!o.coincidence || c.link == LinkRule::kPyTorch);
+  };
   std::vector<uint32_t> ops_listed;  // trace events, sorted, then their candidates
   for (const OverheadOp& o : overhead_ops)
-    if (o.op != UINT32_MAX && (!o.coincidence || c.link == LinkRule::kPyTorch))
-      ops_listed.push_back(o.op);
+    if (lists_op(o)) ops_listed.push_back(o.op);
   std::sort(ops_listed.begin(), ops_listed.end());
   ops_listed.erase(std::unique(ops_listed.begin(), ops_listed.end()), ops_listed.end());
   std::vector<uint32_t> op_candidate(ops_listed.size(), UINT32_MAX);
@@ -149,9 +151,8 @@ std::vector<std::pair<uint32_t, EventId>> FindKernelOwners(Candidates* candidate
     auto o =
         std::lower_bound(overhead_ops.begin(), overhead_ops.end(), c.source[i],
                          [](const OverheadOp& a, uint32_t event) { return a.overhead < event; });
-    if (o == overhead_ops.end() || o->overhead != c.source[i]) continue;
-    if (o->coincidence && c.link != LinkRule::kPyTorch) continue;
-    auto k = o->op != UINT32_MAX ? listed(o->op) : -1;
+    if (o == overhead_ops.end() || o->overhead != c.source[i] || !lists_op(*o)) continue;
+    auto k = listed(o->op);
     if (k < 0 || op_candidate[k] == UINT32_MAX) continue;
     if (overheads_of.empty()) overheads_of.resize(n);
     overheads_of[op_candidate[k]].push_back(i);

@@ -54,7 +54,7 @@ void RowForecast::AfterBatch(uint64_t read_to, TraceBuilder* builder) {
     } catch (const std::bad_alloc&) {
     }
   }
-  last_ = builder->rows();
+  last_ = Rows(now);
 }
 
 }  // namespace profana::json
