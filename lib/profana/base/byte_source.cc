@@ -31,6 +31,8 @@ struct ByteSource::Gzip {
   struct Block {
     std::vector<char> bytes;
     size_t size = 0;
+    // Once inflated: the content bytes through this block, and the compressed bytes they took.
+    uint64_t content_to = 0, compressed_to = 0;
   };
   std::mutex mutex;
   std::condition_variable changed;
@@ -40,6 +42,9 @@ struct ByteSource::Gzip {
   bool stop = false;         // the reader is gone
   Block current;             // the block Read is consuming
   size_t current_at = 0;
+  uint64_t inflated = 0;  // the inflater thread's count of content bytes
+  // The last block taken by Read: its content_to and compressed_to (Read's thread).
+  uint64_t taken_content = 0, taken_compressed = 0;
   std::thread inflater;
 };
 
@@ -108,6 +113,9 @@ void ByteSource::InflateAhead() {
     }
     block.bytes.resize(kBlock);
     block.size = Inflate(block.bytes.data(), kBlock);
+    g.inflated += block.size;
+    block.content_to = g.inflated;
+    block.compressed_to = read_at_ - (g.end - g.next);  // the input buffer's rest is not inflated
     bool last = block.size == 0;
     {
       std::lock_guard<std::mutex> lock(g.mutex);
@@ -138,6 +146,7 @@ size_t ByteSource::ReadInflated(char* dst, size_t n) {
       if (g.ready.empty()) break;  // the end (or a failure, which failed_ records)
       g.current = std::move(g.ready.front());
       g.ready.pop_front();
+      g.taken_content = g.current.content_to, g.taken_compressed = g.current.compressed_to;
     }
     size_t take = std::min(n - out, g.current.size - g.current_at);
     std::memcpy(dst + out, g.current.bytes.data() + g.current_at, take);
@@ -217,6 +226,14 @@ size_t ByteSource::Inflate(char* dst, size_t n) {
     }
   }
   return out;
+}
+
+uint64_t ByteSource::content_estimate() const {
+  if (!gzipped_) return file_bytes_;
+  const Gzip& g = *gz_;
+  if (g.taken_compressed == 0) return 0;
+  double ratio = static_cast<double>(g.taken_content) / static_cast<double>(g.taken_compressed);
+  return static_cast<uint64_t>(ratio * static_cast<double>(file_bytes_));
 }
 
 size_t ByteSource::Read(char* dst, size_t n) {

@@ -39,6 +39,10 @@ class ByteSource {
   bool gzipped() const { return gzipped_; }
   uint64_t file_bytes() const { return file_bytes_; }   // size on disk
   uint64_t content_bytes() const { return produced_; }  // bytes handed out so far
+  // The content's size: a plain file's size; gzipped content's estimated from the compression
+  // ratio of what is inflated so far (its trailer's ISIZE is the size mod 4 GiB of one member
+  // only), 0 before anything is. Read's thread only.
+  uint64_t content_estimate() const;
 
  private:
   ByteSource() = default;

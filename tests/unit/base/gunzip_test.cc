@@ -1,10 +1,11 @@
 // Whole-input gunzip (base/input_buffer.cc, ISA-L): concatenated members, a stream cut at every
-// byte, and damage named at the first compressed byte that breaks the stream; and a file's head,
-// gunzipped.
+// byte, and damage named at the first compressed byte that breaks the stream; a file's head,
+// gunzipped; and the streamed gunzip's estimate of the content's size.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
 
+#include "profana/base/byte_source.h"
 #include "profana/base/gzip_writer.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/input_file.h"
@@ -100,4 +101,34 @@ TEST_CASE("a file's head is its first bytes gunzipped, read into the caller's bu
   }
   std::remove(plain.c_str());
   std::remove(gz.c_str());
+}
+
+TEST_CASE("the streamed gunzip estimates the content's size from the ratio so far", "[gzip]") {
+  // 20 MB of events alike but for their numbers (five of the inflater's 4 MiB blocks).
+  std::string text;
+  for (uint64_t i = 0; text.size() < 20'000'000; ++i)
+    text +=
+        "{\"ph\": \"X\", \"name\": \"aten::mm\", \"ts\": " + std::to_string(i * 7919 % 1'000'003) +
+        ", \"dur\": " + std::to_string(i % 977) + "},\n";
+  for (const std::string& bytes : {text, Gzip(text)}) {
+    std::string path = profana::test::TempPath("estimate.json");
+    profana::test::WriteFile(path, bytes);
+    auto source = profana::ByteSource::Open(path);
+    std::remove(path.c_str());
+    REQUIRE(source);
+    std::string buffer(1 << 20, '\0');
+    size_t read = 0;
+    while (read < 6'000'000) read += source->Read(buffer.data(), buffer.size());
+    if (!source->gzipped()) {
+      CHECK(source->content_estimate() == text.size());
+      continue;
+    }
+    // Two blocks in: within a few percent (the numbers compress a little differently along).
+    double estimate = static_cast<double>(source->content_estimate());
+    CHECK(estimate > 0.97 * static_cast<double>(text.size()));
+    CHECK(estimate < 1.03 * static_cast<double>(text.size()));
+    while (size_t got = source->Read(buffer.data(), buffer.size())) read += got;
+    CHECK(read == text.size());
+    CHECK(source->content_estimate() == text.size());  // the whole file inflated
+  }
 }

@@ -1,12 +1,13 @@
 // What the Chrome-trace writer makes of input shapes and collective args it cannot write as the
 // JSON Kineto writes: it leaves them out, so the document still parses. A native file may hold any
 // text there (its text twin is edited by hand here, as a damaged or foreign file would be).
+#include "profana/io/chrome_trace_writer.h"
+
 #include <simdjson.h>
 
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "profana/io/chrome_trace_writer.h"
 #include "profana/io/native_text.h"
 #include "test_util.h"
 
@@ -55,8 +56,8 @@ TEST_CASE("input shapes are written back as JSON, or left out when they are not 
   CHECK(WrittenDims("[[], ['a b', True, None, -1.5e3]]") == R"([[], ["a b", true, null, -1.5e3]])");
   // Not one well-formed list: a missing or a doubled comma, a value after the list, a number
   // JSON cannot read, an unclosed list or string, a bare value.
-  for (const char* bad : {"[[16, 16], [], 2[], []]", "[[1 2]]", "[[1,, 2]]", "[[1, 2],]",
-                          "[, [1]]", "[[1]] [2]", "[[1]],", "[[1.]]", "[[01]]", "[[--1]]",
-                          "[[1e]]", "[[1, 2]", "[['a]]", "[[x]]", "7", "]"})
+  for (const char* bad :
+       {"[[16, 16], [], 2[], []]", "[[1 2]]", "[[1,, 2]]", "[[1, 2],]", "[, [1]]", "[[1]] [2]",
+        "[[1]],", "[[1.]]", "[[01]]", "[[--1]]", "[[1e]]", "[[1, 2]", "[['a]]", "[[x]]", "7", "]"})
     CHECK(WrittenDims(bad) == "-");
 }

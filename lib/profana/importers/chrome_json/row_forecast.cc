@@ -39,10 +39,10 @@ size_t Room(size_t now, size_t added, size_t room, uint64_t read, uint64_t total
 
 }  // namespace
 
-void RowForecast::AfterBatch(uint64_t read_to, TraceBuilder* builder) {
+void RowForecast::AfterBatch(uint64_t read_to, uint64_t input_end, TraceBuilder* builder) {
   Tables now = Of(builder->rows());
-  if (end_ > begin_ && read_to > begin_ && read_to <= end_) {
-    uint64_t read = read_to - begin_, total = end_ - begin_;
+  if (input_end > begin_ && read_to > begin_ && read_to <= input_end) {
+    uint64_t read = read_to - begin_, total = input_end - begin_;
     Tables room = Of(builder->reserved()), last = Of(last_), want;
     for (size_t t = 0; t < now.size(); ++t) {
       want[t] = Room(now[t], now[t] - last[t], room[t], read, total, since_[t]);

@@ -13,17 +13,18 @@ namespace profana::json {
 
 class RowForecast {
  public:
-  // `events_begin` and `input_end` bound the events array's bytes; an unknown end (gzipped input,
-  // standard input) is 0, and then the tables grow as vectors do.
-  RowForecast(uint64_t events_begin, uint64_t input_end) : begin_(events_begin), end_(input_end) {}
+  // The events array starts at input offset `events_begin`.
+  explicit RowForecast(uint64_t events_begin) : begin_(events_begin) {}
 
-  // After each batch of events, read up to input offset `read_to`: once a hundredth of the array
-  // is read, a table whose room would not hold the rows the array holds at its rate so far gets
-  // room for those rows plus an eighth (row_forecast.cc says exactly when and how much).
-  void AfterBatch(uint64_t read_to, TraceBuilder* builder);
+  // After each batch of events, read up to input offset `read_to` of `input_end` (the content's
+  // size, or for gzipped content its estimate so far: base/byte_source.h; 0 when not known, as on
+  // standard input, and then the tables grow as vectors do): once a hundredth of the array is
+  // read, a table whose room would not hold the rows the array holds at its rate so far gets room
+  // for those rows plus an eighth (row_forecast.cc says exactly when and how much).
+  void AfterBatch(uint64_t read_to, uint64_t input_end, TraceBuilder* builder);
 
  private:
-  uint64_t begin_ = 0, end_ = 0;
+  uint64_t begin_ = 0;
   TraceBuilder::Rows last_;  // the rows after the batch before
   // Per table (events, memory, flows, device args): the bytes read before its first rows.
   std::array<uint64_t, 4> since_{};

@@ -341,7 +341,7 @@ StreamProblem ChromeJsonStream::ReadEvents() {
   workers_ = WorkerCount(options_.workers);
   pipeline_.emplace(workers_, 3 * workers_);
   merger_.emplace(&builder_, workers_);
-  forecast_.emplace(events_begin_, source_->gzipped() ? 0 : source_->file_bytes());
+  forecast_.emplace(events_begin_);
   StartPass(events_begin_, /*guesses=*/window_->seekable());
   for (;;) {
     StreamProblem problem = CutBatches();
@@ -481,7 +481,8 @@ bool ChromeJsonStream::CommitOldest(bool wait) {
   }
   if (pass_.outcome == PassOutcome::kGoing) {
     merger_->Commit(*b);
-    if (!b->offsets.empty()) forecast_->AfterBatch(b->offsets.back(), &builder_);
+    if (!b->offsets.empty())
+      forecast_->AfterBatch(b->offsets.back(), source_->content_estimate(), &builder_);
   }
   pipeline_->Recycle(b);
   return true;
