@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -232,8 +233,9 @@ uint64_t ByteSource::content_estimate() const {
   if (!gzipped_) return file_bytes_;
   const Gzip& g = *gz_;
   if (g.taken_compressed == 0) return 0;
+  if (g.taken_compressed >= file_bytes_) return g.taken_content;  // the whole file inflated
   double ratio = static_cast<double>(g.taken_content) / static_cast<double>(g.taken_compressed);
-  return static_cast<uint64_t>(ratio * static_cast<double>(file_bytes_));
+  return std::max(g.taken_content, static_cast<uint64_t>(ratio * static_cast<double>(file_bytes_)));
 }
 
 size_t ByteSource::Read(char* dst, size_t n) {

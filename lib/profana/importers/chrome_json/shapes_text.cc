@@ -35,8 +35,8 @@ bool RenderPythonShapes(std::string_view raw, std::string* out) {
   const size_t begin = out->size();
   int depth = 0;
   // What may come next: a list's first value or its end (after '['), a value (after ','), or a
-  // separator: ',' or the end of the list (after a value). A JSON value is never skipped here
-  // unread, so text the parser took as an array without checking it is checked now.
+  // separator: ',' or the end of the list (after a value). The parser took the array as raw text
+  // without checking it, so it is checked here, but for a TensorList's shapes, which are skipped.
   enum class Next { kFirstOrEnd, kValue, kSeparator } next = Next::kValue;
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
