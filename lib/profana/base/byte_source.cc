@@ -44,6 +44,7 @@ struct ByteSource::Gzip {
   Block current;             // the block Read is consuming
   size_t current_at = 0;
   uint64_t inflated = 0;  // the inflater thread's count of content bytes
+  Block end_block;        // the inflater's last, empty block: the counts at the end
   // The last block taken by Read: its content_to and compressed_to (Read's thread).
   uint64_t taken_content = 0, taken_compressed = 0;
   std::thread inflater;
@@ -122,6 +123,7 @@ void ByteSource::InflateAhead() {
       std::lock_guard<std::mutex> lock(g.mutex);
       if (!last) g.ready.push_back(std::move(block));
       g.done = last;
+      if (last) g.end_block = {{}, 0, block.content_to, block.compressed_to};
     }
     g.changed.notify_all();
     if (last) return;
@@ -144,7 +146,10 @@ size_t ByteSource::ReadInflated(char* dst, size_t n) {
       g.current_at = 0;
       g.changed.notify_all();
       g.changed.wait(lock, [&] { return !g.ready.empty() || g.done; });
-      if (g.ready.empty()) break;  // the end (or a failure, which failed_ records)
+      if (g.ready.empty()) {  // the end (or a failure, which failed_ records)
+        g.taken_content = g.end_block.content_to, g.taken_compressed = g.end_block.compressed_to;
+        break;
+      }
       g.current = std::move(g.ready.front());
       g.ready.pop_front();
       g.taken_content = g.current.content_to, g.taken_compressed = g.current.compressed_to;
@@ -237,6 +242,8 @@ uint64_t ByteSource::content_estimate() const {
   double ratio = static_cast<double>(g.taken_content) / static_cast<double>(g.taken_compressed);
   return std::max(g.taken_content, static_cast<uint64_t>(ratio * static_cast<double>(file_bytes_)));
 }
+
+uint64_t ByteSource::compressed_bytes_used() const { return gzipped_ ? gz_->taken_compressed : 0; }
 
 size_t ByteSource::Read(char* dst, size_t n) {
   if (n == 0) return 0;

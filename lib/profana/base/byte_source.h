@@ -43,6 +43,9 @@ class ByteSource {
   // ratio of what is inflated so far (its trailer's ISIZE is the size mod 4 GiB of one member
   // only), 0 before anything is. Read's thread only.
   uint64_t content_estimate() const;
+  // Gzipped content only: the compressed bytes behind the content handed out so far (block by
+  // block), which reach file_bytes() at the end. Read's thread only.
+  uint64_t compressed_bytes_used() const;
 
  private:
   ByteSource() = default;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <vector>
 
+#include "profana/base/gzip_writer.h"
 #include "profana/base/input_buffer.h"
 #include "profana/base/progress_meter.h"
 #include "profana/importers/chrome_json/streaming_import.h"
@@ -96,5 +97,25 @@ TEST_CASE("readers report the bytes read, ending at the whole file", "[progress]
   REQUIRE(whole.ok());
   REQUIRE(!calls.empty());
   CHECK(calls.back() == std::make_pair(size, size));
+  // Gzipped, the streaming import reports the file's compressed bytes, as the whole-file reader
+  // does, ending at the whole file.
+  std::string gz_path = path + ".gz";
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto gz = profana::GzipBytes(text);
+    REQUIRE(gz.ok());
+    std::ofstream(gz_path, std::ios::binary) << *gz;
+  }
+  uint64_t gz_size = std::filesystem::file_size(gz_path);
+  calls.clear();
+  auto from_gz = profana::LoadTrace(gz_path, options);
+  REQUIRE(from_gz.ok());
+  CHECK(from_gz->trace.events.size() == 60000);
+  REQUIRE(calls.size() >= 3);
+  for (size_t i = 1; i < calls.size(); ++i) CHECK(calls[i].first >= calls[i - 1].first);
+  for (const auto& call : calls) CHECK(call.second == gz_size);
+  CHECK(calls.back() == std::make_pair(gz_size, gz_size));
+  std::remove(gz_path.c_str());
   std::remove(path.c_str());
 }

@@ -100,7 +100,9 @@ class Window {
     std::memset(buf_.data() + size_, 0, kPadding);
     // Reading again what a guess passed over is no progress, nor is a seek past the end.
     if (got) furthest_ = std::max(furthest_, end());
-    if (progress_) progress_(furthest_, seekable() ? source_->file_bytes() : 0);
+    // Gzipped content's progress is the file's compressed bytes, as the whole-file reader gives.
+    if (progress_)
+      progress_(seekable() ? furthest_ : source_->compressed_bytes_used(), source_->file_bytes());
   }
   // A plain file's window starts again at `offset`, empty, its next read small.
   void Seek(uint64_t offset) {
