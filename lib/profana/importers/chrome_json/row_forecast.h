@@ -17,8 +17,8 @@ class RowForecast {
   explicit RowForecast(uint64_t events_begin) : begin_(events_begin) {}
 
   // After each batch of events, read up to input offset `read_to` of `input_end` (the content's
-  // size, or for gzipped content its estimate so far: base/byte_source.h; 0 when not known, as on
-  // standard input, and then the tables grow as vectors do): once a hundredth of the array is
+  // size, or for gzipped content its estimate so far: base/byte_source.h; 0 before anything is
+  // inflated, and then the tables grow as vectors do): once a hundredth of the array is
   // read, a table whose room would not hold the rows the array holds at its rate so far gets room
   // for those rows plus an eighth (row_forecast.cc says exactly when and how much).
   void AfterBatch(uint64_t read_to, uint64_t input_end, TraceBuilder* builder);
