@@ -43,8 +43,8 @@ struct ByteSource::Gzip {
   bool stop = false;         // the reader is gone
   Block current;             // the block Read is consuming
   size_t current_at = 0;
-  uint64_t inflated = 0;  // the inflater thread's count of content bytes
-  Block end_block;        // the inflater's last, empty block: the counts at the end
+  uint64_t inflated = 0;                         // the inflater thread's count of content bytes
+  uint64_t end_content = 0, end_compressed = 0;  // the counts when the inflater finished
   // The last block taken by Read: its content_to and compressed_to (Read's thread).
   uint64_t taken_content = 0, taken_compressed = 0;
   std::thread inflater;
@@ -123,7 +123,7 @@ void ByteSource::InflateAhead() {
       std::lock_guard<std::mutex> lock(g.mutex);
       if (!last) g.ready.push_back(std::move(block));
       g.done = last;
-      if (last) g.end_block = {{}, 0, block.content_to, block.compressed_to};
+      if (last) g.end_content = block.content_to, g.end_compressed = block.compressed_to;
     }
     g.changed.notify_all();
     if (last) return;
@@ -147,7 +147,7 @@ size_t ByteSource::ReadInflated(char* dst, size_t n) {
       g.changed.notify_all();
       g.changed.wait(lock, [&] { return !g.ready.empty() || g.done; });
       if (g.ready.empty()) {  // the end (or a failure, which failed_ records)
-        g.taken_content = g.end_block.content_to, g.taken_compressed = g.end_block.compressed_to;
+        g.taken_content = g.end_content, g.taken_compressed = g.end_compressed;
         break;
       }
       g.current = std::move(g.ready.front());
